@@ -1,0 +1,67 @@
+// Package apperr carries the kind of a failure across layers so the web layer
+// can map it to a status once, without services importing HTTP.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an error for callers; the zero value is Internal.
+type Code string
+
+// Error codes, mapped to HTTP statuses in package web.
+const (
+	Internal     Code = "internal"
+	Invalid      Code = "invalid"
+	NotFound     Code = "not_found"
+	Conflict     Code = "conflict"
+	Unauthorized Code = "unauthorized"
+	TooLarge     Code = "too_large"
+)
+
+// Error is an application error with a user-safe message and optional
+// per-field messages for forms and JSON bodies.
+type Error struct {
+	Code    Code
+	Message string
+	Fields  map[string]string
+	Err     error // underlying cause, never shown to users
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an error of the given code with a user-safe message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalidf returns an Invalid error.
+func Invalidf(format string, args ...any) *Error { return New(Invalid, format, args...) }
+
+// NotFoundf returns a NotFound error.
+func NotFoundf(format string, args ...any) *Error { return New(NotFound, format, args...) }
+
+// Fields returns an Invalid error listing per-field problems.
+func FieldErrors(fields map[string]string) *Error {
+	return &Error{Code: Invalid, Message: "invalid input", Fields: fields}
+}
+
+// CodeOf reports the code of err, Internal when it carries none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Is reports whether err carries the given code.
+func Is(err error, code Code) bool { return err != nil && CodeOf(err) == code }

@@ -1,0 +1,136 @@
+// Package live is the in-process pub/sub hub that feeds SSE streams. Writers
+// publish after commit and never block: each subscriber has a bounded queue,
+// and when it is full the subscriber is told to re-render everything instead
+// (overflow coalesces into one resync signal).
+package live
+
+import (
+	"sync"
+)
+
+// Topic names. Member topics are "member:<id>".
+const (
+	TopicHousehold = "household"
+	TopicAdmin     = "admin"
+)
+
+// MemberTopic returns the topic for one member's screens.
+func MemberTopic(id string) string { return "member:" + id }
+
+// Event is something that changed. Kind names what (e.g. "weight", "dashboard",
+// "run"), Data is optional detail for the subscriber.
+type Event struct {
+	Topic string
+	Kind  string
+	Data  any
+}
+
+// QueueSize is each subscriber's buffer before overflow turns into a resync.
+const QueueSize = 32
+
+// Hub fans events out to subscribers by topic.
+type Hub struct {
+	mu     sync.RWMutex
+	subs   map[string]map[*Sub]struct{}
+	closed bool
+}
+
+// NewHub returns an empty hub.
+func NewHub() *Hub { return &Hub{subs: map[string]map[*Sub]struct{}{}} }
+
+// Sub is one subscriber; read C and Resync until Done closes.
+type Sub struct {
+	hub    *Hub
+	topics []string
+	c      chan Event
+	resync chan struct{}
+	done   chan struct{}
+	once   sync.Once
+}
+
+// C delivers events in publish order.
+func (s *Sub) C() <-chan Event { return s.c }
+
+// Resync fires when events were dropped: re-render from current state.
+func (s *Sub) Resync() <-chan struct{} { return s.resync }
+
+// Done is closed when the subscription ends (Close or hub shutdown).
+func (s *Sub) Done() <-chan struct{} { return s.done }
+
+// Subscribe registers interest in the given topics.
+func (h *Hub) Subscribe(topics ...string) *Sub {
+	s := &Sub{hub: h, topics: topics, c: make(chan Event, QueueSize), resync: make(chan struct{}, 1), done: make(chan struct{})}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		close(s.done)
+		return s
+	}
+	for _, t := range topics {
+		if h.subs[t] == nil {
+			h.subs[t] = map[*Sub]struct{}{}
+		}
+		h.subs[t][s] = struct{}{}
+	}
+	return s
+}
+
+// Close unsubscribes; safe to call more than once.
+func (s *Sub) Close() {
+	s.once.Do(func() {
+		h := s.hub
+		h.mu.Lock()
+		for _, t := range s.topics {
+			delete(h.subs[t], s)
+			if len(h.subs[t]) == 0 {
+				delete(h.subs, t)
+			}
+		}
+		h.mu.Unlock()
+		close(s.done)
+	})
+}
+
+// Publish delivers an event to every subscriber of topic without blocking.
+func (h *Hub) Publish(topic, kind string, data any) {
+	ev := Event{Topic: topic, Kind: kind, Data: data}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	for s := range h.subs[topic] {
+		select {
+		case s.c <- ev:
+		default:
+			select {
+			case s.resync <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// Subscribers returns how many subscriptions a topic has (for tests and metrics).
+func (h *Hub) Subscribers(topic string) int {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.subs[topic])
+}
+
+// Close ends every subscription; used at shutdown so streams return.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	var all []*Sub
+	seen := map[*Sub]bool{}
+	for _, set := range h.subs {
+		for s := range set {
+			if !seen[s] {
+				seen[s] = true
+				all = append(all, s)
+			}
+		}
+	}
+	h.closed = true
+	h.mu.Unlock()
+	for _, s := range all {
+		s.Close()
+	}
+}

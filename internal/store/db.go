@@ -1,0 +1,158 @@
+// Package store owns the SQLite connection strategy, the schema migrations and
+// the household repositories (members and their health records).
+//
+// Connection strategy: one writer connection (MaxOpenConns=1, _txlock=immediate)
+// serialises every write in-process, so SQLite never has to arbitrate between
+// our own writers and "database is locked" cannot surface from concurrency in
+// this process; a separate pool of query-only reader connections serves reads
+// concurrently thanks to WAL. The busy timeout covers other processes (the
+// CLI importer, sqlite3 shell).
+//
+// Other domain packages (agent, schedule, content, …) keep the SQL of their own
+// aggregates beside their types and use DB's Write/Read handles and Tx.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+	"github.com/pressly/goose/v3"
+
+	"hearth/migrations"
+)
+
+// DB is the application's handle on its SQLite file.
+type DB struct {
+	// Write is the single writer connection; use Tx for multi-statement writes.
+	Write *sql.DB
+	// Read is a pool of query-only connections.
+	Read *sql.DB
+	Path string
+	// Now is the clock used for created_at stamps; tests may replace it.
+	Now func() time.Time
+}
+
+// Open opens (creating if needed) the database at path, applies the embedded
+// migrations and returns the handle.
+func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("store: create data dir: %w", err)
+		}
+	}
+	w, err := sql.Open("sqlite3", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("store: open writer: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	db := &DB{Write: w, Path: path, Now: time.Now}
+	if err := w.PingContext(ctx); err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := db.migrate(ctx, logger); err != nil {
+		_ = w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite3", dsn(path, true))
+	if err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("store: open readers: %w", err)
+	}
+	n := max(4, runtime.NumCPU()*2)
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	db.Read = r
+	return db, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "5000")
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "NORMAL")
+	if readOnly {
+		q.Set("_query_only", "true")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+func (db *DB) migrate(ctx context.Context, logger *slog.Logger) error {
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.Write, fs.FS(migrations.FS), goose.WithSlog(logger))
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	res, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	for _, r := range res {
+		logger.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+	}
+	return nil
+}
+
+// Close closes both pools, readers first; a WAL checkpoint happens when the
+// last connection closes.
+func (db *DB) Close() error {
+	var errs []error
+	if db.Read != nil {
+		errs = append(errs, db.Read.Close())
+	}
+	errs = append(errs, db.Write.Close())
+	return errors.Join(errs...)
+}
+
+// Ping checks both pools answer a trivial query; used by /healthz.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	if err := db.Read.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("store: ping reader: %w", err)
+	}
+	if err := db.Write.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: ping writer: %w", err)
+	}
+	return nil
+}
+
+// Tx runs fn in a write transaction, committing when fn returns nil.
+func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.Write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// Queryer is satisfied by *sql.DB and *sql.Tx so helpers can run inside or
+// outside a transaction.
+type Queryer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}

@@ -1,0 +1,12 @@
+// Package migrations embeds the numbered goose SQL migrations so the binary
+// carries its schema. Version ranges are reserved per area to keep parallel
+// work from colliding: 1-9 household, 10-19 agent, 20-29 content/program/
+// dashboard/coach, 30-39 schedule, 40-49 imports, 50-59 kiosk, 60-69 definitions.
+package migrations
+
+import "embed"
+
+// FS holds every *.sql migration at its root, as goose expects.
+//
+//go:embed *.sql
+var FS embed.FS
