@@ -1,0 +1,42 @@
+// Package agent is the generic agent framework: tools, working memory, the
+// runtime port, output validation, assignments, runs and the orchestrator.
+// It knows nothing about health; internal/coach is its first consumer.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Scope is set by the server from the run, never from model arguments: it
+// says whose data a tool may touch. A prompt-injected argument naming another
+// member cannot change it.
+type Scope struct {
+	AgentID  string
+	MemberID string
+	RunID    int64
+	Now      time.Time
+}
+
+// Tool is one capability offered to an agent (and callable by code in the
+// gather phase). Parameters is a JSON Schema object; arguments are validated
+// against it before Execute runs. Execute returns a compact, JSON-marshalable
+// summary; an error is reported to the model as the tool's result.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
+	Execute     func(ctx context.Context, scope Scope, args json.RawMessage) (any, error)
+}
+
+// ToolFactory builds a domain's group of tools over injected services.
+type ToolFactory interface {
+	Tools() []Tool
+}
+
+// ToolFactoryFunc adapts a function to ToolFactory.
+type ToolFactoryFunc func() []Tool
+
+// Tools implements ToolFactory.
+func (f ToolFactoryFunc) Tools() []Tool { return f() }
