@@ -1,0 +1,41 @@
+// Command hearth runs the household fitness dashboard and its coach.
+//
+//	hearth [flags]                      serve (see -h for flags and env vars)
+//	hearth import --member ID FILE…     import Apple Health or CSV files
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"hearth/internal/app"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "hearth:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := app.LoadConfig(args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	logger := app.NewLogger(stderr, cfg.LogLevel)
+	slog.SetDefault(logger)
+	logger.Info("hearth starting", cfg.Summary()...)
+	a, err := app.New(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	return a.Serve(ctx)
+}

@@ -1,0 +1,122 @@
+// Package app wires Hearth together: database, services, agents, scheduler,
+// live hub and HTTP server, and shuts them down in order.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/household"
+	"hearth/internal/live"
+	"hearth/internal/store"
+	"hearth/static"
+	"hearth/web"
+)
+
+// App is a running Hearth instance.
+type App struct {
+	cfg    Config
+	log    *slog.Logger
+	DB     *store.DB
+	Hub    *live.Hub
+	Echo   *echo.Echo
+	ln     net.Listener
+	cancel context.CancelFunc
+}
+
+// New opens the database, seeds the demo household when asked and builds
+// every service and the HTTP server. It does not listen yet.
+func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	db, err := store.Open(ctx, cfg.DBPath, logger)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub()}
+	if err := a.build(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) build(ctx context.Context) error {
+	if a.cfg.Demo {
+		if err := a.seedDemo(ctx); err != nil {
+			return err
+		}
+	}
+	hh := household.New(a.DB, a.Hub)
+	e, err := web.New(web.Deps{Household: hh, Ping: a.DB.Ping}, web.Options{
+		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
+		KioskIdle: a.cfg.KioskIdle, Static: static.FS,
+	})
+	if err != nil {
+		return err
+	}
+	a.Echo = e
+	return nil
+}
+
+// Listen binds the configured address (":0" picks a free port for tests).
+func (a *App) Listen() (net.Addr, error) {
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("app: listen %s: %w", a.cfg.Addr, err)
+	}
+	a.ln = ln
+	return ln.Addr(), nil
+}
+
+// Serve serves until ctx is cancelled, then shuts down gracefully: stop
+// accepting, end streams, finish in-flight requests, close the database.
+func (a *App) Serve(ctx context.Context) error {
+	if a.ln == nil {
+		if _, err := a.Listen(); err != nil {
+			return err
+		}
+	}
+	// Request contexts derive from base, cancelled at shutdown: SSE loops
+	// watch it, because http.Server.Shutdown does not cancel running requests.
+	base, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	srv := a.Echo.Server
+	srv.Handler = a.Echo
+	srv.BaseContext = func(net.Listener) context.Context { return base }
+	srv.RegisterOnShutdown(cancel)
+	srv.RegisterOnShutdown(a.Hub.Close)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(a.ln) }()
+	a.log.Info("hearth listening", "addr", "http://"+a.ln.Addr().String())
+	select {
+	case err := <-errc:
+		_ = a.Close()
+		return fmt.Errorf("app: serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer scancel()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return errors.Join(err, a.Close())
+}
+
+// Close stops background work and closes the database.
+func (a *App) Close() error {
+	if a.cancel != nil {
+		a.cancel()
+	}
+	a.Hub.Close()
+	return a.DB.Close()
+}

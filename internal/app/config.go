@@ -1,0 +1,128 @@
+package app
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	_ "time/tzdata" // a household time zone must work on images without zoneinfo
+)
+
+// Config is everything Hearth reads from the environment and flags (DESIGN §8).
+type Config struct {
+	Addr          string
+	DataDir       string
+	DBPath        string
+	TZName        string
+	Location      *time.Location
+	Demo          bool
+	AdminPassword string
+	APIToken      string
+	OpenAIKey     string
+	OpenAIBaseURL string
+	Model         string
+	Catalog       string
+	PlexURL       string
+	PlexToken     string
+	PlexSection   string
+	KioskIdle     time.Duration
+	CatchUp       time.Duration
+	BudgetTokens  int64
+	BudgetUSD     float64
+	LogLevel      string
+}
+
+// ModelConfigured reports whether an OpenAI-compatible model should be used.
+func (c Config) ModelConfigured() bool { return c.OpenAIKey != "" || c.OpenAIBaseURL != "" }
+
+// LoadConfig reads env (through getenv) and then flags, flags winning.
+func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	env := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	var c Config
+	fs := flag.NewFlagSet("hearth", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.Addr, "addr", env("HEARTH_ADDR", "127.0.0.1:8080"), "listen address (HEARTH_ADDR)")
+	fs.StringVar(&c.DataDir, "data", env("HEARTH_DATA", "./data"), "data directory (HEARTH_DATA)")
+	fs.StringVar(&c.DBPath, "db", env("HEARTH_DB", ""), "database file (HEARTH_DB, default $HEARTH_DATA/hearth.db)")
+	fs.StringVar(&c.TZName, "tz", env("HEARTH_TZ", "Local"), "household time zone (HEARTH_TZ)")
+	demo := fs.String("demo", env("HEARTH_DEMO", "0"), "seed a demo household into an empty database (HEARTH_DEMO)")
+	fs.StringVar(&c.AdminPassword, "admin-password", env("HEARTH_ADMIN_PASSWORD", ""), "admin password (HEARTH_ADMIN_PASSWORD)")
+	fs.StringVar(&c.APIToken, "api-token", env("HEARTH_API_TOKEN", ""), "bearer token for admin APIs (HEARTH_API_TOKEN)")
+	fs.StringVar(&c.OpenAIKey, "openai-key", env("OPENAI_API_KEY", ""), "OpenAI-compatible API key (OPENAI_API_KEY)")
+	fs.StringVar(&c.OpenAIBaseURL, "openai-base-url", env("OPENAI_BASE_URL", ""), "OpenAI-compatible base URL (OPENAI_BASE_URL)")
+	fs.StringVar(&c.Model, "model", env("HEARTH_MODEL", "gpt-4o-mini"), "model name (HEARTH_MODEL)")
+	fs.StringVar(&c.Catalog, "catalog", env("HEARTH_CATALOG", ""), "catalog file to import at start (HEARTH_CATALOG)")
+	fs.StringVar(&c.PlexURL, "plex-url", env("PLEX_URL", ""), "Plex server URL (PLEX_URL)")
+	fs.StringVar(&c.PlexToken, "plex-token", env("PLEX_TOKEN", ""), "Plex token (PLEX_TOKEN)")
+	fs.StringVar(&c.PlexSection, "plex-section", env("PLEX_SECTION", ""), "Plex library section id to sync (PLEX_SECTION)")
+	idle := fs.String("kiosk-idle", env("HEARTH_KIOSK_IDLE", "3m"), "return to the household view after this idle time (HEARTH_KIOSK_IDLE)")
+	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
+	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
+	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
+	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
+	}
+	var err error
+	if c.Demo, err = parseBool(*demo); err != nil {
+		return c, fmt.Errorf("config: HEARTH_DEMO: %w", err)
+	}
+	if c.DBPath == "" {
+		c.DBPath = filepath.Join(c.DataDir, "hearth.db")
+	}
+	if c.Location, err = time.LoadLocation(c.TZName); err != nil {
+		return c, fmt.Errorf("config: HEARTH_TZ %q: %w", c.TZName, err)
+	}
+	if c.KioskIdle, err = time.ParseDuration(*idle); err != nil || c.KioskIdle < 10*time.Second {
+		return c, fmt.Errorf("config: HEARTH_KIOSK_IDLE %q: want a duration of at least 10s", *idle)
+	}
+	if c.CatchUp, err = time.ParseDuration(*catchUp); err != nil || c.CatchUp < 0 {
+		return c, fmt.Errorf("config: HEARTH_CATCHUP %q: want a duration", *catchUp)
+	}
+	if c.BudgetTokens, err = strconv.ParseInt(*budgetTok, 10, 64); err != nil || c.BudgetTokens < 0 {
+		return c, fmt.Errorf("config: HEARTH_BUDGET_TOKENS %q: want a whole number ≥ 0", *budgetTok)
+	}
+	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || c.BudgetUSD < 0 {
+		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
+	}
+	return c, nil
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "", "0", "false", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("want 1/0, true/false, got %q", s)
+}
+
+func mask(s string) string {
+	if s == "" {
+		return "(unset)"
+	}
+	return "****"
+}
+
+// Summary lists the effective configuration with secrets masked, for the start log.
+func (c Config) Summary() []any {
+	return []any{
+		"addr", c.Addr, "data", c.DataDir, "db", c.DBPath, "tz", c.Location.String(), "demo", c.Demo,
+		"admin_password", mask(c.AdminPassword), "api_token", mask(c.APIToken),
+		"openai_api_key", mask(c.OpenAIKey), "openai_base_url", c.OpenAIBaseURL, "model", c.Model,
+		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
+		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
+	}
+}

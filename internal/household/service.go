@@ -1,0 +1,267 @@
+// Package household validates and records members' health entries, then
+// tells live screens. The JSON API and the kiosk forms both go through it so
+// they accept and refuse exactly the same input.
+package household
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/health"
+	"hearth/internal/live"
+	"hearth/internal/store"
+)
+
+// Publisher receives change notifications after commit.
+type Publisher interface {
+	Publish(topic, kind string, data any)
+}
+
+// Service records health entries for members.
+type Service struct {
+	db  *store.DB
+	pub Publisher
+	now func() time.Time
+}
+
+// New returns a Service over db that notifies pub.
+func New(db *store.DB, pub Publisher) *Service {
+	return &Service{db: db, pub: pub, now: time.Now}
+}
+
+// Member returns a member or apperr.NotFound.
+func (s *Service) Member(ctx context.Context, id string) (health.Member, error) {
+	return s.db.Member(ctx, id)
+}
+
+// Members lists the household.
+func (s *Service) Members(ctx context.Context) ([]health.Member, error) {
+	return s.db.ListMembers(ctx)
+}
+
+// WeightInput is a weigh-in as entered; Unit converts Weight to kg.
+type WeightInput struct {
+	MeasuredAt time.Time
+	Weight     float64
+	Unit       health.Unit
+	BodyFatPct *float64
+	LeanMassKg *float64
+}
+
+// MealInput is a nutrition entry as entered.
+type MealInput struct {
+	EatenAt                          time.Time
+	Name                             string
+	Calories, ProteinG, CarbsG, FatG float64
+}
+
+// WorkoutInput is a workout as entered.
+type WorkoutInput struct {
+	StartedAt    time.Time
+	Type, Title  string
+	DurationMin  float64
+	AvgHR, MaxHR *int
+	ContentID    string
+}
+
+// ScanInput is a body-composition scan as entered.
+type ScanInput struct {
+	ScannedAt                          time.Time
+	BodyFatPct, LeanMassKg             float64
+	FatMassKg, BoneMassKg, VisceralFat *float64
+}
+
+type fieldErrs map[string]string
+
+func (f fieldErrs) check(ok bool, field, msg string) {
+	if !ok {
+		if _, dup := f[field]; !dup {
+			f[field] = msg
+		}
+	}
+}
+
+func (f fieldErrs) err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return apperr.FieldErrors(f)
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func (s *Service) when(t time.Time, f fieldErrs, field string) time.Time {
+	now := s.now()
+	if t.IsZero() {
+		return now
+	}
+	// A little slack for clock skew between a phone and the server.
+	f.check(!t.After(now.Add(10*time.Minute)), field, "must not be in the future")
+	f.check(t.Year() >= 1900, field, "is too far in the past")
+	return t
+}
+
+func optRange(f fieldErrs, v *float64, field string, lo, hi float64) {
+	if v != nil {
+		f.check(finite(*v) && *v >= lo && *v <= hi, field, fmt.Sprintf("must be between %g and %g", lo, hi))
+	}
+}
+
+// LogWeight validates and stores a weigh-in.
+func (s *Service) LogWeight(ctx context.Context, member string, in WeightInput) (health.WeightReading, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.WeightReading{}, err
+	}
+	f := fieldErrs{}
+	at := s.when(in.MeasuredAt, f, "measured_at")
+	unit := in.Unit
+	if unit == "" {
+		unit = health.KG
+	}
+	f.check(unit == health.KG || unit == health.LB, "unit", "must be kg or lb")
+	kg := unit.ToKg(in.Weight)
+	f.check(finite(in.Weight) && kg >= 2 && kg <= 400, "weight_kg", "must be a positive weight (2-400 kg)")
+	optRange(f, in.BodyFatPct, "body_fat_pct", 1, 75)
+	optRange(f, in.LeanMassKg, "lean_mass_kg", 1, 200)
+	if err := f.err(); err != nil {
+		return health.WeightReading{}, err
+	}
+	r, err := s.db.AddWeight(ctx, health.WeightReading{MemberID: member, MeasuredAt: at, WeightKg: round(kg, 2),
+		BodyFatPct: in.BodyFatPct, LeanMassKg: in.LeanMassKg})
+	if err != nil {
+		return r, err
+	}
+	s.changed(member, "weight")
+	return r, nil
+}
+
+// LogMeal validates and stores a meal.
+func (s *Service) LogMeal(ctx context.Context, member string, in MealInput) (health.Meal, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.Meal{}, err
+	}
+	f := fieldErrs{}
+	at := s.when(in.EatenAt, f, "eaten_at")
+	name := strings.TrimSpace(in.Name)
+	f.check(name != "", "name", "is required")
+	f.check(len([]rune(name)) <= 120, "name", "must be at most 120 characters")
+	f.check(finite(in.Calories) && in.Calories >= 0 && in.Calories <= 10000, "calories", "must be between 0 and 10000")
+	for field, v := range map[string]float64{"protein_g": in.ProteinG, "carbs_g": in.CarbsG, "fat_g": in.FatG} {
+		f.check(finite(v) && v >= 0 && v <= 1000, field, "must be between 0 and 1000 g")
+	}
+	if err := f.err(); err != nil {
+		return health.Meal{}, err
+	}
+	m, err := s.db.AddMeal(ctx, health.Meal{MemberID: member, EatenAt: at, Name: name, Calories: in.Calories,
+		ProteinG: in.ProteinG, CarbsG: in.CarbsG, FatG: in.FatG})
+	if err != nil {
+		return m, err
+	}
+	s.changed(member, "meal")
+	return m, nil
+}
+
+// LogWorkout validates and stores a workout.
+func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput) (health.Workout, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.Workout{}, err
+	}
+	f := fieldErrs{}
+	at := s.when(in.StartedAt, f, "started_at")
+	typ := strings.TrimSpace(strings.ToLower(in.Type))
+	f.check(typ != "", "type", "is required")
+	f.check(len(typ) <= 40, "type", "must be at most 40 characters")
+	f.check(len([]rune(in.Title)) <= 120, "title", "must be at most 120 characters")
+	f.check(finite(in.DurationMin) && in.DurationMin > 0 && in.DurationMin <= 24*60, "duration_min", "must be between 1 and 1440 minutes")
+	for field, v := range map[string]*int{"avg_hr": in.AvgHR, "max_hr": in.MaxHR} {
+		f.check(v == nil || (*v >= 30 && *v <= 250), field, "must be between 30 and 250 bpm")
+	}
+	f.check(len(in.ContentID) <= 200, "content_id", "is too long")
+	if err := f.err(); err != nil {
+		return health.Workout{}, err
+	}
+	title := strings.TrimSpace(in.Title)
+	if title == "" {
+		title = strings.ToUpper(typ[:1]) + typ[1:]
+	}
+	w, err := s.db.AddWorkout(ctx, health.Workout{MemberID: member, StartedAt: at, Type: typ, Title: title,
+		DurationMin: in.DurationMin, AvgHR: in.AvgHR, MaxHR: in.MaxHR, ContentID: in.ContentID})
+	if err != nil {
+		return w, err
+	}
+	s.changed(member, "workout")
+	return w, nil
+}
+
+// LogBodyScan validates and stores a body-composition scan.
+func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) (health.BodyScan, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.BodyScan{}, err
+	}
+	f := fieldErrs{}
+	at := s.when(in.ScannedAt, f, "scanned_at")
+	f.check(finite(in.BodyFatPct) && in.BodyFatPct >= 1 && in.BodyFatPct <= 75, "body_fat_pct", "must be between 1 and 75")
+	f.check(finite(in.LeanMassKg) && in.LeanMassKg >= 1 && in.LeanMassKg <= 200, "lean_mass_kg", "must be between 1 and 200")
+	optRange(f, in.FatMassKg, "fat_mass_kg", 0, 300)
+	optRange(f, in.BoneMassKg, "bone_mass_kg", 0, 20)
+	optRange(f, in.VisceralFat, "visceral_fat", 0, 5000)
+	if err := f.err(); err != nil {
+		return health.BodyScan{}, err
+	}
+	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: in.BodyFatPct,
+		LeanMassKg: in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
+	if err != nil {
+		return b, err
+	}
+	s.changed(member, "scan")
+	return b, nil
+}
+
+func (s *Service) changed(member, kind string) {
+	if s.pub == nil {
+		return
+	}
+	s.pub.Publish(live.MemberTopic(member), kind, nil)
+	s.pub.Publish(live.TopicHousehold, kind, member)
+}
+
+func round(v float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(v*p) / p
+}
+
+// Weights returns the member's latest readings, newest first.
+func (s *Service) Weights(ctx context.Context, member string, limit int) ([]health.WeightReading, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	return s.db.Weights(ctx, member, store.Range{Limit: limit, Desc: true})
+}
+
+// Meals returns the member's latest meals, newest first.
+func (s *Service) Meals(ctx context.Context, member string, limit int) ([]health.Meal, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	return s.db.Meals(ctx, member, store.Range{Limit: limit, Desc: true})
+}
+
+// Workouts returns the member's latest workouts, newest first.
+func (s *Service) Workouts(ctx context.Context, member string, limit int) ([]health.Workout, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	return s.db.Workouts(ctx, member, store.Range{Limit: limit, Desc: true})
+}
+
+// BodyScans returns the member's latest scans, newest first.
+func (s *Service) BodyScans(ctx context.Context, member string, limit int) ([]health.BodyScan, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	return s.db.BodyScans(ctx, member, store.Range{Limit: limit, Desc: true})
+}

@@ -1,0 +1,1 @@
+// Small page helpers; Datastar does the rest.

@@ -1,0 +1,92 @@
+// Package web is Hearth's HTTP surface: routes, thin handlers, middleware
+// (request ids, access logs, limits, CSRF, admin auth) and SSE endpoints.
+// Handlers bind and validate input, call one service and render a view model.
+package web
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// Options configure the server.
+type Options struct {
+	Logger        *slog.Logger
+	Location      *time.Location
+	AdminPassword string // plain text from config; hashed with bcrypt at start
+	APIToken      string
+	KioskIdle     time.Duration
+	Static        fs.FS // static assets (CSS, JS, images), served under /static
+	// SessionKey signs admin session cookies; random per start when empty.
+	SessionKey []byte
+}
+
+// Server holds the handlers' dependencies.
+type Server struct {
+	opt  Options
+	log  *slog.Logger
+	deps Deps
+	auth *auth
+}
+
+// New builds the Echo instance with every route registered.
+func New(deps Deps, opt Options) (*echo.Echo, error) {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Location == nil {
+		opt.Location = time.Local
+	}
+	if opt.KioskIdle == 0 {
+		opt.KioskIdle = 3 * time.Minute
+	}
+	a, err := newAuth(opt.AdminPassword, opt.APIToken, opt.SessionKey)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.HTTPErrorHandler = s.handleError
+	e.Server.ReadHeaderTimeout = 10 * time.Second
+	e.Server.IdleTimeout = 120 * time.Second
+	e.Use(middleware.RequestID())
+	e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true, LogError: true,
+		HandleError: true,
+		Skipper:     func(c echo.Context) bool { return c.Path() == "/healthz" || isStatic(c) },
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			attrs := []slog.Attr{slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("request_id", v.RequestID)}
+			if v.Error != nil && v.Status >= 500 {
+				attrs = append(attrs, slog.Any("err", v.Error))
+			}
+			s.log.LogAttrs(c.Request().Context(), level, "http", attrs...)
+			return nil
+		},
+	}))
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
+		XFrameOptions: "DENY", ReferrerPolicy: "same-origin",
+		// Datastar compiles expressions with Function(): 'unsafe-eval' is required; no inline scripts.
+		ContentSecurityPolicy: "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:"}))
+	e.Use(s.csrf)
+	s.routes(e)
+	return e, nil
+}
+
+func isStatic(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return len(p) >= 8 && p[:8] == "/static/"
+}
+
+var _ http.Handler = (*echo.Echo)(nil)
