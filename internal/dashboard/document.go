@@ -1,0 +1,122 @@
+// Package dashboard holds the per-member daily dashboard document the coach
+// writes (DESIGN §2), its JSON Schema (also the model's structured-output
+// schema), domain validation, storage with history, prompt answers, voice
+// memos and "consumed" marks for content.
+package dashboard
+
+import (
+	_ "embed"
+	"encoding/json"
+	"time"
+)
+
+// Document is one member's curated and coach content for one day.
+type Document struct {
+	GeneratedAt time.Time `json:"generated_at"`
+	Curated     Curated   `json:"curated"`
+	Coach       Coach     `json:"coach"`
+}
+
+// Curated is the "invisible elf" content: no agent voice.
+type Curated struct {
+	UpNext             UpNext       `json:"up_next"`
+	PlaylistSuggestion []ContentRef `json:"playlist_suggestion"`
+}
+
+// UpNext is the main suggestion and its alternates.
+type UpNext struct {
+	Primary    *ContentRef  `json:"primary"`
+	Alternates []ContentRef `json:"alternates"`
+}
+
+// ContentRef points at a catalog item. Title and Duration must match the catalog.
+type ContentRef struct {
+	ContentID      string `json:"content_id"`
+	Title          string `json:"title"`
+	Duration       int    `json:"duration"`
+	ProgramContext string `json:"program_context"`
+	Reason         string `json:"reason"`
+}
+
+// Coach is the coach's voice: briefing, calls to action, prompts, feedback.
+type Coach struct {
+	Briefing string   `json:"briefing"`
+	CTA      []CTA    `json:"cta"`
+	Prompts  []Prompt `json:"prompts"`
+	Feedback []string `json:"feedback"`
+}
+
+// CTA types and actions the kiosk knows how to open.
+const (
+	CTADataGap = "data_gap"
+	CTAHabit   = "habit"
+	CTAProgram = "program"
+
+	ActionOpenWeight    = "open_weight"
+	ActionOpenNutrition = "open_nutrition"
+	ActionOpenWorkout   = "open_workout"
+	ActionPlayUpNext    = "play_up_next"
+)
+
+// CTA is a call to action with the screen action it opens.
+type CTA struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Action  string `json:"action"`
+}
+
+// Prompt types.
+const (
+	PromptMultipleChoice = "multiple_choice"
+	PromptVoiceMemo      = "voice_memo"
+	PromptText           = "text"
+)
+
+// Prompt is a question the member answers with a tap, text or a voice memo.
+type Prompt struct {
+	ID       string   `json:"id"`
+	Type     string   `json:"type"`
+	Question string   `json:"question"`
+	Options  []string `json:"options"`
+}
+
+// ContentIDs lists every content id the document references.
+func (d Document) ContentIDs() []string {
+	var ids []string
+	if p := d.Curated.UpNext.Primary; p != nil {
+		ids = append(ids, p.ContentID)
+	}
+	for _, a := range d.Curated.UpNext.Alternates {
+		ids = append(ids, a.ContentID)
+	}
+	for _, p := range d.Curated.PlaylistSuggestion {
+		ids = append(ids, p.ContentID)
+	}
+	return ids
+}
+
+// Prompt returns the prompt with the id.
+func (d Document) Prompt(id string) (Prompt, bool) {
+	for _, p := range d.Coach.Prompts {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Prompt{}, false
+}
+
+//go:embed schema.json
+var schemaJSON []byte
+
+// SchemaJSON returns the document's JSON Schema (strict-mode compatible:
+// every property required, no additional properties).
+func SchemaJSON() []byte { return schemaJSON }
+
+// SchemaMap returns the schema as a map for runtimes that take one.
+func SchemaMap() map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal(schemaJSON, &m); err != nil {
+		panic("dashboard: embedded schema is not JSON: " + err.Error())
+	}
+	return m
+}

@@ -1,0 +1,124 @@
+package dashboard
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/live"
+	"hearth/internal/store"
+)
+
+// Publisher receives change notifications after commit.
+type Publisher interface {
+	Publish(topic, kind string, data any)
+}
+
+// Store keeps documents, answers, voice memos, consumed marks and playlists.
+type Store struct {
+	db  *store.DB
+	pub Publisher
+	loc *time.Location
+}
+
+// NewStore returns a Store; loc is the household time zone that defines "day".
+func NewStore(db *store.DB, pub Publisher, loc *time.Location) *Store {
+	if loc == nil {
+		loc = time.Local
+	}
+	return &Store{db: db, pub: pub, loc: loc}
+}
+
+// Day returns the household-local date of t as YYYY-MM-DD.
+func (s *Store) Day(t time.Time) string { return t.In(s.loc).Format(time.DateOnly) }
+
+// Location is the household time zone.
+func (s *Store) Location() *time.Location { return s.loc }
+
+// Stored is a document with its bookkeeping.
+type Stored struct {
+	MemberID  string    `json:"member"`
+	Day       string    `json:"day"`
+	RunID     int64     `json:"run_id"`
+	Document  Document  `json:"document"`
+	Sources   string    `json:"sources"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// PutTx stores (or replaces) a member's document for a day inside the
+// caller's transaction, so it commits together with the run's memory save.
+// Call Published after the commit to notify screens.
+func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("dashboard: encode: %w", err)
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO dashboards (member_id, day, run_id, document, sources, created_at)
+		VALUES (?,?,?,?,?,?) ON CONFLICT (member_id, day) DO UPDATE SET run_id=excluded.run_id,
+		document=excluded.document, sources=excluded.sources, created_at=excluded.created_at`,
+		member, day, runID, string(raw), sources, store.FormatTime(now))
+	if err != nil {
+		return fmt.Errorf("dashboard: put: %w", err)
+	}
+	return nil
+}
+
+// Published tells the member's screens that a new document is in place.
+func (s *Store) Published(member string) {
+	if s.pub != nil {
+		s.pub.Publish(live.MemberTopic(member), "dashboard", nil)
+	}
+}
+
+// Get returns the document for a member and day, or apperr.NotFound.
+func (s *Store) Get(ctx context.Context, member, day string) (Stored, error) {
+	return s.one(ctx, `WHERE member_id = ? AND day = ?`, member, day)
+}
+
+// Latest returns the newest document on or before day (yesterday's when
+// today's run has not happened), or apperr.NotFound.
+func (s *Store) Latest(ctx context.Context, member, day string) (Stored, error) {
+	return s.one(ctx, `WHERE member_id = ? AND day <= ? ORDER BY day DESC LIMIT 1`, member, day)
+}
+
+func (s *Store) one(ctx context.Context, where string, args ...any) (Stored, error) {
+	var st Stored
+	var raw, created string
+	var run sql.NullInt64
+	err := s.db.Read.QueryRowContext(ctx, `SELECT member_id, day, run_id, document, sources, created_at FROM dashboards `+where, args...).
+		Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, apperr.NotFoundf("no dashboard for this day")
+	}
+	if err != nil {
+		return st, fmt.Errorf("dashboard: get: %w", err)
+	}
+	st.RunID = run.Int64
+	if err := json.Unmarshal([]byte(raw), &st.Document); err != nil {
+		return st, fmt.Errorf("dashboard: decode: %w", err)
+	}
+	st.CreatedAt, err = store.ParseTime(created)
+	return st, err
+}
+
+// History lists a member's stored days, newest first.
+func (s *Store) History(ctx context.Context, member string, limit int) ([]string, error) {
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT day FROM dashboards WHERE member_id = ? ORDER BY day DESC LIMIT ?`, member, limit)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: history: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
