@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/dashboard"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/store"
@@ -22,11 +23,15 @@ import (
 
 // App is a running Hearth instance.
 type App struct {
-	cfg    Config
-	log    *slog.Logger
-	DB     *store.DB
-	Hub    *live.Hub
-	Echo   *echo.Echo
+	cfg  Config
+	log  *slog.Logger
+	DB   *store.DB
+	Hub  *live.Hub
+	Echo *echo.Echo
+
+	Household  *household.Service
+	Dashboards *dashboard.Store
+
 	ln     net.Listener
 	cancel context.CancelFunc
 }
@@ -55,8 +60,9 @@ func (a *App) build(ctx context.Context) error {
 			return err
 		}
 	}
-	hh := household.New(a.DB, a.Hub)
-	e, err := web.New(web.Deps{Household: hh, Ping: a.DB.Ping}, web.Options{
+	a.Household = household.New(a.DB, a.Hub)
+	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
+	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS,
 	})
