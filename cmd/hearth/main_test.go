@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuf) String() string             { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// TestServeAndInterrupt is `make run` in miniature: start with the demo
+// household, answer on the address, stop on SIGINT cleanly within 2 s.
+func TestServeAndInterrupt(t *testing.T) {
+	addr := freeAddr(t)
+	dir := t.TempDir()
+	env := map[string]string{"HEARTH_ADDR": addr, "HEARTH_DATA": dir, "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC",
+		"OPENAI_API_KEY": "sk-secret-value"}
+	var logs syncBuf
+	done := make(chan error, 1)
+	go func() { done <- run(nil, func(k string) string { return env[k] }, &logs, &logs) }()
+
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server never answered: %v\n%s", err, logs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, err := http.Get("http://" + addr + "/")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET /: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	start := time.Now()
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run returned %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("did not stop within 2 s of SIGINT")
+	}
+	t.Logf("stopped %v after SIGINT", time.Since(start))
+	out := logs.String()
+	if strings.Contains(out, "sk-secret-value") {
+		t.Fatal("the API key was logged")
+	}
+	if !strings.Contains(out, "openai_api_key=****") {
+		t.Fatalf("config summary missing or unmasked:\n%s", out)
+	}
+	if _, err := filepath.Glob(filepath.Join(dir, "hearth.db")); err != nil {
+		t.Fatal(err)
+	}
+}
