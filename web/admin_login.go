@@ -40,5 +40,5 @@ func (s *Server) logout(c echo.Context) error {
 }
 
 func (s *Server) pageAdmin(c echo.Context) error {
-	return render(c, http.StatusOK, views.AdminHome(s.page(c, "Admin")))
+	return render(c, http.StatusOK, views.AdminHome(s.adminPage(c, "Admin", "assignments")))
 }

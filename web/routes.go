@@ -13,6 +13,7 @@ import (
 type Deps struct {
 	Household Household
 	Ping      func(ctx context.Context) error
+	Admin     AdminDeps
 }
 
 // routes is the whole route table.
@@ -45,8 +46,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/admin/login", s.pageLogin)
 	e.POST("/admin/login", s.login)
 	e.POST("/admin/logout", s.logout)
-	admin := e.Group("/admin", s.requireAdmin)
-	admin.GET("", s.pageAdmin)
+	s.adminRoutes(e.Group("/admin", s.requireAdmin))
 }
 
 func (s *Server) healthz(c echo.Context) error {

@@ -7,5 +7,6 @@ func (a *App) webDeps() web.Deps {
 	return web.Deps{
 		Household: a.Household,
 		Ping:      a.DB.Ping,
+		Admin:     web.AdminDeps{Household: a.Household},
 	}
 }

@@ -75,14 +75,16 @@ type Member struct {
 	CreatedAt      time.Time  `json:"created_at"`
 }
 
-// AgeOn returns the member's age in whole years on day, or 0 when unknown.
+// AgeOn returns the member's age in whole years on day's calendar date (in
+// day's location), or 0 when unknown.
 func (m Member) AgeOn(day time.Time) int {
 	if m.BirthDate == nil {
 		return 0
 	}
-	b := *m.BirthDate
-	age := day.Year() - b.Year()
-	if day.YearDay() < b.YearDay() {
+	by, bm, bd := m.BirthDate.Date()
+	y, mo, d := day.Date()
+	age := y - by
+	if mo < bm || (mo == bm && d < bd) {
 		age--
 	}
 	return age

@@ -12,21 +12,27 @@ import (
 
 // AddGoal stores a goal for a member.
 func (db *DB) AddGoal(ctx context.Context, g health.Goal) (health.Goal, error) {
+	err := InsertGoal(ctx, db.Write, db.Now(), &g)
+	return g, err
+}
+
+// InsertGoal stores a goal through q (a transaction or the writer).
+func InsertGoal(ctx context.Context, q Queryer, now time.Time, g *health.Goal) error {
 	if g.Status == "" {
 		g.Status = "active"
 	}
-	g.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
+	g.CreatedAt = now.UTC().Truncate(time.Millisecond)
 	var td sql.NullString
 	if g.TargetDate != nil {
 		td = sql.NullString{String: g.TargetDate.Format(time.DateOnly), Valid: true}
 	}
-	res, err := db.Write.ExecContext(ctx, `INSERT INTO goals (member_id, kind, description, target, unit, target_date, status, created_at)
+	res, err := q.ExecContext(ctx, `INSERT INTO goals (member_id, kind, description, target, unit, target_date, status, created_at)
 		VALUES (?,?,?,?,?,?,?,?)`, g.MemberID, g.Kind, g.Description, NullFloat(g.Target), g.Unit, td, g.Status, FormatTime(g.CreatedAt))
 	if err != nil {
-		return g, fmt.Errorf("store: add goal: %w", err)
+		return fmt.Errorf("store: add goal: %w", err)
 	}
 	g.ID, err = res.LastInsertId()
-	return g, err
+	return err
 }
 
 // Goals lists a member's goals; activeOnly limits to status active.
