@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -61,6 +62,16 @@ func TestServeAndInterrupt(t *testing.T) {
 		t.Fatalf("GET /: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	resp, err = http.Get("http://" + addr + "/api/v1/members")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var members struct{ Members []struct{ ID string } }
+	err = json.NewDecoder(resp.Body).Decode(&members)
+	resp.Body.Close()
+	if err != nil || len(members.Members) != 2 {
+		t.Fatalf("demo household: %+v %v", members, err)
+	}
 
 	start := time.Now()
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
