@@ -13,9 +13,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
 	"hearth/internal/live"
+	"hearth/internal/program"
 	"hearth/internal/store"
 	"hearth/static"
 	"hearth/web"
@@ -31,6 +33,9 @@ type App struct {
 
 	Household  *household.Service
 	Dashboards *dashboard.Store
+	Catalog    *content.Catalog
+	Programs   *program.Service
+	Plex       *content.PlexClient
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -55,8 +60,20 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 }
 
 func (a *App) build(ctx context.Context) error {
+	a.Catalog = content.NewCatalog(a.DB, a.log)
+	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location)
+	seeded := false
 	if a.cfg.Demo {
-		if err := a.seedDemo(ctx); err != nil {
+		var err error
+		if seeded, err = a.seedDemo(ctx); err != nil {
+			return err
+		}
+	}
+	if err := a.loadCatalog(ctx); err != nil {
+		return err
+	}
+	if seeded {
+		if err := a.declareDemoPrograms(ctx); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,82 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+)
+
+// loadCatalog imports the demo catalog (demo mode), the configured catalog
+// file, and starts a Plex sync in the background when Plex is configured.
+func (a *App) loadCatalog(ctx context.Context) error {
+	if a.cfg.Demo {
+		if _, err := a.Catalog.LoadDemo(ctx); err != nil {
+			return fmt.Errorf("app: demo catalog: %w", err)
+		}
+	}
+	if a.cfg.Catalog != "" {
+		f, err := os.Open(a.cfg.Catalog)
+		if err != nil {
+			return fmt.Errorf("app: HEARTH_CATALOG: %w", err)
+		}
+		sum, err := a.Catalog.ImportFile(ctx, f)
+		_ = f.Close()
+		if err != nil {
+			return fmt.Errorf("app: HEARTH_CATALOG %s: %w", a.cfg.Catalog, err)
+		}
+		a.log.Info("catalog imported", "file", a.cfg.Catalog, "items_added", sum.ItemsAdded, "items_updated", sum.ItemsUpdated)
+	}
+	if a.cfg.PlexURL != "" && a.cfg.PlexToken != "" {
+		px, err := content.NewPlexClient(a.cfg.PlexURL, a.cfg.PlexToken, &http.Client{Timeout: 30 * time.Second})
+		if err != nil {
+			return fmt.Errorf("app: PLEX_URL: %w", err)
+		}
+		a.Plex = px
+		if a.cfg.PlexSection != "" {
+			go a.syncPlex(a.cfg.PlexSection)
+		}
+	}
+	return nil
+}
+
+func (a *App) syncPlex(section string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	sum, err := a.Catalog.SyncPlex(ctx, a.Plex, section)
+	if err != nil {
+		a.log.Warn("plex sync failed", "section", section, "err", err)
+		return
+	}
+	a.log.Info("plex synced", "section", section, "items_added", sum.ItemsAdded, "items_updated", sum.ItemsUpdated)
+}
+
+// declareDemoPrograms puts the demo members on programs so the first screen
+// shows program-aware Up Next cards: one mid-program, one just started.
+func (a *App) declareDemoPrograms(ctx context.Context) error {
+	today := time.Now().In(a.cfg.Location)
+	plans := []struct {
+		member, program, pattern string
+		daysAgo                  int
+	}{
+		{"maya", "ember-core-30", "mon,tue,thu,fri,sat", 16},
+		{"theo", "ironwood-strength-6", "mon,wed,fri", 4},
+	}
+	for _, p := range plans {
+		if _, err := a.Programs.Current(ctx, p.member); err == nil || !apperr.Is(err, apperr.NotFound) {
+			continue // already on a program, or the member is not the demo one
+		}
+		if _, err := a.DB.Member(ctx, p.member); err != nil {
+			continue
+		}
+		start := today.AddDate(0, 0, -p.daysAgo).Format(time.DateOnly)
+		if _, err := a.Programs.Declare(ctx, p.member, p.program, start, p.pattern); err != nil {
+			return fmt.Errorf("app: demo program for %s: %w", p.member, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,262 @@
+package content
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"hearth/internal/apperr"
+)
+
+// ErrPlexUnauthorized is wrapped by errors for a 401/403 answer from Plex.
+var ErrPlexUnauthorized = errors.New("content: plex rejected the token")
+
+// maxPlexBody bounds one Plex JSON answer.
+const maxPlexBody = 32 << 20
+
+var plexKeyPattern = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
+
+// PlexClient reads a Plex Media Server library over its HTTP API. The token
+// travels only in the X-Plex-Token header: it never appears in request URLs,
+// errors, logs or the items it produces. Redirects are not followed, so the
+// header cannot leak to another host.
+type PlexClient struct {
+	base  *url.URL
+	token string
+	hc    *http.Client
+}
+
+// NewPlexClient returns a client for the server at baseURL (e.g.
+// "http://192.168.1.5:32400"). hc may be nil (30 s timeout); it is copied so
+// that redirects can be refused. The URL must not carry credentials or a query.
+func NewPlexClient(baseURL, token string, hc *http.Client) (*PlexClient, error) {
+	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(baseURL), "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, apperr.Invalidf("Plex URL must look like http://host:32400")
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, apperr.Invalidf("Plex URL must not contain credentials, a query or a fragment; set the token separately")
+	}
+	if strings.TrimSpace(token) == "" {
+		return nil, apperr.Invalidf("a Plex token is required")
+	}
+	c := http.Client{Timeout: 30 * time.Second}
+	if hc != nil {
+		c = *hc
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &PlexClient{base: u, token: strings.TrimSpace(token), hc: &c}, nil
+}
+
+// BaseURL returns the server address (no token).
+func (p *PlexClient) BaseURL() string { return p.base.String() }
+
+// LogValue keeps the token out of logs.
+func (p *PlexClient) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("url", p.base.String()), slog.String("token", "***"))
+}
+
+// AuthorizedURL returns base+path with the token as a query parameter, for
+// server-side fetches by clients that cannot set headers. Never render it to
+// a page, log it or store it.
+func (p *PlexClient) AuthorizedURL(path string) string {
+	return p.base.String() + path + "?X-Plex-Token=" + url.QueryEscape(p.token)
+}
+
+// PlexMetadata is one entry of a Plex MediaContainer (show, season, episode, movie).
+type PlexMetadata struct {
+	RatingKey        PlexKey     `json:"ratingKey"`
+	Key              string      `json:"key"`
+	Type             string      `json:"type"`
+	Title            string      `json:"title"`
+	Summary          string      `json:"summary"`
+	Index            int         `json:"index"`
+	ParentIndex      int         `json:"parentIndex"`
+	ParentTitle      string      `json:"parentTitle"`
+	GrandparentTitle string      `json:"grandparentTitle"`
+	Duration         int64       `json:"duration"` // milliseconds
+	Thumb            string      `json:"thumb"`
+	LeafCount        int         `json:"leafCount"`
+	Media            []plexMedia `json:"Media"`
+}
+
+type plexMedia struct {
+	Duration int64 `json:"duration"`
+	Part     []struct {
+		Key string `json:"key"`
+	} `json:"Part"`
+}
+
+// PlexSection is a library section (Plex calls it a Directory).
+type PlexSection struct {
+	Key   string `json:"key"`
+	Title string `json:"title"`
+	Type  string `json:"type"` // show, movie, artist, photo
+}
+
+type plexContainer struct {
+	MediaContainer struct {
+		Size              int            `json:"size"`
+		MachineIdentifier string         `json:"machineIdentifier"`
+		Metadata          []PlexMetadata `json:"Metadata"`
+		Directory         []PlexSection  `json:"Directory"`
+	} `json:"MediaContainer"`
+}
+
+// PlexKey is a Plex ratingKey; it decodes from a JSON string or number.
+type PlexKey string
+
+// UnmarshalJSON accepts a JSON string or number.
+func (k *PlexKey) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*k = PlexKey(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	*k = PlexKey(n.String())
+	return nil
+}
+
+// Identity returns the server's machine identifier (used in play URLs).
+func (p *PlexClient) Identity(ctx context.Context) (string, error) {
+	var c plexContainer
+	if err := p.get(ctx, "/identity", &c); err != nil {
+		return "", err
+	}
+	return c.MediaContainer.MachineIdentifier, nil
+}
+
+// Sections lists the library sections.
+func (p *PlexClient) Sections(ctx context.Context) ([]PlexSection, error) {
+	var c plexContainer
+	if err := p.get(ctx, "/library/sections", &c); err != nil {
+		return nil, err
+	}
+	return c.MediaContainer.Directory, nil
+}
+
+// SectionItems lists a section's top-level entries (shows or movies).
+func (p *PlexClient) SectionItems(ctx context.Context, sectionID string) ([]PlexMetadata, error) {
+	if !plexKeyPattern.MatchString(sectionID) {
+		return nil, apperr.Invalidf("Plex section id %q is not valid", sectionID)
+	}
+	return p.list(ctx, "/library/sections/"+sectionID+"/all")
+}
+
+// Children lists a show's seasons or a season's episodes.
+func (p *PlexClient) Children(ctx context.Context, ratingKey string) ([]PlexMetadata, error) {
+	if !plexKeyPattern.MatchString(ratingKey) {
+		return nil, apperr.Invalidf("Plex rating key %q is not valid", ratingKey)
+	}
+	return p.list(ctx, "/library/metadata/"+ratingKey+"/children")
+}
+
+func (p *PlexClient) list(ctx context.Context, path string) ([]PlexMetadata, error) {
+	var c plexContainer
+	if err := p.get(ctx, path, &c); err != nil {
+		return nil, err
+	}
+	return c.MediaContainer.Metadata, nil
+}
+
+// OpenThumb fetches an image under /library/ (an Item's SourceThumb) with the
+// token in a header, for a server-side thumbnail proxy (which should also send
+// X-Content-Type-Options: nosniff). Only raster image answers are returned;
+// the body is capped at 10 MiB. The caller closes it.
+func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCloser, contentType string, err error) {
+	if !strings.HasPrefix(path, "/library/") || strings.Contains(path, "..") || strings.ContainsAny(path, "?#") {
+		return nil, "", apperr.Invalidf("not a Plex library image path")
+	}
+	resp, err := p.do(ctx, path, "image/*")
+	if err != nil {
+		return nil, "", err
+	}
+	// Only images pass: HTML or SVG from upstream served on our origin could run script.
+	contentType = resp.Header.Get("Content-Type")
+	if !strings.HasPrefix(contentType, "image/") || strings.Contains(contentType, "svg") {
+		_ = resp.Body.Close()
+		return nil, "", fmt.Errorf("content: plex GET %s: not a raster image (%q)", path, contentType)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(resp.Body, 10<<20), resp.Body}, contentType, nil
+}
+
+func (p *PlexClient) get(ctx context.Context, path string, out any) error {
+	resp, err := p.do(ctx, path, "application/json")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxPlexBody)).Decode(out); err != nil {
+		return fmt.Errorf("content: plex GET %s: unreadable JSON answer: %w", path, err)
+	}
+	return nil
+}
+
+// do sends an authorized GET and returns a 200 response or a clear error.
+func (p *PlexClient) do(ctx context.Context, path, accept string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base.String()+path, nil)
+	if err != nil {
+		return nil, fmt.Errorf("content: plex GET %s: %w", path, err)
+	}
+	req.Header.Set("X-Plex-Token", p.token)
+	req.Header.Set("Accept", accept)
+	req.Header.Set("X-Plex-Product", "Hearth")
+	resp, err := p.hc.Do(req)
+	if err != nil {
+		return nil, &redactedError{msg: p.redact(fmt.Sprintf("content: plex GET %s: %v", path, err)), err: err}
+	}
+	if resp.StatusCode == http.StatusOK {
+		return resp, nil
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	_ = resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return nil, &apperr.Error{Code: apperr.Invalid, Err: ErrPlexUnauthorized, Message: fmt.Sprintf(
+			"Plex rejected the token (HTTP %d) for %s: check PLEX_TOKEN", resp.StatusCode, path)}
+	case http.StatusNotFound:
+		return nil, apperr.NotFoundf("Plex has nothing at %s (HTTP 404)", path)
+	}
+	return nil, fmt.Errorf("content: plex GET %s: unexpected HTTP %d", path, resp.StatusCode)
+}
+
+func (p *PlexClient) redact(s string) string {
+	s = strings.ReplaceAll(s, p.token, "***")
+	return strings.ReplaceAll(s, url.QueryEscape(p.token), "***")
+}
+
+// redactedError hides a message that might echo a secret while keeping the
+// cause reachable for errors.Is (context cancellation, timeouts).
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// plexMinutes converts a Plex duration in milliseconds to whole minutes (≥ 1 when positive).
+func plexMinutes(ms int64) int {
+	if ms <= 0 {
+		return 0
+	}
+	return max(1, int((ms+30_000)/60_000))
+}

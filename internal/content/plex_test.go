@@ -1,0 +1,331 @@
+package content_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+)
+
+const plexToken = "s3cr3t-T0KEN-xyz"
+
+// plexResponses are answers in Plex Media Server's JSON shape (trimmed, but
+// with the extra fields a real server sends so decoding must tolerate them).
+var plexResponses = map[string]string{
+	"/identity": `{"MediaContainer":{"size":0,"apiVersion":"1.1.1","claimed":true,
+		"machineIdentifier":"abc123machine","version":"1.40.0.7998-c29d4c0c8"}}`,
+	"/library/sections": `{"MediaContainer":{"size":2,"allowSync":false,"title1":"Plex Library","Directory":[
+		{"allowSync":true,"art":"/:/resources/show-fanart.jpg","key":"3","type":"show","title":"Fitness","agent":"tv.plex.agents.series","scanner":"Plex TV Series","language":"en-US","uuid":"u-3","updatedAt":1700000000},
+		{"allowSync":true,"key":"1","type":"movie","title":"Movies","agent":"tv.plex.agents.movie","uuid":"u-1"}]}}`,
+	"/library/sections/3/all": `{"MediaContainer":{"size":2,"allowSync":true,"art":"/:/resources/show-fanart.jpg",
+		"identifier":"com.plexapp.plugins.library","librarySectionID":3,"librarySectionTitle":"Fitness",
+		"librarySectionUUID":"u-3","mediaTagPrefix":"/system/bundle/media/flags/","mediaTagVersion":1700000000,
+		"title1":"Fitness","viewGroup":"show","Metadata":[
+		{"ratingKey":"100","key":"/library/metadata/100/children","guid":"plex://show/5d9c","type":"show",
+		 "title":"Iron Forge Xtreme","summary":"Ninety days of hard work.","index":1,"year":2020,
+		 "thumb":"/library/metadata/100/thumb/1700000001","art":"/library/metadata/100/art/1700000001",
+		 "leafCount":5,"viewedLeafCount":0,"childCount":3,"addedAt":1700000000,"updatedAt":1700000001},
+		{"ratingKey":"200","key":"/library/metadata/200/children","type":"show","title":"Sunrise Yoga",
+		 "summary":"","thumb":"/library/metadata/200/thumb/1","leafCount":1,"childCount":1}]}}`,
+	"/library/metadata/100/children": `{"MediaContainer":{"size":3,"key":"100","parentIndex":1,
+		"parentTitle":"Iron Forge Xtreme","title1":"Fitness","title2":"Iron Forge Xtreme","viewGroup":"season","Metadata":[
+		{"ratingKey":"102","key":"/library/metadata/102/children","parentRatingKey":"100","type":"season",
+		 "title":"Season 2","parentTitle":"Iron Forge Xtreme","index":2,"leafCount":2,"thumb":"/library/metadata/102/thumb/1"},
+		{"ratingKey":"109","key":"/library/metadata/109/children","parentRatingKey":"100","type":"season",
+		 "title":"Specials","parentTitle":"Iron Forge Xtreme","index":0,"leafCount":1},
+		{"ratingKey":"101","key":"/library/metadata/101/children","parentRatingKey":"100","type":"season",
+		 "title":"Season 1","parentTitle":"Iron Forge Xtreme","index":1,"leafCount":2}]}}`,
+	"/library/metadata/101/children": `{"MediaContainer":{"size":2,"grandparentTitle":"Iron Forge Xtreme",
+		"parentIndex":1,"parentTitle":"Season 1","viewGroup":"episode","Metadata":[
+		{"ratingKey":"1001","key":"/library/metadata/1001","parentRatingKey":"101","grandparentRatingKey":"100",
+		 "type":"episode","title":"Plyometrics","grandparentTitle":"Iron Forge Xtreme","parentTitle":"Season 1",
+		 "summary":"Jump training.","index":2,"parentIndex":1,"duration":3480000,
+		 "thumb":"/library/metadata/1001/thumb/1700000002","addedAt":1700000000,
+		 "Media":[{"id":5001,"duration":3480000,"videoResolution":"1080","Part":[{"id":6001,
+		 "key":"/library/parts/6001/1700000000/file.mp4","duration":3480000,"file":"/media/fitness/x.mp4","size":123}]}]},
+		{"ratingKey":"1000","key":"/library/metadata/1000","parentRatingKey":"101","type":"episode",
+		 "title":"Chest & Back","summary":"Push-ups and pull-ups.","index":1,"parentIndex":1,"duration":3600000,
+		 "thumb":"/library/metadata/1000/thumb/1700000002",
+		 "Media":[{"id":5000,"duration":3600000,"Part":[{"id":6000,"key":"/library/parts/6000/1700000000/file.mp4"}]}]}]}}`,
+	"/library/metadata/102/children": `{"MediaContainer":{"size":2,"parentIndex":2,"Metadata":[
+		{"ratingKey":"1004","key":"/library/metadata/1004","type":"episode","title":"Broken Episode","index":2,"parentIndex":2},
+		{"ratingKey":"1003","key":"/library/metadata/1003","type":"episode","title":"Yoga X","index":1,"parentIndex":2,
+		 "thumb":"/library/metadata/1003/thumb/1","Media":[{"duration":5520000,"Part":[{"key":"/library/parts/6003/1/file.mkv"}]}]}]}}`,
+	"/library/metadata/109/children": `{"MediaContainer":{"size":1,"parentIndex":0,"Metadata":[
+		{"ratingKey":"1009","key":"/library/metadata/1009","type":"episode","title":"Ab Ripper X","index":1,"parentIndex":0,
+		 "duration":1020000}]}}`,
+	"/library/metadata/200/children": `{"MediaContainer":{"size":1,"Metadata":[
+		{"ratingKey":"201","key":"/library/metadata/201/children","type":"season","title":"Season 1","index":1}]}}`,
+	"/library/metadata/201/children": `{"MediaContainer":{"size":1,"Metadata":[
+		{"ratingKey":"2001","key":"/library/metadata/2001","type":"episode","title":"Morning Flow","index":1,"parentIndex":1,
+		 "duration":1234567,"thumb":"/library/metadata/2001/thumb/9"}]}}`,
+}
+
+// fakePlex serves plexResponses, demanding the token header.
+type fakePlex struct {
+	*httptest.Server
+	mu    sync.Mutex
+	paths []string
+}
+
+func newFakePlex(t *testing.T) *fakePlex {
+	t.Helper()
+	f := &fakePlex{}
+	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.paths = append(f.paths, r.URL.Path)
+		f.mu.Unlock()
+		if strings.Contains(r.URL.RawQuery, plexToken) {
+			t.Errorf("token sent in the URL query: %s", r.URL)
+		}
+		if r.Header.Get("X-Plex-Token") != plexToken {
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = io.WriteString(w, "<html><head><title>Unauthorized</title></head><body><h1>401 Unauthorized</h1></body></html>")
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/library/metadata/666/thumb/") {
+			w.Header().Set("Content-Type", "text/html")
+			_, _ = io.WriteString(w, "<script>alert(1)</script>")
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/library/metadata/1000/thumb/") {
+			w.Header().Set("Content-Type", "image/jpeg")
+			_, _ = io.WriteString(w, "JPEGDATA")
+			return
+		}
+		body, ok := plexResponses[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Header.Get("Accept") != "application/json" {
+			t.Errorf("Accept = %q", r.Header.Get("Accept"))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func newPlexClient(t *testing.T, base, token string) *content.PlexClient {
+	t.Helper()
+	px, err := content.NewPlexClient(base, token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return px
+}
+
+func TestPlexFetchSectionMapping(t *testing.T) {
+	srv := newFakePlex(t)
+	px := newPlexClient(t, srv.URL+"/", plexToken)
+	f, skipped, err := px.FetchSection(context.Background(), "3")
+	if err != nil {
+		t.Fatalf("FetchSection: %v", err)
+	}
+	if skipped != 1 {
+		t.Errorf("skipped = %d, want 1 (episode without duration)", skipped)
+	}
+	type row struct {
+		id, title, program string
+		day, dur           int
+		kind               string
+	}
+	var got []row
+	for _, it := range f.Items {
+		got = append(got, row{it.ID, it.Title, it.Program, it.Day, it.DurationMin, it.Kind})
+	}
+	want := []row{
+		{"plex:1000", "Chest & Back", "plex-iron-forge-xtreme", 1, 60, "main"},
+		{"plex:1001", "Plyometrics", "plex-iron-forge-xtreme", 2, 58, "hiit"},
+		{"plex:1003", "Yoga X", "plex-iron-forge-xtreme", 3, 92, "yoga"},      // duration from Media
+		{"plex:1009", "Ab Ripper X", "plex-iron-forge-xtreme", 0, 17, "core"}, // special: no day
+		{"plex:2001", "Morning Flow", "plex-sunrise-yoga", 1, 21, "yoga"},     // 1234567 ms rounds to 21; kind from the show
+	}
+	if len(got) != len(want) {
+		t.Fatalf("items = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("item %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(f.Programs) != 2 {
+		t.Fatalf("programs = %+v", f.Programs)
+	}
+	p := f.Programs[0]
+	if p.ID != "plex-iron-forge-xtreme" || p.Title != "Iron Forge Xtreme" || p.Description != "Ninety days of hard work." {
+		t.Errorf("program = %+v", p)
+	}
+	wantDays := []content.Day{{Day: 1, ContentID: "plex:1000"}, {Day: 2, ContentID: "plex:1001"}, {Day: 3, ContentID: "plex:1003"}}
+	if len(p.Days) != 3 || p.Days[0] != wantDays[0] || p.Days[1] != wantDays[1] || p.Days[2] != wantDays[2] {
+		t.Errorf("days = %+v", p.Days)
+	}
+
+	first := f.Items[0]
+	if first.Thumbnail != content.PlexThumbPrefix+"1000" || first.SourceThumb != "/library/metadata/1000/thumb/1700000002" {
+		t.Errorf("thumbs = %q, %q", first.Thumbnail, first.SourceThumb)
+	}
+	if first.MediaPath != "/library/parts/6000/1700000000/file.mp4" {
+		t.Errorf("media path = %q", first.MediaPath)
+	}
+	wantPlay := srv.URL + "/web/index.html#!/server/abc123machine/details?key=%2Flibrary%2Fmetadata%2F1000"
+	if first.PlayURL != wantPlay {
+		t.Errorf("play URL = %q, want %q", first.PlayURL, wantPlay)
+	}
+	// Nothing a page could render carries the token.
+	all, _ := json.Marshal(f)
+	if strings.Contains(string(all), plexToken) || strings.Contains(first.SourceThumb+first.MediaPath, plexToken) {
+		t.Error("token leaked into catalog items")
+	}
+}
+
+func TestPlexUnauthorized(t *testing.T) {
+	srv := newFakePlex(t)
+	bad := "wrong-" + plexToken
+	px := newPlexClient(t, srv.URL, bad)
+	_, _, err := px.FetchSection(context.Background(), "3")
+	if err == nil {
+		t.Fatal("FetchSection with a bad token succeeded")
+	}
+	if !errors.Is(err, content.ErrPlexUnauthorized) || !apperr.Is(err, apperr.Invalid) {
+		t.Errorf("err = %v, want ErrPlexUnauthorized / Invalid", err)
+	}
+	var ae *apperr.Error
+	if !asAppErr(err, &ae) || !strings.Contains(ae.Message, "Plex rejected the token (HTTP 401)") || !strings.Contains(ae.Message, "PLEX_TOKEN") {
+		t.Errorf("message = %v", err)
+	}
+	if strings.Contains(err.Error(), bad) || strings.Contains(err.Error(), plexToken) {
+		t.Errorf("error leaks the token: %v", err)
+	}
+}
+
+func TestPlexErrorsDoNotLeakToken(t *testing.T) {
+	srv := newFakePlex(t)
+	px := newPlexClient(t, srv.URL, plexToken)
+	ctx := context.Background()
+	if _, err := px.Children(ctx, "999"); !apperr.Is(err, apperr.NotFound) || strings.Contains(err.Error(), plexToken) {
+		t.Errorf("404 err = %v", err)
+	}
+	if _, err := px.Children(ctx, "../../etc"); !apperr.Is(err, apperr.Invalid) {
+		t.Errorf("bad key err = %v", err)
+	}
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	pxDown := newPlexClient(t, down.URL, plexToken)
+	_, err := pxDown.Sections(ctx)
+	if err == nil || strings.Contains(err.Error(), plexToken) {
+		t.Errorf("transport err = %v", err)
+	}
+	var logged strings.Builder
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("sync", "plex", px)
+	if strings.Contains(logged.String(), plexToken) || !strings.Contains(logged.String(), "plex.url="+srv.URL) {
+		t.Errorf("log line = %s", logged.String())
+	}
+}
+
+func TestPlexDoesNotFollowRedirects(t *testing.T) {
+	var leaked bool
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Plex-Token") != "" {
+			leaked = true
+		}
+	}))
+	defer other.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer redirect.Close()
+	px := newPlexClient(t, redirect.URL, plexToken)
+	if _, err := px.Identity(context.Background()); err == nil || !strings.Contains(err.Error(), "302") {
+		t.Errorf("err = %v, want an unexpected-302 error", err)
+	}
+	if leaked {
+		t.Error("token followed a redirect to another host")
+	}
+}
+
+func TestPlexSectionsThumbAndAuthorizedURL(t *testing.T) {
+	srv := newFakePlex(t)
+	px := newPlexClient(t, srv.URL, plexToken)
+	ctx := context.Background()
+	secs, err := px.Sections(ctx)
+	if err != nil || len(secs) != 2 || secs[0] != (content.PlexSection{Key: "3", Title: "Fitness", Type: "show"}) {
+		t.Fatalf("Sections = %+v, %v", secs, err)
+	}
+	body, ctype, err := px.OpenThumb(ctx, "/library/metadata/1000/thumb/1700000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(body)
+	_ = body.Close()
+	if string(b) != "JPEGDATA" || ctype != "image/jpeg" {
+		t.Errorf("thumb = %q %q", b, ctype)
+	}
+	if _, _, err := px.OpenThumb(ctx, "/library/metadata/666/thumb/1"); err == nil || !strings.Contains(err.Error(), "not a raster image") {
+		t.Errorf("OpenThumb(html answer) err = %v", err)
+	}
+	for _, bad := range []string{"/etc/passwd", "/library/../identity", "/library/x?X-Plex-Token=1", "http://evil/library/"} {
+		if _, _, err := px.OpenThumb(ctx, bad); !apperr.Is(err, apperr.Invalid) {
+			t.Errorf("OpenThumb(%q) err = %v", bad, err)
+		}
+	}
+	if got, want := px.AuthorizedURL("/library/metadata/1/thumb/2"), srv.URL+"/library/metadata/1/thumb/2?X-Plex-Token="+plexToken; got != want {
+		t.Errorf("AuthorizedURL = %q, want %q", got, want)
+	}
+}
+
+func TestNewPlexClientValidates(t *testing.T) {
+	for _, tc := range []struct{ url, token string }{
+		{"", "t"}, {"ftp://host", "t"}, {"http://", "t"}, {"http://host:32400", " "},
+		{"http://host:32400/?X-Plex-Token=abc", "t"}, {"http://user:pw@host:32400", "t"},
+	} {
+		if _, err := content.NewPlexClient(tc.url, tc.token, nil); !apperr.Is(err, apperr.Invalid) {
+			t.Errorf("NewPlexClient(%q, %q) err = %v", tc.url, tc.token, err)
+		}
+	}
+}
+
+func TestSyncPlex(t *testing.T) {
+	ctx := context.Background()
+	srv := newFakePlex(t)
+	c, _ := newCatalog(t)
+	sum, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ItemsAdded != 5 || sum.ProgramsAdded != 2 || sum.Skipped != 1 || sum.Source != content.SourcePlex {
+		t.Fatalf("summary = %+v", sum)
+	}
+	d, err := c.ProgramDay(ctx, "plex-iron-forge-xtreme", 2)
+	if err != nil || d.Item == nil || d.Item.Title != "Plyometrics" || d.Item.Source != content.SourcePlex || d.TotalDays != 3 {
+		t.Fatalf("ProgramDay = %+v, %v", d, err)
+	}
+	it, err := c.Get(ctx, "plex:1000")
+	if err != nil || it.SourceThumb == "" || it.MediaPath == "" {
+		t.Errorf("stored plex item = %+v, %v", it, err)
+	}
+	again, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3")
+	if err != nil || again.Changed() {
+		t.Errorf("re-sync = %+v, %v; want unchanged", again, err)
+	}
+
+	// A rejected token imports nothing.
+	c2, db2 := newCatalog(t)
+	if _, err := c2.SyncPlex(ctx, newPlexClient(t, srv.URL, "nope"), "3"); !errors.Is(err, content.ErrPlexUnauthorized) {
+		t.Errorf("err = %v", err)
+	}
+	if got := tableCounts(t, db2); got != [3]int{} {
+		t.Errorf("rows after failed sync = %v", got)
+	}
+}

@@ -1,0 +1,210 @@
+package content
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// PlexThumbPrefix is the kiosk path of a proxied Plex thumbnail:
+// PlexThumbPrefix+ratingKey. The web layer serves it by looking up the item
+// "plex:<ratingKey>" and streaming PlexClient.OpenThumb(item.SourceThumb).
+const PlexThumbPrefix = "/plex/thumb/"
+
+// SyncPlex imports a Plex library section into the catalog, all or nothing
+// (see FetchSection for the mapping). Re-syncing an unchanged library changes nothing.
+func (c *Catalog) SyncPlex(ctx context.Context, px *PlexClient, sectionID string) (Summary, error) {
+	f, skipped, err := px.FetchSection(ctx, sectionID)
+	if err != nil {
+		return Summary{}, err
+	}
+	sum, err := c.Import(ctx, f, SourcePlex)
+	sum.Skipped = skipped
+	return sum, err
+}
+
+// FetchSection reads a section into a catalog File: each show becomes a
+// program "plex-<slug of title>" whose days are its episodes in season and
+// episode order (day = running episode number across seasons; specials,
+// season 0, become items without a day); movies become standalone items.
+// Items are "plex:<ratingKey>" with durations in minutes, a kind guessed from
+// the titles, a token-free proxied thumbnail (PlexThumbPrefix) and a play URL
+// into the Plex web app. Entries without a duration are skipped and counted.
+func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, int, error) {
+	machine, err := p.Identity(ctx)
+	if err != nil {
+		return File{}, 0, err
+	}
+	top, err := p.SectionItems(ctx, sectionID)
+	if err != nil {
+		return File{}, 0, err
+	}
+	var (
+		f        File
+		skipped  int
+		progIDs  = map[string]bool{}
+		itemSeen = map[string]bool{}
+	)
+	for _, md := range top {
+		switch md.Type {
+		case "movie":
+			it, ok := p.item(md, machine, "", 0, md.Title)
+			if !ok {
+				skipped++
+				continue
+			}
+			if !itemSeen[it.ID] {
+				itemSeen[it.ID] = true
+				f.Items = append(f.Items, it)
+			}
+		case "show":
+			prog, items, n, err := p.show(ctx, md, machine, progIDs)
+			if err != nil {
+				return File{}, 0, err
+			}
+			skipped += n
+			for _, it := range items {
+				if !itemSeen[it.ID] {
+					itemSeen[it.ID] = true
+					f.Items = append(f.Items, it)
+				}
+			}
+			if len(prog.Days) > 0 {
+				f.Programs = append(f.Programs, prog)
+			}
+		}
+	}
+	if len(f.Items) == 0 {
+		return File{}, skipped, fmt.Errorf("content: plex section %s has no shows or movies with a duration", sectionID)
+	}
+	return f, skipped, nil
+}
+
+// show walks a show's seasons and episodes.
+func (p *PlexClient) show(ctx context.Context, show PlexMetadata, machine string, used map[string]bool) (Program, []Item, int, error) {
+	prog := Program{ID: programIDFor(show, used), Title: clean(show.Title, maxTitle, false), Description: clean(show.Summary, maxSummary, true)}
+	if prog.Title == "" {
+		prog.Title = prog.ID
+	}
+	seasons, err := p.Children(ctx, string(show.RatingKey))
+	if err != nil {
+		return prog, nil, 0, err
+	}
+	seasons = slices.DeleteFunc(seasons, func(m PlexMetadata) bool { return m.Type != "season" })
+	slices.SortStableFunc(seasons, func(a, b PlexMetadata) int { return cmp.Compare(seasonOrder(a.Index), seasonOrder(b.Index)) })
+	var (
+		items   []Item
+		skipped int
+		day     int
+	)
+	for _, season := range seasons {
+		eps, err := p.Children(ctx, string(season.RatingKey))
+		if err != nil {
+			return prog, nil, 0, err
+		}
+		eps = slices.DeleteFunc(eps, func(m PlexMetadata) bool { return m.Type != "episode" })
+		slices.SortStableFunc(eps, func(a, b PlexMetadata) int { return cmp.Compare(a.Index, b.Index) })
+		for _, ep := range eps {
+			special := season.Index == 0 || day >= maxDay
+			d := 0
+			if !special {
+				d = day + 1
+			}
+			it, ok := p.item(ep, machine, prog.ID, d, show.Title)
+			if !ok {
+				skipped++
+				continue
+			}
+			items = append(items, it)
+			if !special {
+				day++
+				prog.Days = append(prog.Days, Day{Day: day, ContentID: it.ID})
+			}
+		}
+	}
+	return prog, items, skipped, nil
+}
+
+// seasonOrder puts specials (season 0) after the numbered seasons.
+func seasonOrder(i int) int {
+	if i == 0 {
+		return 1 << 30
+	}
+	return i
+}
+
+// item maps one episode or movie; ok is false when it has no usable duration.
+func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, showTitle string) (Item, bool) {
+	rk := string(md.RatingKey)
+	ms := md.Duration
+	if ms <= 0 && len(md.Media) > 0 {
+		ms = md.Media[0].Duration
+	}
+	minutes := plexMinutes(ms)
+	if !plexKeyPattern.MatchString(rk) || minutes == 0 || minutes > MaxDurationMin {
+		return Item{}, false
+	}
+	title := clean(md.Title, maxTitle, false)
+	if title == "" {
+		title = fmt.Sprintf("Episode %d", md.Index)
+	}
+	it := Item{
+		ID: "plex:" + rk, Title: title, Program: program, Day: day, DurationMin: minutes,
+		Kind:      GuessKind(md.Title, showTitle),
+		Thumbnail: PlexThumbPrefix + rk,
+		PlayURL: p.base.String() + "/web/index.html#!/server/" + url.PathEscape(machine) +
+			"/details?key=" + url.QueryEscape("/library/metadata/"+rk),
+		Tags:    []string{"plex"},
+		Summary: clean(md.Summary, maxSummary, true),
+	}
+	if strings.HasPrefix(md.Thumb, "/library/") && len(md.Thumb) <= maxURL {
+		it.SourceThumb = md.Thumb
+	}
+	if len(md.Media) > 0 && len(md.Media[0].Part) > 0 && strings.HasPrefix(md.Media[0].Part[0].Key, "/library/") {
+		it.MediaPath = md.Media[0].Part[0].Key
+	}
+	return it, true
+}
+
+func programIDFor(show PlexMetadata, used map[string]bool) string {
+	slug := Slug(show.Title)
+	if slug == "" {
+		slug = "show"
+	}
+	id := "plex-" + trimTo(slug, 59)
+	if used[id] {
+		suffix := "-" + strings.ToLower(string(show.RatingKey))
+		id = "plex-" + trimTo(slug, 59-len(suffix)) + suffix
+	}
+	used[id] = true
+	return strings.TrimRight(id, "-")
+}
+
+func trimTo(s string, n int) string {
+	if len(s) > n {
+		s = strings.TrimRight(s[:max(n, 0)], "-")
+	}
+	return s
+}
+
+// clean drops control characters (keeping newlines in multi-line text),
+// trims, and cuts to at most limit bytes on a rune boundary.
+func clean(s string, limit int, multiline bool) string {
+	s = strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || (unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t'))) {
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(s)
+	for len(s) > limit {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return strings.TrimSpace(s)
+}

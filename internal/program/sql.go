@@ -1,0 +1,138 @@
+package program
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"hearth/internal/store"
+)
+
+const stateCols = `id, member_id, program_id, status, start_date, anchor_date, anchor_day, current_day, pattern,
+	note, paused_at, ended_at, created_at, updated_at`
+
+func scanState(row interface{ Scan(...any) error }) (State, error) {
+	var (
+		st              State
+		status          string
+		paused, ended   sql.NullString
+		created, update string
+	)
+	if err := row.Scan(&st.ID, &st.MemberID, &st.ProgramID, &status, &st.StartDate, &st.AnchorDate, &st.AnchorDay,
+		&st.CurrentDay, &st.Pattern, &st.Note, &paused, &ended, &created, &update); err != nil {
+		return st, err
+	}
+	st.Status = Status(status)
+	var err error
+	if st.PausedAt, err = store.ParseNullTime(paused); err != nil {
+		return st, err
+	}
+	if st.EndedAt, err = store.ParseNullTime(ended); err != nil {
+		return st, err
+	}
+	if st.CreatedAt, err = store.ParseTime(created); err != nil {
+		return st, err
+	}
+	st.UpdatedAt, err = store.ParseTime(update)
+	return st, err
+}
+
+// latest returns the member's most recent state row; found is false if none.
+func latest(ctx context.Context, q store.Queryer, member string) (st State, found bool, err error) {
+	st, err = scanState(q.QueryRowContext(ctx, `SELECT `+stateCols+` FROM program_states
+		WHERE member_id = ? ORDER BY id DESC LIMIT 1`, member))
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, false, nil
+	}
+	if err != nil {
+		return st, false, fmt.Errorf("program: state of %s: %w", member, err)
+	}
+	if st.Substitutions, err = substitutions(ctx, q, st.ID); err != nil {
+		return st, false, err
+	}
+	return st, true, nil
+}
+
+func history(ctx context.Context, q store.Queryer, member string) ([]State, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+stateCols+` FROM program_states WHERE member_id = ? ORDER BY id DESC`, member)
+	if err != nil {
+		return nil, fmt.Errorf("program: history of %s: %w", member, err)
+	}
+	var out []State
+	for rows.Next() {
+		st, err := scanState(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("program: scan state: %w", err)
+		}
+		out = append(out, st)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("program: history of %s: %w", member, err)
+	}
+	for i := range out {
+		if out[i].Substitutions, err = substitutions(ctx, q, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func substitutions(ctx context.Context, q store.Queryer, stateID int64) ([]Substitution, error) {
+	rows, err := q.QueryContext(ctx, `SELECT day, original, actual, reason, at FROM program_substitutions
+		WHERE state_id = ? ORDER BY id`, stateID)
+	if err != nil {
+		return nil, fmt.Errorf("program: substitutions: %w", err)
+	}
+	defer rows.Close()
+	var out []Substitution
+	for rows.Next() {
+		var (
+			sub Substitution
+			at  string
+		)
+		if err := rows.Scan(&sub.Day, &sub.Original, &sub.Actual, &sub.Reason, &at); err != nil {
+			return nil, fmt.Errorf("program: scan substitution: %w", err)
+		}
+		if sub.At, err = store.ParseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, sub)
+	}
+	return out, rows.Err()
+}
+
+func insertState(ctx context.Context, tx *sql.Tx, st *State) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO program_states (member_id, program_id, status, start_date, anchor_date,
+		anchor_day, current_day, pattern, note, paused_at, ended_at, created_at, updated_at)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, st.MemberID, st.ProgramID, string(st.Status), st.StartDate, st.AnchorDate,
+		st.AnchorDay, st.CurrentDay, st.Pattern, st.Note, store.NullTime(st.PausedAt), store.NullTime(st.EndedAt),
+		store.FormatTime(st.CreatedAt), store.FormatTime(st.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("program: insert state: %w", err)
+	}
+	st.ID, err = res.LastInsertId()
+	return err
+}
+
+// updateState writes the mutable columns of st.
+func updateState(ctx context.Context, tx *sql.Tx, st State) error {
+	_, err := tx.ExecContext(ctx, `UPDATE program_states SET status = ?, anchor_date = ?, anchor_day = ?, current_day = ?,
+		note = ?, paused_at = ?, ended_at = ?, updated_at = ? WHERE id = ?`, string(st.Status), st.AnchorDate, st.AnchorDay,
+		st.CurrentDay, st.Note, store.NullTime(st.PausedAt), store.NullTime(st.EndedAt), store.FormatTime(st.UpdatedAt), st.ID)
+	if err != nil {
+		return fmt.Errorf("program: update state %d: %w", st.ID, err)
+	}
+	return nil
+}
+
+func insertSubstitution(ctx context.Context, tx *sql.Tx, stateID int64, sub Substitution) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO program_substitutions (state_id, day, original, actual, reason, at)
+		VALUES (?,?,?,?,?,?)`, stateID, sub.Day, sub.Original, sub.Actual, sub.Reason, store.FormatTime(sub.At))
+	if err != nil {
+		return fmt.Errorf("program: insert substitution: %w", err)
+	}
+	return nil
+}
