@@ -1,0 +1,246 @@
+package schedule
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/store"
+)
+
+// List returns tasks matching f, ordered by id.
+func (s *Service) List(ctx context.Context, f TaskFilter) ([]Task, error) {
+	tasks, err := listTasks(ctx, s.db.Read, f, s.loc)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range tasks {
+		tasks[i].Running = s.running[tasks[i].ID] != nil
+	}
+	return tasks, nil
+}
+
+// Get returns one task; apperr.NotFound for an unknown id.
+func (s *Service) Get(ctx context.Context, id int64) (Task, error) {
+	t, err := getTask(ctx, s.db.Read, id, s.loc)
+	if err != nil {
+		return t, err
+	}
+	s.mu.Lock()
+	t.Running = s.running[id] != nil
+	s.mu.Unlock()
+	return t, nil
+}
+
+// Ledger returns the task's ledger, newest slot first (limit ≤ 0: 100).
+func (s *Service) Ledger(ctx context.Context, id int64, limit int) ([]Fire, error) {
+	if _, err := getTask(ctx, s.db.Read, id, s.loc); err != nil {
+		return nil, err
+	}
+	return listFires(ctx, s.db.Read, id, limit, s.loc)
+}
+
+// Create validates and stores a task and registers it when active. Invalid
+// input (bad cron, interval, time in the past, type, target, description
+// over 2,000 characters) is apperr.Invalid naming the problem. createdBy
+// agent applies the coach guardrails (see AgentTools).
+func (s *Service) Create(ctx context.Context, in TaskInput, createdBy CreatedBy) (Task, error) {
+	return s.create(ctx, in, createdBy, 0, "")
+}
+
+// create inserts a task; runID is the run of a coach that made it, marker
+// (when set) names a default created only once.
+func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID int64, marker string) (Task, error) {
+	if by != ByUser && by != ByAgent {
+		return Task{}, invalidField("created_by", fmt.Sprintf("unknown creator %q: want user or agent", string(by)))
+	}
+	now := s.now()
+	t := Task{
+		Description: in.Description, Kind: in.Kind, Schedule: in.Schedule, AgentID: in.AgentID,
+		AssignmentID: in.AssignmentID, MemberID: in.MemberID, Prompt: in.Prompt,
+		OverlapPolicy: in.OverlapPolicy, CatchupPolicy: in.CatchupPolicy, CreatedBy: by, CreatedByRun: runID,
+		Status: StatusActive, CreatedAt: now, UpdatedAt: now,
+	}
+	spec, err := s.normalize(ctx, s.db.Read, &t, marker == "")
+	if err != nil {
+		return Task{}, err
+	}
+	first, err := firstSlot(spec, now)
+	if err != nil {
+		return Task{}, err
+	}
+	t.NextRunAt = &first
+	switch in.Status {
+	case "", StatusActive:
+	case StatusPaused:
+		t.Status, t.PausedAt = StatusPaused, &now
+	default:
+		return Task{}, invalidField("status", fmt.Sprintf("a new task is active or paused, not %q", string(in.Status)))
+	}
+	if by == ByAgent {
+		exp := now.Add(s.opt.AgentTaskTTL)
+		t.ExpiresAt = &exp
+		if t.Kind == KindRecurring || t.Kind == KindInterval || t.Kind == KindHeartbeat {
+			t.Status, t.PausedAt = StatusPendingApproval, nil
+			t.StatusReason = "created by the coach: waits for an admin to approve it"
+		}
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	created := true
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if marker != "" {
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schedule_defaults WHERE name = ?`, marker).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				created = false
+				return nil
+			}
+		}
+		if by == ByAgent {
+			n, err := countAgentTasks(ctx, tx, t.MemberID)
+			if err != nil {
+				return err
+			}
+			if n >= s.opt.MaxAgentTasks {
+				return apperr.New(apperr.Conflict, "limit reached: %s already has %d live tasks created by the coach (at most %d); delete or stop one first",
+					t.MemberID, n, s.opt.MaxAgentTasks)
+			}
+		}
+		id, err := insertTask(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		t.ID = id
+		if marker != "" {
+			_, err = tx.ExecContext(ctx, `INSERT INTO schedule_defaults (name, task_id, created_at) VALUES (?,?,?)`,
+				marker, id, store.FormatTime(now))
+		}
+		return err
+	})
+	if err != nil {
+		return Task{}, err
+	}
+	if !created {
+		return Task{}, nil
+	}
+	s.syncLocked(t)
+	s.publish(t.ID, "created")
+	return t, nil
+}
+
+// mutate loads a task, lets fn change it, saves it, and makes gocron match,
+// all under the lock.
+func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(tx *sql.Tx, t *Task, now time.Time) error) (Task, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out Task
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		t, err := getTask(ctx, tx, id, s.loc)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		if err := fn(tx, &t, now); err != nil {
+			return err
+		}
+		t.UpdatedAt = now
+		if err := saveTask(ctx, tx, t); err != nil {
+			return err
+		}
+		out = t
+		return nil
+	})
+	if err != nil {
+		return Task{}, err
+	}
+	s.syncLocked(out)
+	out.Running = s.running[id] != nil
+	s.publish(id, change)
+	return out, nil
+}
+
+// Pause stops the task before its next fire; note is shown in the admin.
+func (s *Service) Pause(ctx context.Context, id int64, note string) (Task, error) {
+	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, now time.Time) error {
+		return pause(t, note, now)
+	})
+}
+
+// Resume reactivates a paused, failed or expired task and recomputes its next run.
+func (s *Service) Resume(ctx context.Context, id int64) (Task, error) {
+	return s.mutate(ctx, id, "updated", func(tx *sql.Tx, t *Task, now time.Time) error {
+		spec, err := s.specOf(*t)
+		if err != nil {
+			return err
+		}
+		return s.resume(ctx, tx, t, spec, now, false)
+	})
+}
+
+// Approve activates a task the coach created that waits for approval.
+func (s *Service) Approve(ctx context.Context, id int64) (Task, error) {
+	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, now time.Time) error {
+		spec, err := s.specOf(*t)
+		if err != nil {
+			return err
+		}
+		return approve(t, spec, now)
+	})
+}
+
+// Keep sets whether a coach-created task is kept past its expiry.
+func (s *Service) Keep(ctx context.Context, id int64, keep bool) (Task, error) {
+	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, _ time.Time) error {
+		t.Keep = keep
+		return nil
+	})
+}
+
+// Delete removes the task and its ledger. A run in progress finishes but
+// nothing more fires.
+func (s *Service) Delete(ctx context.Context, id int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res, err := s.db.Write.ExecContext(ctx, `DELETE FROM scheduled_tasks WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("schedule: delete task %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.NotFoundf("no scheduled task %d", id)
+	}
+	s.disarmLocked(id)
+	if st := s.running[id]; st != nil {
+		st.queued = nil // its ledger row went with the task
+	}
+	s.publish(id, "deleted")
+	return nil
+}
+
+// NextFires previews the next n fire times (n ≤ 50) of a task, saved or not:
+// from its next_run_at when it has one in the future, else from now. Only the
+// Kind and Schedule of an unsaved task are needed.
+func (s *Service) NextFires(t Task, n int) ([]time.Time, error) {
+	n = min(max(n, 1), 50)
+	spec, err := ParseSchedule(t.Kind, t.Schedule, s.loc)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	next := spec.Next(now.Truncate(time.Second))
+	if t.NextRunAt != nil && t.NextRunAt.After(now) && spec.Normalized == t.Schedule {
+		next = *t.NextRunAt
+	}
+	out := []time.Time{}
+	for ; !next.IsZero() && len(out) < n; next = spec.Next(next) {
+		out = append(out, next.In(s.loc))
+	}
+	return out, nil
+}

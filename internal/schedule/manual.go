@@ -1,0 +1,107 @@
+package schedule
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/store"
+)
+
+// RunNow runs the task at once, outside its schedule (next_run_at is left
+// alone). The run happens in the background; the returned fire is its
+// ledger row, marked running. A heartbeat takes the next pending to-do.
+// apperr.Conflict when the task is already running or the engine is not.
+func (s *Service) RunNow(ctx context.Context, id int64) (Fire, error) {
+	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+		var todo *Todo
+		if t.Kind == KindHeartbeat {
+			next, err := nextTodo(ctx, tx, t.AgentID, s.opt.MaxTodoAttempts, s.loc)
+			if err != nil {
+				return 0, nil, err
+			}
+			if next == nil {
+				return 0, nil, apperr.New(apperr.Conflict, "no pending to-do for %s", t.AgentID)
+			}
+			if err := startTodo(ctx, tx, next.ID, now); err != nil {
+				return 0, nil, err
+			}
+			todo = next
+		}
+		f := Fire{TaskID: t.ID, ScheduledFor: now.Truncate(time.Millisecond), Via: TriggerManual, Outcome: OutcomeRunning, At: now}
+		if todo != nil {
+			f.TodoID = todo.ID
+		}
+		fid, err := insertFire(ctx, tx, f)
+		if store.IsUnique(err) {
+			return 0, nil, apperr.New(apperr.Conflict, "task %d already has a run at this instant; try again", t.ID)
+		}
+		return fid, todo, err
+	})
+}
+
+// RunSlot runs a slot that did not run (missed, skipped, failed or
+// interrupted), recording the run against that ledger row. It runs in the
+// background like RunNow. apperr.NotFound for a slot not in the ledger,
+// apperr.Conflict for a slot that ran or is running.
+func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, error) {
+	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+		if t.Kind == KindHeartbeat {
+			return 0, nil, invalidField("type", "heartbeat slots are not rerun; use run now to take the next to-do")
+		}
+		f, err := getFire(ctx, tx, t.ID, slot, s.loc)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !f.Outcome.rerunnable() {
+			return 0, nil, apperr.New(apperr.Conflict, "the slot %s of task %d is %s", f.ScheduledFor.Format(time.RFC3339), t.ID, f.Outcome)
+		}
+		return f.ID, nil, startFire(ctx, tx, f.ID, TriggerManual, now)
+	})
+}
+
+func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.runningLocked() {
+		return Fire{}, apperr.New(apperr.Conflict, "the scheduler is not running")
+	}
+	if s.running[id] != nil {
+		if _, err := getTask(ctx, s.db.Read, id, s.loc); err != nil {
+			return Fire{}, err
+		}
+		return Fire{}, apperr.New(apperr.Conflict, "task %d is already running", id)
+	}
+	var (
+		t    Task
+		f    Fire
+		todo *Todo
+	)
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if t, err = getTask(ctx, tx, id, s.loc); err != nil {
+			return err
+		}
+		now := s.now()
+		fid, td, err := fn(tx, &t, now)
+		if err != nil {
+			return err
+		}
+		todo = td
+		t.LastRunAt, t.UpdatedAt = &now, now
+		if err := saveTask(ctx, tx, t); err != nil {
+			return err
+		}
+		f, err = getFireByID(ctx, tx, fid, s.loc)
+		return err
+	})
+	if err != nil {
+		return Fire{}, err
+	}
+	s.running[id] = &runState{}
+	runCtx := s.runCtx
+	s.spawnLocked(func() { s.execute(runCtx, t, f.ID, TriggerManual, todo) })
+	s.publish(id, "fired")
+	return f, nil
+}

@@ -1,0 +1,263 @@
+package schedule
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/internal/agent"
+)
+
+func tools(t *testing.T, s *Service) map[string]agent.Tool {
+	t.Helper()
+	if _, err := agent.NewToolbox(s.AgentTools()); err != nil { // names valid, schemas compile
+		t.Fatal(err)
+	}
+	out := map[string]agent.Tool{}
+	for _, tool := range s.AgentTools().Tools() {
+		out[tool.Name] = tool
+	}
+	return out
+}
+
+func callTool(t *testing.T, tool agent.Tool, scope agent.Scope, args string) (map[string]any, error) {
+	t.Helper()
+	res, err := tool.Execute(context.Background(), scope, json.RawMessage(args))
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m, nil
+}
+
+func TestScheduleActionGuardrails(t *testing.T) {
+	h := newHarness(t).start()
+	tl := tools(t, h.svc)
+	ada := agent.Scope{AgentID: "health-coach", MemberID: "ada", RunID: 42}
+	sched := tl["schedule_action"]
+	future := t0.Add(24 * time.Hour).Format(time.RFC3339)
+
+	// A member named in the arguments is ignored: the scope's member is used.
+	res, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"Ask about sleep","type":"once","schedule":%q,"member":"bob","member_id":"bob"}`, future))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := int64(res["id"].(float64))
+	task := h.get(id)
+	if task.MemberID != "ada" || task.CreatedBy != ByAgent || task.CreatedByRun != 42 || task.Status != StatusActive ||
+		task.Prompt != "Ask about sleep" || task.ExpiresAt == nil {
+		t.Fatalf("agent task = %+v", task)
+	}
+	h.waitArmed(id, t0.Add(24*time.Hour)) // in the DB and in gocron
+
+	refused := []struct{ args, want string }{
+		{`{"description":"x","type":"interval","schedule":"0"}`, "at least 1 minute"},
+		{`{"description":"x","type":"once","schedule":"2026-03-01T09:00:00+01:00"}`, "not in the future"},
+		{`{"description":"x","type":"recurring","schedule":"99 * * * *"}`, "bad cron"},
+		{`{"description":"x","type":"heartbeat","schedule":"5"}`, "type must be"},
+		{fmt.Sprintf(`{"description":%q,"type":"once","schedule":%q}`, strings.Repeat("a", 2001), future), "limit is 2000"},
+	}
+	for _, r := range refused {
+		if _, err := callTool(t, sched, ada, r.args); err == nil || !strings.Contains(err.Error(), r.want) || !strings.HasPrefix(err.Error(), "schedule_action refused") {
+			t.Errorf("%s: err = %v, want refusal mentioning %q", r.args, err, r.want)
+		}
+	}
+
+	// Recurring and interval wait for approval and are not registered until then.
+	res, err = callTool(t, sched, ada, `{"description":"Weekly review","type":"recurring","schedule":"0 8 * * 1"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weekly := int64(res["id"].(float64))
+	if res["status"] != string(StatusPendingApproval) || res["note"] == nil {
+		t.Fatalf("recurring by agent = %v", res)
+	}
+	if _, ok := h.svc.Scheduled(weekly); ok {
+		t.Fatal("pending task registered before approval")
+	}
+	approved, err := h.svc.Approve(context.Background(), weekly)
+	if err != nil || approved.Status != StatusActive {
+		t.Fatalf("approve: %v %v", approved.Status, err)
+	}
+	h.waitArmed(weekly, time.Date(2026, 3, 9, 8, 0, 0, 0, berlin))
+	if _, err := h.svc.Approve(context.Background(), weekly); err == nil {
+		t.Fatal("approving twice should be refused")
+	}
+
+	// Up to 20 live coach tasks per member; the 21st is refused.
+	for i := 3; i <= 20; i++ {
+		if _, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"n%d","type":"once","schedule":%q}`, i, future)); err != nil {
+			t.Fatalf("task %d: %v", i, err)
+		}
+	}
+	_, err = callTool(t, sched, ada, fmt.Sprintf(`{"description":"21st","type":"once","schedule":%q}`, future))
+	if err == nil || !strings.Contains(err.Error(), "limit reached") {
+		t.Fatalf("21st task: %v", err)
+	}
+	// Another member has their own allowance.
+	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach", MemberID: "bob"}, fmt.Sprintf(`{"description":"b","type":"once","schedule":%q}`, future)); err != nil {
+		t.Fatalf("bob's first task: %v", err)
+	}
+	// A run without a member cannot schedule.
+	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach"}, `{"description":"x","type":"interval","schedule":"5"}`); err == nil {
+		t.Fatal("memberless run scheduled a task")
+	}
+}
+
+func TestActionToolsOnlyTouchOwnTasks(t *testing.T) {
+	h := newHarness(t).start()
+	tl := tools(t, h.svc)
+	ctx := context.Background()
+	ada := agent.Scope{AgentID: "health-coach", MemberID: "ada"}
+	bob := agent.Scope{AgentID: "health-coach", MemberID: "bob"}
+	userTask := h.create(TaskInput{Kind: KindInterval, Schedule: "60", MemberID: "ada"})
+	household := h.create(TaskInput{Kind: KindRecurring, Schedule: "0 4 * * *", AssignmentID: "daily-dashboard"})
+	bobs, err := h.svc.create(ctx, TaskInput{Description: "b", Kind: KindOnce, Schedule: "2026-03-05T10:00", MemberID: "bob"}, ByAgent, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := callTool(t, tl["schedule_action"], ada, `{"description":"Hydration nudge","type":"interval","schedule":"120"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nudge := int64(res["id"].(float64))
+
+	list, err := callTool(t, tl["list_scheduled_actions"], ada, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	for _, a := range list["actions"].([]any) {
+		seen[int64(a.(map[string]any)["id"].(float64))] = true
+	}
+	if !seen[userTask.ID] || !seen[household.ID] || !seen[nudge] || seen[bobs.ID] {
+		t.Fatalf("ada's list = %v", seen)
+	}
+
+	for _, id := range []int64{userTask.ID, household.ID, bobs.ID} {
+		if _, err := callTool(t, tl["delete_scheduled_action"], ada, fmt.Sprintf(`{"task_id":%d}`, id)); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Fatalf("deleting task %d not created by the coach for ada: %v", id, err)
+		}
+	}
+	if _, err := callTool(t, tl["stop_interval_action"], ada, fmt.Sprintf(`{"task_id":%d}`, nudge)); err == nil || !strings.Contains(err.Error(), "not been approved") {
+		t.Fatalf("stopping a pending interval: %v", err)
+	}
+	if _, err := h.svc.Approve(ctx, nudge); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callTool(t, tl["stop_interval_action"], bob, fmt.Sprintf(`{"task_id":%d}`, nudge)); err == nil {
+		t.Fatal("bob's run stopped ada's action")
+	}
+	stopped, err := callTool(t, tl["stop_interval_action"], ada, fmt.Sprintf(`{"task_id":"%d"}`, nudge))
+	if err != nil || stopped["status"] != string(StatusPaused) {
+		t.Fatalf("stop own interval: %v %v", stopped, err)
+	}
+	if _, err := callTool(t, tl["delete_scheduled_action"], ada, fmt.Sprintf(`{"task_id":%d}`, nudge)); err != nil {
+		t.Fatalf("delete own: %v", err)
+	}
+	if _, err := h.svc.Get(ctx, nudge); err == nil {
+		t.Fatal("own action not deleted")
+	}
+}
+
+func TestTodoTools(t *testing.T) {
+	h := newHarness(t)
+	tl := tools(t, h.svc)
+	ada := agent.Scope{AgentID: "health-coach", MemberID: "ada"}
+	bob := agent.Scope{AgentID: "health-coach", MemberID: "bob"}
+	res, err := callTool(t, tl["add_todo"], ada, `{"text":"Suggest a lighter week","member":"bob"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := int64(res["id"].(float64))
+	if res["status"] != "pending" {
+		t.Fatalf("added = %v", res)
+	}
+	if list, _ := callTool(t, tl["list_todos"], bob, `{}`); len(list["todos"].([]any)) != 0 {
+		t.Fatalf("bob sees ada's to-do: %v", list)
+	}
+	if _, err := callTool(t, tl["complete_todo"], bob, fmt.Sprintf(`{"todo_id":%d}`, id)); err == nil {
+		t.Fatal("bob's run completed ada's to-do")
+	}
+	done, err := callTool(t, tl["complete_todo"], ada, fmt.Sprintf(`{"todo_id":%d,"note":"sent"}`, id))
+	if err != nil || done["status"] != "done" {
+		t.Fatalf("complete: %v %v", done, err)
+	}
+	if list, _ := callTool(t, tl["list_todos"], ada, `{}`); len(list["todos"].([]any)) != 0 {
+		t.Fatalf("open list after completion: %v", list)
+	}
+	if list, _ := callTool(t, tl["list_todos"], ada, `{"status":"done"}`); len(list["todos"].([]any)) != 1 {
+		t.Fatalf("done list: %v", list)
+	}
+	if _, err := callTool(t, tl["add_todo"], ada, `{"text":"  "}`); err == nil || !strings.Contains(err.Error(), "required") {
+		t.Fatalf("empty to-do: %v", err)
+	}
+}
+
+func TestHeartbeatRunsTodoOnlyWhenIdle(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	if err := h.svc.EnsureDefault(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.start()
+	beats, _ := h.svc.List(ctx, TaskFilter{Kind: KindHeartbeat})
+	beat := beats[0]
+	todo, err := h.svc.Todos().Add(ctx, TodoInput{AgentID: "health-coach", MemberID: "ada", Text: "Review Ada's protein", CreatedBy: ByAgent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := func(n int) time.Time { return t0.Add(time.Duration(5*n) * time.Minute) }
+
+	h.runner.set(func(r *fakeRunner) { r.busy = true })
+	h.advanceTo(slot(1))
+	h.waitArmed(beat.ID, slot(2))
+	h.noCall()
+	if items, _ := h.svc.Todos().List(ctx, TodoFilter{}); items[0].Status != TodoPending {
+		t.Fatalf("busy heartbeat touched the to-do: %+v", items[0])
+	}
+
+	h.runner.set(func(r *fakeRunner) { r.busy = false; r.fail = fmt.Errorf("model down") })
+	h.advanceTo(slot(2))
+	c := h.waitCall()
+	if c.Kind != "freeform" || c.Member != "ada" || c.Trigger != TriggerHeartbeat || !strings.Contains(c.Prompt, "Review Ada's protein") {
+		t.Fatalf("heartbeat call = %+v", c)
+	}
+	h.waitIdle(beat.ID)
+	items, _ := h.svc.Todos().List(ctx, TodoFilter{})
+	if items[0].Status != TodoPending || items[0].Attempts != 1 || !strings.Contains(items[0].Note, "model down") {
+		t.Fatalf("failed to-do = %+v", items[0])
+	}
+
+	h.runner.set(func(r *fakeRunner) { r.fail = nil })
+	h.waitArmed(beat.ID, slot(3))
+	h.advanceTo(slot(3))
+	h.waitCall()
+	h.waitIdle(beat.ID)
+	items, _ = h.svc.Todos().List(ctx, TodoFilter{})
+	if items[0].Status != TodoDone || items[0].DoneAt == nil || items[0].RunID == 0 {
+		t.Fatalf("to-do after heartbeat run = %+v", items[0])
+	}
+	fires, _ := h.svc.Ledger(ctx, beat.ID, 10)
+	if len(fires) != 2 || fires[0].TodoID != todo.ID || fires[0].Outcome != OutcomeRan || fires[1].Outcome != OutcomeFailed {
+		t.Fatalf("heartbeat ledger = %+v", fires)
+	}
+	// Nothing left to do: the next beat runs nothing and writes nothing.
+	h.waitArmed(beat.ID, slot(4))
+	h.advanceTo(slot(4))
+	h.waitArmed(beat.ID, slot(5))
+	h.noCall()
+	if fires, _ := h.svc.Ledger(ctx, beat.ID, 10); len(fires) != 2 {
+		t.Fatalf("idle beat wrote the ledger: %+v", fires)
+	}
+}
