@@ -1,6 +1,3 @@
-// Package agent is the generic agent framework: tools, working memory, the
-// runtime port, output validation, assignments, runs and the orchestrator.
-// It knows nothing about health; internal/coach is its first consumer.
 package agent
 
 import (
@@ -17,6 +14,9 @@ type Scope struct {
 	MemberID string
 	RunID    int64
 	Now      time.Time
+	// Memory is the run's working memory (nil outside a run); tools such as
+	// MemoryTools read and write it, and the run saves it with act.
+	Memory *Memory
 }
 
 // Tool is one capability offered to an agent (and callable by code in the

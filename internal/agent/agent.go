@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+)
+
+// ModelSettings are an agent's defaults for its model calls.
+type ModelSettings struct {
+	// Model names the model ("" = the runtime's configured default).
+	Model       string
+	Temperature *float64
+	// MaxTokens caps each completion (0 = no cap).
+	MaxTokens int
+	// MaxIterations bounds tool-call turns per reasoning attempt (0 = 8).
+	MaxIterations int
+	// MaxRetries is how many times invalid output is sent back for
+	// correction (0 = 2; negative = none).
+	MaxRetries int
+}
+
+func (s ModelSettings) maxIterations() int {
+	if s.MaxIterations <= 0 {
+		return 8
+	}
+	return s.MaxIterations
+}
+
+func (s ModelSettings) maxRetries() int {
+	switch {
+	case s.MaxRetries < 0:
+		return 0
+	case s.MaxRetries == 0:
+		return 2
+	}
+	return s.MaxRetries
+}
+
+// Agent is a registered agent definition.
+type Agent struct {
+	ID           string
+	Description  string
+	SystemPrompt string
+	Tools        []ToolFactory
+	Assignments  []Assignment
+	Model        ModelSettings
+	// Reply answers a chat message without a model (no model configured,
+	// budget spent or model failure); nil gives a fixed apology.
+	Reply func(ctx context.Context, scope Scope, message string) (string, error)
+	// NoReuse turns off reusing the last output when the input is unchanged.
+	NoReuse bool
+}
+
+// AgentInfo describes a registered agent for listings.
+type AgentInfo struct {
+	ID          string           `json:"id"`
+	Description string           `json:"description"`
+	Assignments []AssignmentInfo `json:"assignments"`
+	Tools       []string         `json:"tools"`
+	Model       string           `json:"model,omitempty"`
+}
+
+// AssignmentInfo describes an assignment for listings and the scheduler.
+type AssignmentInfo struct {
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Schedule    string `json:"schedule"`
+}
+
+var agentID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+// registered is an agent with its compiled toolbox and schemas.
+type registered struct {
+	def         Agent
+	tools       *Toolbox
+	assignments map[string]*compiledAssignment
+	order       []string
+}
+
+type compiledAssignment struct {
+	a      Assignment
+	output OutputSchema
+	schema *Schema
+}
+
+func compileAgent(a Agent) (*registered, error) {
+	if !agentID.MatchString(a.ID) {
+		return nil, fmt.Errorf("agent: agent id %q must match %s", a.ID, agentID)
+	}
+	box, err := NewToolbox(a.Tools...)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %s: %w", a.ID, err)
+	}
+	r := &registered{def: a, tools: box, assignments: map[string]*compiledAssignment{}}
+	for _, as := range a.Assignments {
+		id := as.ID()
+		if !agentID.MatchString(id) {
+			return nil, fmt.Errorf("agent: %s: assignment id %q must match %s", a.ID, id, agentID)
+		}
+		if _, dup := r.assignments[id]; dup {
+			return nil, fmt.Errorf("agent: %s: duplicate assignment %q", a.ID, id)
+		}
+		out := as.OutputSchema()
+		if out.Name == "" {
+			out.Name = id
+		}
+		sch, err := CompileSchema(a.ID+"-"+id, out.Schema)
+		if err != nil {
+			return nil, err
+		}
+		r.assignments[id] = &compiledAssignment{a: as, output: out, schema: sch}
+		r.order = append(r.order, id)
+	}
+	return r, nil
+}
+
+func (r *registered) info() AgentInfo {
+	inf := AgentInfo{ID: r.def.ID, Description: r.def.Description, Tools: r.tools.Names(),
+		Model: r.def.Model.Model, Assignments: []AssignmentInfo{}}
+	for _, id := range r.order {
+		a := r.assignments[id].a
+		inf.Assignments = append(inf.Assignments, AssignmentInfo{ID: id, Description: a.Description(), Schedule: a.DefaultSchedule()})
+	}
+	return inf
+}

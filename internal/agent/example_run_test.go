@@ -1,0 +1,87 @@
+package agent_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/agent/llm"
+	"hearth/internal/health"
+	"hearth/internal/store"
+)
+
+// greeting is a minimal assignment: it writes a greeting into memory.
+type greeting struct{}
+
+func (greeting) ID() string              { return "greeting" }
+func (greeting) Description() string     { return "Say hello" }
+func (greeting) DefaultSchedule() string { return "0 7 * * *" }
+func (greeting) OutputSchema() agent.OutputSchema {
+	return agent.OutputSchema{Name: "greeting", Schema: map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{"text": map[string]any{"type": "string", "minLength": 1}},
+		"required":             []string{"text"},
+		"additionalProperties": false,
+	}}
+}
+func (greeting) Gather(_ context.Context, env *agent.Env) (any, error) {
+	return map[string]string{"member": env.Scope.MemberID}, nil
+}
+func (greeting) Prompt(_ context.Context, g any, mem *agent.Memory) (agent.Prompt, error) {
+	b, _ := json.Marshal(g)
+	return agent.Prompt{User: "Greet this member: " + string(b) + "\n\n## Working memory\n" + mem.Serialize()}, nil
+}
+func (greeting) ValidateDomain(context.Context, any, json.RawMessage) []agent.ValidationError {
+	return nil
+}
+func (greeting) Plan(_ context.Context, g any, _ *agent.Memory) (any, error) {
+	return map[string]string{"text": "Good morning, " + g.(map[string]string)["member"] + "!"}, nil
+}
+func (greeting) Act(_ context.Context, _ *sql.Tx, act *agent.ActEnv) error {
+	var out struct{ Text string }
+	if err := json.Unmarshal(act.Output, &out); err != nil {
+		return err
+	}
+	return act.Memory.Set("last_greeting", out.Text, 24*time.Hour)
+}
+
+// Example runs an assignment without a language model: the heuristic
+// runtime asks the assignment's Plan, and act's memory write is saved.
+func Example() {
+	dir, _ := os.MkdirTemp("", "agent-example")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "hearth.db"), nil)
+	if err != nil {
+		panic(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateMember(ctx, health.Member{ID: "ada", Name: "Ada"}); err != nil {
+		panic(err)
+	}
+
+	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, nil, nil, nil, agent.Options{})
+	if err != nil {
+		panic(err)
+	}
+	defer orch.Close(ctx)
+	if err := orch.Register(agent.Agent{ID: "greeter", Description: "Greets people",
+		Assignments: []agent.Assignment{greeting{}}}); err != nil {
+		panic(err)
+	}
+	run, err := orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "greeter", Assignment: "greeting", Member: "ada"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Status, run.Model, string(run.Output))
+	entries, _ := orch.Memory().Entries(ctx, "greeter", "ada")
+	fmt.Println(entries[0].Key, "=", entries[0].Value)
+	// Output:
+	// succeeded heuristic {"text":"Good morning, ada!"}
+	// last_greeting = Good morning, ada!
+}

@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Runtime executes one reasoning step: it sends the prompt to a model (or a
+// deterministic planner), runs the tool-call loop, and returns the final
+// output. Implementations live in internal/agent/llm.
+//
+// On error the Result still carries what was spent (usage, tool calls made).
+type Runtime interface {
+	Execute(ctx context.Context, req Request) (Result, error)
+}
+
+// Role is who wrote a conversation message.
+type Role string
+
+// Conversation roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one turn of the conversation sent to the runtime.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+}
+
+// OutputSchema asks for structured output matching Schema (a JSON Schema).
+// The OpenAI runtime sends it as a strict json_schema response format; set
+// Loose when the schema is not strict-compatible (every property required,
+// additionalProperties false).
+type OutputSchema struct {
+	Name   string
+	Schema map[string]any
+	Loose  bool
+}
+
+// Planner produces the output without a model: the assignment's heuristic
+// plan, or an agent's canned chat reply.
+type Planner func(ctx context.Context) (string, error)
+
+// Request is one reasoning step.
+type Request struct {
+	System   string
+	Messages []Message
+	// Tools are offered to the model; CallTool executes them for the run's
+	// scope (nil when there are no tools).
+	Tools    []ToolSpec
+	CallTool ToolCaller
+	// Output, when set, asks for JSON matching the schema.
+	Output *OutputSchema
+	// Model overrides the runtime's default model ("" = default).
+	Model       string
+	Temperature *float64
+	// MaxTokens caps the completion (0 = no cap).
+	MaxTokens int
+	// MaxIterations bounds model turns in the tool-call loop (0 = runtime default).
+	MaxIterations int
+	// Planner is what the heuristic runtime calls; model runtimes ignore it.
+	Planner Planner
+}
+
+// Usage is the token count a runtime reports.
+type Usage struct {
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{InputTokens: u.InputTokens + o.InputTokens, OutputTokens: u.OutputTokens + o.OutputTokens}
+}
+
+// ToolCall records one tool call made during reasoning.
+type ToolCall struct {
+	Name   string          `json:"name"`
+	Args   json.RawMessage `json:"args"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// Result is what a runtime produced.
+type Result struct {
+	// Output is the final assistant text (JSON when Request.Output was set).
+	Output    string
+	ToolCalls []ToolCall
+	Usage     Usage
+	// Model is the model that answered ("heuristic" for the planner runtime).
+	Model string
+	// Attempts counts HTTP requests made, including transport retries.
+	Attempts int
+}

@@ -1,0 +1,172 @@
+package agent
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/store"
+)
+
+// Thread is a persisted chat conversation between an agent and a member.
+type Thread struct {
+	ID        int64     `json:"id"`
+	Agent     string    `json:"agent"`
+	Member    string    `json:"member"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ThreadMessage is one message of a thread; RunID is the chat run it belongs to.
+type ThreadMessage struct {
+	ID        int64     `json:"id"`
+	ThreadID  int64     `json:"thread_id"`
+	Role      Role      `json:"role"`
+	Content   string    `json:"content"`
+	RunID     *int64    `json:"run_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ThreadStore reads and writes agent_threads and agent_messages.
+type ThreadStore struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+// NewThreadStore returns a store using now as its clock (db.Now if nil).
+func NewThreadStore(db *store.DB, now func() time.Time) *ThreadStore {
+	if now == nil {
+		now = db.Now
+	}
+	return &ThreadStore{db: db, now: now}
+}
+
+func (s *ThreadStore) create(ctx context.Context, q store.Queryer, t *Thread) error {
+	t.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
+	t.UpdatedAt = t.CreatedAt
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
+	if err != nil {
+		if isForeignKey(err) {
+			return apperr.NotFoundf("unknown member %q", t.Member)
+		}
+		return fmt.Errorf("agent: create thread: %w", err)
+	}
+	t.ID, err = res.LastInsertId()
+	return err
+}
+
+func (s *ThreadStore) addMessage(ctx context.Context, q store.Queryer, m *ThreadMessage) error {
+	m.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_messages (thread_id, role, content, run_id, created_at)
+		VALUES (?, ?, ?, ?, ?)`, m.ThreadID, string(m.Role), m.Content, nullID(m.RunID), store.FormatTime(m.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("agent: add message: %w", err)
+	}
+	if m.ID, err = res.LastInsertId(); err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, `UPDATE agent_threads SET updated_at = ? WHERE id = ?`, store.FormatTime(m.CreatedAt), m.ThreadID)
+	if err != nil {
+		return fmt.Errorf("agent: touch thread: %w", err)
+	}
+	return nil
+}
+
+// Thread returns one thread; NotFound if there is none.
+func (s *ThreadStore) Thread(ctx context.Context, id int64) (Thread, error) {
+	return s.thread(ctx, s.db.Read, id)
+}
+
+func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Thread, error) {
+	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, created_at, updated_at
+		FROM agent_threads WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Thread{}, apperr.NotFoundf("thread %d not found", id)
+	}
+	return t, err
+}
+
+// Threads lists the threads of (agent, member), most recently active first.
+func (s *ThreadStore) Threads(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, agent_id, member_id, title, created_at, updated_at
+		FROM agent_threads WHERE agent_id = ? AND member_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
+		agentID, memberID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("agent: list threads: %w", err)
+	}
+	defer rows.Close()
+	out := []Thread{}
+	for rows.Next() {
+		t, err := scanThread(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Messages returns up to limit messages of a thread with id < beforeID
+// (0 = newest), oldest first; limit <= 0 means 100.
+func (s *ThreadStore) Messages(ctx context.Context, threadID, beforeID int64, limit int) ([]ThreadMessage, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	if beforeID <= 0 {
+		beforeID = 1<<62 - 1
+	}
+	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, thread_id, role, content, run_id, created_at
+		FROM agent_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, threadID, beforeID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("agent: list messages: %w", err)
+	}
+	defer rows.Close()
+	out := []ThreadMessage{}
+	for rows.Next() {
+		var m ThreadMessage
+		var role, at string
+		var runID sql.NullInt64
+		if err := rows.Scan(&m.ID, &m.ThreadID, &role, &m.Content, &runID, &at); err != nil {
+			return nil, fmt.Errorf("agent: scan message: %w", err)
+		}
+		m.Role = Role(role)
+		if runID.Valid {
+			m.RunID = &runID.Int64
+		}
+		if m.CreatedAt, err = store.ParseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("agent: list messages: %w", err)
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+func scanThread(row interface{ Scan(...any) error }) (Thread, error) {
+	var t Thread
+	var created, updated string
+	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &created, &updated); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return t, err
+		}
+		return t, fmt.Errorf("agent: scan thread: %w", err)
+	}
+	var err error
+	if t.CreatedAt, err = store.ParseTime(created); err != nil {
+		return t, err
+	}
+	t.UpdatedAt, err = store.ParseTime(updated)
+	return t, err
+}
