@@ -13,11 +13,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/agent"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/program"
+	"hearth/internal/schedule"
 	"hearth/internal/store"
 	"hearth/static"
 	"hearth/web"
@@ -36,6 +38,9 @@ type App struct {
 	Catalog    *content.Catalog
 	Programs   *program.Service
 	Plex       *content.PlexClient
+	Runtimes   agent.Runtimes
+	Agents     *agent.Orchestrator
+	Schedule   *schedule.Service
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -79,6 +84,15 @@ func (a *App) build(ctx context.Context) error {
 	}
 	a.Household = household.New(a.DB, a.Hub)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
+	if err := a.buildAgents(ctx); err != nil {
+		return err
+	}
+	if err := a.buildScheduler(); err != nil {
+		return err
+	}
+	if err := a.registerAgents(ctx); err != nil {
+		return err
+	}
 	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS,
@@ -117,6 +131,10 @@ func (a *App) Serve(ctx context.Context) error {
 	srv.BaseContext = func(net.Listener) context.Context { return base }
 	srv.RegisterOnShutdown(cancel)
 	srv.RegisterOnShutdown(a.Hub.Close)
+	if err := a.Schedule.Start(ctx); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: start scheduler: %w", err)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()
 	a.log.Info("hearth listening", "addr", "http://"+a.ln.Addr().String())
@@ -135,11 +153,22 @@ func (a *App) Serve(ctx context.Context) error {
 	return errors.Join(err, a.Close())
 }
 
-// Close stops background work and closes the database.
+// Close stops background work (scheduler, runs, streams) and closes the
+// database last, so in-flight runs end as interrupted rather than half-written.
 func (a *App) Close() error {
 	if a.cancel != nil {
 		a.cancel()
 	}
 	a.Hub.Close()
-	return a.DB.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var errs []error
+	if a.Schedule != nil {
+		errs = append(errs, a.Schedule.Stop(ctx))
+	}
+	if a.Agents != nil {
+		errs = append(errs, a.Agents.Close(ctx))
+	}
+	errs = append(errs, a.DB.Close())
+	return errors.Join(errs...)
 }

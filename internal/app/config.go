@@ -3,6 +3,7 @@ package app
 import (
 	"flag"
 	"fmt"
+	"hearth/internal/agent"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -32,6 +33,7 @@ type Config struct {
 	CatchUp       time.Duration
 	BudgetTokens  int64
 	BudgetUSD     float64
+	Prices        agent.Prices
 	LogLevel      string
 }
 
@@ -67,6 +69,7 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
+	prices := fs.String("prices", env("HEARTH_PRICES", ""), "model prices, model=in/out USD per 1M tokens, comma separated (HEARTH_PRICES)")
 	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -95,6 +98,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || c.BudgetUSD < 0 {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
+	}
+	if c.Prices, err = ParsePrices(*prices); err != nil {
+		return c, err
 	}
 	return c, nil
 }
