@@ -78,6 +78,33 @@ type registered struct {
 	order       []string
 }
 
+// ModelTuner is implemented by assignments whose model settings can change
+// between runs (e.g. from an admin-edited agent definition); non-zero fields
+// override the agent's defaults for that run.
+type ModelTuner interface {
+	ModelSettings(ctx context.Context) ModelSettings
+}
+
+// Merge returns s with the non-zero fields of o applied over it.
+func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
+	if o.Model != "" {
+		s.Model = o.Model
+	}
+	if o.Temperature != nil {
+		s.Temperature = o.Temperature
+	}
+	if o.MaxTokens > 0 {
+		s.MaxTokens = o.MaxTokens
+	}
+	if o.MaxIterations > 0 {
+		s.MaxIterations = o.MaxIterations
+	}
+	if o.MaxRetries > 0 {
+		s.MaxRetries = o.MaxRetries
+	}
+	return s
+}
+
 type compiledAssignment struct {
 	a      Assignment
 	output OutputSchema

@@ -83,6 +83,9 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	}
 
 	settings := reg.def.Model
+	if t, ok := ca.a.(ModelTuner); ok {
+		settings = settings.Merge(t.ModelSettings(ctx))
+	}
 	req := Request{
 		System:        r.Prompt.System,
 		Messages:      []Message{{Role: RoleUser, Content: r.Prompt.User}},

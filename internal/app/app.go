@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
@@ -41,6 +42,8 @@ type App struct {
 	Runtimes   agent.Runtimes
 	Agents     *agent.Orchestrator
 	Schedule   *schedule.Service
+
+	coachTuning coach.TuningSource
 
 	ln     net.Listener
 	cancel context.CancelFunc

@@ -1,0 +1,126 @@
+package coach
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"hearth/internal/agent"
+	"hearth/internal/dashboard"
+)
+
+// DailyDashboard is the daily-dashboard assignment: it writes each member's
+// dashboard document for today (see the package doc for its phases).
+type DailyDashboard struct{ c *core }
+
+var _ agent.Assignment = (*DailyDashboard)(nil)
+
+// NewDailyDashboard returns the assignment over deps (New registers it
+// already; this is for callers that compose their own agent).
+func NewDailyDashboard(deps Deps) *DailyDashboard { return newDailyDashboard(newCore(deps)) }
+
+func newDailyDashboard(c *core) *DailyDashboard { return &DailyDashboard{c: c} }
+
+// ID implements agent.Assignment.
+func (*DailyDashboard) ID() string { return DailyDashboardID }
+
+// Description implements agent.Assignment.
+func (*DailyDashboard) Description() string {
+	return "Prepare the member's dashboard for today: Up Next, playlist, briefing, calls to action, prompts and feedback."
+}
+
+// DefaultSchedule implements agent.Assignment.
+func (*DailyDashboard) DefaultSchedule() string { return DailyDashboardSchedule }
+
+// OutputSchema implements agent.Assignment: the dashboard document schema.
+func (*DailyDashboard) OutputSchema() agent.OutputSchema {
+	return agent.OutputSchema{Name: "dashboard", Schema: dashboard.SchemaMap()}
+}
+
+// Tuned returns the tuning a run uses now (the TuningSource's, with
+// defaults filled in).
+func (a *DailyDashboard) Tuned(ctx context.Context) Tuning { return a.c.resolveTuning(ctx) }
+
+// ModelSettings returns the tuned model settings for a run, for an
+// orchestrator that asks the assignment (agent.Agent.Model is fixed at New).
+func (a *DailyDashboard) ModelSettings(ctx context.Context) agent.ModelSettings {
+	return a.c.resolveTuning(ctx).Model
+}
+
+// Gather implements agent.Assignment; it returns a *Gathered.
+func (a *DailyDashboard) Gather(ctx context.Context, env *agent.Env) (any, error) {
+	return a.c.gather(ctx, env)
+}
+
+var errGathered = errors.New("coach: gathered data is not from the daily-dashboard gather")
+
+// Prompt implements agent.Assignment: the tuning's system prompt and its
+// user template filled from the gathered sections.
+func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Memory) (agent.Prompt, error) {
+	g, ok := gathered.(*Gathered)
+	if !ok {
+		return agent.Prompt{}, errGathered
+	}
+	t := a.c.resolveTuning(ctx)
+	vars := g.promptVars(mem)
+	user, err := render(t.UserTemplate, vars)
+	if err != nil {
+		a.c.log.Warn("coach: user template failed; using the built-in one", "err", err)
+		if user, err = render(DefaultTuning().UserTemplate, vars); err != nil {
+			return agent.Prompt{}, err
+		}
+	}
+	return agent.Prompt{System: t.SystemPrompt, User: user}, nil
+}
+
+// ValidateDomain implements agent.Assignment: content ids exist with their
+// catalog durations, prompts are well-formed and not closed, and every
+// number in the coach's words comes from the facts.
+func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, output json.RawMessage) []agent.ValidationError {
+	g, ok := gathered.(*Gathered)
+	if !ok {
+		return []agent.ValidationError{{Path: "/", Message: errGathered.Error()}}
+	}
+	var doc dashboard.Document
+	if err := json.Unmarshal(output, &doc); err != nil {
+		return []agent.ValidationError{{Path: "/", Message: "not a dashboard document: " + err.Error()}}
+	}
+	out, err := a.c.validateContent(ctx, doc)
+	if err != nil {
+		return []agent.ValidationError{{Path: "/", Message: "the catalog could not be checked: " + err.Error()}}
+	}
+	return append(out, g.checkCoach(doc)...)
+}
+
+// checkCoach checks the coach part against the facts and the follow-ups.
+func (g *Gathered) checkCoach(doc dashboard.Document) []agent.ValidationError {
+	out := checkNumbers("/coach/briefing", doc.Coach.Briefing, g.facts)
+	for i, c := range doc.Coach.CTA {
+		out = append(out, checkNumbers(fmt.Sprintf("/coach/cta/%d/message", i), c.Message, g.facts)...)
+	}
+	for i, f := range doc.Coach.Feedback {
+		out = append(out, checkNumbers(fmt.Sprintf("/coach/feedback/%d", i), f, g.facts)...)
+	}
+	for i, p := range doc.Coach.Prompts {
+		path := fmt.Sprintf("/coach/prompts/%d", i)
+		out = append(out, checkNumbers(path+"/question", p.Question, g.facts)...)
+		if c, why, closed := g.FollowUps.closed(p.ID, p.Question); closed {
+			msg := fmt.Sprintf("prompt %q was already answered (%q); do not ask it again", c.ID, c.Answer)
+			if why == "dropped" {
+				msg = fmt.Sprintf("prompt %q was ignored twice and dropped; do not ask it again", c.ID)
+			}
+			out = append(out, agent.ValidationError{Path: path, Message: msg})
+		}
+	}
+	return out
+}
+
+// Plan implements agent.Assignment: the heuristic coach.
+func (a *DailyDashboard) Plan(_ context.Context, gathered any, mem *agent.Memory) (any, error) {
+	g, ok := gathered.(*Gathered)
+	if !ok {
+		return nil, errGathered
+	}
+	return plan(g, mem), nil
+}

@@ -1,0 +1,111 @@
+package coach
+
+import (
+	"log/slog"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/store"
+)
+
+// Identifiers of the coach agent and its assignment.
+const (
+	AgentID          = "health-coach"
+	DailyDashboardID = "daily-dashboard"
+	// DailyDashboardSchedule is the assignment's default cron schedule.
+	DailyDashboardSchedule = "0 4 * * *"
+)
+
+// Deps are the coach's dependencies. DB, Catalog, Programs and Dashboards
+// are required; the rest is optional.
+type Deps struct {
+	// DB is the database: health records are read through it and the
+	// coach's own writes (coaching notes, the write tools) go to it.
+	DB *store.DB
+	// Catalog is the content catalog (*content.Catalog).
+	Catalog Catalog
+	// Programs is the program-state service (*program.Service).
+	Programs Programs
+	// Dashboards is the dashboard store (*dashboard.Store).
+	Dashboards Dashboards
+	// Schedule adds the scheduling and to-do tools (schedule.Service.AgentTools()).
+	Schedule agent.ToolFactory
+	// Location is the household time zone that defines "today" (nil = UTC).
+	Location *time.Location
+	// Tuning, when set, supplies the prompts for every run (falling back to
+	// DefaultTuning when it fails).
+	Tuning TuningSource
+	// Now is the clock for tools called outside a run (default DB.Now).
+	Now func() time.Time
+	// Logger receives warnings (nil discards).
+	Logger *slog.Logger
+}
+
+// core is Deps with defaults applied; tools and the assignment share it.
+type core struct {
+	db     *store.DB
+	rec    Records
+	cat    Catalog
+	prog   Programs
+	dash   Dashboards
+	loc    *time.Location
+	now    func() time.Time
+	tuning TuningSource
+	log    *slog.Logger
+}
+
+func newCore(d Deps) *core {
+	switch {
+	case d.DB == nil:
+		panic("coach: Deps.DB is required")
+	case d.Catalog == nil:
+		panic("coach: Deps.Catalog is required")
+	case d.Programs == nil:
+		panic("coach: Deps.Programs is required")
+	case d.Dashboards == nil:
+		panic("coach: Deps.Dashboards is required")
+	}
+	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
+		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger}
+	if c.loc == nil {
+		c.loc = time.UTC
+	}
+	if c.now == nil {
+		c.now = func() time.Time { return d.DB.Now() }
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// clock returns the scope's time, or the coach's clock outside a run.
+func (c *core) clock(scope agent.Scope) time.Time {
+	if !scope.Now.IsZero() {
+		return scope.Now
+	}
+	return c.now()
+}
+
+// New returns the health-coach agent: its tools (coach tools, working-memory
+// tools and, when given, the scheduling tools), the daily-dashboard
+// assignment, default model settings and a no-model chat reply. Register it
+// with agent.Orchestrator.Register. It panics when a required dependency is
+// missing.
+func New(deps Deps) agent.Agent {
+	c := newCore(deps)
+	tools := NewTools(deps)
+	factories := append(tools.All(), agent.MemoryTools())
+	if deps.Schedule != nil {
+		factories = append(factories, deps.Schedule)
+	}
+	return agent.Agent{
+		ID:           AgentID,
+		Description:  "Health coach: prepares each member's daily dashboard and answers their questions.",
+		SystemPrompt: Persona,
+		Tools:        factories,
+		Assignments:  []agent.Assignment{newDailyDashboard(c)},
+		Model:        DefaultTuning().Model,
+		Reply:        newReplier(c).Reply,
+	}
+}

@@ -1,0 +1,49 @@
+// Package coach is the health-coach agent, the first consumer of package
+// agent: its tools (compact read, analysis and write operations over the
+// household's services), the daily-dashboard assignment, its prompts and the
+// heuristic planner that is both the coach without a language model and the
+// fallback when the model fails.
+//
+// The daily-dashboard assignment follows the agent template:
+//
+//	gather   read tools called by name (weight, nutrition, workouts, body
+//	         composition, catalog menu, program, goals, prompt answers, voice
+//	         memos), plus the follow-up state kept in working memory and the
+//	         updates the new answers call for (program declarations, goals)
+//	prompt   Tuning.SystemPrompt + Tuning.UserTemplate filled from the gathered
+//	         sections (see Tuning for the variables)
+//	reason   model or heuristic Plan; output = the dashboard document
+//	validate dashboard schema, catalog ids and durations, numbers in the
+//	         coach's words must come from the facts, no prompt re-asked that
+//	         memory marks answered or dropped
+//	act      in the run's transaction: program and goal updates, answers
+//	         marked processed, coaching notes, memory (follow-ups with TTLs,
+//	         data-quality flags, interpretations), today's document
+//
+// Writes in act go through the transaction only (the database has one
+// writer connection, held by the transaction): program changes use the SQL
+// helpers in programtx.go against program_states, goals store.InsertGoal,
+// documents dashboard.PutTx. Screens are notified after commit.
+//
+// Memory keys the coach owns (all values are short text):
+//
+//	followup:<prompt id>  a prompt shown and awaiting an answer (JSON: question,
+//	                      asked_on, times), 7 days
+//	answered:<prompt id>  the answer (JSON: question, answer); never asked again
+//	                      while present (onboarding answers for good)
+//	dropped:<prompt id>   ignored twice; not asked again for 14 days
+//	flag:…, obs:…         data-quality flags (48 h) and observations (7 days)
+//	checkin:…, context:…, program:…, note:…
+//	                      interpretations of the member's answers and memos
+//
+// Wiring (internal/app):
+//
+//	coachAgent := coach.New(coach.Deps{DB: db, Catalog: catalog, Programs: programs,
+//		Dashboards: dashboards, Schedule: sched.AgentTools(), Location: loc,
+//		Tuning: definitions /* optional TuningSource */, Logger: log})
+//	orchestrator.Register(coachAgent)
+//
+// The scheduler's default task runs coach.AgentID / coach.DailyDashboardID
+// (DailyDashboardSchedule) for every member. Location must be the same
+// household time zone the dashboard store and program service use.
+package coach

@@ -1,0 +1,179 @@
+package coach
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/program"
+)
+
+// maxAutoAdvance bounds how many finished sessions one run moves past.
+const maxAutoAdvance = 7
+
+// completionUpdate detects that the member finished the current program
+// day (a done tap or a logged workout with its content id, after the state
+// last changed) and returns the advance (or completion) it calls for.
+func completionUpdate(v ProgramView, done []Completion) (Update, bool) {
+	if !v.HasProgram || v.Status != string(program.Active) || v.Day < 1 || v.Day > len(v.days) {
+		return Update{}, false
+	}
+	used := make([]bool, len(done))
+	day, finished := v.Day, false
+	var titles []string
+	for range maxAutoAdvance {
+		id := v.days[day-1].ContentID
+		i := -1
+		for j, c := range done {
+			if !used[j] && c.ContentID == id && c.At.After(v.updatedAt) {
+				i = j
+				break
+			}
+		}
+		if i < 0 || id == "" {
+			break
+		}
+		used[i] = true
+		titles = append(titles, fmt.Sprintf("day %d", day))
+		next := nextTraining(v.days, day+1)
+		if next == 0 {
+			finished = true
+			break
+		}
+		day = next
+	}
+	switch {
+	case finished:
+		return Update{Kind: UpdateComplete, ProgramID: v.ProgramID, Title: v.Title, FromDay: v.Day, Day: day,
+			Note: fmt.Sprintf("Finished the last session of %s: program completed.", v.Title)}, true
+	case day != v.Day:
+		return Update{Kind: UpdateAdvance, ProgramID: v.ProgramID, Title: v.Title, FromDay: v.Day, Day: day,
+			Note: fmt.Sprintf("Finished %s of %s; next is day %d.", joinAnd(titles), v.Title, day)}, true
+	}
+	return Update{}, false
+}
+
+// applyProgram returns the program view as it will be once the program
+// updates among us are applied (act applies them in its transaction), and
+// us with declarations completed (first day, canonical pattern) and
+// updates that cannot apply dropped.
+func (c *core) applyProgram(ctx context.Context, v ProgramView, us []Update, today time.Time) (ProgramView, []Update, error) {
+	changed := false
+	kept := us[:0:0]
+	for _, u := range us {
+		ok := true
+		switch u.Kind {
+		case UpdateDeclare:
+			prog, err := c.cat.Program(ctx, u.ProgramID)
+			if err != nil {
+				return v, nil, err
+			}
+			pat, perr := program.ParsePattern(u.Pattern)
+			first := nextTraining(prog.Days, 1)
+			if ok = perr == nil && first > 0; ok {
+				u.Pattern, u.Day = pat.String(), first
+				v = ProgramView{HasProgram: true, ProgramID: prog.ID, Title: prog.Title, Status: string(program.Active),
+					StartDate: u.StartDate, Pattern: pat.String(), RestWeekdays: pat.RestWeekdays(), Day: first,
+					TotalDays: len(prog.Days), days: prog.Days, anchorDate: u.StartDate, anchorDay: 1}
+			}
+		case UpdatePause:
+			if ok = v.Status == string(program.Active); ok {
+				v.Status = string(program.Paused)
+			}
+		case UpdateResume:
+			if ok = v.Status == string(program.Paused); ok {
+				v.Status = string(program.Active)
+				if anchor, err := time.Parse(time.DateOnly, v.anchorDate); err != nil || !today.Before(anchor) {
+					v.anchorDate, v.anchorDay = today.Format(time.DateOnly), v.Day
+				}
+				u.Anchor, u.Day = v.anchorDate, v.anchorDay
+			}
+		case UpdateSetDay:
+			next := 0
+			if u.Day >= 1 && u.Day <= len(v.days) {
+				next = nextTraining(v.days, u.Day)
+			}
+			if ok = next > 0 && (v.Status == string(program.Active) || v.Status == string(program.Paused)); ok {
+				u.Day, v.Day = next, next
+				v.anchorDate, v.anchorDay = today.Format(time.DateOnly), next
+				u.Anchor = v.anchorDate
+			}
+		case UpdateAdvance:
+			v.Day = u.Day
+		case UpdateComplete:
+			v.Status, v.Day = string(program.Completed), u.Day
+		default:
+			kept = append(kept, u)
+			continue
+		}
+		if ok {
+			kept = append(kept, u)
+			changed = true
+		}
+	}
+	if !changed {
+		return v, kept, nil
+	}
+	err := c.refresh(ctx, &v, today)
+	return v, kept, err
+}
+
+// refresh recomputes the view's schedule fields, item and text for today.
+func (c *core) refresh(ctx context.Context, v *ProgramView, today time.Time) error {
+	v.Week, v.Item, v.Note, v.Upcoming = content.WeekLabel(v.Day), nil, "", nil
+	v.Behind, v.Ahead, v.ExpectedDay, v.StartsInDays, v.RestReason = 0, 0, 0, 0, ""
+	switch v.Status {
+	case string(program.Completed):
+		v.Today = string(program.DayCompleted)
+		v.Text = v.text()
+		return nil
+	case string(program.Paused):
+		v.Today = string(program.DayPaused)
+	default:
+		pat, err := program.ParsePattern(v.Pattern)
+		if err != nil {
+			return err
+		}
+		anchor, err := time.Parse(time.DateOnly, v.anchorDate)
+		if err != nil {
+			return err
+		}
+		p := planDay(v.days, pat, anchor, v.anchorDay, v.Day, today)
+		v.Today, v.RestReason, v.ExpectedDay = string(p.status), p.restReason, p.expected
+		v.Behind, v.Ahead, v.StartsInDays = p.behind, p.ahead, p.startsIn
+	}
+	if v.Day >= 1 && v.Day <= len(v.days) {
+		d := v.days[v.Day-1]
+		v.Note = d.Note
+		if !d.Rest {
+			found, err := c.cat.Lookup(ctx, []string{d.ContentID})
+			if err != nil {
+				return err
+			}
+			if it, ok := found[d.ContentID]; ok {
+				e := menuEntryOf(it)
+				v.Item = &e
+			}
+		}
+	}
+	up, err := c.upcoming(ctx, v.days, v.Day)
+	v.Upcoming = up
+	v.Text = v.text()
+	return err
+}
+
+// joinAnd joins words as "a, b and c".
+func joinAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return ""
+	case 1:
+		return xs[0]
+	}
+	out := xs[0]
+	for _, x := range xs[1 : len(xs)-1] {
+		out += ", " + x
+	}
+	return out + " and " + xs[len(xs)-1]
+}

@@ -1,0 +1,252 @@
+package coach
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/content"
+	"hearth/internal/health"
+)
+
+// MemberInfo is who the dashboard is for.
+type MemberInfo struct {
+	ID   string      `json:"id"`
+	Name string      `json:"name"`
+	Unit health.Unit `json:"unit"`
+}
+
+// Gaps are the data-quality facts behind CTAs and onboarding.
+type Gaps struct {
+	// Onboarding: no goals, no program and no data yet.
+	Onboarding       bool     `json:"onboarding"`
+	NeverWeighed     bool     `json:"never_weighed"`
+	WeighInStale     bool     `json:"weigh_in_stale"` // 5+ days since the last weigh-in
+	DaysSinceWeighIn *int     `json:"days_since_weigh_in,omitempty"`
+	NoRecentMeals    bool     `json:"no_recent_meals"`    // nothing logged in the last 7 days
+	NoMealsYesterday bool     `json:"no_meals_yesterday"` // logged lately, but not yesterday
+	ProteinLow       bool     `json:"protein_low"`        // 7-day average under 90% of target
+	ProteinAvg       *float64 `json:"protein_avg,omitempty"`
+	ProteinTarget    *float64 `json:"protein_target,omitempty"`
+	NoWorkouts       bool     `json:"no_workouts"`
+	RestDays         int      `json:"rest_days"`
+}
+
+// Gap thresholds.
+const (
+	StaleWeighInDays  = 5
+	CheckInRestDays   = 2
+	proteinLowShare   = 0.9
+	minLoggedForAvg   = 2
+	memoLookbackDays  = 7
+	answerLookbackDay = 14
+)
+
+// Gathered is everything a daily-dashboard run knows: the tools' compact
+// results, follow-up bookkeeping, and the updates act will apply. Program
+// is the program as it will be after those updates.
+type Gathered struct {
+	Member    MemberInfo           `json:"member"`
+	Date      string               `json:"date"`
+	Weekday   string               `json:"weekday"`
+	Weight    WeightView           `json:"weight"`
+	Today     NutritionDayView     `json:"nutrition_today"`
+	Yesterday NutritionDayView     `json:"nutrition_yesterday"`
+	Week      NutritionHistoryView `json:"nutrition_7d"`
+	Training  WorkoutsView         `json:"training"`
+	Body      BodyView             `json:"body"`
+	Goals     GoalsView            `json:"goals"`
+	Program   ProgramView          `json:"program"`
+	Menu      []content.MenuEntry  `json:"menu"`
+	Programs  []ProgramBrief       `json:"programs"`
+	Prompts   PromptsView          `json:"prompts"`
+	Memos     []MemoLine           `json:"voice_memos"`
+	NewMemos  []MemoLine           `json:"new_voice_memos"`
+	FollowUps FollowUps            `json:"follow_ups"`
+	Updates   []Update             `json:"updates"`
+	Gaps      Gaps                 `json:"gaps"`
+
+	now     time.Time
+	civil   time.Time // today as a civil date
+	seed    int       // day-and-member rotation seed
+	facts   *numberSet
+	byID    map[string]content.MenuEntry
+	stateID int64 // the program state the updates apply to (0 = none)
+	base    ProgramView
+}
+
+// call runs a read tool through the toolbox and checks its result type.
+func call[T any](ctx context.Context, env *agent.Env, name string, args map[string]any) (T, error) {
+	var zero T
+	var a any
+	if args != nil {
+		a = args
+	}
+	v, err := env.Call(ctx, name, a)
+	if err != nil {
+		return zero, fmt.Errorf("coach: gather %s: %w", name, err)
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("coach: gather %s: unexpected result %T", name, v)
+	}
+	return t, nil
+}
+
+// gather collects the run's facts through the tools.
+func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
+	m, err := c.member(ctx, env.Scope)
+	if err != nil {
+		return nil, err
+	}
+	now := c.clock(env.Scope)
+	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit}, Date: dateOf(now, c.loc),
+		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc)}
+	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
+	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
+		return nil, err
+	}
+	if g.Today, err = call[NutritionDayView](ctx, env, "get_today_nutrition", map[string]any{"date": nil}); err != nil {
+		return nil, err
+	}
+	if g.Yesterday, err = call[NutritionDayView](ctx, env, "get_today_nutrition", map[string]any{"date": "yesterday"}); err != nil {
+		return nil, err
+	}
+	if g.Week, err = call[NutritionHistoryView](ctx, env, "get_nutrition_history", map[string]any{"days": 7}); err != nil {
+		return nil, err
+	}
+	if g.Training, err = call[WorkoutsView](ctx, env, "get_recent_workouts", map[string]any{"limit": 5}); err != nil {
+		return nil, err
+	}
+	if g.Body, err = call[BodyView](ctx, env, "get_body_composition", nil); err != nil {
+		return nil, err
+	}
+	menu, err := call[ContentView](ctx, env, "get_fitness_content",
+		map[string]any{"kind": nil, "program": nil, "query": nil, "max_duration": nil, "limit": nil})
+	if err != nil {
+		return nil, err
+	}
+	g.Programs = menu.Programs
+	if g.base, err = call[ProgramView](ctx, env, "get_program_state", nil); err != nil {
+		return nil, err
+	}
+	if g.Goals, err = call[GoalsView](ctx, env, "get_user_goals", map[string]any{"include_inactive": nil}); err != nil {
+		return nil, err
+	}
+	if g.Prompts, err = call[PromptsView](ctx, env, "get_prompt_responses", map[string]any{"days": answerLookbackDay}); err != nil {
+		return nil, err
+	}
+	if g.Memos, err = call[[]MemoLine](ctx, env, "get_voice_memos", map[string]any{"days": memoLookbackDays}); err != nil {
+		return nil, err
+	}
+	if err := c.interpret(ctx, g, env.Memory); err != nil {
+		return nil, err
+	}
+	g.buildMenu(menu.Items)
+	g.Gaps = gapsOf(g)
+	if g.facts, err = collectNumbers(g); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// interpret derives the follow-ups and the updates of this run, and the
+// program as those updates leave it.
+func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) error {
+	var entries []agent.MemoryEntry
+	if mem != nil {
+		entries = mem.All()
+	}
+	g.FollowUps = computeFollowUps(entries, g.Prompts.Answers, g.Prompts.Unprocessed, g.Date)
+	in := interpreter{programs: g.Programs, current: g.base, goals: g.Goals, today: g.civil, loc: c.loc}
+	var us []Update
+	for _, a := range g.Prompts.Unprocessed {
+		for _, u := range in.answer(a) {
+			u.AnswerID = a.ID
+			us = append(us, u)
+		}
+	}
+	g.NewMemos = []MemoLine{}
+	for _, m := range g.Memos {
+		if m.PromptID == "" && m.Status == "transcribed" && m.At.After(g.Prompts.latestAt) {
+			g.NewMemos = append(g.NewMemos, m)
+			for _, u := range in.memo(m) {
+				u.MemoID = m.ID
+				us = append(us, u)
+			}
+		}
+	}
+	us = keepLastDeclare(us)
+	if !hasKind(us, UpdateDeclare) {
+		if u, ok := completionUpdate(g.base, g.Training.Completed); ok {
+			us = append(us, u)
+		}
+	}
+	g.stateID = g.base.stateID
+	prog, us, err := c.applyProgram(ctx, g.base, us, g.civil)
+	if err != nil {
+		return err
+	}
+	g.Program, g.Updates = prog, us
+	if g.Updates == nil {
+		g.Updates = []Update{}
+	}
+	return nil
+}
+
+func hasKind(us []Update, kind string) bool {
+	for _, u := range us {
+		if u.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// buildMenu merges the balanced menu with the program's sessions (first)
+// and each program's first session, without repeats.
+func (g *Gathered) buildMenu(items []content.MenuEntry) {
+	g.byID = map[string]content.MenuEntry{}
+	g.Menu = []content.MenuEntry{}
+	add := func(e content.MenuEntry) {
+		if _, dup := g.byID[e.ID]; !dup {
+			g.byID[e.ID] = e
+			g.Menu = append(g.Menu, e)
+		}
+	}
+	if g.Program.Item != nil {
+		add(*g.Program.Item)
+	}
+	for _, e := range g.Program.Upcoming {
+		add(e)
+	}
+	for _, p := range g.Programs {
+		if p.First != nil {
+			add(*p.First)
+		}
+	}
+	for _, e := range items {
+		add(e)
+	}
+}
+
+// gapsOf derives the data gaps from the gathered views.
+func gapsOf(g *Gathered) Gaps {
+	gp := Gaps{NeverWeighed: g.Weight.Readings == 0, DaysSinceWeighIn: g.Weight.DaysSinceWeighIn,
+		NoWorkouts: g.Training.Stats.LastWorkout == ""}
+	gp.WeighInStale = gp.DaysSinceWeighIn != nil && *gp.DaysSinceWeighIn >= StaleWeighInDays
+	gp.NoRecentMeals = g.Week.DaysLogged == 0
+	gp.NoMealsYesterday = g.Week.DaysLogged > 0 && g.Yesterday.Meals == 0
+	if t := g.Week.Average.Protein.Target; t != nil && g.Week.DaysLogged >= minLoggedForAvg {
+		avg := g.Week.Average.Protein.Consumed
+		gp.ProteinAvg, gp.ProteinTarget = &avg, t
+		gp.ProteinLow = avg < *t*proteinLowShare
+	}
+	if r := g.Training.Stats.RestDays; r != nil {
+		gp.RestDays = *r
+	}
+	gp.Onboarding = len(g.Goals.Goals) == 0 && !g.Program.HasProgram && !hasKind(g.Updates, UpdateGoal) &&
+		gp.NeverWeighed && gp.NoRecentMeals && g.Today.Meals == 0 && gp.NoWorkouts
+	return gp
+}

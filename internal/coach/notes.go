@@ -1,0 +1,75 @@
+package coach
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"hearth/internal/store"
+)
+
+// MaxNoteLen caps a coaching note (characters).
+const MaxNoteLen = 1000
+
+// Note is one coaching note: an insight, milestone or decision about a member.
+type Note struct {
+	ID        int64     `json:"id"`
+	MemberID  string    `json:"member"`
+	Note      string    `json:"note"`
+	RunID     int64     `json:"run_id,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// clipText trims s and cuts it to n characters.
+func clipText(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return strings.TrimSpace(string([]rune(s)[:n-1])) + "…"
+}
+
+// insertNote stores a note through q (the run's transaction or the writer).
+func insertNote(ctx context.Context, q store.Queryer, now time.Time, member, note string, runID int64) (int64, error) {
+	note = clipText(note, MaxNoteLen)
+	if note == "" {
+		return 0, fmt.Errorf("coach: empty note")
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO coaching_notes (member_id, note, run_id, created_at) VALUES (?,?,?,?)`,
+		member, note, sql.NullInt64{Int64: runID, Valid: runID != 0}, store.FormatTime(now))
+	if err != nil {
+		return 0, fmt.Errorf("coach: insert note: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// Notes lists a member's coaching notes, newest first (limit ≤ 0 means 50).
+func Notes(ctx context.Context, db *store.DB, member string, limit int) ([]Note, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, note, run_id, created_at FROM coaching_notes
+		WHERE member_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, member, limit)
+	if err != nil {
+		return nil, fmt.Errorf("coach: notes: %w", err)
+	}
+	defer rows.Close()
+	var out []Note
+	for rows.Next() {
+		var n Note
+		var run sql.NullInt64
+		var at string
+		if err := rows.Scan(&n.ID, &n.MemberID, &n.Note, &run, &at); err != nil {
+			return nil, fmt.Errorf("coach: scan note: %w", err)
+		}
+		n.RunID = run.Int64
+		if n.CreatedAt, err = store.ParseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

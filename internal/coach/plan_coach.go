@@ -1,0 +1,255 @@
+package coach
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+	"hearth/internal/program"
+)
+
+// Prompt ids of the heuristic coach.
+const (
+	promptGoal       = "goal"
+	promptOnboarding = "onboarding-notes"
+	promptCheckIn    = "checkin-energy"
+	promptBehind     = "program-behind"
+	promptNext       = "program-next"
+)
+
+// Limits of the document schema the heuristic stays within.
+const (
+	maxBriefing     = 800
+	maxCTAs         = 4
+	maxPrompts      = 3
+	maxFeedback     = 4
+	maxOptions      = 6
+	maxOptionLen    = 80
+	maxQuestion     = 200
+	maxCTAText      = 200
+	maxFeedbackText = 240
+	behindAsk       = 3 // sessions behind before asking how to continue
+)
+
+// briefing is a few sentences with the exact figures of the tools.
+func (p *planner) briefing(primary *content.MenuEntry) string {
+	g := p.g
+	var s []string
+	if g.Gaps.Onboarding {
+		s = append(s, fmt.Sprintf("Welcome to Hearth, %s! Let's start simple: a weigh-in and today's meals give me something to work with, and your goal below tells me where we're heading.", g.Member.Name))
+	}
+	if w := g.Weight; w.CurrentText != "" {
+		line := "Weight " + w.CurrentText
+		if w.Change7dText != "" {
+			line += ", " + w.Change7dText + " over 7 days"
+		}
+		if w.DaysSinceWeighIn != nil && *w.DaysSinceWeighIn >= 2 {
+			line += fmt.Sprintf(" (last weigh-in %d days ago)", *w.DaysSinceWeighIn)
+		}
+		line += "."
+		if w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "" {
+			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, shortDate(w.Goal.ETA))
+		} else if w.Goal.Status == health.ETAReached {
+			line += " You're at your goal weight."
+		}
+		s = append(s, line)
+	}
+	if y := g.Yesterday; y.Meals > 0 {
+		line := fmt.Sprintf("Yesterday you logged %s kcal and %s g protein", kcal(y.Totals.Calories), num(y.Totals.ProteinG))
+		if t := y.VsTargets.Calories.Target; t != nil {
+			line += fmt.Sprintf(" against %s kcal", kcal(*t))
+			if pt := y.VsTargets.Protein.Target; pt != nil {
+				line += fmt.Sprintf(" and %s g", num(*pt))
+			}
+		}
+		s = append(s, line+".")
+	}
+	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
+	}
+	s = append(s, p.todayLine(primary))
+	return fitSentences(s, maxBriefing)
+}
+
+// todayLine says what today holds.
+func (p *planner) todayLine(primary *content.MenuEntry) string {
+	prog := p.g.Program
+	pick := ""
+	if primary != nil {
+		pick = fmt.Sprintf("%s (%d min)", primary.Title, primary.DurationMin)
+	}
+	easy := p.takeItEasy()
+	switch {
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy:
+		return fmt.Sprintf("Today is %s of %s: %s (%d min).", prog.Week, prog.Title, prog.Item.Title, prog.Item.DurationMin)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && easy:
+		return fmt.Sprintf("You said you're not at your best, so today's pick is easy: %s. %s is there if you feel up to it.", pick, prog.Item.Title)
+	case prog.HasProgram && prog.Today == string(program.DayRest):
+		return fmt.Sprintf("Rest day in %s; if you want to move, %s is a gentle option.", prog.Title, pick)
+	case prog.HasProgram && prog.Today == string(program.DayNotStarted):
+		return fmt.Sprintf("%s starts %s.", prog.Title, shortDate(prog.StartDate))
+	case prog.HasProgram && prog.Today == string(program.DayPaused):
+		return fmt.Sprintf("%s is paused; today's pick is %s.", prog.Title, pick)
+	case prog.HasProgram && prog.Today == string(program.DayCompleted):
+		return fmt.Sprintf("You finished %s! Choose what's next below; for today, %s.", prog.Title, pick)
+	case pick != "" && easy:
+		return "Keep it easy today: " + pick + "."
+	case pick != "":
+		return "Today's pick: " + pick + "."
+	}
+	return "Add some content to the catalog and I'll line up your sessions."
+}
+
+// fitSentences joins sentences, dropping from the end to stay within n.
+func fitSentences(s []string, n int) string {
+	for len(s) > 1 && len(strings.Join(s, " ")) > n {
+		s = s[:len(s)-1]
+	}
+	return clipText(strings.Join(s, " "), n)
+}
+
+// ctas are calls to action from data gaps, most important first.
+func (p *planner) ctas() []dashboard.CTA {
+	g, gp := p.g, p.g.Gaps
+	out := []dashboard.CTA{}
+	switch {
+	case gp.NeverWeighed:
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Step on the scale to start your weight trend.", Action: dashboard.ActionOpenWeight})
+	case gp.WeighInStale:
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenWeight,
+			Message: fmt.Sprintf("No weigh-in for %d days. Step on the scale today.", *gp.DaysSinceWeighIn)})
+	}
+	switch {
+	case gp.NoRecentMeals:
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log today's meals to see calories and protein against your targets.", Action: dashboard.ActionOpenNutrition})
+	case gp.NoMealsYesterday:
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition})
+	}
+	if gp.ProteinLow {
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Action: dashboard.ActionOpenNutrition,
+			Message: fmt.Sprintf("Protein averaged %s g over the last 7 days; your target is %s g.", num(*gp.ProteinAvg), num(*gp.ProteinTarget))})
+	}
+	if gp.NoWorkouts && !g.Program.HasProgram {
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout})
+	}
+	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() {
+		out = append(out, dashboard.CTA{Type: dashboard.CTAProgram, Action: dashboard.ActionPlayUpNext,
+			Message: fmt.Sprintf("%s of %s is ready: %s.", prog.Week, prog.Title, prog.Item.Title)})
+	}
+	if len(out) > maxCTAs {
+		out = out[:maxCTAs]
+	}
+	for i := range out {
+		out[i].Message = clipText(out[i].Message, maxCTAText)
+	}
+	return out
+}
+
+// prompts asks what the coach needs to know, skipping closed prompts.
+func (p *planner) prompts() []dashboard.Prompt {
+	g := p.g
+	var cands []dashboard.Prompt
+	mc := func(id, q string, opts ...string) {
+		var keep []string
+		for _, o := range opts {
+			if len([]rune(o)) <= maxOptionLen && len(keep) < maxOptions {
+				keep = append(keep, o)
+			}
+		}
+		if len(keep) >= 2 {
+			cands = append(cands, dashboard.Prompt{ID: id, Type: dashboard.PromptMultipleChoice, Question: clipText(q, maxQuestion), Options: keep})
+		}
+	}
+	if len(g.Goals.Goals) == 0 && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
+		opts := []string{optLoseWeight, optStronger, optMoveMore}
+		for _, pr := range g.Programs {
+			opts = append(opts, optStartPrefix+pr.Title)
+		}
+		mc(promptGoal, "What's your main goal right now?", opts...)
+	}
+	prog := g.Program
+	if prog.HasProgram && prog.Today == string(program.DayCompleted) {
+		var opts []string
+		for _, pr := range g.Programs {
+			if pr.ID != prog.ProgramID && len(opts) < 3 {
+				opts = append(opts, optStartPrefix+pr.Title)
+			}
+		}
+		mc(promptNext, fmt.Sprintf("You finished %s. What's next?", prog.Title), append(opts, optRepeatPrefix+prog.Title, optBreak)...)
+	}
+	if prog.HasProgram && prog.Status == string(program.Active) && prog.Behind >= behindAsk {
+		if skip := nextTraining(prog.days, prog.ExpectedDay); skip > prog.Day {
+			mc(promptBehind, fmt.Sprintf("You're %d sessions behind in %s. How do you want to continue?", prog.Behind, prog.Title),
+				optKeepPace, fmt.Sprintf("%s%d", optSkipPrefix, skip), optPause)
+		}
+	}
+	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+		mc(promptCheckIn, fmt.Sprintf("That's %d rest days in a row. How's your energy?", g.Gaps.RestDays),
+			optEnergised, optTired, optSore, optUnwell)
+	}
+	if g.Gaps.Onboarding {
+		cands = append(cands, dashboard.Prompt{ID: promptOnboarding, Type: dashboard.PromptVoiceMemo, Options: []string{},
+			Question: "Anything I should know: injuries, your schedule, what you enjoy?"})
+	}
+	out := []dashboard.Prompt{}
+	for _, c := range cands {
+		if _, _, closed := g.FollowUps.closed(c.ID, c.Question); closed || len(out) == maxPrompts {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// feedback reacts to patterns in the facts.
+func (p *planner) feedback() []string {
+	g := p.g
+	var out []string
+	for _, u := range g.Updates {
+		switch u.Kind {
+		case UpdateComplete:
+			out = append(out, fmt.Sprintf("You finished %s. That's a big one.", u.Title))
+		case UpdateAdvance:
+			out = append(out, fmt.Sprintf("Session done; %s moves on to day %d.", u.Title, u.Day))
+		case UpdateDeclare:
+			out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+		}
+	}
+	st := g.Training.Stats
+	late := g.civil.Weekday() >= time.Thursday || g.civil.Weekday() == time.Sunday
+	switch {
+	case st.UsualPerWeek != nil && float64(st.ThisWeek) > *st.UsualPerWeek && st.ThisWeek > 0:
+		out = append(out, fmt.Sprintf("%s this week, above your usual %s a week. Nice consistency.", plural(st.ThisWeek, "workout"), num(*st.UsualPerWeek)))
+	case st.UsualPerWeek != nil && st.ThisWeek > 0 && float64(st.ThisWeek) == *st.UsualPerWeek:
+		out = append(out, fmt.Sprintf("%s this week, right on your usual pace.", plural(st.ThisWeek, "workout")))
+	case st.UsualPerWeek != nil && late && *st.UsualPerWeek >= 1:
+		out = append(out, fmt.Sprintf("%s so far this week; you usually do %s.", plural(st.ThisWeek, "workout"), num(*st.UsualPerWeek)))
+	case st.UsualPerWeek == nil && st.ThisWeek >= 2:
+		out = append(out, fmt.Sprintf("%s this week. Keep it rolling.", plural(st.ThisWeek, "workout")))
+	}
+	if g.Weight.Goal.Status == health.ETAOnTrack {
+		out = append(out, "Your weight trend is moving toward your goal.")
+	}
+	if n := g.Today.LoggingStreak; n >= 3 {
+		out = append(out, fmt.Sprintf("Meals logged %d days in a row.", n))
+	}
+	if y := g.Yesterday; y.Meals > 0 && y.VsTargets.Protein.Target != nil && y.VsTargets.Protein.Consumed >= *y.VsTargets.Protein.Target {
+		out = append(out, "Yesterday's protein hit your target.")
+	}
+	if b := g.Body; b.HasScan && b.LeanChange != nil && *b.LeanChange > 0 {
+		out = append(out, fmt.Sprintf("Lean mass up %s %s since the previous scan.", num(*b.LeanChange), g.Member.Unit))
+	}
+	if len(out) > maxFeedback {
+		out = out[:maxFeedback]
+	}
+	for i := range out {
+		out[i] = clipText(out[i], maxFeedbackText)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}

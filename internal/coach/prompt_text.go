@@ -1,0 +1,174 @@
+package coach
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/content"
+)
+
+// promptVars renders the template variables (see Tuning) from the gathered data.
+func (g *Gathered) promptVars(mem *agent.Memory) map[string]string {
+	memory := "(none)"
+	if mem != nil {
+		memory = mem.Serialize()
+	}
+	gathered, _ := json.Marshal(g)
+	return map[string]string{
+		"gathered":  string(gathered),
+		"member":    fmt.Sprintf("%s (member id %s)", g.Member.Name, g.Member.ID),
+		"date":      g.civil.Format("Monday 2 Jan 2006") + " (" + g.Date + ")",
+		"unit":      string(g.Member.Unit),
+		"data":      g.factsText(),
+		"program":   g.programText(),
+		"answers":   g.answersText(),
+		"followups": g.followUpsText(),
+		"menu":      content.FormatMenu(g.Menu),
+		"programs":  g.programsText(),
+		"memory":    memory,
+	}
+}
+
+func (g *Gathered) factsText() string {
+	lines := []string{
+		"Weight: " + g.Weight.Text,
+		fmt.Sprintf("Nutrition today (%s): %s; meal-logging streak %d days", g.Today.Date, g.Today.Text, g.Today.LoggingStreak),
+		fmt.Sprintf("Nutrition yesterday (%s): %s", g.Yesterday.Date, g.Yesterday.Text),
+		"Nutrition, last 7 days: " + g.Week.Text,
+		"Training: " + g.Training.Stats.Text,
+	}
+	if len(g.Training.Recent) > 0 {
+		var ws []string
+		for _, w := range g.Training.Recent {
+			ws = append(ws, w.Text)
+		}
+		lines = append(lines, "Recent workouts: "+strings.Join(ws, "; "))
+	}
+	if len(g.Training.Completed) > 0 {
+		var cs []string
+		for _, c := range g.Training.Completed {
+			title := c.ContentID
+			if c.Title != "" {
+				title = c.Title + " (" + c.ContentID + ")"
+			}
+			cs = append(cs, title+" on "+c.At.Format(time.DateOnly))
+		}
+		lines = append(lines, "Finished catalog content (7 days): "+strings.Join(cs, "; "))
+	}
+	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.Goals.Text, "Data gaps: "+g.gapsText())
+	return strings.Join(lines, "\n")
+}
+
+func (g *Gathered) gapsText() string {
+	var gs []string
+	gp := g.Gaps
+	switch {
+	case gp.NeverWeighed:
+		gs = append(gs, "never weighed in")
+	case gp.WeighInStale:
+		gs = append(gs, fmt.Sprintf("no weigh-in for %d days", *gp.DaysSinceWeighIn))
+	}
+	switch {
+	case gp.NoRecentMeals:
+		gs = append(gs, "no meals logged in the last 7 days")
+	case gp.NoMealsYesterday:
+		gs = append(gs, "no meals logged yesterday")
+	}
+	if gp.ProteinLow {
+		gs = append(gs, fmt.Sprintf("protein 7-day average %s g under the %s g target", num(*gp.ProteinAvg), num(*gp.ProteinTarget)))
+	}
+	if gp.NoWorkouts {
+		gs = append(gs, "no workouts logged")
+	}
+	if gp.RestDays >= CheckInRestDays {
+		gs = append(gs, fmt.Sprintf("%d rest days in a row", gp.RestDays))
+	}
+	if gp.Onboarding {
+		gs = append(gs, "new member: no goals, program or data yet (onboarding)")
+	}
+	if len(gs) == 0 {
+		return "none"
+	}
+	return strings.Join(gs, "; ")
+}
+
+func (g *Gathered) programText() string {
+	s := g.Program.Text
+	if len(g.Program.Upcoming) > 0 {
+		var ups []string
+		for _, e := range g.Program.Upcoming {
+			ups = append(ups, fmt.Sprintf("%s #%d %s", e.ID, e.Day, e.Title))
+		}
+		s += "\nNext sessions: " + strings.Join(ups, "; ")
+	}
+	for _, u := range g.Updates {
+		switch u.Kind {
+		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay, UpdateAdvance, UpdateComplete:
+			s += "\nChanged this run (" + u.Kind + "): " + u.Note
+		}
+	}
+	return s
+}
+
+func (g *Gathered) answersText() string {
+	var lines []string
+	for _, a := range g.Prompts.Unprocessed {
+		lines = append(lines, fmt.Sprintf("- New answer (%s) to %q: %q", a.Day, a.Question, a.Answer))
+	}
+	for _, m := range g.NewMemos {
+		lines = append(lines, fmt.Sprintf("- New voice memo (%s): %q", m.Day, m.Transcript))
+	}
+	for _, u := range g.Updates {
+		switch u.Kind {
+		case UpdateGoal:
+			lines = append(lines, "- Goal added this run: "+u.Goal.Description)
+		case UpdateMemory:
+			if u.Note != "" {
+				lines = append(lines, "- Remembered this run: "+u.Key+" = "+u.Value)
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return "No new answers or voice memos."
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (g *Gathered) followUpsText() string {
+	f := g.FollowUps
+	var lines []string
+	for _, c := range f.Answered {
+		lines = append(lines, fmt.Sprintf("- %s: answered %q; do not ask again", c.ID, c.Answer))
+	}
+	for _, c := range f.Dropped {
+		lines = append(lines, fmt.Sprintf("- %s: ignored twice, dropped; do not ask again", c.ID))
+	}
+	for _, r := range f.Reask {
+		lines = append(lines, fmt.Sprintf("- %s: %q ignored once (asked %s); you may ask it once more", r.ID, r.Question, r.AskedOn))
+	}
+	for _, r := range f.Open {
+		lines = append(lines, fmt.Sprintf("- %s: %q already shown today, unanswered", r.ID, r.Question))
+	}
+	if len(lines) == 0 {
+		return "Follow-ups: none."
+	}
+	return "Follow-ups:\n" + strings.Join(lines, "\n")
+}
+
+func (g *Gathered) programsText() string {
+	if len(g.Programs) == 0 {
+		return "(none)"
+	}
+	var lines []string
+	for _, p := range g.Programs {
+		l := fmt.Sprintf("- %s | %s | %d days (%d training)", p.ID, p.Title, p.TotalDays, p.TrainingDays)
+		if p.First != nil {
+			l += " | first session " + p.First.ID
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}

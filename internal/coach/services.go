@@ -1,0 +1,61 @@
+package coach
+
+import (
+	"context"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+	"hearth/internal/program"
+	"hearth/internal/store"
+)
+
+// Records is what the coach reads of the household's health records
+// (*store.DB satisfies it).
+type Records interface {
+	Member(ctx context.Context, id string) (health.Member, error)
+	Weights(ctx context.Context, member string, rg store.Range) ([]health.WeightReading, error)
+	Meals(ctx context.Context, member string, rg store.Range) ([]health.Meal, error)
+	Workouts(ctx context.Context, member string, rg store.Range) ([]health.Workout, error)
+	BodyScans(ctx context.Context, member string, rg store.Range) ([]health.BodyScan, error)
+	Goals(ctx context.Context, member string, activeOnly bool) ([]health.Goal, error)
+}
+
+// Catalog is what the coach needs from the content catalog (*content.Catalog).
+type Catalog interface {
+	List(ctx context.Context, f content.Filter) ([]content.Item, error)
+	Lookup(ctx context.Context, ids []string) (map[string]content.Item, error)
+	Programs(ctx context.Context) ([]content.ProgramInfo, error)
+	Program(ctx context.Context, id string) (content.Program, error)
+}
+
+// Programs is the program-state service (*program.Service).
+type Programs interface {
+	Current(ctx context.Context, member string) (program.State, error)
+	Today(ctx context.Context, member string, now time.Time, loc *time.Location) (program.Today, error)
+	Declare(ctx context.Context, member, programID, startDate, pattern string) (program.State, error)
+	Advance(ctx context.Context, member string) (program.State, error)
+	RecordSubstitution(ctx context.Context, member string, day int, original, actual, reason string) (program.State, error)
+	Pause(ctx context.Context, member, note string) (program.State, error)
+	Resume(ctx context.Context, member string) (program.State, error)
+	Complete(ctx context.Context, member string) (program.State, error)
+}
+
+// Dashboards is what the coach reads of the dashboard store and how it
+// notifies screens (*dashboard.Store).
+type Dashboards interface {
+	Latest(ctx context.Context, member, day string) (dashboard.Stored, error)
+	RecentAnswers(ctx context.Context, member string, since time.Time) ([]dashboard.Answer, error)
+	UnprocessedAnswers(ctx context.Context, member string) ([]dashboard.Answer, error)
+	VoiceMemos(ctx context.Context, member string, since time.Time) ([]dashboard.VoiceMemo, error)
+	ConsumedSince(ctx context.Context, member string, t time.Time) (map[string]time.Time, error)
+	Published(member string)
+}
+
+var (
+	_ Records    = (*store.DB)(nil)
+	_ Catalog    = (*content.Catalog)(nil)
+	_ Programs   = (*program.Service)(nil)
+	_ Dashboards = (*dashboard.Store)(nil)
+)

@@ -1,0 +1,100 @@
+package coach
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+	"hearth/internal/health"
+)
+
+// Tools builds the coach's tools over its services. Every tool acts for
+// scope.MemberID (set by the run, never taken from arguments), has a strict
+// parameter schema and returns a compact summary.
+type Tools struct{ c *core }
+
+// NewTools returns the coach's tool factories over deps (see Deps for
+// what is required).
+func NewTools(deps Deps) *Tools { return &Tools{c: newCore(deps)} }
+
+// Health returns the health read and analysis tools: get_weight_trend,
+// get_today_nutrition, get_nutrition_history, get_recent_workouts,
+// get_health_summary, get_recent_meals, get_body_composition,
+// get_user_goals, calculate_goal_progress, suggest_calorie_target and
+// calculate_remaining_macros.
+func (t *Tools) Health() agent.ToolFactory {
+	return agent.ToolFactoryFunc(func() []agent.Tool {
+		return []agent.Tool{t.weightTrend(), t.todayNutrition(), t.nutritionHistory(), t.recentWorkouts(),
+			t.healthSummary(), t.recentMeals(), t.bodyComposition(), t.userGoals(),
+			t.goalProgress(), t.calorieTarget(), t.remainingMacros()}
+	})
+}
+
+// Fitness returns the content and program tools: get_fitness_content,
+// get_program_state and update_program_state.
+func (t *Tools) Fitness() agent.ToolFactory {
+	return agent.ToolFactoryFunc(func() []agent.Tool {
+		return []agent.Tool{t.fitnessContent(), t.programState(), t.updateProgram()}
+	})
+}
+
+// Coaching returns the tools around the member's dialogue with the coach:
+// get_voice_memos, get_prompt_responses, write_dashboard and log_coaching_note.
+func (t *Tools) Coaching() agent.ToolFactory {
+	return agent.ToolFactoryFunc(func() []agent.Tool {
+		return []agent.Tool{t.voiceMemos(), t.promptResponses(), t.writeDashboard(), t.logNote()}
+	})
+}
+
+// All returns every coach tool factory.
+func (t *Tools) All() []agent.ToolFactory {
+	return []agent.ToolFactory{t.Health(), t.Fitness(), t.Coaching()}
+}
+
+// errNoMember refuses a tool call made outside a member's run.
+var errNoMember = errors.New("this run is not for one member")
+
+// member loads the scope's member.
+func (c *core) member(ctx context.Context, scope agent.Scope) (health.Member, error) {
+	if scope.MemberID == "" {
+		return health.Member{}, errNoMember
+	}
+	m, err := c.rec.Member(ctx, scope.MemberID)
+	if err != nil {
+		return m, fmt.Errorf("coach: member %s: %w", scope.MemberID, err)
+	}
+	if m.Unit != health.LB {
+		m.Unit = health.KG
+	}
+	return m, nil
+}
+
+// day resolves a date argument ("today", "yesterday", YYYY-MM-DD, nil =
+// today) to an instant on that local day: now for today, the day's last
+// instant for a past day.
+func (c *core) day(arg *string, now time.Time) (time.Time, error) {
+	today := health.LocalDay(now, c.loc)
+	if arg == nil || *arg == "" || *arg == "today" {
+		return now, nil
+	}
+	var d time.Time
+	if *arg == "yesterday" {
+		d = today.AddDate(0, 0, -1)
+	} else {
+		t, err := time.ParseInLocation(time.DateOnly, *arg, c.loc)
+		if err != nil {
+			return now, apperr.Invalidf("date %q must be YYYY-MM-DD", *arg)
+		}
+		d = t
+	}
+	if d.After(today) {
+		return now, apperr.Invalidf("date %s is in the future", d.Format(time.DateOnly))
+	}
+	if d.Equal(today) {
+		return now, nil
+	}
+	return d.AddDate(0, 0, 1).Add(-time.Nanosecond), nil
+}

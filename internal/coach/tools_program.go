@@ -1,0 +1,248 @@
+package coach
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+	"hearth/internal/program"
+)
+
+// ProgramView is get_program_state's result: the member's program and what
+// today is in it. Day is the next program day to do.
+type ProgramView struct {
+	HasProgram    bool                   `json:"has_program"`
+	ProgramID     string                 `json:"program_id,omitempty"`
+	Title         string                 `json:"title,omitempty"`
+	Status        string                 `json:"status,omitempty"` // active | paused | completed
+	StartDate     string                 `json:"start_date,omitempty"`
+	Pattern       string                 `json:"pattern,omitempty"`
+	RestWeekdays  []string               `json:"rest_weekdays,omitempty"`
+	Day           int                    `json:"day,omitempty"`
+	TotalDays     int                    `json:"total_days,omitempty"`
+	Week          string                 `json:"week,omitempty"`
+	Today         string                 `json:"today,omitempty"` // training | rest | not_started | paused | completed
+	RestReason    string                 `json:"rest_reason,omitempty"`
+	ExpectedDay   int                    `json:"expected_day,omitempty"`
+	Behind        int                    `json:"behind"`
+	Ahead         int                    `json:"ahead"`
+	StartsInDays  int                    `json:"starts_in_days,omitempty"`
+	Item          *content.MenuEntry     `json:"item,omitempty"`
+	Note          string                 `json:"note,omitempty"`
+	Upcoming      []content.MenuEntry    `json:"upcoming,omitempty"`
+	Substitutions []program.Substitution `json:"substitutions,omitempty"`
+	Text          string                 `json:"text"`
+
+	stateID    int64
+	updatedAt  time.Time
+	anchorDate string
+	anchorDay  int
+	days       []content.Day
+}
+
+func (t *Tools) programState() agent.Tool {
+	return agent.Tool{
+		Name:        "get_program_state",
+		Description: "The member's workout program: which program, status, position (next day to do), schedule pattern, what today is (training, rest, not started), how far behind or ahead, and the next sessions.",
+		Parameters:  noParams(),
+		Execute: func(ctx context.Context, scope agent.Scope, _ json.RawMessage) (any, error) {
+			if scope.MemberID == "" {
+				return nil, errNoMember
+			}
+			return t.c.programView(ctx, scope.MemberID, t.c.clock(scope))
+		},
+	}
+}
+
+func (c *core) programView(ctx context.Context, member string, now time.Time) (ProgramView, error) {
+	st, err := c.prog.Current(ctx, member)
+	if apperr.Is(err, apperr.NotFound) {
+		v := ProgramView{}
+		v.Text = v.text()
+		return v, nil
+	}
+	if err != nil {
+		return ProgramView{}, err
+	}
+	td, err := c.prog.Today(ctx, member, now, c.loc)
+	if err != nil {
+		return ProgramView{}, err
+	}
+	v := ProgramView{HasProgram: true, ProgramID: st.ProgramID, Title: td.ProgramTitle, Status: string(st.Status),
+		StartDate: st.StartDate, Pattern: st.Pattern, RestWeekdays: st.RestWeekdays, Day: td.Day, TotalDays: td.TotalDays,
+		Week: td.Week, Today: string(td.Status), RestReason: td.RestReason, ExpectedDay: td.ExpectedDay, Behind: td.Behind,
+		Ahead: td.Ahead, StartsInDays: td.StartsInDays, Note: td.Note, stateID: st.ID, updatedAt: st.UpdatedAt,
+		anchorDate: st.AnchorDate, anchorDay: st.AnchorDay}
+	if td.Item != nil {
+		e := content.MenuOf([]content.Item{*td.Item})[0]
+		v.Item = &e
+	}
+	if n := len(st.Substitutions); n > 0 {
+		v.Substitutions = st.Substitutions[max(0, n-3):]
+	}
+	if prog, err := c.cat.Program(ctx, st.ProgramID); err == nil {
+		v.days = prog.Days
+		if v.Upcoming, err = c.upcoming(ctx, prog.Days, v.Day); err != nil {
+			return v, err
+		}
+	} else if !apperr.Is(err, apperr.NotFound) {
+		return v, err
+	}
+	v.Text = v.text()
+	return v, nil
+}
+
+// upcoming resolves the training sessions after day.
+func (c *core) upcoming(ctx context.Context, days []content.Day, day int) ([]content.MenuEntry, error) {
+	var ids []string
+	for d := day + 1; d <= len(days) && len(ids) < upcomingSessions; d++ {
+		if !days[d-1].Rest && days[d-1].ContentID != "" {
+			ids = append(ids, days[d-1].ContentID)
+		}
+	}
+	found, err := c.cat.Lookup(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []content.MenuEntry
+	for _, id := range ids {
+		if it, ok := found[id]; ok {
+			out = append(out, content.MenuOf([]content.Item{it})[0])
+		}
+	}
+	return out, nil
+}
+
+// text renders the program situation in one line.
+func (v ProgramView) text() string {
+	if !v.HasProgram {
+		return "no current program (ad-hoc workouts)"
+	}
+	pos := fmt.Sprintf("Day %d of %d (%s)", v.Day, v.TotalDays, v.Week)
+	switch v.Today {
+	case string(program.DayCompleted):
+		return fmt.Sprintf("%s completed (started %s)", v.Title, v.StartDate)
+	case string(program.DayPaused):
+		return fmt.Sprintf("%s is paused at %s", v.Title, pos)
+	case string(program.DayNotStarted):
+		return fmt.Sprintf("%s starts on %s (in %d days), training %s", v.Title, v.StartDate, v.StartsInDays, v.Pattern)
+	}
+	var b strings.Builder
+	if v.Today == string(program.DayRest) {
+		why := "a program rest day"
+		if v.RestReason == program.RestSchedule {
+			why = "not a training weekday (" + v.Pattern + ")"
+		}
+		fmt.Fprintf(&b, "%s: rest day today, %s; next is %s", v.Title, why, pos)
+	} else {
+		fmt.Fprintf(&b, "%s: today is %s", v.Title, pos)
+	}
+	if v.Item != nil {
+		fmt.Fprintf(&b, ", %s (%d min)", v.Item.Title, v.Item.DurationMin)
+	}
+	if v.Behind > 0 {
+		fmt.Fprintf(&b, "; %d sessions behind schedule", v.Behind)
+	}
+	if v.Ahead > 0 {
+		fmt.Fprintf(&b, "; %d sessions ahead of schedule", v.Ahead)
+	}
+	return b.String()
+}
+
+func (t *Tools) updateProgram() agent.Tool {
+	str := func(desc string) map[string]any { return nullable("string", desc, map[string]any{"maxLength": 200}) }
+	return agent.Tool{
+		Name: "update_program_state",
+		Description: "Change the member's program: declare (program_id, start_date, pattern) when they say they start one; " +
+			"advance after they did today's session; substitute (day, actual, reason) when they did something else; " +
+			"pause (note), resume, complete. Returns the new state.",
+		Parameters: object(map[string]any{
+			"action":     map[string]any{"type": "string", "enum": []string{"declare", "advance", "substitute", "pause", "resume", "complete"}},
+			"program_id": str("declare: the catalog program id."),
+			"start_date": str("declare: YYYY-MM-DD, today, tomorrow or a weekday (\"monday\"); null = today."),
+			"pattern":    str("declare: training weekdays, \"daily\" or e.g. \"mon,wed,fri\"; null = daily."),
+			"day":        nullable("integer", "substitute: the program day; null = the current day.", map[string]any{"minimum": 1, "maximum": 1000}),
+			"original":   str("substitute: the program's content id for the day; null = from the program."),
+			"actual":     str("substitute: a catalog id or a short description of what they did."),
+			"reason":     str("substitute: why."),
+			"note":       str("pause: why."),
+		}),
+		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
+			var a struct {
+				Action                                  string
+				ProgramID                               *string `json:"program_id"`
+				StartDate                               *string `json:"start_date"`
+				Pattern, Original, Actual, Reason, Note *string
+				Day                                     *int
+			}
+			if err := decodeArgs(args, &a); err != nil {
+				return nil, err
+			}
+			if scope.MemberID == "" {
+				return nil, errNoMember
+			}
+			if err := t.c.changeProgram(ctx, scope, a.Action, deref(a.ProgramID), deref(a.StartDate), deref(a.Pattern),
+				a.Day, deref(a.Original), deref(a.Actual), deref(a.Reason), deref(a.Note)); err != nil {
+				return nil, t.c.refusal(a.Action, err)
+			}
+			return t.c.programView(ctx, scope.MemberID, t.c.clock(scope))
+		},
+	}
+}
+
+func (c *core) changeProgram(ctx context.Context, scope agent.Scope, action, programID, start, pattern string,
+	day *int, original, actual, reason, note string) error {
+	m := scope.MemberID
+	var err error
+	switch action {
+	case "declare":
+		if programID == "" {
+			return apperr.Invalidf("declare needs program_id")
+		}
+		d, derr := resolveDay(start, civilDate(c.clock(scope), c.loc))
+		if derr != nil {
+			return derr
+		}
+		_, err = c.prog.Declare(ctx, m, programID, d.Format(time.DateOnly), pattern)
+	case "advance":
+		_, err = c.prog.Advance(ctx, m)
+	case "substitute":
+		d := 0
+		if day != nil {
+			d = *day
+		} else {
+			st, cerr := c.prog.Current(ctx, m)
+			if cerr != nil {
+				return cerr
+			}
+			d = st.CurrentDay
+		}
+		_, err = c.prog.RecordSubstitution(ctx, m, d, original, actual, reason)
+	case "pause":
+		_, err = c.prog.Pause(ctx, m, note)
+	case "resume":
+		_, err = c.prog.Resume(ctx, m)
+	case "complete":
+		_, err = c.prog.Complete(ctx, m)
+	default:
+		return apperr.Invalidf("unknown action %q", action)
+	}
+	return err
+}
+
+// refusal turns a service error into the message the model sees: the
+// user-safe message of coded errors, nothing internal.
+func (c *core) refusal(action string, err error) error {
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Code != apperr.Internal {
+		return fmt.Errorf("%s refused: %s", action, ae.Message)
+	}
+	c.log.Warn("coach: tool failed", "action", action, "err", err)
+	return fmt.Errorf("%s failed: internal error", action)
+}

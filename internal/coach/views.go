@@ -1,0 +1,157 @@
+package coach
+
+import (
+	"math"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/health"
+)
+
+// The compact summaries the read tools return. Weights are in the member's
+// unit rounded to 0.1 (the same figures the Text fields print); dates are
+// household-local YYYY-MM-DD.
+
+// WeightView is get_weight_trend's result.
+type WeightView struct {
+	Unit             health.Unit `json:"unit"`
+	Readings         int         `json:"readings"`
+	Current          *float64    `json:"current,omitempty"`
+	Trend            *float64    `json:"trend,omitempty"`
+	Change7d         *float64    `json:"change_7d,omitempty"`
+	Change30d        *float64    `json:"change_30d,omitempty"`
+	BodyFatPct       *float64    `json:"body_fat_pct,omitempty"`
+	LastWeighIn      string      `json:"last_weigh_in,omitempty"`
+	DaysSinceWeighIn *int        `json:"days_since_weigh_in,omitempty"`
+	Goal             GoalView    `json:"goal"`
+	// CurrentText and Change7dText are the figures as the member reads them
+	// ("81.4 kg", "−0.6 kg").
+	CurrentText  string `json:"current_text,omitempty"`
+	Change7dText string `json:"change_7d_text,omitempty"`
+	Text         string `json:"text"`
+}
+
+// GoalView is progress toward a goal weight (calculate_goal_progress).
+type GoalView struct {
+	Status      health.ETAStatus `json:"status"`
+	Goal        *float64         `json:"goal,omitempty"`
+	Current     *float64         `json:"current,omitempty"`
+	ToGo        *float64         `json:"to_go,omitempty"`
+	Percent     *float64         `json:"percent,omitempty"`
+	PacePerWeek *float64         `json:"pace_per_week,omitempty"`
+	ETA         string           `json:"eta,omitempty"`
+	DaysToGoal  *int             `json:"days_to_goal,omitempty"`
+	Text        string           `json:"text"`
+}
+
+// NutritionDayView is one day's nutrition (get_today_nutrition, calculate_remaining_macros).
+type NutritionDayView struct {
+	Date          string             `json:"date"`
+	Meals         int                `json:"meals"`
+	Totals        health.Macros      `json:"totals"`
+	VsTargets     health.MacroBudget `json:"vs_targets"`
+	LoggingStreak int                `json:"logging_streak"`
+	Text          string             `json:"text"`
+}
+
+// DayLine is one day of a nutrition history.
+type DayLine struct {
+	Date     string  `json:"date"`
+	Meals    int     `json:"meals"`
+	Calories float64 `json:"calories"`
+	ProteinG float64 `json:"protein_g"`
+}
+
+// NutritionHistoryView is get_nutrition_history's result: the complete days
+// before today; averages are over logged days.
+type NutritionHistoryView struct {
+	From        string             `json:"from"`
+	Through     string             `json:"through"`
+	Days        []DayLine          `json:"days"`
+	DaysLogged  int                `json:"days_logged"`
+	DaysMissing int                `json:"days_missing"`
+	MissingDays []string           `json:"missing_days,omitempty"`
+	Average     health.MacroBudget `json:"average"`
+	Text        string             `json:"text"`
+}
+
+// WorkoutLine is one workout.
+type WorkoutLine struct {
+	Date        string  `json:"date"`
+	Type        string  `json:"type"`
+	Title       string  `json:"title,omitempty"`
+	DurationMin float64 `json:"duration_min"`
+	AvgHR       *int    `json:"avg_hr,omitempty"`
+	ContentID   string  `json:"content_id,omitempty"`
+	Text        string  `json:"text"`
+}
+
+// StatsView is the training rhythm.
+type StatsView struct {
+	ThisWeek        int      `json:"this_week"`
+	ThisWeekMinutes float64  `json:"this_week_minutes"`
+	UsualPerWeek    *float64 `json:"usual_per_week,omitempty"`
+	AveragedWeeks   int      `json:"averaged_weeks"`
+	LastWorkout     string   `json:"last_workout,omitempty"`
+	DaysSinceLast   *int     `json:"days_since_last,omitempty"`
+	RestDays        *int     `json:"rest_days,omitempty"`
+	Text            string   `json:"text"`
+}
+
+// Completion is a catalog item the member finished (a done tap or a logged
+// workout carrying its id).
+type Completion struct {
+	ContentID string    `json:"content_id"`
+	Title     string    `json:"title,omitempty"`
+	At        time.Time `json:"at"`
+	Source    string    `json:"source"` // done_tap | workout
+}
+
+// WorkoutsView is get_recent_workouts's result.
+type WorkoutsView struct {
+	Recent    []WorkoutLine `json:"recent"`
+	Stats     StatsView     `json:"stats"`
+	Completed []Completion  `json:"completed_content"`
+}
+
+// BodyView is get_body_composition's result.
+type BodyView struct {
+	HasScan       bool     `json:"has_scan"`
+	Date          string   `json:"date,omitempty"`
+	DaysAgo       int      `json:"days_ago,omitempty"`
+	BodyFatPct    float64  `json:"body_fat_pct,omitempty"`
+	LeanMass      float64  `json:"lean_mass,omitempty"`
+	BodyFatChange *float64 `json:"body_fat_change,omitempty"`
+	LeanChange    *float64 `json:"lean_mass_change,omitempty"`
+	Text          string   `json:"text"`
+}
+
+// ProgramBrief is a catalog program with its first session.
+type ProgramBrief struct {
+	ID           string             `json:"id"`
+	Title        string             `json:"title"`
+	TotalDays    int                `json:"total_days"`
+	TrainingDays int                `json:"training_days"`
+	First        *content.MenuEntry `json:"first,omitempty"`
+}
+
+// ContentView is get_fitness_content's result: the menu to choose from.
+type ContentView struct {
+	Items     []content.MenuEntry `json:"items"`
+	Programs  []ProgramBrief      `json:"programs"`
+	Truncated bool                `json:"truncated"`
+}
+
+// round1 rounds to one decimal.
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// inUnit converts kilograms to the unit, rounded to 0.1.
+func inUnit(u health.Unit, kg *float64) *float64 {
+	if kg == nil {
+		return nil
+	}
+	v := round1(u.FromKg(*kg))
+	return &v
+}
+
+func dateOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
