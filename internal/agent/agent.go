@@ -99,7 +99,7 @@ func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.MaxIterations > 0 {
 		s.MaxIterations = o.MaxIterations
 	}
-	if o.MaxRetries > 0 {
+	if o.MaxRetries != 0 { // negative = no retries (0 means "default" in ModelSettings)
 		s.MaxRetries = o.MaxRetries
 	}
 	return s

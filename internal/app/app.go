@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
@@ -42,6 +43,8 @@ type App struct {
 	Runtimes   agent.Runtimes
 	Agents     *agent.Orchestrator
 	Schedule   *schedule.Service
+
+	Definitions *definition.Service
 
 	coachTuning coach.TuningSource
 
@@ -93,9 +96,16 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
+	tuning := &coachDefinition{}
+	a.coachTuning = tuning
 	if err := a.registerAgents(ctx); err != nil {
 		return err
 	}
+	defs, err := a.buildDefinitions(ctx, tuning)
+	if err != nil {
+		return err
+	}
+	a.Definitions = defs
 	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS,

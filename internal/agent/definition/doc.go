@@ -1,0 +1,53 @@
+// Package definition holds declarative, versioned agent definitions (seed
+// 003): an agent is data — system prompt, user prompt template, model
+// settings, tool ids, context types, output JSON Schema, validation rules,
+// sub-agents and hooks — stored append-only in agent_definitions, so an admin
+// can tune an agent or add a small one without a code change, and roll back a
+// bad edit.
+//
+// Versions. Repo.Save validates a Definition and inserts it as the agent's
+// next version; the current definition is the newest active version.
+// Repo.Rollback deactivates the current version, so the previous active one
+// becomes current again. Nothing is updated or deleted in place. Reads of
+// the current version are cached; every write through the Repo invalidates
+// the cache. A definition that does not validate is refused with an
+// apperr.Invalid naming each bad field, and the current version stays.
+//
+// Invoking. Runner.Invoke(ctx, agentID, Params) loads the current definition,
+// resolves its context types in parallel into prompt sections (ContextResolver
+// funcs from the Registry), renders the user prompt template ({{variable}}),
+// offers the definition's tools (from the Registry's ToolSet, wrapped with
+// tool hooks), calls the agent.Runtime with the output schema and the model
+// settings, checks the output against the schema and the validation rules
+// (failures go back to the model with the errors, up to MaxRetries times),
+// runs the sub-agent pipeline, fires the agent's hooks and returns the
+// composed result. The whole invoke is recorded as one agent_runs row with
+// assignment "invoke".
+//
+// Template variables: message (the invoke's message, at every level),
+// member, now, previous_messages, every context type the definition
+// declares, user.<path> (Options.Members' data), extras.<path>, input.<path>
+// (a sub-agent's mapped input) and, for a sub-agent whose input mapping is
+// an object, its keys. A variable without a value fails the run. There is no
+// heuristic fallback: a model error or output still invalid after the
+// retries fails the invoke.
+//
+// Sub-agents run in batches: entries of one batch in parallel, batches in
+// ascending order. An entry's condition rules are evaluated against the
+// parent's result so far (an object output plus the keys of earlier
+// batches; any other output as it is); a failing rule skips the entry. Its
+// input mapping resolves $result[.path], $user[.path], $extras[.path],
+// $parentInput[.path] and $now; other values are literals ("$$x" is the
+// literal "$x"); objects and arrays nest; a path that does not exist is
+// null. The sub-agent's composed result is set under its key. Nesting is
+// limited to MaxDepth levels; cycles and deeper chains are refused on save
+// and at run time.
+//
+// Hooks are named functions (Registry.Hooks; BuiltinHooks gives notify and
+// log_note) attached before/after the agent, before/after each tool
+// (tool_hooks) and after a sub-agent entry. A hook's source is a dot path into
+// the value at its point ("" = all of it): before the agent {member, message,
+// input, extras}; after the agent its composed result; before a tool {tool,
+// args}; after a tool {tool, args, result, error}; after a sub-agent its
+// composed result. Hook failures are logged and noted, never fatal.
+package definition

@@ -1,0 +1,169 @@
+package definition
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/internal/agent"
+)
+
+// execute runs one agent of the pipeline: context → prompt → tools →
+// before hooks → model with validation retries → sub-agents → after hooks.
+// It returns what the agent produced and the index of its step.
+func (inv *invocation) execute(ctx context.Context, cur *current, c call) (node, int, error) {
+	start := time.Now()
+	idx := inv.addStep(Step{AgentID: cur.AgentID, Version: cur.Number, Key: c.key, Depth: c.depth, Notes: c.notes})
+	n, err := inv.executeStep(ctx, cur, c, idx)
+	inv.updateStep(idx, func(s *Step) {
+		s.MS = float64(time.Since(start).Microseconds()) / 1000
+		if err != nil {
+			s.Error = err.Error()
+		} else {
+			s.Output = n.output
+		}
+	})
+	return n, idx, err
+}
+
+func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, idx int) (node, error) {
+	def := &cur.Definition
+	mem, err := inv.memory(ctx, def.AgentID)
+	if err != nil {
+		return node{}, err
+	}
+	scope := agent.Scope{AgentID: def.AgentID, MemberID: inv.member, RunID: inv.run.ID, Now: inv.now, Memory: mem}
+
+	t := time.Now()
+	sections, err := inv.contexts(ctx, def, mem)
+	inv.timing("context", t)
+	if err != nil {
+		return node{}, err
+	}
+
+	t = time.Now()
+	system, user, err := inv.prompt(def, c, sections)
+	if err != nil {
+		return node{}, err
+	}
+	inv.updateStep(idx, func(s *Step) { s.System, s.User = system, user })
+	if c.depth == 0 {
+		inv.mu.Lock()
+		inv.run.Prompt = &agent.Prompt{System: system, User: user}
+		inv.mu.Unlock()
+	}
+	specs, caller, err := inv.tools(def, scope, idx)
+	inv.timing(agent.PhasePrompt, t)
+	if err != nil {
+		return node{}, err
+	}
+
+	self := c.input
+	if c.depth == 0 {
+		self = user
+	}
+	inv.fire(ctx, idx, def.Hooks.Before, HookEvent{Point: BeforeAgent, AgentID: def.AgentID, Key: c.key},
+		map[string]any{"member": inv.member, "message": user, "input": self, "extras": inv.extras})
+
+	var base []agent.Message
+	if c.depth == 0 {
+		base = slices.Clone(inv.params.PreviousMessages)
+	}
+	base = append(base, agent.Message{Role: agent.RoleUser, Content: user})
+	req := agent.Request{System: system, Messages: base, Tools: specs, CallTool: caller, Model: def.Model,
+		Temperature: def.Temperature, MaxTokens: def.MaxTokens, MaxIterations: def.MaxIterations}
+	if def.OutputSchema != nil {
+		req.Output = &agent.OutputSchema{Name: schemaName(def.AgentID), Schema: def.OutputSchema, Loose: !strictCompatible(def.OutputSchema)}
+	}
+	out, err := inv.reason(ctx, cur, c, idx, req)
+	if err != nil {
+		return node{}, err
+	}
+
+	composed, err := inv.subAgents(ctx, def, c, out, self)
+	if err != nil {
+		return node{}, err
+	}
+	inv.fire(ctx, idx, def.Hooks.After, HookEvent{Point: AfterAgent, AgentID: def.AgentID, Key: c.key}, composed)
+	return node{output: out, composed: composed}, nil
+}
+
+// contexts resolves the definition's context types in parallel, in order.
+func (inv *invocation) contexts(ctx context.Context, def *Definition, mem *agent.Memory) ([]string, error) {
+	out := make([]string, len(def.ContextTypes))
+	fns := make([]ContextResolver, len(def.ContextTypes))
+	for i, name := range def.ContextTypes {
+		fns[i] = inv.reg.Contexts[name]
+		if fns[i] == nil {
+			if name == ContextWorkingMemory && mem != nil {
+				out[i] = mem.Serialize()
+				continue
+			}
+			return nil, definitionErr(def.AgentID, "unknown context type %q (not registered)", name)
+		}
+	}
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		if fn == nil {
+			continue
+		}
+		wg.Go(func() { out[i], errs[i] = fn(ctx, inv.member) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("definition: context %s for %s: %w", def.ContextTypes[i], def.AgentID, err)
+		}
+	}
+	return out, nil
+}
+
+// prompt builds the system prompt (with the context sections) and the user
+// message (the rendered template, else the message or the mapped input).
+func (inv *invocation) prompt(def *Definition, c call, sections []string) (system, user string, err error) {
+	var sys strings.Builder
+	sys.WriteString(strings.TrimSpace(def.SystemPrompt))
+	for i, name := range def.ContextTypes {
+		if s := strings.TrimSpace(sections[i]); s != "" {
+			fmt.Fprintf(&sys, "\n\n## %s\n%s", sectionTitle(name), s)
+		}
+	}
+	if def.UserTemplate == "" {
+		user = c.message
+		if c.depth > 0 {
+			user = text(c.input)
+		}
+	} else {
+		vars := map[string]any{"message": inv.params.Message, "member": inv.member,
+			"now": FormatNow(inv.now, inv.r.opts.Location), "previous_messages": history(inv.params.PreviousMessages),
+			"user": inv.user, "extras": inv.extras, "input": c.input}
+		for i, name := range def.ContextTypes {
+			vars[name] = sections[i]
+		}
+		if m, ok := c.input.(map[string]any); ok {
+			for k, v := range m {
+				vars[k] = v
+			}
+		}
+		if user, err = RenderTemplate(def.UserTemplate, vars); err != nil {
+			return "", "", definitionErr(def.AgentID, "user template: %s", err.Error())
+		}
+	}
+	if strings.TrimSpace(user) == "" {
+		return "", "", definitionErr(def.AgentID, "nothing to send: the message (or mapped input) is empty and there is no user template")
+	}
+	return sys.String(), user, nil
+}
+
+// history renders previous messages for {{previous_messages}}.
+func history(msgs []agent.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		fmt.Fprintf(&b, "%s: %s\n", m.Role, m.Content)
+	}
+	return strings.TrimSpace(b.String())
+}

@@ -1,0 +1,107 @@
+package definition
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"hearth/internal/live"
+)
+
+// Hook attachment points, as recorded in HookEvent.Point.
+const (
+	BeforeAgent   = "before_agent"
+	AfterAgent    = "after_agent"
+	BeforeTool    = "before_tool"
+	AfterTool     = "after_tool"
+	AfterSubAgent = "after_sub_agent"
+)
+
+// Built-in hook names (BuiltinHooks).
+const (
+	HookNotify  = "notify"
+	HookLogNote = "log_note"
+)
+
+// NotifyKind is the live event kind the notify hook publishes.
+const NotifyKind = "notify"
+
+// maxHookTextLen caps the text a hook passes on, in characters.
+const maxHookTextLen = 2000
+
+// HookEvent is what a hook receives: where it fired and the value its
+// source selected.
+type HookEvent struct {
+	Point   string
+	AgentID string
+	// Tool is set for tool hooks, Key for sub-agent hooks.
+	Tool   string
+	Key    string
+	Member string
+	RunID  int64
+	Value  any
+}
+
+// HookFunc is a named side effect fired by definitions.
+type HookFunc func(ctx context.Context, ev HookEvent) error
+
+// Publisher publishes to the live hub (internal/live.Hub).
+type Publisher interface {
+	Publish(topic, kind string, data any)
+}
+
+// NoteLogger records a coaching note about a member.
+type NoteLogger interface {
+	LogNote(ctx context.Context, member, agentID, note string) error
+}
+
+// Notification is the data of a "notify" event on a member's topic.
+type Notification struct {
+	Agent   string `json:"agent"`
+	Message string `json:"message"`
+}
+
+// NotifyHook publishes the value as text to the member's screens (topic
+// "member:<id>", kind "notify"). An empty value publishes nothing.
+func NotifyHook(pub Publisher) HookFunc {
+	return func(_ context.Context, ev HookEvent) error {
+		msg := hookText(ev.Value)
+		if msg == "" {
+			return nil
+		}
+		pub.Publish(live.MemberTopic(ev.Member), NotifyKind, Notification{Agent: ev.AgentID, Message: msg})
+		return nil
+	}
+}
+
+// LogNoteHook records the value as text as a note about the member.
+func LogNoteHook(notes NoteLogger) HookFunc {
+	return func(ctx context.Context, ev HookEvent) error {
+		note := hookText(ev.Value)
+		if note == "" {
+			return errors.New("log_note: nothing to log (the source is empty)")
+		}
+		return notes.LogNote(ctx, ev.Member, ev.AgentID, note)
+	}
+}
+
+// BuiltinHooks returns notify (when pub is set) and log_note (when notes is
+// set), to merge into Registry.Hooks.
+func BuiltinHooks(pub Publisher, notes NoteLogger) map[string]HookFunc {
+	out := map[string]HookFunc{}
+	if pub != nil {
+		out[HookNotify] = NotifyHook(pub)
+	}
+	if notes != nil {
+		out[HookLogNote] = LogNoteHook(notes)
+	}
+	return out
+}
+
+func hookText(v any) string {
+	s := strings.TrimSpace(text(v))
+	if r := []rune(s); len(r) > maxHookTextLen {
+		s = string(r[:maxHookTextLen-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,121 @@
+package definition
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"hearth/internal/agent"
+)
+
+// Context type names the health wiring provides (any name registered in
+// Registry.Contexts is valid; these are the conventional ones).
+const (
+	ContextMemberProfile = "member_profile"
+	ContextTargetsGoals  = "targets_goals"
+	ContextProgramState  = "program_state"
+	ContextDate          = "date_context"
+	ContextHealthSummary = "health_summary"
+	ContextCatalogMenu   = "catalog_menu"
+	ContextWorkingMemory = "working_memory"
+)
+
+// ContextResolver renders one context type for a member as a prompt section.
+type ContextResolver func(ctx context.Context, member string) (string, error)
+
+// ToolSet is the tool registry definitions pick their tools from
+// (*agent.Toolbox satisfies it).
+type ToolSet interface {
+	Specs() []agent.ToolSpec
+	Call(ctx context.Context, scope agent.Scope, name string, args json.RawMessage) (any, error)
+}
+
+// Registry is what definitions may refer to; saving checks against it and
+// the runner resolves from it.
+type Registry struct {
+	// Tools are the tools tool_ids name (nil = none).
+	Tools ToolSet
+	// Contexts resolve context types by name.
+	Contexts map[string]ContextResolver
+	// Hooks are the hook functions hooks name (see BuiltinHooks).
+	Hooks map[string]HookFunc
+	// Memory, when set, gives tools the run's working memory for (agent,
+	// member), saves it when the invoke succeeds, and provides the
+	// working_memory context type from it.
+	Memory *agent.MemoryStore
+	// Vars lists, per agent id, extra template variables that agent's
+	// callers supply (for example the variables the coach's assignment
+	// renders into its user template).
+	Vars map[string][]string
+}
+
+// ContextTypes lists the context types definitions may declare, sorted.
+func (r Registry) ContextTypes() []string {
+	out := make([]string, 0, len(r.Contexts)+1)
+	for name := range r.Contexts {
+		out = append(out, name)
+	}
+	if r.Memory != nil && r.Contexts[ContextWorkingMemory] == nil {
+		out = append(out, ContextWorkingMemory)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ToolIDs lists the registered tool names in registry order.
+func (r Registry) ToolIDs() []string {
+	if r.Tools == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range r.Tools.Specs() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// HookNames lists the registered hooks, sorted.
+func (r Registry) HookNames() []string {
+	out := make([]string, 0, len(r.Hooks))
+	for name := range r.Hooks {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DateContext is the date_context resolver: today's date, weekday and time
+// in loc, from the clock now.
+func DateContext(now func() time.Time, loc *time.Location) ContextResolver {
+	if now == nil {
+		now = time.Now
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return func(context.Context, string) (string, error) {
+		return FormatNow(now(), loc), nil
+	}
+}
+
+// FormatNow renders an instant for a model: "Saturday 14 February 2026,
+// 09:00 (Europe/Paris)".
+func FormatNow(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	t = t.In(loc)
+	return t.Format("Monday 2 January 2006, 15:04") + " (" + loc.String() + ")"
+}
+
+// sectionTitle turns a context type name into a heading: member_profile →
+// "Member profile".
+func sectionTitle(name string) string {
+	s := strings.ReplaceAll(name, "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,177 @@
+package definition
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"hearth/internal/apperr"
+	"hearth/internal/store"
+)
+
+const versionColumns = `version_id, agent_id, version, system_prompt, user_template, model, temperature, max_tokens,
+	max_iterations, max_retries, tool_ids, context_types, output_schema, validation_rules, sub_agents, hooks,
+	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by`
+
+func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, error) {
+	js := func(x any) (string, error) {
+		b, err := json.Marshal(x)
+		return string(b), err
+	}
+	var cols [6]string
+	for i, x := range []any{v.ToolIDs, v.ContextTypes, v.ValidationRules, v.SubAgents, v.Hooks, v.ToolHooks} {
+		s, err := js(x)
+		if err != nil {
+			return 0, fmt.Errorf("definition: encode %s: %w", v.AgentID, err)
+		}
+		cols[i] = s
+	}
+	var schema sql.NullString
+	if v.OutputSchema != nil {
+		s, err := js(v.OutputSchema)
+		if err != nil {
+			return 0, fmt.Errorf("definition: encode %s schema: %w", v.AgentID, err)
+		}
+		schema = sql.NullString{String: s, Valid: true}
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_definitions (agent_id, version, system_prompt, user_template,
+		model, temperature, max_tokens, max_iterations, max_retries, tool_ids, context_types, output_schema,
+		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+		v.AgentID, v.Number, v.SystemPrompt, v.UserTemplate, v.Model, store.NullFloat(v.Temperature), v.MaxTokens,
+		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5],
+		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote)
+	if err != nil {
+		return 0, fmt.Errorf("definition: insert %s: %w", v.AgentID, err)
+	}
+	return res.LastInsertId()
+}
+
+func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
+	var v Version
+	var temp sql.NullFloat64
+	var tools, contexts, rules, subs, hooks, toolHooks, created string
+	var schema, deactivated sql.NullString
+	var active int
+	err := row.Scan(&v.ID, &v.AgentID, &v.Number, &v.SystemPrompt, &v.UserTemplate, &v.Model, &temp, &v.MaxTokens,
+		&v.MaxIterations, &v.MaxRetries, &tools, &contexts, &schema, &rules, &subs, &hooks, &toolHooks, &active,
+		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return v, err
+		}
+		return v, fmt.Errorf("definition: scan: %w", err)
+	}
+	v.Temperature = store.FloatPtr(temp)
+	v.Active = active == 1
+	for _, f := range []struct {
+		src string
+		dst any
+	}{{tools, &v.ToolIDs}, {contexts, &v.ContextTypes}, {rules, &v.ValidationRules}, {subs, &v.SubAgents},
+		{hooks, &v.Hooks}, {toolHooks, &v.ToolHooks}} {
+		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
+			return v, fmt.Errorf("definition: %s version %d: %w", v.AgentID, v.Number, err)
+		}
+	}
+	if schema.Valid {
+		if err := json.Unmarshal([]byte(schema.String), &v.OutputSchema); err != nil {
+			return v, fmt.Errorf("definition: %s version %d schema: %w", v.AgentID, v.Number, err)
+		}
+	}
+	if v.CreatedAt, err = store.ParseTime(created); err != nil {
+		return v, err
+	}
+	if v.DeactivatedAt, err = store.ParseNullTime(deactivated); err != nil {
+		return v, err
+	}
+	v.normalize()
+	return v, nil
+}
+
+func scanVersions(rows *sql.Rows) ([]Version, error) {
+	defer rows.Close()
+	out := []Version{}
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("definition: list: %w", err)
+	}
+	return out, nil
+}
+
+// Version returns version number of an agent (active or not); NotFound if
+// there is none.
+func (r *Repo) Version(ctx context.Context, agentID string, number int) (Version, error) {
+	v, err := scanVersion(r.db.Read.QueryRowContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
+		WHERE agent_id = ? AND version = ?`, agentID, number))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Version{}, apperr.NotFoundf("agent %q has no version %d", agentID, number)
+	}
+	return v, err
+}
+
+// History returns every version of an agent, newest first; NotFound if the
+// agent has none.
+func (r *Repo) History(ctx context.Context, agentID string) ([]Version, error) {
+	rows, err := r.db.Read.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
+		WHERE agent_id = ? ORDER BY version DESC`, agentID)
+	if err != nil {
+		return nil, fmt.Errorf("definition: history %s: %w", agentID, err)
+	}
+	out, err := scanVersions(rows)
+	if err == nil && len(out) == 0 {
+		return nil, apperr.NotFoundf("no agent %q", agentID)
+	}
+	return out, err
+}
+
+// List summarizes every agent with a definition, by agent id. UpdatedAt and
+// UpdatedBy are the latest save or rollback.
+func (r *Repo) List(ctx context.Context) ([]Summary, error) {
+	rows, err := r.db.Read.QueryContext(ctx, `SELECT agent_id, version, model, is_active, created_at, created_by,
+		deactivated_at, deactivated_by FROM agent_definitions ORDER BY agent_id, version`)
+	if err != nil {
+		return nil, fmt.Errorf("definition: list: %w", err)
+	}
+	defer rows.Close()
+	out := []Summary{}
+	for rows.Next() {
+		var id, model, created, by, deBy string
+		var number, active int
+		var de sql.NullString
+		if err := rows.Scan(&id, &number, &model, &active, &created, &by, &de, &deBy); err != nil {
+			return nil, fmt.Errorf("definition: list: %w", err)
+		}
+		if len(out) == 0 || out[len(out)-1].AgentID != id {
+			out = append(out, Summary{AgentID: id})
+		}
+		s := &out[len(out)-1]
+		s.Versions++
+		if active == 1 {
+			s.Version, s.Model = number, model
+		}
+		at, err := store.ParseTime(created)
+		if err != nil {
+			return nil, err
+		}
+		if !at.Before(s.UpdatedAt) {
+			s.UpdatedAt, s.UpdatedBy = at, by
+		}
+		if deAt, err := store.ParseNullTime(de); err != nil {
+			return nil, err
+		} else if deAt != nil && !deAt.Before(s.UpdatedAt) {
+			s.UpdatedAt, s.UpdatedBy = *deAt, deBy
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("definition: list: %w", err)
+	}
+	return out, nil
+}

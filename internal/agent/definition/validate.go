@@ -1,0 +1,270 @@
+package definition
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+)
+
+// agentIDPattern allows seed-style ids such as "health-coach" or "plan:message".
+var agentIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_:-]{0,63}$`)
+
+var keyPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+
+// Template parameters every definition may use; user, extras and input also
+// take a path (user.name, extras.week, input.overview).
+var (
+	templateParams = []string{"message", "member", "now", "previous_messages"}
+	templateRoots  = []string{"user", "extras", "input"}
+)
+
+// Limits on what an admin can store.
+const (
+	maxPromptLen   = 100_000
+	maxIterations  = 50
+	maxRetries     = 10
+	maxOutputToken = 1_000_000
+)
+
+// graph is what validation needs to know about the other agents.
+type graph struct {
+	// subs maps every agent with a current definition to its sub-agent ids.
+	subs map[string][]string
+	// parentKeys are the keys other agents' object input mappings give the
+	// agent being validated (its template may use them).
+	parentKeys []string
+}
+
+// problems collects per-field messages.
+type problems map[string][]string
+
+func (p problems) add(field, format string, args ...any) {
+	p[field] = append(p[field], fmt.Sprintf(format, args...))
+}
+
+// err returns an apperr.Invalid whose message lists every problem and whose
+// Fields carry them per form field; nil when there are none.
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	fields := map[string]string{}
+	var all []string
+	names := make([]string, 0, len(p))
+	for f := range p {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	for _, f := range names {
+		msg := strings.Join(p[f], "; ")
+		fields[f] = msg
+		all = append(all, f+": "+msg)
+	}
+	return &apperr.Error{Code: apperr.Invalid, Message: "the definition was not saved: " + strings.Join(all, " | "), Fields: fields}
+}
+
+// validate checks d (normalized) against the registry and the graph of the
+// other agents' current definitions.
+func (reg Registry) validate(d *Definition, g graph) error {
+	p := problems{}
+	if !agentIDPattern.MatchString(d.AgentID) {
+		p.add("agent_id", "must be 1-64 lowercase letters, digits, _, - or :, starting with a letter or digit")
+	}
+	if strings.TrimSpace(d.SystemPrompt) == "" {
+		p.add("system_prompt", "is required")
+	}
+	if len(d.SystemPrompt) > maxPromptLen {
+		p.add("system_prompt", "is longer than %d characters", maxPromptLen)
+	}
+	if len(d.UserTemplate) > maxPromptLen {
+		p.add("user_template", "is longer than %d characters", maxPromptLen)
+	}
+	reg.checkTemplate(d, g.parentKeys, p)
+	if len(d.Model) > 100 || strings.ContainsAny(d.Model, " \t\r\n") {
+		p.add("model", "must be a model name without spaces (at most 100 characters)")
+	}
+	if t := d.Temperature; t != nil && (math.IsNaN(*t) || *t < 0 || *t > 2) {
+		p.add("temperature", "must be between 0 and 2")
+	}
+	if d.MaxTokens < 0 || d.MaxTokens > maxOutputToken {
+		p.add("max_tokens", "must be between 0 (no cap) and %d", maxOutputToken)
+	}
+	if d.MaxIterations < 1 || d.MaxIterations > maxIterations {
+		p.add("max_iterations", "must be between 1 and %d", maxIterations)
+	}
+	if d.MaxRetries < 0 || d.MaxRetries > maxRetries {
+		p.add("max_retries", "must be between 0 and %d", maxRetries)
+	}
+	reg.checkTools(d, p)
+	reg.checkContexts(d, p)
+	if d.OutputSchema != nil {
+		if _, err := agent.CompileSchema("definition-"+d.AgentID, d.OutputSchema); err != nil {
+			p.add("output_schema", "does not compile: %s", oneLine(err))
+		}
+	}
+	if err := checkRules(d.ValidationRules); err != nil {
+		p.add("validation_rules", "%s", oneLine(err))
+	}
+	if d.OutputSchema == nil {
+		for _, r := range d.ValidationRules {
+			if r.Path != "" {
+				p.add("validation_rules", "rule on %q needs an output schema: without one the output is free text (use path \"\")", r.Path)
+				break
+			}
+		}
+	}
+	reg.checkSubAgents(d, g, p)
+	reg.checkHooks("hooks", d.Hooks.Before, p)
+	reg.checkHooks("hooks", d.Hooks.After, p)
+	for _, tool := range sortedKeys(d.ToolHooks) {
+		if !slices.Contains(d.ToolIDs, tool) {
+			p.add("tool_hooks", "%q is not one of this agent's tools", tool)
+		}
+		reg.checkHooks("tool_hooks", d.ToolHooks[tool].Before, p)
+		reg.checkHooks("tool_hooks", d.ToolHooks[tool].After, p)
+	}
+	return p.err()
+}
+
+func (reg Registry) checkTemplate(d *Definition, parentKeys []string, p problems) {
+	vars, err := TemplateVariables(d.UserTemplate)
+	if err != nil {
+		p.add("user_template", "%s", err.Error())
+	}
+	known := slices.Concat(templateParams, d.ContextTypes, reg.Vars[d.AgentID], parentKeys)
+	var unknown []string
+	for _, v := range vars {
+		// Paths reach into user, extras, input and the values parents map in.
+		root, _, dotted := strings.Cut(v, ".")
+		if slices.Contains(templateRoots, root) || slices.Contains(parentKeys, root) || (!dotted && slices.Contains(known, v)) {
+			continue
+		}
+		unknown = append(unknown, "{{"+v+"}}")
+	}
+	if len(unknown) > 0 {
+		p.add("user_template", "unknown variable %s: use a declared context type (%s), a parameter (%s), user.<field>, extras.<name> or input.<name>",
+			strings.Join(unknown, ", "), listOrNone(d.ContextTypes), strings.Join(templateParams, ", "))
+	}
+}
+
+func (reg Registry) checkTools(d *Definition, p problems) {
+	avail := reg.ToolIDs()
+	seen := map[string]bool{}
+	for _, id := range d.ToolIDs {
+		switch {
+		case seen[id]:
+			p.add("tool_ids", "%q is listed twice", id)
+		case !slices.Contains(avail, id):
+			p.add("tool_ids", "unknown tool %q (available: %s)", id, listOrNone(avail))
+		}
+		seen[id] = true
+	}
+}
+
+func (reg Registry) checkContexts(d *Definition, p problems) {
+	avail := reg.ContextTypes()
+	seen := map[string]bool{}
+	for _, c := range d.ContextTypes {
+		switch {
+		case seen[c]:
+			p.add("context_types", "%q is listed twice", c)
+		case !slices.Contains(avail, c):
+			p.add("context_types", "unknown context type %q (available: %s)", c, listOrNone(avail))
+		}
+		seen[c] = true
+	}
+}
+
+func (reg Registry) checkSubAgents(d *Definition, g graph, p problems) {
+	keys := map[string]bool{}
+	for i, s := range d.SubAgents {
+		at := fmt.Sprintf("entry %d", i+1)
+		if s.Key != "" {
+			at = fmt.Sprintf("entry %q", s.Key)
+		}
+		switch {
+		case !keyPattern.MatchString(s.Key):
+			p.add("sub_agents", "%s: key must be a name of letters, digits and _", at)
+		case keys[s.Key]:
+			p.add("sub_agents", "%s: key is used twice", at)
+		}
+		keys[s.Key] = true
+		if s.Batch < 0 || s.Batch > 100 {
+			p.add("sub_agents", "%s: batch must be between 0 and 100", at)
+		}
+		if _, ok := g.subs[s.AgentID]; !ok && s.AgentID != d.AgentID {
+			p.add("sub_agents", "%s: unknown agent %q (no current definition)", at, s.AgentID)
+		}
+		if err := checkMapping(s.Input); err != nil {
+			p.add("sub_agents", "%s: input: %s", at, oneLine(err))
+		}
+		if err := checkRules(s.Condition); err != nil {
+			p.add("sub_agents", "%s: condition: %s", at, oneLine(err))
+		}
+		reg.checkHooks("sub_agents", s.After, p)
+	}
+	edges := make(map[string][]string, len(g.subs)+1)
+	for k, v := range g.subs {
+		edges[k] = v
+	}
+	edges[d.AgentID] = subAgentIDs(d)
+	if err := checkGraph(edges); err != nil {
+		p.add("sub_agents", "%s", err.Error())
+	}
+}
+
+func (reg Registry) checkHooks(field string, refs []HookRef, p problems) {
+	for _, h := range refs {
+		if _, ok := reg.Hooks[h.Hook]; !ok {
+			p.add(field, "unknown hook %q (available: %s)", h.Hook, listOrNone(reg.HookNames()))
+		}
+		if err := checkPath(h.Source); err != nil {
+			p.add(field, "hook %q source: %s", h.Hook, err.Error())
+		}
+	}
+}
+
+// subAgentIDs lists the distinct agent ids of d's sub-agents.
+func subAgentIDs(d *Definition) []string {
+	var out []string
+	for _, s := range d.SubAgents {
+		if !slices.Contains(out, s.AgentID) {
+			out = append(out, s.AgentID)
+		}
+	}
+	return out
+}
+
+// mappingKeys returns the top-level keys of an object input mapping.
+func mappingKeys(input any) []string {
+	m, ok := input.(map[string]any)
+	if !ok {
+		return nil
+	}
+	return sortedKeys(m)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", "; ")), " ")
+}
