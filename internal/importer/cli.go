@@ -1,0 +1,178 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/store"
+)
+
+const cliUsage = `usage: hearth import --member ID [--kind K] [--tz ZONE] FILE...
+
+Imports Apple Health exports (export.zip or export.xml) and CSV files of
+weigh-ins, meals or workouts for one member. Each file is imported whole or
+not at all; importing a file again adds nothing new.
+
+`
+
+// RunCLI implements `hearth import`; args are the arguments after "import".
+// It opens the database with openDB (and closes it), shows a progress bar on
+// stderr (periodic lines when stderr is not a terminal), prints a summary
+// per file on stdout, and returns the exit status: 0 when every file
+// imported, 1 when one failed, 2 for bad usage.
+func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB func(context.Context) (*store.DB, error)) int {
+	fs := flag.NewFlagSet("hearth import", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, cliUsage)
+		fs.PrintDefaults()
+	}
+	member := fs.String("member", "", "id of the member the records belong to (required)")
+	kindName := fs.String("kind", "auto", "auto, apple, csv-weight, csv-meals or csv-workouts")
+	tz := fs.String("tz", "Local", "time zone of CSV times written without an offset")
+	var files []string
+	for rest := args; ; { // flags may follow file names
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files, rest = append(files, fs.Arg(0)), fs.Args()[1:]
+	}
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "hearth import: "+format+"\n", a...)
+		fs.Usage()
+		return 2
+	}
+	if *member == "" {
+		return usage("--member is required")
+	}
+	if len(files) == 0 {
+		return usage("no files given")
+	}
+	kind, err := ParseKind(*kindName)
+	if err != nil {
+		return usage("%s", userMessage(err))
+	}
+	loc, err := time.LoadLocation(*tz)
+	if err != nil {
+		return usage("unknown time zone %q", *tz)
+	}
+	db, err := openDB(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "hearth import: %v\n", err)
+		return 1
+	}
+	defer db.Close()
+	if _, err := db.Member(ctx, *member); err != nil {
+		fmt.Fprintf(stderr, "hearth import: %s%s\n", userMessage(err), memberHint(ctx, db, err))
+		return 1
+	}
+	status := 0
+	for _, path := range files {
+		bar := newBar(stderr, isTerminal(stderr), path)
+		sum, err := ImportFile(ctx, db, Options{Member: *member, Kind: kind, Location: loc, Progress: bar.update}, path)
+		bar.finish()
+		if err != nil {
+			status = 1
+			printFailure(stderr, path, sum, err)
+			if ctx.Err() != nil {
+				break
+			}
+			continue
+		}
+		printSummary(stdout, sum)
+	}
+	return status
+}
+
+// userMessage is the safe, readable part of an error.
+func userMessage(err error) string {
+	var ae *apperr.Error
+	if errors.As(err, &ae) {
+		return ae.Message
+	}
+	return err.Error()
+}
+
+func memberHint(ctx context.Context, db *store.DB, err error) string {
+	if !apperr.Is(err, apperr.NotFound) {
+		return ""
+	}
+	ms, lerr := db.ListMembers(ctx)
+	if lerr != nil || len(ms) == 0 {
+		return " (the household has no members yet)"
+	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	return " (members: " + strings.Join(ids, ", ") + ")"
+}
+
+func printFailure(w io.Writer, path string, s Summary, err error) {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		fmt.Fprintf(w, "%s: failed, nothing imported: %s\n", path, userMessage(err))
+		return
+	}
+	fmt.Fprintf(w, "%s: nothing imported, %d problem(s):\n", path, ve.Total)
+	for _, p := range ve.Problems {
+		fmt.Fprintf(w, "  %s\n", p.Error())
+	}
+	if more := ve.Total - len(ve.Problems); more > 0 {
+		fmt.Fprintf(w, "  … and %d more\n", more)
+	}
+}
+
+func printSummary(w io.Writer, s Summary) {
+	fmt.Fprintf(w, "%s: %s, %s in %s\n", s.File, s.Kind, formatBytes(s.Bytes), s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "  added %d, skipped as duplicate %d, skipped as unknown %d, rejected %d\n",
+		s.Added, s.SkippedDuplicate, s.SkippedUnknown, s.Rejected)
+	labels := make([]string, 0, len(s.Types))
+	for l := range s.Types {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	for _, l := range labels {
+		c := s.Types[l]
+		fmt.Fprintf(w, "  %-46s added %d, duplicate %d\n", strings.TrimPrefix(l, "HKQuantityTypeIdentifier"), c.Added, c.Duplicate)
+	}
+	if s.Kind == KindApple {
+		fmt.Fprintf(w, "  nutrition entries: %d created, %d updated; body composition linked to %d weigh-ins\n",
+			s.MealsCreated, s.MealsUpdated, s.BodyCompLinked)
+	}
+}
+
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,41 @@
+package importer
+
+import (
+	"strings"
+	"time"
+)
+
+// zonedLayouts carry their own offset.
+var zonedLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04Z07:00", appleTimeLayout}
+
+// localLayouts are read in the household time zone.
+var localLayouts = []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"}
+
+// parseCSVTime reads the date/time forms CSV files use: RFC 3339 / ISO 8601
+// with an offset or Z, the same without one, "YYYY-MM-DD HH:MM[:SS]" (both
+// in loc), and a bare "YYYY-MM-DD", which means noon in loc so the entry
+// lands on that day whatever zone it is later shown in.
+func parseCSVTime(s string, loc *time.Location) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < len(time.DateOnly) {
+		return time.Time{}, false
+	}
+	if len(s) == len(time.DateOnly) {
+		d, err := time.ParseInLocation(time.DateOnly, s, loc)
+		if err != nil {
+			return time.Time{}, false
+		}
+		return time.Date(d.Year(), d.Month(), d.Day(), 12, 0, 0, 0, loc).UTC(), true
+	}
+	for _, l := range zonedLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	for _, l := range localLayouts {
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}

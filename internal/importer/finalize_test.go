@@ -1,0 +1,36 @@
+package importer
+
+import (
+	"strings"
+	"testing"
+)
+
+// The finalize statements run over every staged sample of a member; a full
+// scan inside a join there made 100k records take minutes. Guard the plans.
+func TestFinalizeQueriesUseIndexes(t *testing.T) {
+	db := newDB(t)
+	derived := map[string]bool{"t": true, "totals": true, "best": true}
+	for name, q := range map[string]string{"update meals": updateSlotMeals, "insert meals": insertSlotMeals,
+		"link body fat": linkBodyFat, "link lean mass": linkLeanMass} {
+		rows, err := db.Read.Query(`EXPLAIN QUERY PLAN `+q, 1, "ada", "2024-01-01T00:00:00.000Z")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+			if rest, ok := strings.CutPrefix(detail, "SCAN "); ok && !derived[strings.Fields(rest)[0]] {
+				t.Errorf("%s: full scan %q", name, detail)
+			}
+		}
+		rows.Close()
+		if !strings.Contains(strings.Join(plan, "\n"), "SEARCH") {
+			t.Errorf("%s: no index search in plan %q", name, plan)
+		}
+	}
+}

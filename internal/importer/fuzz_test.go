@@ -1,0 +1,148 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+)
+
+// checker is an emitter that checks every parsed record against the
+// invariants the database and the dashboard rely on.
+type checker struct {
+	t        *testing.T
+	emitted  int
+	rejected int
+}
+
+var slotRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}:(breakfast|lunch|snack|dinner)$`)
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func (c *checker) emit(r *record) error {
+	c.emitted++
+	t := c.t
+	if b, err := hex.DecodeString(r.key); err != nil || len(b) != 16 {
+		t.Fatalf("bad key %q", r.key)
+	}
+	if r.label == "" {
+		t.Fatal("record without label")
+	}
+	switch r.kind {
+	case recWeight:
+		w := r.weight
+		if !finite(w.WeightKg) || w.WeightKg <= 0 || w.WeightKg > 700 || w.MeasuredAt.IsZero() {
+			t.Fatalf("bad weight %+v", w)
+		}
+		if w.BodyFatPct != nil && (!finite(*w.BodyFatPct) || *w.BodyFatPct < 0 || *w.BodyFatPct > 100) {
+			t.Fatalf("bad body fat %v", *w.BodyFatPct)
+		}
+	case recMeal:
+		m := r.meal
+		for _, v := range []float64{m.Calories, m.ProteinG, m.CarbsG, m.FatG} {
+			if !finite(v) || v < 0 {
+				t.Fatalf("bad meal %+v", m)
+			}
+		}
+		if m.Name == "" || len(m.Name) > 200 || m.EatenAt.IsZero() {
+			t.Fatalf("bad meal %+v", m)
+		}
+	case recWorkout:
+		w := r.workout
+		if w.Type == "" || len(w.Type) > 40 || len(w.Title) > 120 || !finite(w.DurationMin) || w.DurationMin < 0 ||
+			w.DurationMin > 7*24*60 || w.StartedAt.IsZero() {
+			t.Fatalf("bad workout %+v", w)
+		}
+		for _, hr := range []*int{w.AvgHR, w.MaxHR} {
+			if hr != nil && (*hr <= 0 || *hr > 400) {
+				t.Fatalf("bad heart rate %d", *hr)
+			}
+		}
+		if w.EnergyKcal != nil && (!finite(*w.EnergyKcal) || *w.EnergyKcal < 0) {
+			t.Fatalf("bad energy %v", *w.EnergyKcal)
+		}
+	case recSample:
+		s := r.sample
+		if !finite(s.value) || s.value < 0 || s.at.IsZero() {
+			t.Fatalf("bad sample %+v", s)
+		}
+		switch s.kind {
+		case "energy", "protein", "carbs", "fat":
+			if !slotRE.MatchString(s.slot) {
+				t.Fatalf("bad slot %q", s.slot)
+			}
+		case "body_fat", "lean_mass":
+			if s.slot != "" || (s.kind == "body_fat" && s.value > 100) {
+				t.Fatalf("bad body sample %+v", s)
+			}
+		default:
+			t.Fatalf("bad sample kind %q", s.kind)
+		}
+	default:
+		t.Fatalf("bad record kind %d", r.kind)
+	}
+	return nil
+}
+
+func (c *checker) reject(label string, p Problem) {
+	c.rejected++
+	if p.Message == "" || label == "" {
+		c.t.Fatalf("empty problem %+v for %q", p, label)
+	}
+}
+
+func (c *checker) unknown(string) {}
+
+// seeds adds the testdata files with the given extensions to f's corpus.
+func seeds(f *testing.F, exts ...string) {
+	for _, ext := range exts {
+		files, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+}
+
+// parseOK fails the fuzz run for errors that are not Problems: parsing bytes
+// in memory can only fail because the bytes are bad.
+func parseOK(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if _, ok := asProblem(err); !ok {
+		t.Fatalf("error is not a Problem: %v", err)
+	}
+}
+
+func FuzzCSV(f *testing.F) {
+	seeds(f, ".csv", ".tsv")
+	f.Add([]byte("date,weight_lb\n2024-01-05,180\n"))
+	f.Add([]byte("datetime,type,duration_min,max_hr,energy_kcal\n2024-01-05T07:00:00Z,run,30,170,300\n"))
+	loc := time.FixedZone("test", 3600)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, kind := range []Kind{KindAuto, KindCSVWeight, KindCSVMeals, KindCSVWorkouts} {
+			c := &checker{t: t}
+			_, err := parseCSV(context.Background(), bytes.NewReader(data), kind, loc, c)
+			parseOK(t, err)
+		}
+	})
+}
+
+func FuzzAppleXML(f *testing.F) {
+	seeds(f, ".xml")
+	f.Add([]byte(`<HealthData><Workout workoutActivityType="HKWorkoutActivityTypeYoga" duration="3600" durationUnit="s" startDate="2024-01-05 07:00:00 +0000" endDate="2024-01-05 08:00:00 +0000"><WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" average="1.5" unit="count/s"/></Workout></HealthData>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := &checker{t: t}
+		parseOK(t, parseApple(context.Background(), bytes.NewReader(data), c))
+	})
+}

@@ -1,0 +1,187 @@
+package importer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"hearth/internal/apperr"
+)
+
+// Kind says what a file holds.
+type Kind string
+
+// File kinds; KindAuto detects the kind from the content.
+const (
+	KindAuto        Kind = "auto"
+	KindApple       Kind = "apple"
+	KindCSVWeight   Kind = "csv-weight"
+	KindCSVMeals    Kind = "csv-meals"
+	KindCSVWorkouts Kind = "csv-workouts"
+)
+
+// Record sources written by the importer.
+const (
+	SourceApple = "apple_health"
+	SourceCSV   = "csv"
+)
+
+// ParseKind reads a kind name; "" and "csv" mean auto-detection.
+func ParseKind(s string) (Kind, error) {
+	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
+	case "", "csv":
+		return KindAuto, nil
+	case KindAuto, KindApple, KindCSVWeight, KindCSVMeals, KindCSVWorkouts:
+		return k, nil
+	}
+	return "", apperr.Invalidf("unknown import kind %q (want auto, apple, csv-weight, csv-meals or csv-workouts)", s)
+}
+
+func (k Kind) isCSV() bool { return k == KindCSVWeight || k == KindCSVMeals || k == KindCSVWorkouts }
+
+// Options say whose data a file is and how to read it.
+type Options struct {
+	// Member is the id of an existing member who receives the records.
+	Member string
+	// Kind is the file kind; "" means KindAuto.
+	Kind Kind
+	// Location is the household time zone for CSV times written without an
+	// offset; nil means time.Local. Apple records carry their own offsets.
+	Location *time.Location
+	// Progress, when set, is called at most about ten times a second while
+	// the file is read, and once more when it is done.
+	Progress func(Progress)
+}
+
+// Progress reports how far an import has come.
+type Progress struct {
+	File       string `json:"file"`
+	BytesRead  int64  `json:"bytes_read"`
+	BytesTotal int64  `json:"bytes_total"` // 0 when unknown
+	Records    int64  `json:"records"`     // elements or rows seen so far
+	Done       bool   `json:"done"`
+}
+
+// Percent is the share of bytes read, 0-100, or -1 when the total is unknown.
+func (p Progress) Percent() float64 {
+	if p.BytesTotal <= 0 {
+		return -1
+	}
+	return min(100, float64(p.BytesRead)*100/float64(p.BytesTotal))
+}
+
+// TypeCount counts one record type of a file.
+type TypeCount struct {
+	Added     int `json:"added"`
+	Duplicate int `json:"duplicate"`
+	Rejected  int `json:"rejected"`
+}
+
+// Summary is the outcome of importing one file. When the import failed the
+// added and duplicate counts are zero (nothing was kept) and Problems says why.
+type Summary struct {
+	ImportID         int64                `json:"import_id"`
+	File             string               `json:"file"`
+	Kind             Kind                 `json:"kind"`
+	Added            int                  `json:"added"`
+	SkippedDuplicate int                  `json:"skipped_duplicate"`
+	SkippedUnknown   int                  `json:"skipped_unknown"`
+	Rejected         int                  `json:"rejected"`
+	Types            map[string]TypeCount `json:"types,omitempty"`   // by Apple type or CSV kind
+	Unknown          map[string]int       `json:"unknown,omitempty"` // skipped types (first 100 distinct names)
+	MealsCreated     int                  `json:"meals_created"`     // Apple nutrition entries (see package doc)
+	MealsUpdated     int                  `json:"meals_updated"`
+	BodyCompLinked   int                  `json:"body_comp_linked"` // body-fat / lean-mass values attached to weigh-ins
+	Bytes            int64                `json:"bytes"`
+	Records          int64                `json:"records"`
+	Duration         time.Duration        `json:"duration_ns"`
+	Problems         []Problem            `json:"problems,omitempty"`
+}
+
+// maxUnknownNames bounds Summary.Unknown so a hostile file cannot grow it.
+const maxUnknownNames = 100
+
+// maxProblems is how many problems a failed file reports in detail.
+const maxProblems = 10
+
+func (s *Summary) count(label string, f func(*TypeCount)) {
+	if s.Types == nil {
+		s.Types = map[string]TypeCount{}
+	}
+	c := s.Types[label]
+	f(&c)
+	s.Types[label] = c
+}
+
+func (s *Summary) unknown(name string) {
+	s.SkippedUnknown++
+	if s.Unknown == nil {
+		s.Unknown = map[string]int{}
+	}
+	if _, ok := s.Unknown[name]; ok || len(s.Unknown) < maxUnknownNames {
+		s.Unknown[name]++
+	}
+}
+
+// discard forgets what a failed transaction would have kept.
+func (s *Summary) discard() {
+	s.Added, s.SkippedDuplicate, s.MealsCreated, s.MealsUpdated, s.BodyCompLinked = 0, 0, 0, 0, 0
+	for k, c := range s.Types {
+		c.Added, c.Duplicate = 0, 0
+		s.Types[k] = c
+	}
+}
+
+// Problem is one reason a file was refused.
+type Problem struct {
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Element string `json:"element,omitempty"` // XML element (and record type)
+	Message string `json:"message"`
+}
+
+// Error renders the problem as "line 12: Record …: message".
+func (p Problem) Error() string {
+	var b strings.Builder
+	if p.Line > 0 {
+		b.WriteString("line " + strconv.Itoa(p.Line))
+		if p.Column > 0 {
+			b.WriteString(":" + strconv.Itoa(p.Column))
+		}
+		b.WriteString(": ")
+	}
+	if p.Element != "" {
+		b.WriteString(p.Element + ": ")
+	}
+	b.WriteString(p.Message)
+	return b.String()
+}
+
+// ValidationError lists why a file imported nothing. It unwraps to an
+// apperr.Invalid error carrying the same message, so the web layer maps it
+// to 400 and shows Error().
+type ValidationError struct {
+	File     string
+	Problems []Problem // the first few
+	Total    int       // all problems found
+}
+
+// Error names the file and its first problem.
+func (e *ValidationError) Error() string {
+	if len(e.Problems) == 0 {
+		return e.File + ": nothing imported"
+	}
+	msg := fmt.Sprintf("%s: nothing imported: %s", e.File, e.Problems[0].Error())
+	if more := e.Total - 1; more == 1 {
+		msg += " (and 1 more problem)"
+	} else if more > 1 {
+		msg += fmt.Sprintf(" (and %d more problems)", more)
+	}
+	return msg
+}
+
+// Unwrap returns the apperr.Invalid form of e.
+func (e *ValidationError) Unwrap() error {
+	return &apperr.Error{Code: apperr.Invalid, Message: e.Error()}
+}

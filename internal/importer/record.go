@@ -1,0 +1,94 @@
+package importer
+
+import (
+	"encoding/hex"
+	"hash/fnv"
+	"math"
+	"strconv"
+	"time"
+
+	"hearth/internal/health"
+)
+
+// recKind says which table a parsed record goes to.
+type recKind uint8
+
+const (
+	recWeight  recKind = iota + 1 // weight_readings
+	recMeal                       // meals (CSV)
+	recWorkout                    // workouts
+	recSample                     // import_samples (Apple dietary and body composition)
+)
+
+// sample is an Apple quantity sample that is staged, not stored one-to-one.
+type sample struct {
+	kind  string // energy | protein | carbs | fat | body_fat | lean_mass
+	at    time.Time
+	slot  string // dietary: "2006-01-02:breakfast"
+	value float64
+}
+
+// record is one parsed record, ready to store. Parsers fill the part named
+// by kind; MemberID, Source and created_at are set by the writer.
+type record struct {
+	kind    recKind
+	label   string // count label: Apple type identifier or CSV kind
+	key     string
+	line    int
+	weight  health.WeightReading
+	meal    health.Meal
+	workout health.Workout
+	sample  sample
+}
+
+// emitter receives what a parser finds; each call is one record seen. emit
+// may fail only for storage reasons and must not keep r (parsers reuse it);
+// reject records a record-level problem and parsing continues.
+type emitter interface {
+	emit(r *record) error
+	reject(label string, p Problem)
+	unknown(name string)
+}
+
+// keyer builds stable source keys: an FNV-128a hash of the normalised fields,
+// in hex. Its buffer is reused, so a key costs one small allocation.
+type keyer struct{ buf []byte }
+
+func (k *keyer) reset(label string) *keyer {
+	k.buf = append(k.buf[:0], label...)
+	return k
+}
+
+func (k *keyer) str(s string) *keyer {
+	k.buf = append(k.buf, '|')
+	k.buf = append(k.buf, s...)
+	return k
+}
+
+func (k *keyer) time(t time.Time) *keyer {
+	k.buf = append(k.buf, '|')
+	k.buf = strconv.AppendInt(k.buf, t.UnixMilli(), 10)
+	return k
+}
+
+// num appends v rounded to 3 decimals, so the same value written in another
+// unit by a later export (81.828 kg vs 180.4 lb) keys the same.
+func (k *keyer) num(v float64) *keyer {
+	k.buf = append(k.buf, '|')
+	k.buf = strconv.AppendFloat(k.buf, math.Round(v*1000)/1000, 'f', 3, 64)
+	return k
+}
+
+func (k *keyer) optNum(v *float64) *keyer {
+	if v == nil {
+		return k.str("")
+	}
+	return k.num(*v)
+}
+
+func (k *keyer) sum() string {
+	h := fnv.New128a()
+	_, _ = h.Write(k.buf)
+	var out [16]byte
+	return hex.EncodeToString(h.Sum(out[:0]))
+}

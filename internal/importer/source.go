@@ -1,0 +1,82 @@
+package importer
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"errors"
+	"io"
+	"path"
+	"strings"
+)
+
+// openSource returns the bytes to parse and their size (for progress). A zip
+// is opened in place and its export.xml read; *kind becomes KindApple for a
+// zip or, when auto-detecting, for anything that starts like XML.
+func openSource(r io.ReaderAt, size int64, kind *Kind) (io.ReadCloser, int64, error) {
+	head := make([]byte, 512)
+	n, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, 0, err
+	}
+	head = head[:n]
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
+		if kind.isCSV() {
+			return nil, 0, Problem{Message: "this is a zip file, not a CSV file"}
+		}
+		*kind = KindApple
+		return openZip(r, size)
+	}
+	if *kind == KindAuto && looksLikeXML(head) {
+		*kind = KindApple
+	}
+	return io.NopCloser(io.NewSectionReader(r, 0, size)), size, nil
+}
+
+func looksLikeXML(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 0 && head[0] == '<'
+}
+
+// openZip finds the export in an export.zip: apple_health_export/export.xml,
+// or else the largest .xml file at most one folder deep that is not the
+// clinical export_cda.xml (localised exports name the file differently).
+func openZip(r io.ReaderAt, size int64) (io.ReadCloser, int64, error) {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, 0, Problem{Message: "not a readable zip file: " + err.Error()}
+	}
+	var pick *zip.File
+	for _, f := range zr.File {
+		name := strings.TrimPrefix(f.Name, "/")
+		if f.FileInfo().IsDir() || !strings.EqualFold(path.Ext(name), ".xml") || strings.Count(name, "/") > 1 {
+			continue
+		}
+		if name == "apple_health_export/export.xml" || name == "export.xml" {
+			pick = f
+			break
+		}
+		if strings.Contains(strings.ToLower(path.Base(name)), "cda") {
+			continue
+		}
+		if pick == nil || f.UncompressedSize64 > pick.UncompressedSize64 {
+			pick = f
+		}
+	}
+	if pick == nil {
+		return nil, 0, Problem{Message: "the zip holds no Apple Health export (apple_health_export/export.xml)"}
+	}
+	rc, err := pick.Open()
+	if err != nil {
+		return nil, 0, Problem{Message: "cannot read " + pick.Name + " in the zip: " + err.Error()}
+	}
+	return rc, int64(pick.UncompressedSize64), nil
+}
+
+// isZipDamage reports errors from reading a corrupt compressed stream.
+func isZipDamage(err error) bool {
+	var ce flate.CorruptInputError
+	return errors.Is(err, zip.ErrChecksum) || errors.Is(err, zip.ErrFormat) || errors.Is(err, zip.ErrAlgorithm) ||
+		errors.As(err, &ce) || errors.Is(err, io.ErrUnexpectedEOF)
+}
