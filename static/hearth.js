@@ -1,1 +1,174 @@
-// Small page helpers; Datastar does the rest.
+// Hearth page helpers (Datastar does the rest): clock, live-stream health
+// (reconnect indicator and a watchdog that reloads a page whose stream went
+// silent), idle return to the household view, flash messages, voice memo
+// recording and playlist auto-advance. No third-party code.
+(() => {
+  'use strict';
+  const body = document.body;
+
+  // The live stream's AbortController (see views.streamExpr): leaving the
+  // page ends the stream; a page restored from the back-forward cache has a
+  // dead stream and old numbers, so it reloads.
+  window.hearthStream = new AbortController();
+  addEventListener('pagehide', () => window.hearthStream.abort());
+  addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
+
+  // Clock and date in the household's time zone.
+  const tz = body.dataset.hearthTz || undefined;
+  const clock = document.getElementById('clock');
+  const date = document.getElementById('date');
+  if (clock) {
+    const tf = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: tz });
+    const df = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: tz });
+    const tick = () => {
+      const now = new Date();
+      clock.textContent = tf.format(now);
+      if (date) date.textContent = df.format(now).replace(',', '');
+    };
+    tick();
+    setInterval(tick, 1000);
+  }
+
+  // Live stream health. Every event from the stream element (patches and the
+  // server's keep-alive signal patches) proves it alive.
+  const live = document.getElementById('live');
+  const OFFLINE_AFTER = 20000; // keep-alives come every 15 s
+  const RELOAD_AFTER = 45000; // a tablet that slept leaves a dead stream
+  let lastSeen = Date.now();
+  let connected = false;
+  const setOffline = (off) => {
+    body.classList.toggle('offline', off);
+    body.dataset.hearthLive = off ? '0' : '1';
+    if (off) connected = false;
+  };
+  if (live) {
+    document.addEventListener('datastar-fetch', (e) => {
+      const d = e.detail || {};
+      if (d.el !== live) return;
+      if (d.type === 'datastar-patch-elements' || d.type === 'datastar-patch-signals') {
+        lastSeen = Date.now();
+        if (!connected) { connected = true; setOffline(false); }
+      } else if (d.type === 'retrying' || d.type === 'error' || d.type === 'retries-failed') {
+        setOffline(true);
+      }
+    });
+    let checking = false;
+    setInterval(async () => {
+      const silent = Date.now() - lastSeen;
+      if (silent > OFFLINE_AFTER) setOffline(true);
+      if (silent > RELOAD_AFTER && !checking) {
+        // Reload only when the server answers, or the kiosk would be left
+        // on the browser's error page.
+        checking = true;
+        try {
+          const r = await fetch('/healthz', { cache: 'no-store' });
+          if (r.ok) location.reload();
+        } catch (_) { /* still down: keep waiting */ }
+        checking = false;
+      }
+    }, 5000);
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden && Date.now() - lastSeen > RELOAD_AFTER) lastSeen = Date.now() - RELOAD_AFTER - 1;
+    });
+  }
+
+  // Idle: a member page returns to the household view after a quiet spell.
+  const idle = parseInt(body.dataset.hearthIdle || '0', 10);
+  if (idle > 0) {
+    let last = Date.now();
+    for (const ev of ['pointerdown', 'keydown', 'touchstart', 'wheel', 'input']) {
+      document.addEventListener(ev, () => { last = Date.now(); }, { passive: true, capture: true });
+    }
+    setInterval(() => {
+      const recording = document.querySelector('.voice-form.recording');
+      const playing = document.getElementById('player');
+      if (recording || (playing && !playing.paused)) { last = Date.now(); return; }
+      if (Date.now() - last > idle) location.href = '/';
+    }, 1000);
+  }
+
+  // Flash messages fade out after a few seconds.
+  const flash = document.getElementById('flash');
+  if (flash) {
+    let timer;
+    const show = () => {
+      const el = document.getElementById('flash');
+      if (!el || !el.textContent.trim()) return;
+      el.classList.add('show');
+      clearTimeout(timer);
+      timer = setTimeout(() => el.classList.remove('show'), 4000);
+    };
+    new MutationObserver(show).observe(body, { childList: true, subtree: true, characterData: true });
+  }
+
+  // Voice memos: record with MediaRecorder, upload with the CSRF header.
+  const canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
+  if (canRecord) document.documentElement.classList.add('has-recorder');
+  const types = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
+  const exts = { 'audio/webm': '.webm', 'audio/ogg': '.ogg', 'audio/mp4': '.m4a' };
+  let rec = null;
+  const status = (form, text) => { const s = form.querySelector('.voice-status'); if (s) s.textContent = text; };
+  const showStop = (form, on) => {
+    form.classList.toggle('recording', on);
+    const stop = form.querySelector('.voice-stop');
+    if (stop) stop.hidden = !on;
+  };
+  async function upload(form, blob) {
+    const base = (blob.type || 'audio/webm').split(';')[0];
+    const fd = new FormData();
+    fd.append('prompt', form.querySelector('[name=prompt]').value);
+    fd.append('audio', blob, 'memo' + (exts[base] || '.webm'));
+    status(form, 'Sending…');
+    try {
+      const r = await fetch(form.action, {
+        method: 'POST', body: fd, credentials: 'same-origin',
+        headers: { 'X-CSRF-Token': form.querySelector('[name=_csrf]').value, Accept: 'application/json' },
+      });
+      const j = await r.json().catch(() => ({}));
+      status(form, j.message || j.error || (r.ok ? 'Saved.' : 'Upload failed, please try again.'));
+    } catch (_) {
+      status(form, 'Upload failed: no connection. Please try again.');
+    }
+  }
+  async function start(form) {
+    if (!canRecord) { status(form, 'Recording is not supported on this screen; upload a file instead.'); return; }
+    if (rec) return;
+    let stream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (_) {
+      status(form, 'No microphone available. Type your answer instead.');
+      return;
+    }
+    const type = types.find((t) => MediaRecorder.isTypeSupported(t)) || '';
+    const mr = new MediaRecorder(stream, type ? { mimeType: type } : undefined);
+    const chunks = [];
+    mr.ondataavailable = (ev) => { if (ev.data && ev.data.size) chunks.push(ev.data); };
+    mr.onstop = () => {
+      stream.getTracks().forEach((t) => t.stop());
+      clearTimeout(rec && rec.limit);
+      rec = null;
+      showStop(form, false);
+      upload(form, new Blob(chunks, { type: mr.mimeType || type || 'audio/webm' }));
+    };
+    mr.start();
+    rec = { mr, form, limit: setTimeout(() => mr.state === 'recording' && mr.stop(), 120000) };
+    showStop(form, true);
+    status(form, 'Recording… tap Stop when you are done.');
+  }
+  document.addEventListener('click', (e) => {
+    const t = e.target instanceof Element ? e.target : null;
+    if (!t) return;
+    const r = t.closest('.voice-rec');
+    if (r) { start(r.closest('.voice-form')); return; }
+    const s = t.closest('.voice-stop');
+    if (s && rec && rec.mr.state === 'recording') rec.mr.stop();
+  });
+
+  // Playlist player: when the video ends, "Done" moves on to the next item.
+  const player = document.getElementById('player');
+  const done = document.getElementById('done-form');
+  if (player && done && done.querySelector('[name=i]')) {
+    player.addEventListener('ended', () => done.requestSubmit());
+  }
+})();

@@ -1,5 +1,10 @@
 package views
 
+import (
+	"strconv"
+	"strings"
+)
+
 // AdminSections are the admin navigation entries, in order.
 var AdminSections = []struct{ ID, Label, Href string }{
 	{"assignments", "Assignments", "/admin"},
@@ -33,7 +38,7 @@ type AdminHousehold struct {
 
 // AdminGoalRow is one goal on the member page.
 type AdminGoalRow struct {
-	ID                               int64
+	ID                                int64
 	Kind, Description, Target, Status string
 }
 
@@ -44,4 +49,296 @@ type AdminMember struct {
 	Form  FormState
 	Goals []AdminGoalRow
 	Goal  FormState
+}
+
+// Option is one choice of a select.
+type Option struct{ Value, Label string }
+
+// AdminAssignment is one assignment an admin can run.
+type AdminAssignment struct {
+	Agent, ID, Description, Schedule string
+}
+
+// AdminAgent is one registered agent with its assignments.
+type AdminAgent struct {
+	ID, Description string
+	Assignments     []AdminAssignment
+}
+
+// RunPhase is one phase of a run's progress. State is done, current or pending.
+type RunPhase struct {
+	Name, Took, State string
+}
+
+// RunView is a run as the admin pages show it; times are in the household zone.
+type RunView struct {
+	ID                                   int64
+	Agent, Assignment, Member, Trigger   string
+	Status, Phase                        string
+	Created, Started, Finished, Duration string
+	Phases                               []RunPhase
+	Attempts                             int
+	Model                                string
+	TokensIn, TokensOut                  int64
+	Cost                                 string
+	Error, FallbackReason                string
+	ReusedFrom, ThreadID                 int64
+	Active                               bool // queued or running
+}
+
+// Label names what the run did: the assignment, or "chat" for a freeform run.
+func (r RunView) Label() string {
+	if r.Assignment == "" {
+		return "chat"
+	}
+	return r.Assignment
+}
+
+// ToolCallView is one tool call of a run.
+type ToolCallView struct{ Name, Args, Result, Error string }
+
+// AttemptView lists the validation errors of one reasoning attempt.
+type AttemptView struct {
+	Attempt int
+	Source  string
+	Errors  []string
+}
+
+// RunDetail is everything the run page shows.
+type RunDetail struct {
+	RunView
+	System, User string // the prompt sent to the model
+	Output       string // pretty-printed JSON
+	ToolCalls    []ToolCallView
+	Validation   []AttemptView
+}
+
+// AdminAssignments is the admin home: every agent's assignments with a
+// run-now form, and the latest runs with live progress.
+type AdminAssignments struct {
+	AdminPage
+	Agents  []AdminAgent
+	Members []Option
+	Runs    []RunView
+	Budget  string
+}
+
+// RunFilter is the run history's filter form.
+type RunFilter struct {
+	Agent, Assignment, Member, Status string
+}
+
+// AdminRuns is the run history with filters.
+type AdminRuns struct {
+	AdminPage
+	Filter      RunFilter
+	Agents      []Option
+	Assignments []Option
+	Members     []Option
+	Statuses    []string
+	Runs        []RunView
+	Older       string // URL of the next (older) page, "" at the end
+}
+
+// AdminRunPage shows one run.
+type AdminRunPage struct {
+	AdminPage
+	Run RunDetail
+}
+
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// statusText is a status for people: "fell_back" reads "fell back".
+func statusText(s string) string { return strings.ReplaceAll(s, "_", " ") }
+
+func runNowURL(a AdminAssignment) string {
+	return "/admin/assignments/" + a.Agent + "/" + a.ID + "/run"
+}
+
+// Notice is a one-line message at the top of an admin page.
+type Notice struct {
+	Text  string
+	Error bool
+}
+
+// TaskRow is one scheduled task; times are in the household zone.
+type TaskRow struct {
+	ID                                          int64
+	Description, Kind, Schedule, Target, Member string
+	Status, StatusReason, PauseNote             string
+	Next, Last, Expires                         string
+	Overlap, Catchup                            string
+	ByCoach, Keep, Running                      bool
+	RunCount                                    int
+	LastRunID                                   int64
+}
+
+// SchedulePreview lists the next fire times of a schedule, or why there are none.
+type SchedulePreview struct {
+	Times []string
+	Error string
+}
+
+// AdminSchedules lists the tasks and offers the new-task form.
+type AdminSchedules struct {
+	AdminPage
+	Notice  Notice
+	Tasks   []TaskRow
+	Form    FormState
+	Preview SchedulePreview
+	Agents  []AdminAgent
+	Members []Option
+}
+
+// FireRow is one ledger row. SlotValue identifies the slot for "run this slot".
+type FireRow struct {
+	Slot, SlotValue, Via, Outcome, Reason, At string
+	RunID                                     int64
+	Attempts                                  int
+	Rerun                                     bool
+}
+
+// AdminTask edits one task and shows its ledger.
+type AdminTask struct {
+	AdminPage
+	Notice  Notice
+	Task    TaskRow
+	Form    FormState
+	Preview SchedulePreview
+	Ledger  []FireRow
+	Agents  []AdminAgent
+	Members []Option
+}
+
+// TaskKinds are the task types, in form order.
+var TaskKinds = []string{"recurring", "once", "interval", "heartbeat"}
+
+// MemoryRow is one live memory entry. ExpiresAt (RFC 3339, "" = persistent)
+// drives the countdown in admin.js; TTL is the time left, for the edit form.
+type MemoryRow struct {
+	Key, Value, Age, Expires, ExpiresAt, TTL string
+}
+
+// MemoryChangeRow is one history row; Old and New are "" when absent.
+type MemoryChangeRow struct {
+	ID                       int64
+	At, Actor, Key           string
+	Old, New, OldExp, NewExp string
+	HadOld, HasNew           bool
+	RunID, UndoOf            int64
+}
+
+// AdminMemory shows and edits one agent's working memory about one member.
+type AdminMemory struct {
+	AdminPage
+	Notice  Notice
+	Agents  []Option
+	Members []Option
+	Agent   string
+	Member  string
+	Entries []MemoryRow
+	History []MemoryChangeRow
+	Form    FormState
+}
+
+// TodoRow is one item of an agent's to-do list.
+type TodoRow struct {
+	ID                                         int64
+	Agent, Member, Text, Status, Note, Created string
+	Done                                       string
+	ByCoach                                    bool
+	Attempts                                   int
+	RunID                                      int64
+}
+
+// AdminTodos is the agents' to-do list with an add form.
+type AdminTodos struct {
+	AdminPage
+	Notice  Notice
+	Show    string // open, done or all
+	Todos   []TodoRow
+	Form    FormState
+	Agents  []Option
+	Members []Option
+}
+
+// CatalogRow is one catalog item.
+type CatalogRow struct {
+	ID, Title, Kind, Program, Duration, Source, Tags string
+	Day                                              int
+}
+
+// ProgramRow is one program of the catalog.
+type ProgramRow struct {
+	ID, Title, Description, Source string
+	TotalDays, TrainingDays        int
+}
+
+// AdminCatalog browses the content catalog and imports catalog files.
+type AdminCatalog struct {
+	AdminPage
+	Notice   Notice
+	Problems []string // why an import was refused
+	Query    string
+	Kind     string
+	Program  string
+	Kinds    []string
+	Programs []ProgramRow
+	Items    []CatalogRow
+	Total    int
+	Shown    int
+	MaxSize  string
+}
+
+// ImportTypeRow counts one record type of an imported file.
+type ImportTypeRow struct {
+	Type                       string
+	Added, Duplicate, Rejected int
+}
+
+// ImportSummaryView is the outcome of one import, as the CLI prints it.
+type ImportSummaryView struct {
+	File, Kind, Size, Took                     string
+	Added, Duplicate, Unknown, Rejected        int
+	Types                                      []ImportTypeRow
+	Apple                                      bool
+	MealsCreated, MealsUpdated, BodyCompLinked int
+}
+
+// ImportStatus is the live progress area of the imports page.
+type ImportStatus struct {
+	Active   bool
+	File     string
+	Percent  int // -1 when the size is unknown
+	Read     string
+	Records  int64
+	Summary  *ImportSummaryView
+	Error    string
+	Problems []string
+}
+
+// ImportRow is one past import.
+type ImportRow struct {
+	ID                                  int64
+	Member, File, Kind, Status, Started string
+	Added, Duplicate, Unknown, Rejected int
+	Error                               string
+}
+
+// AdminImports uploads Apple Health exports and CSV files for a member.
+type AdminImports struct {
+	AdminPage
+	Form    FormState
+	Members []Option
+	Kinds   []Option
+	Status  ImportStatus
+	Recent  []ImportRow
+	MaxSize string
 }

@@ -1,29 +1,25 @@
 // Package views holds Hearth's templ components. Components receive plain
 // view models built by package web; they never touch storage or services.
+//
+// Safety: member- and model-written text (names, briefings, prompt questions
+// and options, meal and content titles) is only ever rendered as element text
+// or plain attribute values, never inside a Datastar data-* expression.
 package views
 
 // Page is what every full page shares.
 type Page struct {
 	Title string
 	CSRF  string
+	// Signals are extra client-only signals for the body (server-set JSON).
+	Signals map[string]any
+	// IdleMS > 0 sends the screen back to the household view after that
+	// many milliseconds without a touch.
+	IdleMS int64
+	// TZ is the household's IANA time zone for the clock ("" = the browser's).
+	TZ string
+	// Stream is the SSE URL the page listens to ("" = no live updates).
+	Stream string
 }
-
-// MemberTile is one member on the household screen.
-type MemberTile struct {
-	ID, Name, Color, Avatar string
-	Glance                  string // one figure, e.g. "81.4 kg"
-	GlanceLabel             string
-	Private                 bool
-}
-
-// HouseholdPage is the household screen.
-type HouseholdPage struct {
-	Page
-	Members []MemberTile
-}
-
-// Row is a label/value pair.
-type Row struct{ Label, Value string }
 
 // FormState carries a form's submitted values and per-field errors so that
 // nothing the user typed is lost on a validation error.
@@ -38,17 +34,3 @@ func (f FormState) Value(k string) string { return f.Values[k] }
 
 // Error returns the error of a field.
 func (f FormState) Error(k string) string { return f.Errors[k] }
-
-// MemberPage is the plain member state page.
-type MemberPage struct {
-	Page
-	MemberID, Name, Color, Avatar, Unit string
-	Weight                              []Row
-	Nutrition                           []Row
-	Workouts                            []Row
-	Scan                                []Row
-	Forms                               map[string]FormState
-}
-
-// Form returns the state of the named form.
-func (m MemberPage) Form(name string) FormState { return m.Forms[name] }

@@ -20,20 +20,97 @@ type HouseholdAdmin interface {
 	SetGoalStatus(ctx context.Context, member string, id int64, status string) error
 }
 
-// AdminDeps are the services behind the admin area; nil ones hide their pages.
+// AdminDeps are the services behind the admin area; nil ones hide their pages
+// (and their APIs).
 type AdminDeps struct {
 	Household HouseholdAdmin
+	Agents    Agents       // assignments, runs, memory pages; /api/agents, /api/runs
+	Schedule  Schedules    // schedules and to-do pages; /api/agent/tasks
+	Catalog   CatalogAdmin // catalog page
+	Importer  Importer     // imports page
+	// Definitions are the agent definition pages (*definition.Service).
+	Definitions DefinitionsAdmin
+	// UploadDir holds an uploaded import file while it is read (default: the
+	// system temporary directory). The file is removed afterwards.
+	UploadDir string
+	// MaxImportBytes caps one uploaded import file (default DefaultMaxImportBytes).
+	MaxImportBytes int64
 }
 
 // adminRoutes registers everything under the authenticated /admin group.
 func (s *Server) adminRoutes(g *echo.Group) {
-	g.GET("", s.pageAdmin)
-	if s.deps.Admin.Household != nil {
+	a := s.deps.Admin
+	if a.Agents != nil {
+		g.GET("", s.adminAssignments)
+		g.POST("/assignments/:agent/:assignment/run", s.adminRunNow)
+		g.GET("/runs", s.adminRuns)
+		g.GET("/runs/:id", s.adminRun)
+		g.GET("/memory", s.adminMemory)
+		g.POST("/memory", s.adminMemorySet)
+		g.POST("/memory/delete", s.adminMemoryDelete)
+		g.POST("/memory/undo/:change", s.adminMemoryUndo)
+		g.GET("/live/assignments", s.liveAssignments)
+		g.GET("/live/runs", s.liveRuns)
+		g.GET("/live/runs/:id", s.liveRun)
+		g.GET("/live/memory/:agent/:member", s.liveMemory)
+	} else {
+		g.GET("", s.pageAdmin)
+	}
+	if a.Household != nil {
 		g.GET("/household", s.adminHousehold)
 		g.POST("/household", s.adminMemberCreate)
 		g.GET("/household/:member", s.adminMember)
 		g.POST("/household/:member", s.adminMemberUpdate)
 		g.POST("/household/:member/goals", s.adminGoalCreate)
 		g.POST("/household/:member/goals/:goal", s.adminGoalStatus)
+	}
+	if a.Schedule != nil {
+		g.GET("/schedules", s.adminSchedules)
+		g.POST("/schedules", s.adminScheduleCreate)
+		g.GET("/schedules/preview", s.adminSchedulePreview)
+		g.GET("/schedules/:id", s.adminSchedule)
+		g.POST("/schedules/:id", s.adminScheduleUpdate)
+		g.POST("/schedules/:id/:action", s.adminScheduleAction)
+		g.GET("/live/schedules", s.liveSchedules)
+		g.GET("/live/schedules/:id", s.liveSchedule)
+		g.GET("/todos", s.adminTodos)
+		g.POST("/todos", s.adminTodoAdd)
+		g.POST("/todos/:id/:action", s.adminTodoAction)
+		g.GET("/live/todos", s.liveTodos)
+	}
+	if a.Catalog != nil {
+		g.GET("/catalog", s.adminCatalog)
+		g.POST("/catalog/import", s.adminCatalogImport)
+	}
+	if a.Importer != nil {
+		g.GET("/imports", s.adminImports)
+		g.POST("/imports", s.adminImportUpload)
+	}
+	if a.Definitions != nil {
+		s.definitionRoutes(g, a.Definitions)
+	}
+}
+
+// adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled
+// tasks) on e, each behind requireAdmin: a session, the bearer token, or a
+// loopback client when neither a password nor a token is configured.
+// Unknown paths under /api stay 404s (no group wildcard).
+func (s *Server) adminAPIRoutes(e *echo.Echo) {
+	auth := s.requireAdmin
+	if s.deps.Admin.Agents != nil {
+		e.GET("/api/agents", s.apiAgents, auth)
+		e.GET("/api/agents/:agent/assignments", s.apiAssignments, auth)
+		e.POST("/api/agents/:agent/run", s.apiAgentRun, auth)
+		e.POST("/api/agents/:agent/run-background", s.apiAgentRunBackground, auth)
+		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, auth)
+		e.GET("/api/runs", s.apiRuns, auth)
+		e.GET("/api/runs/:id", s.apiRun, auth)
+	}
+	if s.deps.Admin.Schedule != nil {
+		e.GET("/api/agent/tasks", s.apiTasks, auth)
+		e.POST("/api/agent/tasks", s.apiTaskCreate, auth)
+		e.GET("/api/agent/tasks/:id", s.apiTask, auth)
+		e.PUT("/api/agent/tasks/:id", s.apiTaskUpdate, auth)
+		e.DELETE("/api/agent/tasks/:id", s.apiTaskDelete, auth)
 	}
 }

@@ -197,3 +197,22 @@ func TestHealthz(t *testing.T) {
 		t.Fatalf("healthz with closed DB = %d, want 503", code)
 	}
 }
+
+func TestFormBodiesAreCappedBeforeParsing(t *testing.T) {
+	srv, db := newTestServer(t)
+	body := strings.NewReader("weight=70&_csrf=0123456789abcdef0123456789abcdef&pad=" + strings.Repeat("x", 3<<20))
+	req, _ := http.NewRequest("POST", srv.URL+"/m/ada/weight", body)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Cookie", "hearth_csrf=0123456789abcdef0123456789abcdef")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("3 MiB form = %d, want 413", resp.StatusCode)
+	}
+	if n := countRows(t, db, "weight_readings"); n != 0 {
+		t.Fatalf("weights = %d after an oversized form", n)
+	}
+}

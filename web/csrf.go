@@ -75,7 +75,10 @@ func ensureCSRFCookie(c echo.Context) string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	tok := hex.EncodeToString(b)
-	c.SetCookie(&http.Cookie{Name: csrfCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	// Lax, not Strict: a top-level navigation from another site must still
+	// carry the cookie, or it would be replaced and break forms open in other
+	// tabs. Double-submit protection does not rely on SameSite.
+	c.SetCookie(&http.Cookie{Name: csrfCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	// Make the new token visible to this request's own checks.
 	c.Request().AddCookie(&http.Cookie{Name: csrfCookie, Value: tok})
 	return tok

@@ -14,6 +14,15 @@ type Deps struct {
 	Household Household
 	Ping      func(ctx context.Context) error
 	Admin     AdminDeps
+
+	// Kiosk services.
+	Dashboards Dashboards
+	Catalog    Catalog
+	Live       Live
+	Voice      Voice   // nil: voice memos are refused
+	Privacy    Privacy // nil: the privacy toggle is refused
+	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
+	MediaDir string
 }
 
 // routes is the whole route table.
@@ -25,10 +34,21 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Kiosk pages: household network, no login.
 	e.GET("/", s.pageHousehold)
+	e.GET("/live/household", s.streamHousehold)
 	e.GET("/m/:member", s.pageMember)
+	e.GET("/live/m/:member", s.streamMember)
 	e.POST("/m/:member/weight", s.formWeight)
 	e.POST("/m/:member/meal", s.formMeal)
 	e.POST("/m/:member/workout", s.formWorkout)
+	e.POST("/m/:member/answer", s.kioskAnswer)
+	e.POST("/m/:member/voice", s.kioskVoice)
+	e.POST("/m/:member/privacy", s.kioskPrivacy)
+	e.GET("/m/:member/catalog", s.kioskCatalog)
+	e.POST("/m/:member/playlist", s.kioskPlaylist)
+	e.GET("/m/:member/play", s.pagePlaylistPlayer)
+	e.GET("/content/:id", s.pageContent)
+	e.GET("/content/:id/video", s.contentVideo)
+	e.POST("/content/done", s.contentDone)
 
 	// Household JSON API.
 	api := e.Group("/api/v1", middleware.BodyLimit("1M"))
@@ -41,12 +61,16 @@ func (s *Server) routes(e *echo.Echo) {
 	api.POST("/members/:member/workouts", s.apiWorkoutCreate)
 	api.GET("/members/:member/body-scans", s.apiScanList)
 	api.POST("/members/:member/body-scans", s.apiScanCreate)
+	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
+	api.GET("/catalog", s.apiCatalog)
+	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)
 
 	// Admin area.
 	e.GET("/admin/login", s.pageLogin)
 	e.POST("/admin/login", s.login)
 	e.POST("/admin/logout", s.logout)
 	s.adminRoutes(e.Group("/admin", s.requireAdmin))
+	s.adminAPIRoutes(e)
 }
 
 func (s *Server) healthz(c echo.Context) error {

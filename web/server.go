@@ -20,7 +20,9 @@ type Options struct {
 	AdminPassword string // plain text from config; hashed with bcrypt at start
 	APIToken      string
 	KioskIdle     time.Duration
-	Static        fs.FS // static assets (CSS, JS, images), served under /static
+	// KeepAlive is how often live streams send a keep-alive (default 15 s).
+	KeepAlive time.Duration
+	Static    fs.FS // static assets (CSS, JS, images), served under /static
 	// SessionKey signs admin session cookies; random per start when empty.
 	SessionKey []byte
 }
@@ -43,6 +45,9 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	}
 	if opt.KioskIdle == 0 {
 		opt.KioskIdle = 3 * time.Minute
+	}
+	if opt.KeepAlive <= 0 {
+		opt.KeepAlive = 15 * time.Second
 	}
 	a, err := newAuth(opt.AdminPassword, opt.APIToken, opt.SessionKey)
 	if err != nil {
@@ -79,6 +84,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		XFrameOptions: "DENY", ReferrerPolicy: "same-origin",
 		// Datastar compiles expressions with Function(): 'unsafe-eval' is required; no inline scripts.
 		ContentSecurityPolicy: "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:"}))
+	e.Use(s.bodyLimit)
 	e.Use(s.csrf)
 	s.routes(e)
 	return e, nil

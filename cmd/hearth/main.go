@@ -14,13 +14,32 @@ import (
 	"syscall"
 
 	"hearth/internal/app"
+	"hearth/internal/importer"
+	"hearth/internal/store"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "import" {
+		os.Exit(runImport(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+	}
 	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
 		os.Exit(1)
 	}
+}
+
+// runImport is `hearth import`: it uses the same database settings as the
+// server (HEARTH_DATA / HEARTH_DB) and can run while the server is up.
+func runImport(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, err := app.LoadConfig(nil, getenv, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "hearth import:", err)
+		return 2
+	}
+	open := func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg.DBPath, nil) }
+	return importer.RunCLI(ctx, args, stdout, stderr, open)
 }
 
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -78,13 +78,6 @@ type registered struct {
 	order       []string
 }
 
-// ModelTuner is implemented by assignments whose model settings can change
-// between runs (e.g. from an admin-edited agent definition); non-zero fields
-// override the agent's defaults for that run.
-type ModelTuner interface {
-	ModelSettings(ctx context.Context) ModelSettings
-}
-
 // Merge returns s with the non-zero fields of o applied over it.
 func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.Model != "" {

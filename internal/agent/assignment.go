@@ -41,6 +41,10 @@ type Assignment interface {
 type Prompt struct {
 	System string `json:"system"`
 	User   string `json:"user"`
+	// Model optionally overrides the agent's model settings for this run
+	// (non-zero fields win), so a run's prompt and settings come from one
+	// snapshot of, e.g., an admin-edited definition.
+	Model ModelSettings `json:"-"`
 }
 
 // Env is what Gather gets: the run's scope and memory, and its agent's tools.

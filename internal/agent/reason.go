@@ -83,9 +83,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	}
 
 	settings := reg.def.Model
-	if t, ok := ca.a.(ModelTuner); ok {
-		settings = settings.Merge(t.ModelSettings(ctx))
-	}
+	settings = settings.Merge(r.Prompt.Model)
 	req := Request{
 		System:        r.Prompt.System,
 		Messages:      []Message{{Role: RoleUser, Content: r.Prompt.User}},

@@ -9,15 +9,19 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 )
 
-// tunedAssignment is the test assignment with per-run model settings.
+// tunedAssignment is the test assignment whose prompt carries per-run model settings.
 type tunedAssignment struct {
 	*testAssignment
 	settings agent.ModelSettings
 }
 
-func (a tunedAssignment) ModelSettings(context.Context) agent.ModelSettings { return a.settings }
+func (a tunedAssignment) Prompt(ctx context.Context, gathered any, mem *agent.Memory) (agent.Prompt, error) {
+	p, err := a.testAssignment.Prompt(ctx, gathered, mem)
+	p.Model = a.settings
+	return p, err
+}
 
-func TestModelTunerOverridesAgentSettingsPerRun(t *testing.T) {
+func TestPromptModelSettingsOverrideAgentPerRun(t *testing.T) {
 	f := newFixture(t, fixtureOpts{model: true, noReuse: true, settings: agent.ModelSettings{Model: "agent-default", MaxTokens: 100}})
 	tuned := tunedAssignment{testAssignment: &testAssignment{log: f.log}, settings: agent.ModelSettings{Model: "tuned-model", MaxTokens: 777}}
 	if err := f.orch.Register(agent.Agent{ID: "tuned", Description: "Tuned", SystemPrompt: "s",

@@ -88,6 +88,9 @@ func (a *App) build(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := a.markImportsInterrupted(ctx); err != nil {
+		return err
+	}
 	a.Household = household.New(a.DB, a.Hub)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
 	if err := a.buildAgents(ctx); err != nil {

@@ -42,12 +42,6 @@ func (*DailyDashboard) OutputSchema() agent.OutputSchema {
 // defaults filled in).
 func (a *DailyDashboard) Tuned(ctx context.Context) Tuning { return a.c.resolveTuning(ctx) }
 
-// ModelSettings returns the tuned model settings for a run, for an
-// orchestrator that asks the assignment (agent.Agent.Model is fixed at New).
-func (a *DailyDashboard) ModelSettings(ctx context.Context) agent.ModelSettings {
-	return a.c.resolveTuning(ctx).Model
-}
-
 // Gather implements agent.Assignment; it returns a *Gathered.
 func (a *DailyDashboard) Gather(ctx context.Context, env *agent.Env) (any, error) {
 	return a.c.gather(ctx, env)
@@ -71,7 +65,8 @@ func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Me
 			return agent.Prompt{}, err
 		}
 	}
-	return agent.Prompt{System: t.SystemPrompt, User: user}, nil
+	// The tuned model settings travel with the prompt: one snapshot per run.
+	return agent.Prompt{System: t.SystemPrompt, User: user, Model: t.Model}, nil
 }
 
 // ValidateDomain implements agent.Assignment: content ids exist with their

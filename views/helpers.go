@@ -1,0 +1,110 @@
+package views
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"strconv"
+
+	"github.com/a-h/templ"
+)
+
+// safePath matches the server-built URLs that may appear inside Datastar
+// expressions: fixed route prefixes plus validated ids, no quotes or spaces.
+var safePath = regexp.MustCompile(`^/[A-Za-z0-9/_:.-]*$`)
+
+// safeID matches ids that may appear in element ids and URLs (prompt ids per
+// the dashboard schema, member ids per the members table).
+var safeID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
+
+// SafeID reports whether id may be used in element ids and action URLs.
+func SafeID(id string) bool { return safeID.MatchString(id) }
+
+func bodySignals(p Page) (string, error) {
+	s := map[string]any{"_csrf": p.CSRF, "_sheet": "", "_reveal": false, "_private": false, "_ka": 0}
+	maps.Copy(s, p.Signals)
+	return templ.JSONString(s)
+}
+
+// streamExpr opens the page's live stream: unlimited retries (a kiosk must
+// come back after a server restart), kept open while hidden so the watchdog
+// in hearth.js, not the visibility API, decides when a stream is dead. The
+// AbortController from hearth.js ends the stream when the page is left: a
+// page kept in the back-forward cache would otherwise hold its connection
+// open, and six of those exhaust the browser's connections to the server.
+func streamExpr(url string) string {
+	if !safePath.MatchString(url) {
+		return ""
+	}
+	return fmt.Sprintf("@get('%s', {requestCancellation: window.hearthStream, openWhenHidden: true, retry: 'always', retryMaxCount: 1000000000, retryInterval: 1000, retryScaler: 2, retryMaxWait: 5000})", url)
+}
+
+// postForm submits the closest form through Datastar with the CSRF header.
+func postForm(url string) string {
+	if !safePath.MatchString(url) {
+		return ""
+	}
+	return fmt.Sprintf("@post('%s', {contentType: 'form', headers: {'X-CSRF-Token': $_csrf}})", url)
+}
+
+// getForm sends the closest form's fields as a Datastar GET.
+func getForm(url string) string {
+	if !safePath.MatchString(url) {
+		return ""
+	}
+	return fmt.Sprintf("@get('%s', {contentType: 'form'})", url)
+}
+
+// openSheet is the expression that opens a logging sheet by fixed name.
+func openSheet(name string) string {
+	switch name {
+	case "weight", "meal", "workout":
+		return "$_sheet = '" + name + "'"
+	}
+	return ""
+}
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+func f1(v float64) string   { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+func memberURL(id, suffix string) string { return "/m/" + id + suffix }
+
+// colorStyle is the member colour as a CSS custom property; web validates
+// colours (#rgb… only), anything else falls back to the accent.
+func colorStyle(c string) templ.SafeCSS {
+	if !hexColor.MatchString(c) {
+		c = "#4f8cff"
+	}
+	return templ.SafeCSS("--member:" + c)
+}
+
+var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{3,8}$`)
+
+func widthStyle(pct int) templ.SafeCSS {
+	pct = min(max(pct, 0), 100)
+	return templ.SafeCSS("width:" + strconv.Itoa(pct) + "%")
+}
+
+func avatarText(avatar, name string) string {
+	if avatar != "" {
+		return avatar
+	}
+	for _, r := range name {
+		return string(r)
+	}
+	return "?"
+}
+
+func goalLabelY(c Chart) string {
+	if c.Goal == nil {
+		return "0"
+	}
+	if c.Goal.Y < 24 {
+		return f1(c.Goal.Y + 18)
+	}
+	return f1(c.Goal.Y - 6)
+}
+
+// WorkoutTypes are the choices of the workout sheet.
+var WorkoutTypes = []string{"strength", "cardio", "run", "cycling", "walk", "yoga", "hiit", "stretch", "core", "swim", "sport", "other"}

@@ -1,0 +1,158 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// adminPaths are every admin page, GET.
+var adminPaths = []string{"/admin", "/admin/runs", "/admin/schedules", "/admin/memory", "/admin/todos",
+	"/admin/catalog", "/admin/imports", "/admin/household"}
+
+// TestAdminLoginRequired: pages refuse without login, a wrong password
+// fails, the right one opens every page (one env: bcrypt is slow under -race).
+func TestAdminLoginRequired(t *testing.T) {
+	env := newAdminEnv(t, withPassword("hunter2", ""))
+	for _, p := range adminPaths {
+		resp, err := env.client.Get(env.srv.URL + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/login?next=") {
+			t.Errorf("GET %s without login: %d %q, want a redirect to the login", p, resp.StatusCode, loc)
+		}
+	}
+	// A POST with a valid CSRF token but no session is refused, and does nothing.
+	resp, _ := env.form("/admin/assignments/tester/note/run", url.Values{"member": {"ada"}}, false)
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("POST without login: %d, want 401", resp.StatusCode)
+	}
+	// Datastar only processes 200 answers: the refusal comes as a flash.
+	_, body := env.form("/admin/memory", url.Values{"agent": {"tester"}, "member": {"ada"}, "key": {"k"}, "value": {"v"}}, true)
+	mustContain(t, "Datastar POST without login", body, "login required")
+	if runs, _ := env.orch.Runs().List(t.Context(), agentFilter()); len(runs) != 0 {
+		t.Fatalf("refused POST started runs: %v", runs)
+	}
+	if entries, _ := env.orch.Memory().Entries(t.Context(), "tester", "ada"); len(entries) != 0 {
+		t.Fatalf("refused POST wrote memory: %v", entries)
+	}
+
+	resp, body = env.form("/admin/login", url.Values{"password": {"wrong"}, "next": {"/admin/runs"}}, false)
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "Wrong password") {
+		t.Fatalf("wrong password: %d", resp.StatusCode)
+	}
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "hearth_admin" && ck.Value != "" {
+			t.Fatal("a wrong password set a session cookie")
+		}
+	}
+	if code, _ := env.page("/admin"); code != http.StatusSeeOther {
+		t.Fatalf("after a wrong password /admin = %d", code)
+	}
+	resp, _ = env.form("/admin/login", url.Values{"password": {"hunter2"}, "next": {"/admin/runs"}}, false)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/runs" {
+		t.Fatalf("right password: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	for _, p := range adminPaths {
+		if code, body := env.page(p); code != http.StatusOK {
+			t.Errorf("GET %s logged in: %d %s", p, code, body)
+		}
+	}
+}
+
+func TestAdminRefusesRemoteClientsWhenOpen(t *testing.T) {
+	env := newAdminEnv(t) // no password, no token: loopback only
+	for _, p := range append(adminPaths, "/api/agents", "/api/runs", "/api/agent/tasks", "/admin/live/assignments") {
+		req := httptest.NewRequest(http.MethodGet, p, nil)
+		req.RemoteAddr = "192.0.2.10:51234"
+		rec := httptest.NewRecorder()
+		env.e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusForbidden {
+			t.Errorf("GET %s from a remote client: %d, want 403", p, rec.Code)
+		}
+	}
+	req := httptest.NewRequest(http.MethodPost, "/api/agents/tester/assignments/note/run", strings.NewReader(`{"member":"ada","wait":true}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "192.0.2.10:51234"
+	rec := httptest.NewRecorder()
+	env.e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Fatalf("remote POST: %d", rec.Code)
+	}
+	// The same request from loopback is let in.
+	req = httptest.NewRequest(http.MethodGet, "/admin", nil)
+	req.RemoteAddr = "127.0.0.1:51234"
+	rec = httptest.NewRecorder()
+	env.e.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("loopback GET /admin: %d", rec.Code)
+	}
+}
+
+func TestAdminPostsNeedCSRFToken(t *testing.T) {
+	env := newAdminEnv(t)
+	tok := env.token()
+	post := func(path string, hdr map[string]string, body string) int {
+		req, _ := http.NewRequest(http.MethodPost, env.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := env.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	paths := []string{"/admin/assignments/tester/note/run", "/admin/memory", "/admin/schedules", "/admin/todos"}
+	body := "member=ada&agent=tester&key=k&value=v&text=t&description=d&type=interval&schedule=5"
+	for _, p := range paths {
+		if got := post(p, map[string]string{"Sec-Fetch-Site": "same-origin"}, body); got != http.StatusForbidden {
+			t.Errorf("POST %s without a token: %d, want 403", p, got)
+		}
+		if got := post(p, map[string]string{"Sec-Fetch-Site": "same-origin", "X-CSRF-Token": "0123456789abcdef0123456789abcdef"}, body); got != http.StatusForbidden {
+			t.Errorf("POST %s with a wrong token: %d, want 403", p, got)
+		}
+		if got := post(p, map[string]string{"Sec-Fetch-Site": "cross-site", "X-CSRF-Token": tok}, body); got != http.StatusForbidden {
+			t.Errorf("cross-site POST %s: %d, want 403", p, got)
+		}
+	}
+	if runs, _ := env.orch.Runs().List(t.Context(), agentFilter()); len(runs) != 0 {
+		t.Fatalf("refused posts started runs: %d", len(runs))
+	}
+	if tasks, _ := env.sched.List(t.Context(), taskFilter()); len(tasks) != 0 {
+		t.Fatalf("refused posts created tasks: %d", len(tasks))
+	}
+	// With the token the same request goes through.
+	if got := post("/admin/todos", map[string]string{"Sec-Fetch-Site": "same-origin", "X-CSRF-Token": tok}, body); got != http.StatusSeeOther {
+		t.Fatalf("POST with the token: %d", got)
+	}
+}
+
+func TestAdminPagesEmptyStates(t *testing.T) {
+	env := newAdminEnv(t)
+	want := map[string][]string{
+		"/admin":           {"Assignments", "tester", "note", "Run now", "No runs yet", `id="runs-live"`, "/admin/live/assignments"},
+		"/admin/runs":      {"Run history", "No runs match"},
+		"/admin/schedules": {"No scheduled tasks yet", "New scheduled task"},
+		"/admin/memory":    {"Nothing remembered about this member yet", "No changes yet"},
+		"/admin/todos":     {"Nothing here"},
+		"/admin/catalog":   {"The catalog is empty", "No programs yet"},
+		"/admin/imports":   {"No imports yet", `enctype="multipart/form-data"`},
+	}
+	for p, ws := range want {
+		code, body := env.page(p)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d", p, code)
+		}
+		mustContain(t, p, body, ws...)
+		if strings.Count(body, `id="flash"`) != 1 {
+			t.Errorf("%s: want exactly one flash area", p)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+	"hearth/views"
+)
+
+// catalogPageItems caps the items the catalog page lists.
+const catalogPageItems = 200
+
+func (s *Server) catalogPage(c echo.Context, notice views.Notice, problems []string) (views.AdminCatalog, error) {
+	ctx := c.Request().Context()
+	cat := s.deps.Admin.Catalog
+	p := views.AdminCatalog{AdminPage: s.adminPage(c, "Catalog", "catalog"), Notice: notice, Problems: problems,
+		Query: strings.TrimSpace(c.QueryParam("q")), Kind: c.QueryParam("kind"), Program: c.QueryParam("program"),
+		MaxSize: fmt.Sprintf("%d MiB", content.MaxFileSize>>20)}
+	for _, k := range content.Kinds() {
+		p.Kinds = append(p.Kinds, string(k))
+	}
+	programs, err := cat.Programs(ctx)
+	if err != nil {
+		return p, err
+	}
+	for _, pr := range programs {
+		p.Programs = append(p.Programs, views.ProgramRow{ID: pr.ID, Title: pr.Title, Description: pr.Description,
+			Source: pr.Source, TotalDays: pr.TotalDays, TrainingDays: pr.TrainingDays})
+	}
+	if p.Total, err = cat.Count(ctx); err != nil {
+		return p, err
+	}
+	items, err := cat.List(ctx, content.Filter{Query: p.Query, Kind: p.Kind, Program: p.Program, Limit: catalogPageItems})
+	if err != nil {
+		return p, err
+	}
+	for _, it := range items {
+		p.Items = append(p.Items, views.CatalogRow{ID: it.ID, Title: it.Title, Kind: string(it.Kind), Program: it.Program,
+			Day: it.Day, Duration: strconv.Itoa(it.DurationMin), Source: it.Source, Tags: strings.Join(it.Tags, ", ")})
+	}
+	p.Shown = len(p.Items)
+	return p, nil
+}
+
+// adminCatalog browses and searches the catalog and lists the programs.
+func (s *Server) adminCatalog(c echo.Context) error {
+	p, err := s.catalogPage(c, views.Notice{}, nil)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminCatalogPage(p))
+}
+
+// adminCatalogImport imports an uploaded catalog file (multipart field
+// "catalog", at most content.MaxFileSize). A bad file imports nothing and
+// its problems are listed.
+func (s *Server) adminCatalogImport(c echo.Context) error {
+	sum, err := s.importCatalog(c)
+	if err == nil {
+		msg := fmt.Sprintf("Imported: %d items added, %d updated, %d unchanged; %d programs added, %d updated, %d unchanged.",
+			sum.ItemsAdded, sum.ItemsUpdated, sum.ItemsUnchanged, sum.ProgramsAdded, sum.ProgramsUpdated, sum.ProgramsUnchanged)
+		p, perr := s.catalogPage(c, views.Notice{Text: msg}, nil)
+		if perr != nil {
+			return perr
+		}
+		return render(c, http.StatusOK, views.AdminCatalogPage(p))
+	}
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || (ae.Code != apperr.Invalid && ae.Code != apperr.TooLarge) {
+		return err
+	}
+	var problems []string
+	for k, v := range ae.Fields {
+		problems = append(problems, k+": "+v)
+	}
+	sort.Strings(problems)
+	msg := ae.Message
+	if len(problems) > 0 {
+		msg = "Nothing was imported: the catalog file has problems."
+	} else {
+		msg = "Nothing was imported: " + msg
+	}
+	p, perr := s.catalogPage(c, views.Notice{Text: msg, Error: true}, problems)
+	if perr != nil {
+		return perr
+	}
+	return render(c, codeStatus[ae.Code], views.AdminCatalogPage(p))
+}
+
+func (s *Server) importCatalog(c echo.Context) (content.Summary, error) {
+	r := c.Request()
+	r.Body = http.MaxBytesReader(c.Response(), r.Body, content.MaxFileSize+1<<20)
+	fh, err := c.FormFile("catalog")
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return content.Summary{}, apperr.New(apperr.TooLarge, "the catalog file is larger than %d MiB", content.MaxFileSize>>20)
+		}
+		return content.Summary{}, apperr.Invalidf("choose a catalog file to import")
+	}
+	if fh.Size > content.MaxFileSize {
+		return content.Summary{}, apperr.New(apperr.TooLarge, "the catalog file is larger than %d MiB", content.MaxFileSize>>20)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return content.Summary{}, fmt.Errorf("web: open uploaded catalog: %w", err)
+	}
+	defer f.Close()
+	return s.deps.Admin.Catalog.ImportFile(c.Request().Context(), f)
+}

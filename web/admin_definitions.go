@@ -1,0 +1,193 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/agent/definition"
+	"hearth/internal/apperr"
+	"hearth/views"
+)
+
+// DefinitionsAdmin is what the agent definition pages need
+// (*definition.Service).
+type DefinitionsAdmin interface {
+	Registry() definition.Registry
+	List(ctx context.Context) ([]definition.Summary, error)
+	Active(ctx context.Context, agentID string) (definition.Version, error)
+	Version(ctx context.Context, agentID string, number int) (definition.Version, error)
+	History(ctx context.Context, agentID string) ([]definition.Version, error)
+	Save(ctx context.Context, d definition.Definition, by, note string) (definition.Version, error)
+	Rollback(ctx context.Context, agentID, by string) (definition.Version, error)
+	Invoke(ctx context.Context, agentID string, p definition.Params) (definition.Result, error)
+}
+
+var _ DefinitionsAdmin = (*definition.Service)(nil)
+
+// definitionActor is who admin edits are recorded as.
+const definitionActor = "admin"
+
+type definitionPages struct {
+	s    *Server
+	defs DefinitionsAdmin
+}
+
+// definitionRoutes registers the agent definition pages under the admin group.
+func (s *Server) definitionRoutes(g *echo.Group, defs DefinitionsAdmin) {
+	h := &definitionPages{s: s, defs: defs}
+	g.GET("/definitions", h.list)
+	g.GET("/definitions/new", h.newAgent)
+	g.POST("/definitions", h.create)
+	g.GET("/definitions/:agent", h.edit)
+	g.POST("/definitions/:agent", h.save)
+	g.GET("/definitions/:agent/history", h.history)
+	g.POST("/definitions/:agent/rollback", h.rollback)
+	g.POST("/definitions/:agent/try", h.try)
+}
+
+func (h *definitionPages) when(t time.Time) string {
+	return t.In(h.s.opt.Location).Format("2006-01-02 15:04")
+}
+
+func (h *definitionPages) list(c echo.Context) error {
+	list, err := h.defs.List(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	p := views.AdminDefinitions{AdminPage: h.s.adminPage(c, "Agents", "definitions")}
+	for _, s := range list {
+		p.Rows = append(p.Rows, views.AdminDefinitionRow{AgentID: s.AgentID, Model: s.Model, UpdatedAt: h.when(s.UpdatedAt),
+			UpdatedBy: s.UpdatedBy, Version: s.Version, Versions: s.Versions})
+	}
+	return render(c, http.StatusOK, views.AdminDefinitionsPage(p))
+}
+
+// editPage builds the edit page around a form state and a try outcome.
+func (h *definitionPages) editPage(c echo.Context, agentID string, form views.FormState, try views.AdminTry) views.AdminDefinitionEdit {
+	reg := h.defs.Registry()
+	p := views.AdminDefinitionEdit{AdminPage: h.s.adminPage(c, "Agent "+agentID, "definitions"), AgentID: agentID,
+		New: agentID == "", Form: form, Tools: reg.ToolIDs(), Contexts: reg.ContextTypes(), Hooks: reg.HookNames(), Try: try}
+	if p.New {
+		p.Title = "New agent"
+	} else if cur, err := h.defs.Active(c.Request().Context(), agentID); err == nil {
+		p.Current = cur.Number
+	}
+	if p.Try.Form.Values == nil {
+		p.Try.Form.Values = map[string]string{}
+	}
+	if h.s.deps.Admin.Household != nil {
+		if ms, err := h.s.deps.Admin.Household.Members(c.Request().Context()); err == nil {
+			for _, m := range ms {
+				p.Try.Members = append(p.Try.Members, m.ID)
+			}
+		}
+	}
+	return p
+}
+
+func (h *definitionPages) newAgent(c echo.Context) error {
+	p := h.editPage(c, "", views.FormState{Values: definition.NewFormValues()}, views.AdminTry{})
+	return render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
+}
+
+// loadForm fills the form from ?from=N, else the current version, else (all
+// rolled back) the newest version.
+func (h *definitionPages) loadForm(c echo.Context, agentID string) (views.FormState, int, error) {
+	ctx := c.Request().Context()
+	if from := c.QueryParam("from"); from != "" {
+		n, err := strconv.Atoi(from)
+		if err != nil {
+			return views.FormState{}, 0, apperr.NotFoundf("no version %q", from)
+		}
+		v, err := h.defs.Version(ctx, agentID, n)
+		return views.FormState{Values: definition.FormValues(v.Definition)}, n, err
+	}
+	v, err := h.defs.Active(ctx, agentID)
+	if apperr.Is(err, apperr.NotFound) {
+		hist, herr := h.defs.History(ctx, agentID)
+		if herr != nil {
+			return views.FormState{}, 0, herr
+		}
+		return views.FormState{Values: definition.FormValues(hist[0].Definition)}, hist[0].Number, nil
+	}
+	return views.FormState{Values: definition.FormValues(v.Definition)}, 0, err
+}
+
+func (h *definitionPages) edit(c echo.Context) error {
+	agentID := c.Param("agent")
+	form, from, err := h.loadForm(c, agentID)
+	if err != nil {
+		return err
+	}
+	if n := c.QueryParam("saved"); n != "" {
+		form.OK = "Saved as version " + n + "; the agent's next run uses it."
+	}
+	p := h.editPage(c, agentID, form, views.AdminTry{})
+	p.From = from
+	return render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
+}
+
+// definitionSubmitted keeps every field as typed.
+func definitionSubmitted(c echo.Context) map[string]string {
+	out := map[string]string{}
+	for _, n := range append(definition.FormFields, "change_note") {
+		out[n] = c.FormValue(n)
+	}
+	return out
+}
+
+// saveFailure re-renders the form with the error inline and nothing typed lost.
+func (h *definitionPages) saveFailure(c echo.Context, agentID string, values map[string]string, err error) error {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || (ae.Code != apperr.Invalid && ae.Code != apperr.Conflict) {
+		return err
+	}
+	form := views.FormState{Values: values, Errors: map[string]string{"_": ae.Message}}
+	for k, v := range ae.Fields {
+		form.Errors[k] = v
+	}
+	return render(c, http.StatusBadRequest, views.AdminDefinitionEditPage(h.editPage(c, agentID, form, views.AdminTry{})))
+}
+
+func (h *definitionPages) save(c echo.Context) error {
+	agentID := c.Param("agent")
+	if _, err := h.defs.History(c.Request().Context(), agentID); err != nil {
+		return err
+	}
+	values := definitionSubmitted(c)
+	values["agent_id"] = agentID
+	d, err := definition.ParseForm(values)
+	var v definition.Version
+	if err == nil {
+		v, err = h.defs.Save(c.Request().Context(), d, definitionActor, strings.TrimSpace(values["change_note"]))
+	}
+	if err != nil {
+		return h.saveFailure(c, agentID, values, err)
+	}
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s?saved=%d", agentID, v.Number))
+}
+
+func (h *definitionPages) create(c echo.Context) error {
+	values := definitionSubmitted(c)
+	d, err := definition.ParseForm(values)
+	if err == nil {
+		if _, herr := h.defs.History(c.Request().Context(), d.AgentID); herr == nil {
+			err = apperr.FieldErrors(map[string]string{"agent_id": "is taken: edit that agent instead"})
+		}
+	}
+	var v definition.Version
+	if err == nil {
+		v, err = h.defs.Save(c.Request().Context(), d, definitionActor, strings.TrimSpace(values["change_note"]))
+	}
+	if err != nil {
+		return h.saveFailure(c, "", values, err)
+	}
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s?saved=%d", d.AgentID, v.Number))
+}

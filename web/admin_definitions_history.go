@@ -1,0 +1,104 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/agent/definition"
+	"hearth/internal/apperr"
+	"hearth/views"
+)
+
+func (h *definitionPages) history(c echo.Context) error {
+	p, err := h.historyPage(c, c.Param("agent"))
+	if err != nil {
+		return err
+	}
+	if n := c.QueryParam("rolledback"); n != "" {
+		p.OK = "Rolled back: v" + n + " is current again."
+	}
+	return render(c, http.StatusOK, views.AdminDefinitionHistoryPage(p))
+}
+
+func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.AdminDefinitionHistory, error) {
+	hist, err := h.defs.History(c.Request().Context(), agentID)
+	if err != nil {
+		return views.AdminDefinitionHistory{}, err
+	}
+	p := views.AdminDefinitionHistory{AdminPage: h.s.adminPage(c, "History of "+agentID, "definitions"), AgentID: agentID}
+	current, active := 0, 0
+	byNumber := map[int]definition.Version{}
+	for _, v := range hist { // newest first
+		byNumber[v.Number] = v
+		if v.Active {
+			active++
+			if current == 0 {
+				current = v.Number
+			}
+		}
+	}
+	p.CanRollback = active >= 2
+	for _, v := range hist {
+		row := views.AdminVersionRow{Number: v.Number, Active: v.Active, Current: v.Number == current,
+			CreatedAt: h.when(v.CreatedAt), CreatedBy: v.CreatedBy, Note: v.ChangeNote, Model: v.Model}
+		if v.DeactivatedAt != nil {
+			row.Deactivated = h.when(*v.DeactivatedAt) + " by " + v.DeactivatedBy
+		}
+		p.Versions = append(p.Versions, row)
+	}
+	if len(hist) < 2 {
+		return p, nil
+	}
+	p.B = current
+	if p.B == 0 {
+		p.B = hist[0].Number
+	}
+	p.A = p.B - 1
+	if p.A < 1 {
+		p.A = p.B + 1
+	}
+	for _, q := range []struct {
+		name string
+		dst  *int
+	}{{"a", &p.A}, {"b", &p.B}} {
+		if n, err := strconv.Atoi(c.QueryParam(q.name)); err == nil {
+			if _, ok := byNumber[n]; ok {
+				*q.dst = n
+			}
+		}
+	}
+	for _, l := range definition.DiffVersions(byNumber[p.A], byNumber[p.B]) {
+		op := "same"
+		switch l.Op {
+		case definition.DiffAdd:
+			op = "add"
+		case definition.DiffDel:
+			op = "del"
+		}
+		p.Diff = append(p.Diff, views.AdminDiffLine{Op: op, Text: l.Text})
+	}
+	return p, nil
+}
+
+func (h *definitionPages) rollback(c echo.Context) error {
+	agentID := c.Param("agent")
+	v, err := h.defs.Rollback(c.Request().Context(), agentID, definitionActor)
+	if apperr.Is(err, apperr.Conflict) {
+		p, perr := h.historyPage(c, agentID)
+		if perr != nil {
+			return perr
+		}
+		p.Error = definitionErrText(err)
+		return render(c, http.StatusConflict, views.AdminDefinitionHistoryPage(p))
+	}
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?rolledback=%d", agentID, v.Number))
+}
+
+// definitionErrText is an error's user-facing text: an apperr's message, else the
+// error itself (admin pages show run failures as the run records them).

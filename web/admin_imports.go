@@ -1,0 +1,216 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
+
+	"hearth/internal/apperr"
+	"hearth/internal/importer"
+	"hearth/views"
+)
+
+// recentImports is how many past imports the page lists.
+const recentImports = 20
+
+var importKinds = []views.Option{
+	{Value: "auto", Label: "detect from the file"},
+	{Value: "apple", Label: "Apple Health export (zip or xml)"},
+	{Value: "csv-weight", Label: "CSV: weigh-ins"},
+	{Value: "csv-meals", Label: "CSV: meals"},
+	{Value: "csv-workouts", Label: "CSV: workouts"},
+}
+
+func (s *Server) recentImportRows(ctx context.Context) ([]views.ImportRow, error) {
+	runs, err := s.deps.Admin.Importer.Recent(ctx, "", recentImports)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.ImportRow, len(runs))
+	for i, r := range runs {
+		out[i] = views.ImportRow{ID: r.ID, Member: r.MemberID, File: r.FileName, Kind: string(r.Kind), Status: r.Status,
+			Started: s.fmtWhen(r.StartedAt), Added: r.Added, Duplicate: r.SkippedDuplicate, Unknown: r.SkippedUnknown,
+			Rejected: r.Rejected, Error: r.Error}
+	}
+	return out, nil
+}
+
+func (s *Server) importsPage(c echo.Context, form views.FormState, st views.ImportStatus) (views.AdminImports, error) {
+	ctx := c.Request().Context()
+	p := views.AdminImports{AdminPage: s.adminPage(c, "Imports", "imports"), Form: form, Kinds: importKinds, Status: st,
+		MaxSize: fmtBytes(s.maxImportBytes())}
+	var err error
+	if p.Members, err = s.memberOptions(ctx); err != nil {
+		return p, err
+	}
+	if p.Recent, err = s.recentImportRows(ctx); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// adminImports shows the upload form and the import history.
+func (s *Server) adminImports(c echo.Context) error {
+	p, err := s.importsPage(c, views.FormState{Values: map[string]string{"kind": "auto"}}, views.ImportStatus{})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminImportsPage(p))
+}
+
+// importSummaryView is the same summary the CLI prints.
+func importSummaryView(sum importer.Summary) *views.ImportSummaryView {
+	v := &views.ImportSummaryView{File: sum.File, Kind: string(sum.Kind), Size: fmtBytes(sum.Bytes),
+		Took: sum.Duration.Round(time.Millisecond).String(), Added: sum.Added, Duplicate: sum.SkippedDuplicate,
+		Unknown: sum.SkippedUnknown, Rejected: sum.Rejected, Apple: sum.Kind == importer.KindApple,
+		MealsCreated: sum.MealsCreated, MealsUpdated: sum.MealsUpdated, BodyCompLinked: sum.BodyCompLinked}
+	for label, tc := range sum.Types {
+		v.Types = append(v.Types, views.ImportTypeRow{Type: strings.TrimPrefix(label, "HKQuantityTypeIdentifier"),
+			Added: tc.Added, Duplicate: tc.Duplicate, Rejected: tc.Rejected})
+	}
+	sort.Slice(v.Types, func(i, j int) bool { return v.Types[i].Type < v.Types[j].Type })
+	return v
+}
+
+// importFailure is the status shown for a refused file; ok is false for
+// errors that are not the user's (they go to the error handler).
+func importFailure(err error) (views.ImportStatus, bool) {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		return views.ImportStatus{}, false
+	}
+	switch ae.Code {
+	case apperr.Invalid, apperr.NotFound, apperr.TooLarge:
+	default:
+		return views.ImportStatus{}, false
+	}
+	st := views.ImportStatus{Error: ae.Message}
+	if len(ae.Fields) > 0 {
+		st.Error += ": " + fieldList(ae.Fields)
+	}
+	var ve *importer.ValidationError
+	if errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			st.Problems = append(st.Problems, p.Error())
+		}
+		if more := ve.Total - len(ve.Problems); more > 0 {
+			st.Problems = append(st.Problems, "… and more")
+		}
+	}
+	return st, true
+}
+
+func progressStatus(p importer.Progress) views.ImportStatus {
+	st := views.ImportStatus{Active: true, File: p.File, Percent: -1, Read: fmtBytes(p.BytesRead), Records: p.Records}
+	if pct := p.Percent(); pct >= 0 {
+		st.Percent = int(pct)
+	}
+	return st
+}
+
+// checkUpload validates the form before the import starts.
+func checkUpload(u *upload) (importer.Options, error) {
+	errs := map[string]string{}
+	opts := importer.Options{Member: strings.TrimSpace(u.fields["member"])}
+	if opts.Member == "" {
+		errs["member"] = "choose the member to import for"
+	}
+	kind, err := importer.ParseKind(u.fields["kind"])
+	if err != nil {
+		errs["kind"] = "choose a kind from the list"
+	}
+	opts.Kind = kind
+	if u.file == nil || u.size == 0 {
+		errs["file"] = "choose a non-empty file"
+	}
+	if len(errs) > 0 {
+		return opts, apperr.FieldErrors(errs)
+	}
+	return opts, nil
+}
+
+// adminImportUpload imports an uploaded file for a member. A Datastar
+// request gets a stream: progress while the file is read, then the summary
+// (or the problems, nothing imported) and the refreshed history. A plain
+// form post gets the page with the summary. The import runs on the
+// request's context: closing the page cancels it and nothing is kept.
+func (s *Server) adminImportUpload(c echo.Context) error {
+	liftDeadlines(c)
+	u, err := s.receiveUpload(c, "file")
+	defer u.close()
+	var opts importer.Options
+	if err == nil {
+		opts, err = checkUpload(u)
+	}
+	if err != nil {
+		return s.importRefused(c, u, err)
+	}
+	opts.Location = s.opt.Location
+	ctx := c.Request().Context()
+	if !isDatastar(c) {
+		sum, err := s.deps.Admin.Importer.Import(ctx, opts, u.name, u.file, u.size)
+		if err != nil {
+			return s.importRefused(c, u, err)
+		}
+		p, perr := s.importsPage(c, views.FormState{Values: u.fields}, views.ImportStatus{Summary: importSummaryView(sum)})
+		if perr != nil {
+			return perr
+		}
+		return render(c, http.StatusOK, views.AdminImportsPage(p))
+	}
+	sse := newSSE(c)
+	_ = sse.PatchElementTempl(views.ImportStatusView(views.ImportStatus{Active: true, File: u.name, Percent: 0, Read: "0 B"}))
+	opts.Progress = func(p importer.Progress) {
+		if !p.Done {
+			_ = sse.PatchElementTempl(views.ImportStatusView(progressStatus(p)))
+		}
+	}
+	sum, err := s.deps.Admin.Importer.Import(ctx, opts, u.name, u.file, u.size)
+	st := views.ImportStatus{Summary: importSummaryView(sum)}
+	if err != nil {
+		var ok bool
+		if st, ok = importFailure(err); !ok {
+			s.log.Error("admin import", "file", u.name, "member", opts.Member, "err", err)
+			st = views.ImportStatus{Error: "the import failed (nothing was imported); see the server log"}
+		}
+	}
+	return s.finishImportStream(ctx, sse, st)
+}
+
+func (s *Server) finishImportStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, st views.ImportStatus) error {
+	if err := sse.PatchElementTempl(views.ImportStatusView(st)); err != nil {
+		return nil
+	}
+	if rows, err := s.recentImportRows(ctx); err == nil {
+		_ = sse.PatchElementTempl(views.ImportsList(rows))
+	}
+	return nil
+}
+
+// importRefused shows why a file was not imported: in the status area for
+// a Datastar request, on the page (fields kept) for a plain form.
+func (s *Server) importRefused(c echo.Context, u *upload, err error) error {
+	st, ok := importFailure(err)
+	if !ok {
+		return err
+	}
+	if isDatastar(c) {
+		return s.finishImportStream(c.Request().Context(), newSSE(c), st)
+	}
+	values := map[string]string{"member": u.fields["member"], "kind": u.fields["kind"]}
+	fs, ferr := formFailure(err, values)
+	if ferr != nil {
+		fs = views.FormState{Values: values}
+	}
+	p, perr := s.importsPage(c, fs, st)
+	if perr != nil {
+		return perr
+	}
+	return render(c, codeStatus[apperr.CodeOf(err)], views.AdminImportsPage(p))
+}

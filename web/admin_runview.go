@@ -1,0 +1,139 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/views"
+)
+
+// Phase order of the two run shapes, for the progress view.
+var (
+	assignmentPhases = []string{agent.PhaseLoadMemory, agent.PhasePrune, agent.PhaseGather, agent.PhasePrompt,
+		agent.PhaseReason, agent.PhaseValidate, agent.PhaseAct, agent.PhaseSaveMemory}
+	chatPhases = []string{agent.PhaseLoadMemory, agent.PhasePrune, agent.PhaseHistory, agent.PhaseReason, agent.PhaseSave}
+)
+
+// fmtWhen formats an instant in the household zone, with the year only when
+// it is not this year's.
+func (s *Server) fmtWhen(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.In(s.opt.Location)
+	if t.Year() != time.Now().In(s.opt.Location).Year() {
+		return t.Format("2 Jan 2006 15:04")
+	}
+	return t.Format("Mon 2 Jan 15:04:05")
+}
+
+func (s *Server) fmtWhenPtr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return s.fmtWhen(*t)
+}
+
+// fmtMS renders a phase timing.
+func fmtMS(ms float64) string {
+	switch {
+	case ms < 1:
+		return fmt.Sprintf("%.0f µs", ms*1000)
+	case ms < 1000:
+		return fmt.Sprintf("%.0f ms", ms)
+	case ms < 60000:
+		return fmt.Sprintf("%.1f s", ms/1000)
+	}
+	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
+}
+
+func fmtCost(usd float64) string {
+	if usd == 0 {
+		return "$0"
+	}
+	return fmt.Sprintf("$%.4f", usd)
+}
+
+// runView turns a run into its progress view.
+func (s *Server) runView(r agent.Run) views.RunView {
+	v := views.RunView{ID: r.ID, Agent: r.Agent, Assignment: r.Assignment, Member: r.Member, Trigger: string(r.Trigger),
+		Status: string(r.Status), Phase: r.Phase, Created: s.fmtWhen(r.CreatedAt), Started: s.fmtWhenPtr(r.StartedAt),
+		Finished: s.fmtWhenPtr(r.FinishedAt), Attempts: r.Attempts, Model: r.Model, TokensIn: r.TokensIn,
+		TokensOut: r.TokensOut, Cost: fmtCost(r.CostUSD), Error: r.Error, FallbackReason: r.FallbackReason,
+		Active: !r.Status.Terminal()}
+	if r.ReusedFrom != nil {
+		v.ReusedFrom = *r.ReusedFrom
+	}
+	if r.ThreadID != nil {
+		v.ThreadID = *r.ThreadID
+	}
+	if r.StartedAt != nil && r.FinishedAt != nil {
+		v.Duration = fmtMS(float64(r.FinishedAt.Sub(*r.StartedAt).Microseconds()) / 1000)
+	}
+	order := assignmentPhases
+	if r.Assignment == "" {
+		order = chatPhases
+	}
+	took := map[string]float64{}
+	for _, t := range r.Timings {
+		took[t.Phase] = t.MS
+		if !slices.Contains(order, t.Phase) {
+			order = append(slices.Clone(order), t.Phase)
+		}
+	}
+	for _, name := range order {
+		ph := views.RunPhase{Name: name, State: "pending"}
+		if ms, ok := took[name]; ok {
+			ph.Took, ph.State = fmtMS(ms), "done"
+		}
+		if v.Active && r.Phase == name {
+			ph.State = "current"
+		}
+		v.Phases = append(v.Phases, ph)
+	}
+	return v
+}
+
+func (s *Server) runViews(runs []agent.Run) []views.RunView {
+	out := make([]views.RunView, len(runs))
+	for i, r := range runs {
+		out[i] = s.runView(r)
+	}
+	return out
+}
+
+// indentJSON indents raw JSON for display; text that is not JSON is shown as is.
+func indentJSON(raw []byte) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// runDetail adds the prompt, output, tool calls and validation errors.
+func (s *Server) runDetail(r agent.Run) views.RunDetail {
+	d := views.RunDetail{RunView: s.runView(r), Output: indentJSON(r.Output)}
+	if r.Prompt != nil {
+		d.System, d.User = r.Prompt.System, r.Prompt.User
+	}
+	for _, tc := range r.ToolCalls {
+		d.ToolCalls = append(d.ToolCalls, views.ToolCallView{Name: tc.Name, Args: indentJSON(tc.Args),
+			Result: indentJSON(tc.Result), Error: tc.Error})
+	}
+	for _, a := range r.ValidationErrors {
+		av := views.AttemptView{Attempt: a.Attempt, Source: a.Source}
+		for _, e := range a.Errors {
+			av.Errors = append(av.Errors, e.String())
+		}
+		d.Validation = append(d.Validation, av)
+	}
+	return d
+}

@@ -1,0 +1,257 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/live"
+	"hearth/internal/schedule"
+	"hearth/views"
+)
+
+// ledgerRows is how many ledger rows the task page shows.
+const ledgerRows = 100
+
+// scheduleActions are the actions of POST /admin/schedules/:id/:action.
+var scheduleActions = map[string]bool{"pause": true, "resume": true, "approve": true, "keep": true, "run": true,
+	"slot": true, "delete": true}
+
+func (s *Server) schedulesPage(c echo.Context, form views.FormState, notice views.Notice) (views.AdminSchedules, error) {
+	ctx := c.Request().Context()
+	tasks, err := s.deps.Admin.Schedule.List(ctx, schedule.TaskFilter{})
+	if err != nil {
+		return views.AdminSchedules{}, err
+	}
+	p := views.AdminSchedules{AdminPage: s.adminPage(c, "Schedules", "schedules"), Notice: notice, Tasks: s.taskRows(tasks), Form: form}
+	p.Stream = "/admin/live/schedules"
+	if s.deps.Admin.Agents != nil {
+		p.Agents = s.agentViews()
+	}
+	if p.Members, err = s.memberOptions(ctx); err != nil {
+		return p, err
+	}
+	p.Preview = s.preview(schedule.Task{Kind: schedule.Kind(form.Value("type")), Schedule: form.Value("schedule")})
+	return p, nil
+}
+
+// adminSchedules lists the tasks with the new-task form.
+func (s *Server) adminSchedules(c echo.Context) error {
+	p, err := s.schedulesPage(c, views.FormState{Values: s.defaultTaskForm()}, doneNotice(c))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminSchedulesPage(p))
+}
+
+// adminScheduleCreate creates a task; a validation error re-renders the
+// form with the message next to the field and every typed value kept.
+func (s *Server) adminScheduleCreate(c echo.Context) error {
+	t, err := s.deps.Admin.Schedule.Create(c.Request().Context(), taskInput(c), schedule.ByUser)
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=created", t.ID))
+	}
+	fs, err := formFailure(err, formValues(c, taskFormFields...))
+	if err != nil {
+		return err
+	}
+	p, err := s.schedulesPage(c, fs, views.Notice{})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusBadRequest, views.AdminSchedulesPage(p))
+}
+
+// adminSchedulePreview answers the form's preview request with the next
+// five fire times (or the problem with the schedule).
+func (s *Server) adminSchedulePreview(c echo.Context) error {
+	pr := s.preview(schedule.Task{Kind: schedule.Kind(c.QueryParam("type")), Schedule: c.QueryParam("schedule")})
+	if isDatastar(c) {
+		return newSSE(c).PatchElementTempl(views.SchedulePreviewView(pr))
+	}
+	return render(c, http.StatusOK, views.SchedulePreviewView(pr))
+}
+
+func (s *Server) taskPage(c echo.Context, id int64, form *views.FormState, notice views.Notice) (views.AdminTask, error) {
+	ctx := c.Request().Context()
+	t, err := s.deps.Admin.Schedule.Get(ctx, id)
+	if err != nil {
+		return views.AdminTask{}, err
+	}
+	fires, err := s.deps.Admin.Schedule.Ledger(ctx, id, ledgerRows)
+	if err != nil {
+		return views.AdminTask{}, err
+	}
+	p := views.AdminTask{AdminPage: s.adminPage(c, t.Description, "schedules"), Notice: notice, Task: s.taskRow(t),
+		Form: views.FormState{Values: taskFormValues(t)}, Ledger: s.fireRows(t, fires)}
+	if form != nil {
+		p.Form = *form
+	}
+	p.Stream = fmt.Sprintf("/admin/live/schedules/%d", id)
+	if s.deps.Admin.Agents != nil {
+		p.Agents = s.agentViews()
+	}
+	if p.Members, err = s.memberOptions(ctx); err != nil {
+		return p, err
+	}
+	if form == nil {
+		p.Preview = s.preview(t)
+	} else {
+		p.Preview = s.preview(schedule.Task{Kind: schedule.Kind(form.Value("type")), Schedule: form.Value("schedule")})
+	}
+	return p, nil
+}
+
+// adminSchedule is one task: summary and actions, edit form with preview, ledger.
+func (s *Server) adminSchedule(c echo.Context) error {
+	id, err := taskID(c)
+	if err != nil {
+		return err
+	}
+	p, err := s.taskPage(c, id, nil, doneNotice(c))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.AdminTaskPage(p))
+}
+
+// adminScheduleUpdate saves the edit form; errors come back inline.
+func (s *Server) adminScheduleUpdate(c echo.Context) error {
+	id, err := taskID(c)
+	if err != nil {
+		return err
+	}
+	_, err = s.deps.Admin.Schedule.Update(c.Request().Context(), id, taskPatch(c))
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=saved", id))
+	}
+	var notice views.Notice
+	fs, ferr := formFailure(err, formValues(c, taskFormFields...))
+	if ferr != nil {
+		n, _, ok := userError(err)
+		if !ok || apperr.Is(err, apperr.NotFound) {
+			return err
+		}
+		fs, notice = views.FormState{Values: formValues(c, taskFormFields...)}, n
+	}
+	p, err := s.taskPage(c, id, &fs, notice)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusBadRequest, views.AdminTaskPage(p))
+}
+
+// adminScheduleAction runs pause (with note), resume, approve, keep, run,
+// slot (run a missed slot) and delete, then returns to the list or the task
+// page (form field "back", required). Refusals (a conflict, a bad slot) are
+// shown there.
+func (s *Server) adminScheduleAction(c echo.Context) error {
+	id, err := taskID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	svc := s.deps.Admin.Schedule
+	action := c.Param("action")
+	if !scheduleActions[action] {
+		return apperr.NotFoundf("unknown action %q", action)
+	}
+	// Every action form says where to return; a body without it is not
+	// one of our forms and changes nothing.
+	back := c.FormValue("back")
+	if back != "list" && back != "task" {
+		return apperr.Invalidf("incomplete form: reload the page and try again")
+	}
+	switch action {
+	case "pause":
+		_, err = svc.Pause(ctx, id, c.FormValue("note"))
+	case "resume":
+		_, err = svc.Resume(ctx, id)
+	case "approve":
+		_, err = svc.Approve(ctx, id)
+	case "keep":
+		_, err = svc.Keep(ctx, id, true)
+	case "run":
+		_, err = svc.RunNow(ctx, id)
+	case "slot":
+		var slot time.Time
+		if slot, err = time.Parse(time.RFC3339Nano, c.FormValue("slot")); err != nil {
+			err = apperr.Invalidf("unknown slot %q", c.FormValue("slot"))
+		} else {
+			_, err = svc.RunSlot(ctx, id, slot)
+		}
+	case "delete":
+		err = svc.Delete(ctx, id)
+	}
+	switch action {
+	case "slot":
+		back = "task"
+	case "delete":
+		back = "list"
+	}
+	if err == nil {
+		if back == "task" {
+			return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=%s", id, action))
+		}
+		return c.Redirect(http.StatusSeeOther, "/admin/schedules?done="+action)
+	}
+	notice, status, ok := userError(err)
+	if !ok {
+		return err
+	}
+	if back == "task" && !apperr.Is(err, apperr.NotFound) {
+		p, perr := s.taskPage(c, id, nil, notice)
+		if perr == nil {
+			return render(c, status, views.AdminTaskPage(p))
+		}
+	}
+	p, perr := s.schedulesPage(c, views.FormState{Values: s.defaultTaskForm()}, notice)
+	if perr != nil {
+		return perr
+	}
+	return render(c, status, views.AdminSchedulesPage(p))
+}
+
+// liveSchedules re-renders the task list when tasks change.
+func (s *Server) liveSchedules(c echo.Context) error {
+	csrf := csrfToken(c)
+	return s.adminStream(c, isKind("task"), func(ctx context.Context) ([]templ.Component, error) {
+		tasks, err := s.deps.Admin.Schedule.List(ctx, schedule.TaskFilter{})
+		if err != nil {
+			return nil, err
+		}
+		return []templ.Component{views.TasksTable(csrf, s.taskRows(tasks))}, nil
+	})
+}
+
+// liveSchedule re-renders one task's summary and ledger when it changes.
+func (s *Server) liveSchedule(c echo.Context) error {
+	id, err := taskID(c)
+	if err != nil {
+		return err
+	}
+	csrf := csrfToken(c)
+	concerns := func(ev live.Event) bool {
+		te, ok := ev.Data.(schedule.TaskEvent)
+		return ev.Kind == "task" && ok && te.TaskID == id
+	}
+	return s.adminStream(c, concerns, func(ctx context.Context) ([]templ.Component, error) {
+		t, err := s.deps.Admin.Schedule.Get(ctx, id)
+		if apperr.Is(err, apperr.NotFound) {
+			return []templ.Component{views.TaskSummary(csrf, views.TaskRow{ID: id, Status: "deleted"})}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		fires, err := s.deps.Admin.Schedule.Ledger(ctx, id, ledgerRows)
+		if err != nil {
+			return nil, err
+		}
+		return []templ.Component{views.TaskSummary(csrf, s.taskRow(t)), views.LedgerTable(csrf, id, s.fireRows(t, fires))}, nil
+	})
+}

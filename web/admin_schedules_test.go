@@ -1,0 +1,224 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/internal/schedule"
+)
+
+func taskForm(kv ...string) url.Values {
+	v := url.Values{"description": {"Morning notes"}, "type": {"recurring"}, "schedule": {"30 7 * * *"}, "agent": {"tester"},
+		"assignment": {"note"}, "member": {"ada"}, "prompt": {""}, "overlap_policy": {"queue"}, "catchup_policy": {"skip"}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		v.Set(kv[i], kv[i+1])
+	}
+	return v
+}
+
+func TestScheduleCreateWithBadCronKeepsTypedValues(t *testing.T) {
+	env := newAdminEnv(t)
+	resp, body := env.form("/admin/schedules", taskForm("schedule", "61 25 * * *", "description", "Notes <b>typed</b>"), false)
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("bad cron: %d", resp.StatusCode)
+	}
+	// The error sits next to the schedule field; every typed value is kept.
+	mustContain(t, "re-rendered form", body, `class="field-error"`, "cron", `value="61 25 * * *"`,
+		`value="Notes &lt;b&gt;typed&lt;/b&gt;"`, `<option value="queue" selected>`, `<option value="skip" selected>`,
+		`<option value="ada" selected>`, `aria-invalid`)
+	if tasks, _ := env.sched.List(t.Context(), schedule.TaskFilter{}); len(tasks) != 0 {
+		t.Fatalf("a bad cron created %d tasks", len(tasks))
+	}
+	// Fixed: created, and the task page shows the next run in household time.
+	resp, _ = env.form("/admin/schedules", taskForm(), false)
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/schedules/1") {
+		t.Fatalf("create: %d %q", resp.StatusCode, loc)
+	}
+	code, body := env.page("/admin/schedules/1?done=created")
+	if code != 200 {
+		t.Fatalf("task page: %d", code)
+	}
+	mustContain(t, "task page", body, "Task created.", "Tue 3 Mar 2026 07:30", "overlap", "Ledger", "Nothing has fired yet",
+		"Next runs (household time)", "Wed 4 Mar 2026 07:30", "/admin/live/schedules/1")
+	_, body = env.page("/admin/schedules")
+	mustContain(t, "list", body, `id="task-1"`, "Morning notes", "tester / note for ada", "Tue 3 Mar 2026 07:30",
+		"overlap queue", "catch-up skip", "Pause")
+	mustNotContain(t, "list", body, "created by coach")
+}
+
+func TestSchedulePreview(t *testing.T) {
+	env := newAdminEnv(t)
+	get := func(q string) string {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/admin/schedules/preview?"+q, nil)
+		req.Header.Set("Datastar-Request", "true")
+		resp, err := env.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := resp.Body.Read(buf)
+			b.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		if resp.StatusCode != 200 {
+			t.Fatalf("preview %s: %d", q, resp.StatusCode)
+		}
+		return b.String()
+	}
+	body := get("type=recurring&schedule=" + url.QueryEscape("0 4 * * *"))
+	mustContain(t, "cron preview", body, `id="preview"`, "Tue 3 Mar 2026 04:00", "Sat 7 Mar 2026 04:00")
+	if n := strings.Count(body, "<li>"); n != 5 {
+		t.Fatalf("preview lists %d times, want 5", n)
+	}
+	body = get("type=interval&schedule=90")
+	mustContain(t, "interval preview", body, "Mon 2 Mar 2026 10:30", "Mon 2 Mar 2026 12:00")
+	body = get("type=recurring&schedule=" + url.QueryEscape("0 4 * *"))
+	mustContain(t, "bad cron preview", body, "field-error", "cron")
+	body = get("type=once&schedule=2020-01-01T00:00:00Z")
+	mustContain(t, "past preview", body, "has passed")
+}
+
+func TestScheduleActionsAndLedger(t *testing.T) {
+	env := newAdminEnv(t)
+	ctx := context.Background()
+	task, err := env.sched.Create(ctx, schedule.TaskInput{Description: "Every minute", Kind: schedule.KindInterval, Schedule: "1",
+		AgentID: "tester", AssignmentID: "note", MemberID: "ada"}, schedule.ByUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := itoa(task.ID)
+	// A body that is not our form (no "back") is refused and changes nothing.
+	if resp, _ := env.form("/admin/schedules/"+id+"/pause", url.Values{"note": {"x"}}, false); resp.StatusCode != 400 {
+		t.Fatalf("pause without the form: %d", resp.StatusCode)
+	}
+	if got, _ := env.sched.Get(ctx, task.ID); got.Status != schedule.StatusActive {
+		t.Fatalf("a refused pause paused the task: %s", got.Status)
+	}
+	if resp, _ := env.form("/admin/schedules/"+id+"/explode", url.Values{"back": {"list"}}, false); resp.StatusCode != 404 {
+		t.Fatalf("unknown action: %d", resp.StatusCode)
+	}
+	resp, _ := env.form("/admin/schedules/"+id+"/pause", url.Values{"note": {"on holiday"}, "back": {"task"}}, false)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/schedules/"+id+"?done=pause" {
+		t.Fatalf("pause: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	got, _ := env.sched.Get(ctx, task.ID)
+	if got.Status != schedule.StatusPaused || got.PauseNote != "on holiday" {
+		t.Fatalf("after pause: %s %q", got.Status, got.PauseNote)
+	}
+	_, body := env.page("/admin/schedules/" + id + "?done=pause")
+	mustContain(t, "paused task", body, "Paused.", "on holiday", "Resume")
+	// A refused action shows its reason on the page.
+	resp, body = env.form("/admin/schedules/"+id+"/approve", url.Values{"back": {"task"}}, false)
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "not waiting for approval") {
+		t.Fatalf("approve an active task: %d", resp.StatusCode)
+	}
+	// Three slots pass while paused; resuming records them as skipped.
+	env.clock.Advance(3*time.Minute + 10*time.Second)
+	if resp, _ := env.form("/admin/schedules/"+id+"/resume", url.Values{"back": {"list"}}, false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("resume: %d", resp.StatusCode)
+	}
+	_, body = env.page("/admin/schedules/" + id)
+	if n := strings.Count(body, `data-outcome="skipped_paused"`); n != 3 {
+		t.Fatalf("ledger has %d skipped slots, want 3:\n%s", n, body)
+	}
+	mustContain(t, "ledger", body, "Run this slot")
+	fires, _ := env.sched.Ledger(ctx, task.ID, 10)
+	slot := fires[len(fires)-1].ScheduledFor.UTC().Format(time.RFC3339Nano)
+	resp, _ = env.form("/admin/schedules/"+id+"/slot", url.Values{"slot": {slot}, "back": {"task"}}, false)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("run slot: %d", resp.StatusCode)
+	}
+	eventually(t, 5*time.Second, "the slot to run", func() bool {
+		fs, _ := env.sched.Ledger(ctx, task.ID, 10)
+		for _, f := range fs {
+			if f.ScheduledFor.Equal(fires[len(fires)-1].ScheduledFor) {
+				return f.Outcome == schedule.OutcomeRan && f.RunID > 0
+			}
+		}
+		return false
+	})
+	// The same slot cannot run twice.
+	resp, body = env.form("/admin/schedules/"+id+"/slot", url.Values{"slot": {slot}, "back": {"task"}}, false)
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "ran") {
+		t.Fatalf("rerun a slot that ran: %d", resp.StatusCode)
+	}
+	if resp, _ := env.form("/admin/schedules/"+id+"/slot", url.Values{"slot": {"garbage"}, "back": {"task"}}, false); resp.StatusCode != 400 {
+		t.Fatalf("bad slot: %d", resp.StatusCode)
+	}
+	// Delete.
+	if resp, _ := env.form("/admin/schedules/"+id+"/delete", url.Values{"back": {"list"}}, false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: %d", resp.StatusCode)
+	}
+	if _, err := env.sched.Get(ctx, task.ID); err == nil {
+		t.Fatal("task still there after delete")
+	}
+	if code, _ := env.page("/admin/schedules/" + id); code != 404 {
+		t.Fatalf("deleted task page: %d", code)
+	}
+	if resp, _ := env.form("/admin/schedules/"+id+"/pause", url.Values{"back": {"list"}}, false); resp.StatusCode != 404 {
+		t.Fatalf("pause a deleted task: %d", resp.StatusCode)
+	}
+}
+
+func TestCoachTaskNeedsApprovalAndShowsBadge(t *testing.T) {
+	env := newAdminEnv(t)
+	ctx := context.Background()
+	task, err := env.sched.Create(ctx, schedule.TaskInput{Description: "Check protein daily", Kind: schedule.KindRecurring,
+		Schedule: "0 20 * * *", AgentID: "tester", MemberID: "ada"}, schedule.ByAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if task.Status != schedule.StatusPendingApproval {
+		t.Fatalf("coach task status = %s", task.Status)
+	}
+	ctxS, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := env.openLive(ctxS, "/admin/live/schedules")
+	s.waitEvent(t, 2*time.Second, `id="tasks"`, "created by coach", "pending approval", "Approve", "Keep")
+	resp, _ := env.form("/admin/schedules/"+itoa(task.ID)+"/approve", url.Values{"back": {"list"}}, false)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("approve: %d", resp.StatusCode)
+	}
+	// The list updates over the stream without a reload.
+	s.waitEvent(t, 2*time.Second, `id="tasks"`, `data-status="active"`, "created by coach")
+	if got, _ := env.sched.Get(ctx, task.ID); got.Status != schedule.StatusActive || got.NextRunAt == nil {
+		t.Fatalf("after approve: %s %v", got.Status, got.NextRunAt)
+	}
+}
+
+func TestScheduleEditRecomputesAndKeepsInputOnError(t *testing.T) {
+	env := newAdminEnv(t)
+	ctx := context.Background()
+	task, err := env.sched.Create(ctx, schedule.TaskInput{Description: "Notes", Kind: schedule.KindRecurring, Schedule: "0 6 * * *",
+		AgentID: "tester", AssignmentID: "note"}, schedule.ByUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := itoa(task.ID)
+	resp, body := env.form("/admin/schedules/"+id, taskForm("schedule", "every day", "member", "", "description", "Evening notes"), false)
+	if resp.StatusCode != 400 {
+		t.Fatalf("bad edit: %d", resp.StatusCode)
+	}
+	mustContain(t, "bad edit", body, `value="every day"`, `value="Evening notes"`, "field-error")
+	if got, _ := env.sched.Get(ctx, task.ID); got.Schedule != "0 6 * * *" || got.Description != "Notes" {
+		t.Fatalf("a refused edit changed the task: %+v", got)
+	}
+	resp, _ = env.form("/admin/schedules/"+id, taskForm("schedule", "0 21 * * *", "member", "", "description", "Evening notes"), false)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("edit: %d", resp.StatusCode)
+	}
+	got, _ := env.sched.Get(ctx, task.ID)
+	if got.Schedule != "0 21 * * *" || got.Description != "Evening notes" || got.NextRunAt == nil || got.NextRunAt.Hour() != 21 {
+		t.Fatalf("after edit: %+v", got)
+	}
+}

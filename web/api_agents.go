@@ -1,0 +1,161 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+)
+
+// apiAgents lists the registered agents with their assignments.
+func (s *Server) apiAgents(c echo.Context) error {
+	agents := s.deps.Admin.Agents.Agents()
+	if agents == nil {
+		agents = []agent.AgentInfo{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"agents": agents})
+}
+
+// apiAssignments lists one agent's assignments and their default schedules.
+func (s *Server) apiAssignments(c echo.Context) error {
+	info, err := s.deps.Admin.Agents.Agent(c.Param("agent"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"assignments": info.Assignments})
+}
+
+// chatBody is a freeform message to an agent.
+type chatBody struct {
+	Member   string `json:"member"`
+	Message  string `json:"message"`
+	ThreadID int64  `json:"thread_id"`
+}
+
+func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
+	if _, err := s.deps.Admin.Agents.Agent(c.Param("agent")); err != nil {
+		return agent.FreeformRequest{}, err
+	}
+	var b chatBody
+	if err := bindJSON(c, &b); err != nil {
+		return agent.FreeformRequest{}, err
+	}
+	errs := map[string]string{}
+	if strings.TrimSpace(b.Member) == "" {
+		errs["member"] = "is required"
+	}
+	if strings.TrimSpace(b.Message) == "" {
+		errs["message"] = "is required"
+	}
+	if b.ThreadID < 0 {
+		errs["thread_id"] = "must be a thread id"
+	}
+	if len(errs) > 0 {
+		return agent.FreeformRequest{}, apperr.FieldErrors(errs)
+	}
+	return agent.FreeformRequest{Agent: c.Param("agent"), Member: b.Member, Message: b.Message,
+		ThreadID: b.ThreadID, Trigger: agent.TriggerAPI}, nil
+}
+
+// apiAgentRun sends a chat message and answers with the finished run; the
+// reply is in its output and thread_id names the conversation.
+func (s *Server) apiAgentRun(c echo.Context) error {
+	req, err := s.chatRequest(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.deps.Admin.Agents.Freeform(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, run)
+}
+
+// apiAgentRunBackground queues the chat run and answers 202 at once.
+func (s *Server) apiAgentRunBackground(c echo.Context) error {
+	req, err := s.chatRequest(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.deps.Admin.Agents.StartFreeform(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusAccepted, run)
+}
+
+// assignmentRunBody asks for an assignment run for one member or all.
+type assignmentRunBody struct {
+	Member string `json:"member"`
+	All    bool   `json:"all"`
+	Wait   bool   `json:"wait"`
+}
+
+// apiAssignmentRun starts an assignment for one member or every member. With
+// "wait" it answers 200 when the runs have finished, else 202 with the
+// queued runs (a run already active for the same member is returned, not
+// duplicated).
+func (s *Server) apiAssignmentRun(c echo.Context) error {
+	agentID, assignmentID := c.Param("agent"), c.Param("assignment")
+	if err := s.checkAssignment(agentID, assignmentID); err != nil {
+		return err
+	}
+	var b assignmentRunBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	b.Member = strings.TrimSpace(b.Member)
+	switch {
+	case b.All && b.Member != "":
+		return apperr.Invalidf(`give "member" or "all": true, not both`)
+	case !b.All && b.Member == "":
+		return apperr.FieldErrors(map[string]string{"member": `is required (or "all": true for every member)`})
+	}
+	ctx := c.Request().Context()
+	orch := s.deps.Admin.Agents
+	var runs []agent.Run
+	var err error
+	switch {
+	case b.All && b.Wait:
+		runs, err = orch.RunAssignmentForAll(ctx, agentID, assignmentID, agent.TriggerAPI)
+	case b.All:
+		runs, err = orch.StartAssignmentForAll(ctx, agentID, assignmentID, agent.TriggerAPI)
+	default:
+		req := agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: b.Member, Trigger: agent.TriggerAPI}
+		var r agent.Run
+		if b.Wait {
+			r, err = orch.RunAssignment(ctx, req)
+		} else {
+			r, err = orch.StartAssignment(ctx, req)
+		}
+		runs = []agent.Run{r}
+	}
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []agent.Run{}
+	}
+	status := http.StatusAccepted
+	if b.Wait {
+		status = http.StatusOK
+	}
+	return c.JSON(status, map[string]any{"runs": runs})
+}
+
+// checkAssignment is NotFound unless the agent has the assignment.
+func (s *Server) checkAssignment(agentID, assignmentID string) error {
+	info, err := s.deps.Admin.Agents.Agent(agentID)
+	if err != nil {
+		return err
+	}
+	for _, a := range info.Assignments {
+		if a.ID == assignmentID {
+			return nil
+		}
+	}
+	return apperr.NotFoundf("agent %q has no assignment %q", agentID, assignmentID)
+}

@@ -1,0 +1,143 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/voice"
+	"hearth/views"
+)
+
+// kioskAnswer records a tap (one of the prompt's options) or a typed answer.
+// The prompt turns into the answer here at once and, through the live hub,
+// on every other screen showing it.
+func (s *Server) kioskAnswer(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	if s.deps.Dashboards == nil {
+		return apperr.NotFoundf("no prompts here")
+	}
+	kind := c.FormValue("kind")
+	if kind != "tap" && kind != "text" {
+		return apperr.FieldErrors(map[string]string{"kind": "must be tap or text"})
+	}
+	_, err := s.deps.Dashboards.RecordAnswer(ctx, id, c.FormValue("prompt"), c.FormValue("answer"), kind, 0)
+	if err != nil && !apperr.Is(err, apperr.Conflict) { // answered elsewhere first: show that answer
+		return err
+	}
+	if !isDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+id)
+	}
+	return s.patchCoach(c, id)
+}
+
+// patchCoach answers a Datastar action with the re-rendered coach area.
+func (s *Server) patchCoach(c echo.Context, id string) error {
+	d, err := s.dashboardModel(c.Request().Context(), id, csrfToken(c))
+	if err != nil {
+		return err
+	}
+	return newSSE(c).PatchElementTempl(views.CoachView(d.Coach))
+}
+
+// voiceUploadLimit bounds the whole multipart body: the audio plus headroom
+// for the form fields and part headers.
+const voiceUploadLimit = voice.MaxSize + 64<<10
+
+// kioskVoice accepts a recorded voice memo for a prompt (multipart field
+// "audio", plus "prompt"). voice.js posts it with fetch and reads a JSON
+// answer; a plain form post is redirected back to the dashboard.
+func (s *Server) kioskVoice(c echo.Context) error {
+	res, err := s.saveVoice(c)
+	wantJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
+	if err != nil {
+		if wantJSON {
+			code, body := classify(err)
+			if code >= 500 {
+				s.log.Error("voice memo", "err", err)
+			}
+			return c.JSON(code, body)
+		}
+		return err
+	}
+	if wantJSON {
+		return c.JSON(http.StatusCreated, map[string]any{"status": res.Status, "answered": res.Answered,
+			"transcript": res.Transcript, "message": res.Message})
+	}
+	return c.Redirect(http.StatusSeeOther, "/m/"+c.Param("member"))
+}
+
+func (s *Server) saveVoice(c echo.Context) (voice.Result, error) {
+	if s.deps.Voice == nil {
+		return voice.Result{}, apperr.Invalidf("voice memos are not available on this server")
+	}
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+		return voice.Result{}, err
+	}
+	r := c.Request()
+	if r.MultipartForm == nil { // not parsed yet (the CSRF header was used)
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, voiceUploadLimit)
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return voice.Result{}, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
+			}
+			return voice.Result{}, apperr.Invalidf("send the recording as multipart/form-data with a file field \"audio\"")
+		}
+	}
+	defer func() { _ = r.MultipartForm.RemoveAll() }()
+	fh, err := c.FormFile("audio")
+	if err != nil {
+		return voice.Result{}, apperr.FieldErrors(map[string]string{"audio": "is required"})
+	}
+	if fh.Size > voice.MaxSize {
+		return voice.Result{}, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return voice.Result{}, apperr.Invalidf("the recording could not be read")
+	}
+	defer f.Close()
+	prompt := c.FormValue("prompt")
+	if !views.SafeID(prompt) {
+		return voice.Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a prompt of today's dashboard"})
+	}
+	return s.deps.Voice.Save(ctx, id, prompt, fh.Header.Get(echo.HeaderContentType), f)
+}
+
+// kioskPrivacy marks a member's figures private on the shared screen (or
+// visible again).
+func (s *Server) kioskPrivacy(c echo.Context) error {
+	id := c.Param("member")
+	if s.deps.Privacy == nil {
+		return apperr.Invalidf("privacy settings are not available")
+	}
+	var on bool
+	switch c.FormValue("private") {
+	case "on":
+		on = true
+	case "off":
+	default:
+		return apperr.FieldErrors(map[string]string{"private": "must be on or off"})
+	}
+	if err := s.deps.Privacy.SetPrivateFigures(c.Request().Context(), id, on); err != nil {
+		return err
+	}
+	if !isDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+id)
+	}
+	m, err := s.deps.Household.Member(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	sse := newSSE(c)
+	_ = sse.PatchElementTempl(views.PrivacyToggle(views.MemberHead{ID: m.ID, Private: m.PrivateFigures}, csrfToken(c)))
+	_ = sse.MarshalAndPatchSignals(map[string]any{"_private": m.PrivateFigures, "_reveal": false})
+	return nil
+}

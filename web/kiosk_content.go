@@ -1,0 +1,172 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+	"hearth/internal/household"
+	"hearth/views"
+)
+
+// localName extracts the file name part of a local content id.
+var localName = regexp.MustCompile(`^local:([A-Za-z0-9][A-Za-z0-9._-]{0,99})$`)
+
+// videoExts are the file types looked up for a local item, in order.
+var videoExts = []string{".mp4", ".webm", ".m4v", ".mov", ".ogv"}
+
+// localVideo returns the video file of a local item under MediaDir.
+func (s *Server) localVideo(id string) (string, bool) {
+	m := localName.FindStringSubmatch(id)
+	if s.deps.MediaDir == "" || m == nil || strings.Contains(m[1], "..") {
+		return "", false
+	}
+	for _, ext := range videoExts {
+		p := filepath.Join(s.deps.MediaDir, m[1]+ext)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// externalURL is an item's play URL when it points at another player (Plex…).
+func externalURL(it content.Item) string {
+	u, err := url.Parse(it.PlayURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return it.PlayURL
+}
+
+// memberParam returns the member named by a query or form value when it exists.
+func (s *Server) memberParam(c echo.Context, v string) string {
+	if v == "" || !views.SafeID(v) {
+		return ""
+	}
+	if _, err := s.deps.Household.Member(c.Request().Context(), v); err != nil {
+		return ""
+	}
+	return v
+}
+
+func (s *Server) contentPage(c echo.Context, it content.Item, member string) (views.ContentPage, error) {
+	p := views.ContentPage{Page: s.kioskPage(c, it.Title, "", member != ""), Item: itemCard(it, member),
+		Summary: it.Summary, External: externalURL(it), MemberID: member, Back: "/"}
+	if _, ok := s.localVideo(it.ID); ok {
+		p.Video = "/content/" + url.PathEscape(it.ID) + "/video"
+	}
+	if member != "" {
+		p.Back = "/m/" + member
+		return p, nil
+	}
+	ms, err := s.deps.Household.Members(c.Request().Context())
+	p.Members = tilesOf(ms)
+	return p, err
+}
+
+// pageContent plays one item; "?m=<member>" says who is playing it.
+func (s *Server) pageContent(c echo.Context) error {
+	if s.deps.Catalog == nil {
+		return apperr.NotFoundf("no catalog")
+	}
+	it, err := s.deps.Catalog.Get(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	p, err := s.contentPage(c, it, s.memberParam(c, c.QueryParam("m")))
+	if err != nil {
+		return err
+	}
+	p.Done = c.QueryParam("done") == "1"
+	return render(c, http.StatusOK, views.ContentView(p))
+}
+
+// contentVideo streams a local item's video file (range requests work).
+func (s *Server) contentVideo(c echo.Context) error {
+	p, ok := s.localVideo(c.Param("id"))
+	if !ok {
+		return apperr.NotFoundf("no video file for this item")
+	}
+	return c.File(p)
+}
+
+// pagePlaylistPlayer plays a member's playlist in order, one item per page
+// ("?i=" is the position); Done (or the video ending) moves on.
+func (s *Server) pagePlaylistPlayer(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+		return err
+	}
+	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
+		return c.Redirect(http.StatusSeeOther, "/m/"+id)
+	}
+	ids, err := s.deps.Dashboards.Playlist(ctx, id)
+	if err != nil {
+		return err
+	}
+	i, _ := strconv.Atoi(c.QueryParam("i"))
+	if len(ids) == 0 || i < 0 || i >= len(ids) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+id)
+	}
+	it, err := s.deps.Catalog.Get(ctx, ids[i])
+	if apperr.Is(err, apperr.NotFound) && i+1 < len(ids) { // gone from the catalog: skip it
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/m/%s/play?i=%d", id, i+1))
+	}
+	if err != nil {
+		return err
+	}
+	p, err := s.contentPage(c, it, id)
+	if err != nil {
+		return err
+	}
+	p.InPlaylist, p.Index, p.Position = true, i, fmt.Sprintf("%d of %d", i+1, len(ids))
+	if i+1 < len(ids) {
+		p.Next = fmt.Sprintf("/m/%s/play?i=%d", id, i+1)
+	}
+	return render(c, http.StatusOK, views.ContentView(p))
+}
+
+// contentDone records that a member finished an item: a consumed mark (Up
+// Next for it disappears on every screen) and a workout with the item's
+// content id, kind and length, so the state widgets count it.
+func (s *Server) contentDone(c echo.Context) error {
+	ctx := c.Request().Context()
+	if s.deps.Catalog == nil || s.deps.Dashboards == nil {
+		return apperr.NotFoundf("no catalog")
+	}
+	member := s.memberParam(c, c.FormValue("m"))
+	if member == "" {
+		return apperr.FieldErrors(map[string]string{"m": "choose who did it"})
+	}
+	it, err := s.deps.Catalog.Get(ctx, c.FormValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Dashboards.MarkConsumed(ctx, member, it.ID, "done_tap"); err != nil {
+		return err
+	}
+	if _, err := s.deps.Household.LogWorkout(ctx, member, household.WorkoutInput{Type: it.Kind, Title: it.Title,
+		DurationMin: float64(it.DurationMin), ContentID: it.ID}); err != nil {
+		return err
+	}
+	if pos := c.FormValue("i"); pos != "" {
+		if i, err := strconv.Atoi(pos); err == nil {
+			ids, err := s.deps.Dashboards.Playlist(ctx, member)
+			if err == nil && i+1 < len(ids) {
+				return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/m/%s/play?i=%d", member, i+1))
+			}
+		}
+	}
+	return c.Redirect(http.StatusSeeOther, "/m/"+member)
+}

@@ -1,0 +1,51 @@
+package web
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/live"
+	"hearth/internal/voice"
+)
+
+// Dashboards is what the kiosk needs from the dashboard store (documents,
+// answers, voice memos, consumed marks, playlists).
+type Dashboards interface {
+	Day(t time.Time) string
+	DayStart(t time.Time) time.Time
+	Get(ctx context.Context, member, day string) (dashboard.Stored, error)
+	Latest(ctx context.Context, member, day string) (dashboard.Stored, error)
+	Answers(ctx context.Context, member, day string) (map[string]dashboard.Answer, error)
+	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
+	VoiceMemos(ctx context.Context, member string, since time.Time) ([]dashboard.VoiceMemo, error)
+	ConsumedSince(ctx context.Context, member string, t time.Time) (map[string]time.Time, error)
+	MarkConsumed(ctx context.Context, member, contentID, source string) error
+	Playlist(ctx context.Context, member string) ([]string, error)
+	SetPlaylist(ctx context.Context, member string, ids []string) error
+}
+
+// Catalog is the content catalog the kiosk shows and plays from.
+type Catalog interface {
+	List(ctx context.Context, f content.Filter) ([]content.Item, error)
+	Get(ctx context.Context, id string) (content.Item, error)
+	Lookup(ctx context.Context, ids []string) (map[string]content.Item, error)
+}
+
+// Live hands out subscriptions to change notifications (internal/live.Hub).
+type Live interface {
+	Subscribe(topics ...string) *live.Sub
+}
+
+// Voice stores (and, with a model, transcribes) voice memos.
+type Voice interface {
+	Save(ctx context.Context, member, promptID, contentType string, r io.Reader) (voice.Result, error)
+	Transcribes() bool
+}
+
+// Privacy switches a member's "private figures" flag and tells screens.
+type Privacy interface {
+	SetPrivateFigures(ctx context.Context, member string, on bool) error
+}

@@ -1,0 +1,245 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+	"hearth/internal/household"
+	"hearth/internal/live"
+	"hearth/internal/store"
+	"hearth/internal/store/storetest"
+	"hearth/internal/voice"
+	"hearth/web"
+)
+
+// kiosk is a web server over real services and a real SQLite file, with
+// the demo catalog loaded and members ada (kg) and bo (lb).
+type kiosk struct {
+	t   *testing.T
+	srv *httptest.Server
+	db  *store.DB
+	hub *live.Hub
+	ds  *dashboard.Store
+	hh  *household.Service
+	dir string
+	// client keeps cookies (the CSRF cookie) like a browser.
+	client *http.Client
+	csrf   string
+}
+
+func newKiosk(t *testing.T) *kiosk {
+	t.Helper()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	storetest.Member(t, db, "ada")
+	if _, err := db.CreateMember(ctx, health.Member{ID: "bo", Name: "Bo", Unit: health.LB}); err != nil {
+		t.Fatal(err)
+	}
+	hub := live.NewHub()
+	t.Cleanup(hub.Close)
+	cat := content.NewCatalog(db, nil)
+	if _, err := cat.LoadDemo(ctx); err != nil {
+		t.Fatal(err)
+	}
+	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir()}
+	e, err := web.New(web.Deps{
+		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,
+		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
+		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
+		MediaDir: k.dir,
+	}, web.Options{Location: time.UTC, KeepAlive: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.srv = httptest.NewServer(e)
+	t.Cleanup(k.srv.Close)
+	jar, _ := cookiejar.New(nil)
+	k.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	k.get("/") // sets the CSRF cookie
+	u, _ := url.Parse(k.srv.URL)
+	for _, c := range jar.Cookies(u) {
+		if c.Name == "hearth_csrf" {
+			k.csrf = c.Value
+		}
+	}
+	if k.csrf == "" {
+		t.Fatal("no CSRF cookie after GET /")
+	}
+	return k
+}
+
+type privacyFunc func(ctx context.Context, member string, on bool) error
+
+func (f privacyFunc) SetPrivateFigures(ctx context.Context, member string, on bool) error {
+	return f(ctx, member, on)
+}
+
+// get fetches a page and returns status and body.
+func (k *kiosk) get(path string) (int, string) {
+	k.t.Helper()
+	resp, err := k.client.Get(k.srv.URL + path)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// post sends a form like a browser page would through Datastar (same-origin,
+// CSRF header) unless token is "-" (no header) or another value (wrong one).
+func (k *kiosk) post(path string, form url.Values, token string) (*http.Response, string) {
+	k.t.Helper()
+	return k.send(path, form, token, true)
+}
+
+// send posts a form, as a Datastar action or as a plain form submission.
+func (k *kiosk) send(path string, form url.Values, token string, datastar bool) (*http.Response, string) {
+	k.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, k.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	if datastar {
+		req.Header.Set("Datastar-Request", "true")
+	}
+	switch token {
+	case "":
+		req.Header.Set("X-CSRF-Token", k.csrf)
+	case "-":
+	default:
+		req.Header.Set("X-CSRF-Token", token)
+	}
+	resp, err := k.client.Do(req)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func (k *kiosk) putDoc(member, day string, doc dashboard.Document) {
+	k.t.Helper()
+	ctx := context.Background()
+	err := k.db.Tx(ctx, func(tx *sql.Tx) error {
+		return dashboard.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
+	})
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	k.ds.Published(member)
+}
+
+func today() string { return time.Now().UTC().Format(time.DateOnly) }
+
+// sampleDoc is a hand-made document like the coach writes, over demo content.
+func sampleDoc(briefing string) dashboard.Document {
+	return dashboard.Document{
+		GeneratedAt: time.Now().Add(-time.Minute).UTC().Truncate(time.Second),
+		Curated: dashboard.Curated{
+			UpNext: dashboard.UpNext{
+				Primary: &dashboard.ContentRef{ContentID: "local:ember-core-01", Title: "Core Ignite", Duration: 15, ProgramContext: "Week 1, Day 1"},
+				Alternates: []dashboard.ContentRef{
+					{ContentID: "local:ember-core-02", Title: "Plank Ladder", Duration: 18, Reason: "lighter"},
+				},
+			},
+			PlaylistSuggestion: []dashboard.ContentRef{
+				{ContentID: "local:ember-core-01", Title: "Core Ignite", Duration: 15},
+				{ContentID: "local:ember-core-03", Title: "Rotation Station", Duration: 20},
+			},
+		},
+		Coach: dashboard.Coach{
+			Briefing: briefing,
+			CTA: []dashboard.CTA{
+				{Type: dashboard.CTADataGap, Message: "No weigh-in for 6 days.", Action: dashboard.ActionOpenWeight},
+				{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition},
+			},
+			Prompts: []dashboard.Prompt{
+				{ID: "p1", Type: dashboard.PromptMultipleChoice, Question: "Ready for Core Ignite today?", Options: []string{"Yes, let's go", "Something lighter", "Rest day"}},
+				{ID: "p2", Type: dashboard.PromptVoiceMemo, Question: "How is your energy this week?"},
+			},
+			Feedback: []string{"Three workouts this week, nice consistency."},
+		},
+	}
+}
+
+// sseReader reads Datastar events from a stream.
+type sseReader struct {
+	r *bufio.Reader
+}
+
+// next returns the next event's full text (event line and data lines).
+func (s *sseReader) next() (string, error) {
+	var b strings.Builder
+	for {
+		line, err := s.r.ReadString('\n')
+		if err != nil {
+			return b.String(), err
+		}
+		if line == "\n" {
+			if b.Len() > 0 {
+				return b.String(), nil
+			}
+			continue
+		}
+		b.WriteString(line)
+	}
+}
+
+// until reads events until one contains all of want, or the deadline passes.
+func (s *sseReader) until(t *testing.T, d time.Duration, want ...string) string {
+	t.Helper()
+	type res struct {
+		ev  string
+		err error
+	}
+	deadline := time.After(d)
+	for {
+		ch := make(chan res, 1)
+		go func() { ev, err := s.next(); ch <- res{ev, err} }()
+		select {
+		case r := <-ch:
+			if r.err != nil {
+				t.Fatalf("stream ended waiting for %q: %v", want, r.err)
+			}
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(r.ev, w)
+			}
+			if ok {
+				return r.ev
+			}
+		case <-deadline:
+			t.Fatalf("no event with %q within %v", want, d)
+			return ""
+		}
+	}
+}
+
+// openStream starts a live stream request; cancel ends it like a closed tab.
+func (k *kiosk) openStream(ctx context.Context, path string) (*sseReader, *http.Response) {
+	k.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, k.srv.URL+path, nil)
+	req.Header.Set("Datastar-Request", "true")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := k.client.Do(req)
+	if err != nil {
+		k.t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		k.t.Fatalf("GET %s: %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	return &sseReader{r: bufio.NewReader(resp.Body)}, resp
+}

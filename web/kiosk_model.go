@@ -1,0 +1,198 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+	"hearth/views"
+)
+
+// Catalog list sizes on the dashboard.
+const (
+	catalogResults = 8
+	discoverItems  = 3
+)
+
+// dashboardModel loads everything a member's dashboard shows. A missing
+// document is not an error: the areas fall back to onboarding states.
+func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
+	h := s.deps.Household
+	m, err := h.Member(ctx, id)
+	if err != nil {
+		return views.Dashboard{}, err
+	}
+	ms, err := h.Members(ctx)
+	if err != nil {
+		return views.Dashboard{}, err
+	}
+	r, err := s.loadRecords(ctx, id)
+	if err != nil {
+		return views.Dashboard{}, err
+	}
+	now, loc := time.Now(), s.opt.Location
+	d := views.Dashboard{
+		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(unitOr(m.Unit)), Private: m.PrivateFigures},
+		Members: tilesOf(ms),
+		Date:    now.In(loc).Format("Monday 2 January"),
+		State: views.StateArea{
+			Weight:    weightWidget(m, r, now, loc),
+			Nutrition: nutritionWidget(m, r, now, loc),
+			Body:      bodyWidget(m, r, now, loc),
+			Workouts:  workoutsWidget(r, now, loc),
+		},
+		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(unitOr(m.Unit))},
+	}
+	dv, err := s.docView(ctx, m, r, now)
+	if err != nil {
+		return d, err
+	}
+	var discover []content.Item
+	if dv.stored == nil && s.deps.Catalog != nil {
+		if discover, err = s.deps.Catalog.List(ctx, content.Filter{MaxDuration: 20, Limit: discoverItems}); err != nil {
+			return d, err
+		}
+	}
+	d.Curated = dv.curated(discover)
+	d.Coach = dv.coach(d.Curated.UpNext)
+	d.Coach.CSRF = csrf
+	if d.Playlist, err = s.playlistModel(ctx, m.ID, csrf, dv); err != nil {
+		return d, err
+	}
+	d.Catalog, err = s.catalogModel(ctx, m.ID, csrf, "")
+	return d, err
+}
+
+func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
+	h := s.deps.Household
+	var r records
+	var err error
+	if r.weights, err = h.Weights(ctx, id, loadWeights); err != nil {
+		return r, err
+	}
+	if r.meals, err = h.Meals(ctx, id, loadMeals); err != nil {
+		return r, err
+	}
+	if r.workouts, err = h.Workouts(ctx, id, loadWorkouts); err != nil {
+		return r, err
+	}
+	r.scans, err = h.BodyScans(ctx, id, loadScans)
+	return r, err
+}
+
+// docView loads the member's newest document and the live facts its
+// staleness rules need.
+func (s *Server) docView(ctx context.Context, m health.Member, r records, now time.Time) (docView, error) {
+	dv := docView{member: m, now: now, loc: s.opt.Location, lastEntry: map[string]time.Time{}, consumed: map[string]bool{},
+		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
+	if len(r.weights) > 0 {
+		dv.lastEntry["weight"] = r.weights[0].MeasuredAt
+	}
+	if len(r.meals) > 0 {
+		dv.lastEntry["meal"] = r.meals[0].EatenAt
+	}
+	if len(r.workouts) > 0 {
+		dv.lastEntry["workout"] = r.workouts[0].StartedAt
+	}
+	ds := s.deps.Dashboards
+	if ds == nil {
+		return dv, nil
+	}
+	dv.today = ds.Day(now)
+	st, err := ds.Latest(ctx, m.ID, dv.today)
+	switch {
+	case apperr.Is(err, apperr.NotFound):
+		return dv, nil
+	case err != nil:
+		return dv, err
+	}
+	dv.stored = &st
+	if dv.answers, err = ds.Answers(ctx, m.ID, st.Day); err != nil {
+		return dv, err
+	}
+	since := dv.since()
+	if dv.memos, err = ds.VoiceMemos(ctx, m.ID, since.Add(-24*time.Hour)); err != nil {
+		return dv, err
+	}
+	done, err := ds.ConsumedSince(ctx, m.ID, since)
+	if err != nil {
+		return dv, err
+	}
+	for id := range done {
+		dv.consumed[id] = true
+	}
+	// A logged workout that names the content counts as finishing it, from
+	// whatever screen, script or import it came.
+	for _, w := range r.workouts {
+		if w.ContentID != "" && !w.StartedAt.Before(since) {
+			dv.consumed[w.ContentID] = true
+		}
+	}
+	if s.deps.Catalog != nil {
+		if dv.items, err = s.deps.Catalog.Lookup(ctx, st.Document.ContentIDs()); err != nil {
+			return dv, err
+		}
+	}
+	return dv, nil
+}
+
+func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docView) (views.PlaylistWidget, error) {
+	p := views.PlaylistWidget{MemberID: member, CSRF: csrf}
+	if dv.stored != nil && len(dv.stored.Document.Curated.PlaylistSuggestion) > 0 {
+		p.CanSuggest = true
+	}
+	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
+		return p, nil
+	}
+	ids, err := s.deps.Dashboards.Playlist(ctx, member)
+	if err != nil || len(ids) == 0 {
+		return p, err
+	}
+	items, err := s.deps.Catalog.Lookup(ctx, ids)
+	if err != nil {
+		return p, err
+	}
+	total := 0
+	for _, id := range ids {
+		it, ok := items[id]
+		if !ok {
+			// Gone from the catalog: keep the slot so positions stay aligned.
+			p.Items = append(p.Items, views.ContentCard{ID: id, Title: "(no longer in the catalog)"})
+			continue
+		}
+		p.Items = append(p.Items, itemCard(it, member))
+		total += it.DurationMin
+	}
+	p.Total = fmt.Sprintf("%d min", total)
+	return p, nil
+}
+
+func (s *Server) catalogModel(ctx context.Context, member, csrf, q string) (views.CatalogResults, error) {
+	r := views.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
+	if s.deps.Catalog == nil {
+		return r, nil
+	}
+	items, err := s.deps.Catalog.List(ctx, content.Filter{Query: q, Limit: catalogResults})
+	if err != nil {
+		return r, err
+	}
+	for _, it := range items {
+		r.Items = append(r.Items, itemCard(it, member))
+	}
+	return r, nil
+}
+
+func tilesOf(ms []health.Member) []views.MemberTile {
+	out := make([]views.MemberTile, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, views.MemberTile{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures})
+	}
+	return out
+}
+
+// ensure the store satisfies the kiosk's view of it.
+var _ Dashboards = (*dashboard.Store)(nil)

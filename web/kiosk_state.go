@@ -1,0 +1,188 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"hearth/internal/health"
+	"hearth/views"
+)
+
+// records are one member's recent health records, loaded once per render.
+type records struct {
+	weights  []health.WeightReading
+	meals    []health.Meal
+	workouts []health.Workout
+	scans    []health.BodyScan
+}
+
+// How many recent records a render loads: enough for the 30-day chart, the
+// goal pace fit (28 days), the logging streak and "this week vs usual".
+const (
+	loadWeights  = 240
+	loadMeals    = 600
+	loadWorkouts = 80
+	loadScans    = 4
+)
+
+func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WeightWidget {
+	t := health.WeightTrend(r.weights, m, now, loc)
+	u := unitOr(m.Unit)
+	w := views.WeightWidget{Unit: string(u)}
+	if t.CurrentKg == nil {
+		return w
+	}
+	w.HasData = true
+	w.Current = fmt.Sprintf("%.1f", u.FromKg(*t.CurrentKg))
+	if t.Change7dKg != nil {
+		w.Change7d = u.FormatDelta(*t.Change7dKg) + " in 7 days"
+		switch v := math.Round(u.FromKg(*t.Change7dKg)*10) / 10; {
+		case v < 0:
+			w.Direction = "down"
+		case v > 0:
+			w.Direction = "up"
+		default:
+			w.Direction = "flat"
+		}
+	}
+	if t.TrendKg != nil {
+		w.Trend = "trend " + u.Format(*t.TrendKg)
+	}
+	if m.GoalWeightKg != nil {
+		w.Goal = "goal " + u.Format(*m.GoalWeightKg)
+		switch t.Goal.Status {
+		case health.ETAOnTrack:
+			if t.Goal.ETA != nil {
+				w.ETA = "on pace for " + t.Goal.ETA.In(loc).Format("2 Jan")
+			}
+		case health.ETAReached:
+			w.ETA = "goal reached"
+		}
+	}
+	if t.LastWeighIn != nil {
+		w.LastWeighIn = "Last weigh-in " + when(*t.LastWeighIn, now, loc)
+	}
+	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
+	return w
+}
+
+// when renders a past time relative to now: "today 07:12", "yesterday
+// 18:30", "Mon 9 Feb".
+func when(t, now time.Time, loc *time.Location) string {
+	switch health.DaysAgo(t, now, loc) {
+	case 0:
+		return "today " + t.In(loc).Format("15:04")
+	case 1:
+		return "yesterday " + t.In(loc).Format("15:04")
+	}
+	return t.In(loc).Format("Mon 2 Jan")
+}
+
+func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) views.NutritionWidget {
+	day := health.NutritionDay(r.meals, m.Targets, now, loc)
+	n := views.NutritionWidget{HasData: day.Meals > 0, Streak: health.LoggingStreak(r.meals, now, loc)}
+	vs := day.VsTargets
+	anyTarget := vs.Calories.Target != nil || vs.Protein.Target != nil || vs.Carbs.Target != nil || vs.Fat.Target != nil
+	if n.HasData || anyTarget {
+		n.Bars = []views.MacroBar{
+			macroBar("Calories", vs.Calories, "kcal", 110),
+			macroBar("Protein", vs.Protein, "g", 0),
+			macroBar("Carbs", vs.Carbs, "g", 120),
+			macroBar("Fat", vs.Fat, "g", 120),
+		}
+	}
+	for _, x := range r.meals { // newest first
+		if health.DaysAgo(x.EatenAt, now, loc) == 0 && !x.EatenAt.After(now) && len(n.Meals) < 4 {
+			n.Meals = append(n.Meals, views.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
+				Calories: fmt.Sprintf("%.0f kcal", x.Calories)})
+		}
+	}
+	return n
+}
+
+// macroBar fills to the target; overAt > 0 flags the bar past that percentage.
+func macroBar(label string, p health.MacroProgress, unit string, overAt float64) views.MacroBar {
+	b := views.MacroBar{Label: label, Value: fmt.Sprintf("%.0f %s", p.Consumed, unit)}
+	if p.Target != nil && p.Percent != nil {
+		b.Target = fmt.Sprintf("of %.0f", *p.Target)
+		b.Pct = int(math.Round(min(*p.Percent, 100)))
+		b.Over = overAt > 0 && *p.Percent > overAt
+	}
+	return b
+}
+
+func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) views.BodyWidget {
+	u := unitOr(m.Unit)
+	if c, ok := health.BodyComposition(r.scans, now, loc); ok {
+		b := views.BodyWidget{HasData: true, BodyFat: fmt.Sprintf("%.1f %%", c.Latest.BodyFatPct),
+			Lean: u.Format(c.Latest.LeanMassKg), Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
+		if c.Previous != nil && c.BodyFatChangePct != nil {
+			b.Changes = fmt.Sprintf("%s %% body fat, %s lean since %s", signed(*c.BodyFatChangePct),
+				u.FormatDelta(derefOr(c.LeanChangeKg)), c.Previous.ScannedAt.In(loc).Format("2 Jan"))
+		}
+		return b
+	}
+	// No scan: a smart scale's body-fat reading is better than nothing.
+	for _, w := range r.weights {
+		if w.BodyFatPct != nil && !w.MeasuredAt.After(now) {
+			b := views.BodyWidget{HasData: true, BodyFat: fmt.Sprintf("%.1f %%", *w.BodyFatPct), Lean: "–",
+				Measured: "From the scale, " + when(w.MeasuredAt, now, loc)}
+			if w.LeanMassKg != nil {
+				b.Lean = u.Format(*w.LeanMassKg)
+			}
+			return b
+		}
+	}
+	return views.BodyWidget{}
+}
+
+func signed(v float64) string {
+	switch {
+	case v > 0:
+		return fmt.Sprintf("+%.1f", v)
+	case v < 0:
+		return fmt.Sprintf("\u2212%.1f", -v)
+	}
+	return "±0.0"
+}
+
+func derefOr(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func workoutsWidget(r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
+	var w views.WorkoutsWidget
+	for _, x := range health.RecentWorkouts(r.workouts, 4) {
+		detail := fmt.Sprintf("%.0f min", x.DurationMin)
+		if x.AvgHR != nil {
+			detail += fmt.Sprintf(" · %d bpm", *x.AvgHR)
+		}
+		title := x.Title
+		if title == "" {
+			title = x.Type
+		}
+		w.Rows = append(w.Rows, views.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail})
+	}
+	st := health.WorkoutStats(r.workouts, now, loc)
+	if len(w.Rows) > 0 {
+		w.ThisWeek = fmt.Sprintf("%d this week", st.ThisWeekCount)
+		if st.UsualPerWeek != nil {
+			w.ThisWeek += fmt.Sprintf(" · usually %s", trim1(*st.UsualPerWeek))
+		}
+	}
+	return w
+}
+
+func dayWord(t, now time.Time, loc *time.Location) string {
+	switch health.DaysAgo(t, now, loc) {
+	case 0:
+		return "Today"
+	case 1:
+		return "Yesterday"
+	}
+	return t.In(loc).Format("Mon 2 Jan")
+}

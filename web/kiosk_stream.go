@@ -1,0 +1,249 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
+
+	"hearth/internal/apperr"
+	"hearth/internal/live"
+	"hearth/views"
+)
+
+// widgets is a set of dashboard parts to re-render.
+type widgets uint16
+
+const (
+	wWeight widgets = 1 << iota
+	wNutrition
+	wBody
+	wWorkouts
+	wCurated
+	wPlaylist
+	wCoach
+	wHead         // switcher and privacy
+	wAll  widgets = 1<<iota - 1
+)
+
+// affected maps a change notification to the widgets that show it.
+func affected(ev live.Event, member string) widgets {
+	if ev.Topic == live.TopicHousehold {
+		// Other members' entries do not show on this dashboard; membership
+		// and privacy changes do (switcher, blur).
+		switch ev.Kind {
+		case "weight", "meal", "workout", "scan":
+			return 0
+		}
+		if id, ok := ev.Data.(string); ok && id != "" && id != member && ev.Kind == "privacy" {
+			return wHead
+		}
+		return wAll
+	}
+	switch ev.Kind {
+	case "weight":
+		return wWeight | wBody | wCoach
+	case "meal":
+		return wNutrition | wCoach
+	case "workout":
+		return wWorkouts | wCurated | wCoach
+	case "scan":
+		return wBody
+	case "dashboard":
+		return wCurated | wCoach | wPlaylist
+	case "answer", "voice":
+		return wCoach
+	case "consumed":
+		return wCurated | wCoach
+	case "playlist":
+		return wPlaylist
+	}
+	return wAll
+}
+
+// startStream lifts the server's write deadline for this long response and
+// commits the SSE headers.
+func startStream(c echo.Context) *datastar.ServerSentEventGenerator {
+	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
+	return newSSE(c)
+}
+
+// keepAlive is a signal patch the page can observe (an SSE comment is
+// invisible to it): hearth.js counts it as proof the stream is alive.
+func keepAlive(sse *datastar.ServerSentEventGenerator) error {
+	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
+}
+
+// streamMember is a member dashboard's live stream. The first events patch
+// every widget from current state (a reconnect after a restart or a sleep
+// shows the truth, not old signals); then each change re-renders only the
+// widgets that show it.
+func (s *Server) streamMember(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			// Gone (deleted): a 404 would be retried forever; go home instead.
+			_ = startStream(c).Redirect("/")
+			return nil
+		}
+		return err
+	}
+	if s.deps.Live == nil {
+		return apperr.New(apperr.Internal, "live updates are not configured")
+	}
+	sub := s.deps.Live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
+	defer sub.Close()
+	sse := startStream(c)
+	csrf := csrfToken(c)
+	day := s.today()
+	if s.patchDashboard(c, sse, id, csrf, wAll) != nil {
+		return nil
+	}
+	tick := time.NewTicker(s.opt.KeepAlive)
+	defer tick.Stop()
+	for {
+		var set widgets
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-tick.C:
+			if d := s.today(); d != day { // midnight: a new day, new document
+				day, set = d, wAll
+			} else if keepAlive(sse) != nil {
+				return nil
+			}
+		case <-sub.Resync():
+			set = wAll
+		case ev := <-sub.C():
+			set = affected(ev, id)
+			set |= drain(sub, id)
+		}
+		if set != 0 && s.patchDashboard(c, sse, id, csrf, set) != nil {
+			return nil
+		}
+	}
+}
+
+// drain folds events already queued into one re-render.
+func drain(sub *live.Sub, member string) widgets {
+	var set widgets
+	for {
+		select {
+		case ev := <-sub.C():
+			set |= affected(ev, member)
+		default:
+			return set
+		}
+	}
+}
+
+func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(time.DateOnly) }
+
+// patchDashboard re-renders the given widgets from current state. A failed
+// render is logged and skipped (the stream stays up); a failed write ends it.
+func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGenerator, id, csrf string, set widgets) error {
+	ctx := c.Request().Context()
+	d, err := s.dashboardModel(ctx, id, csrf)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if apperr.Is(err, apperr.NotFound) {
+			return sse.Redirect("/")
+		}
+		s.log.Error("live: render dashboard", "member", id, "err", err)
+		return nil
+	}
+	parts := []struct {
+		w   widgets
+		cmp func() error
+	}{
+		{wWeight, func() error { return sse.PatchElementTempl(views.WeightWidgetView(d.State.Weight)) }},
+		{wNutrition, func() error { return sse.PatchElementTempl(views.NutritionWidgetView(d.State.Nutrition)) }},
+		{wBody, func() error { return sse.PatchElementTempl(views.BodyWidgetView(d.State.Body)) }},
+		{wWorkouts, func() error { return sse.PatchElementTempl(views.WorkoutsWidgetView(d.State.Workouts)) }},
+		{wCurated, func() error { return sse.PatchElementTempl(views.CuratedView(d.Curated)) }},
+		{wPlaylist, func() error { return sse.PatchElementTempl(views.PlaylistView(d.Playlist)) }},
+		{wCoach, func() error { return sse.PatchElementTempl(views.CoachView(d.Coach)) }},
+		{wHead, func() error {
+			if err := sse.PatchElementTempl(views.Switcher(d.Member.ID, d.Members)); err != nil {
+				return err
+			}
+			if err := sse.PatchElementTempl(views.PrivacyToggle(d.Member, csrf)); err != nil {
+				return err
+			}
+			return sse.MarshalAndPatchSignals(map[string]any{"_private": d.Member.Private})
+		}},
+	}
+	for _, p := range parts {
+		if set&p.w != 0 {
+			if err := p.cmp(); err != nil {
+				return err
+			}
+		}
+	}
+	if set == wAll {
+		// (Re)connected: the forms just patched carry the token of the
+		// cookie this stream was opened with; make the page's header match.
+		if err := sse.MarshalAndPatchSignals(map[string]any{"_csrf": csrf}); err != nil {
+			return err
+		}
+	}
+	return keepAlive(sse)
+}
+
+// streamHousehold is the household screen's live stream: tiles re-render
+// when anyone logs something or changes privacy.
+func (s *Server) streamHousehold(c echo.Context) error {
+	ctx := c.Request().Context()
+	if s.deps.Live == nil {
+		return apperr.New(apperr.Internal, "live updates are not configured")
+	}
+	sub := s.deps.Live.Subscribe(live.TopicHousehold)
+	defer sub.Close()
+	sse := startStream(c)
+	send := func() error {
+		tiles, err := s.householdTiles(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Error("live: render household", "err", err)
+			return nil
+		}
+		if err := sse.PatchElementTempl(views.Tiles(tiles)); err != nil {
+			return err
+		}
+		return keepAlive(sse)
+	}
+	if send() != nil {
+		return nil
+	}
+	tick := time.NewTicker(s.opt.KeepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-tick.C:
+			if keepAlive(sse) != nil {
+				return nil
+			}
+		case <-sub.Resync():
+			if send() != nil {
+				return nil
+			}
+		case <-sub.C():
+			drain(sub, "")
+			if send() != nil {
+				return nil
+			}
+		}
+	}
+}
