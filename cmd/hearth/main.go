@@ -39,6 +39,8 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return 2
 	}
 	open := func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg.DBPath, nil) }
+	// CSV times without an offset are household time unless --tz says otherwise.
+	args = append([]string{"--tz", cfg.TZName}, args...)
 	return importer.RunCLI(ctx, args, stdout, stderr, open)
 }
 

@@ -13,7 +13,7 @@ func (a *App) webDeps() web.Deps {
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
-			Importer: imports{a.DB}, UploadDir: filepath.Join(a.dataDir(), "imports")},
+			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports")},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
