@@ -59,12 +59,14 @@ func (a *App) syncPlex(section string) {
 // shows program-aware Up Next cards: one mid-program, one just started.
 func (a *App) declareDemoPrograms(ctx context.Context) error {
 	today := time.Now().In(a.cfg.Location)
+	// day is how far each member has got: demo workouts carry no content
+	// ids, so nothing would have advanced the program by itself.
 	plans := []struct {
 		member, program, pattern string
-		daysAgo                  int
+		daysAgo, day             int
 	}{
-		{"maya", "ember-core-30", "mon,tue,thu,fri,sat", 16},
-		{"theo", "ironwood-strength-6", "mon,wed,fri", 4},
+		{"maya", "ember-core-30", "mon,tue,thu,fri,sat", 16, 11},
+		{"theo", "ironwood-strength-6", "mon,wed,fri", 4, 2},
 	}
 	for _, p := range plans {
 		if _, err := a.Programs.Current(ctx, p.member); err == nil || !apperr.Is(err, apperr.NotFound) {
@@ -76,6 +78,9 @@ func (a *App) declareDemoPrograms(ctx context.Context) error {
 		start := today.AddDate(0, 0, -p.daysAgo).Format(time.DateOnly)
 		if _, err := a.Programs.Declare(ctx, p.member, p.program, start, p.pattern); err != nil {
 			return fmt.Errorf("app: demo program for %s: %w", p.member, err)
+		}
+		if _, err := a.Programs.SetDay(ctx, p.member, p.day); err != nil {
+			return fmt.Errorf("app: demo program day for %s: %w", p.member, err)
 		}
 	}
 	return nil
