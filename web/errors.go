@@ -65,10 +65,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 			"method", c.Request().Method, "uri", c.Request().RequestURI,
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 	}
-	if nf := (errorBody{}); code == 404 && strings.HasPrefix(c.Path(), "/api/v1/health-dashboard") {
-		nf = body
-		nf.Fallback = "live"
-		body = nf
+	if code == 404 && strings.HasPrefix(c.Path(), "/api/v1/health-dashboard") {
+		body.Fallback = "live" // clients show live state widgets instead
 	}
 	r := c.Request()
 	switch {
