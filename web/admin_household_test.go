@@ -68,4 +68,3 @@ func TestAdminHouseholdCreateEditAndGoals(t *testing.T) {
 		t.Fatalf("achieved goal still active: %+v", active)
 	}
 }
-
