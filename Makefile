@@ -25,8 +25,23 @@ static/datastar.js:
 	install -m 0644 "$(DATASTAR_DIR)/bundles/datastar.js" $@
 	install -m 0644 "$(DATASTAR_DIR)/bundles/datastar.js.map" static/datastar.js.map
 
+# Benchmarks (figures and commands in BENCHMARKS.md): BENCH selects them,
+# BENCHTIME and COUNT trade time for steadier numbers.
+BENCH ?= .
+BENCHTIME ?= 1s
+COUNT ?= 1
 bench: assets
-	go test -run '^$$' -bench . -benchmem -count=1 ./...
+	go test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -count $(COUNT) -timeout 30m ./...
+
+# Every fuzz target (func FuzzXxx in a _test.go file) for FUZZTIME each.
+FUZZTIME ?= 10s
+fuzz: assets
+	@grep -rE --include='*_test.go' '^func Fuzz[A-Za-z0-9_]+\(' . | \
+	sed -E 's|^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]+)\(.*|\1 \2|' | sort -u | \
+	while read -r dir name; do \
+		echo "fuzz $$dir $$name ($(FUZZTIME))"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+	done
 
 lint:
 	go vet ./...
