@@ -147,7 +147,7 @@ func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(ti
 // render is logged and skipped (the stream stays up); a failed write ends it.
 func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGenerator, id, csrf string, set widgets) error {
 	ctx := c.Request().Context()
-	d, err := s.dashboardModel(ctx, id, csrf)
+	d, err := s.sharedModel(ctx, id, csrf)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -93,7 +93,7 @@ func (s *Server) pageMember(c echo.Context) error {
 // show at once with its form state (a failed plain-form post).
 func (s *Server) renderDashboard(c echo.Context, status int, open string, fs views.FormState) error {
 	csrf := csrfToken(c)
-	d, err := s.dashboardModel(c.Request().Context(), c.Param("member"), csrf)
+	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
 		return err
 	}

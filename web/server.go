@@ -33,6 +33,8 @@ type Server struct {
 	log  *slog.Logger
 	deps Deps
 	auth *auth
+
+	models modelCache // dashboard models shared by streams and pages
 }
 
 // New builds the Echo instance with every route registered.

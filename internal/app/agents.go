@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -38,13 +39,16 @@ func ParsePrices(s string) (agent.Prices, error) {
 		in, outp, ok2 := strings.Cut(pr, "/")
 		fi, err1 := strconv.ParseFloat(in, 64)
 		fo, err2 := strconv.ParseFloat(outp, 64)
-		if !ok || !ok2 || err1 != nil || err2 != nil || fi < 0 || fo < 0 || strings.TrimSpace(model) == "" {
+		if !ok || !ok2 || err1 != nil || err2 != nil || !finiteNonNeg(fi) || !finiteNonNeg(fo) || strings.TrimSpace(model) == "" {
 			return nil, fmt.Errorf("config: HEARTH_PRICES entry %q: want model=input/output in USD per million tokens", part)
 		}
 		out[strings.TrimSpace(model)] = agent.Price{InputPerMTok: fi, OutputPerMTok: fo}
 	}
 	return out, nil
 }
+
+// finiteNonNeg rejects negatives and the NaN/Inf that strconv.ParseFloat accepts.
+func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 
 type memberIDs struct{ db *store.DB }
 

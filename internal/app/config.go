@@ -96,7 +96,7 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.BudgetTokens, err = strconv.ParseInt(*budgetTok, 10, 64); err != nil || c.BudgetTokens < 0 {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_TOKENS %q: want a whole number ≥ 0", *budgetTok)
 	}
-	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || c.BudgetUSD < 0 {
+	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || !finiteNonNeg(c.BudgetUSD) {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
 	}
 	if c.Prices, err = ParsePrices(*prices); err != nil {

@@ -8,11 +8,9 @@ import (
 	"hearth/internal/app"
 )
 
-// pricesAcceptNonFinite records a finding reported to the app's owner:
-// ParsePrices takes "NaN" and "Inf" (strconv.ParseFloat accepts them), which
-// would make every run's cost and the daily budget check NaN/Inf. While it
-// is true the fuzz target logs such inputs instead of failing.
-const pricesAcceptNonFinite = true
+// pricesAcceptNonFinite was true while ParsePrices took "NaN" and "Inf"
+// (strconv.ParseFloat accepts them); it is fixed, so such inputs now fail.
+const pricesAcceptNonFinite = false
 
 // FuzzParsePrices feeds HEARTH_PRICES arbitrary text: it is refused with an
 // error or every price is a finite number ≥ 0 under a non-empty model name.
@@ -64,7 +62,7 @@ func FuzzLoadConfig(f *testing.F) {
 			t.Fatalf("accepted a bad configuration: %+v", cfg)
 		}
 		if math.IsNaN(cfg.BudgetUSD) || math.IsInf(cfg.BudgetUSD, 0) {
-			t.Logf("known finding: HEARTH_BUDGET_USD %q accepted as %v", usd, cfg.BudgetUSD)
+			t.Fatalf("HEARTH_BUDGET_USD %q accepted as %v", usd, cfg.BudgetUSD)
 		}
 	})
 }

@@ -33,10 +33,23 @@ type Hub struct {
 	mu     sync.RWMutex
 	subs   map[string]map[*Sub]struct{}
 	closed bool
+
+	genMu sync.Mutex
+	gens  map[string]uint64
 }
 
 // NewHub returns an empty hub.
-func NewHub() *Hub { return &Hub{subs: map[string]map[*Sub]struct{}{}} }
+func NewHub() *Hub { return &Hub{subs: map[string]map[*Sub]struct{}{}, gens: map[string]uint64{}} }
+
+// Gen is the number of events published on topic so far. Publish raises it
+// before delivering, so a reader that saw an event and then reads Gen gets a
+// value at least as new as that event: caches keyed by Gen can be shared by
+// every subscriber without ever serving state older than what they were told.
+func (h *Hub) Gen(topic string) uint64 {
+	h.genMu.Lock()
+	defer h.genMu.Unlock()
+	return h.gens[topic]
+}
 
 // Sub is one subscriber; read C and Resync until Done closes.
 type Sub struct {
@@ -94,6 +107,9 @@ func (s *Sub) Close() {
 // Publish delivers an event to every subscriber of topic without blocking.
 func (h *Hub) Publish(topic, kind string, data any) {
 	ev := Event{Topic: topic, Kind: kind, Data: data}
+	h.genMu.Lock()
+	h.gens[topic]++
+	h.genMu.Unlock()
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	for s := range h.subs[topic] {

@@ -75,3 +75,21 @@ func TestCloseUnsubscribesAndHubCloseEndsAll(t *testing.T) {
 		t.Fatal("subscribe after close should be done at once")
 	}
 }
+
+func TestGenRisesBeforeDelivery(t *testing.T) {
+	h := NewHub()
+	s := h.Subscribe("m")
+	defer s.Close()
+	if h.Gen("m") != 0 {
+		t.Fatal("fresh topic has a generation")
+	}
+	h.Publish("m", "weight", nil)
+	<-s.C()
+	if g := h.Gen("m"); g != 1 {
+		t.Fatalf("gen after one publish = %d", g)
+	}
+	h.Publish("other", "x", nil)
+	if h.Gen("m") != 1 || h.Gen("other") != 1 {
+		t.Fatal("generations are per topic")
+	}
+}

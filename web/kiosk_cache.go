@@ -1,0 +1,91 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"hearth/internal/live"
+	"hearth/views"
+)
+
+// modelMaxAge bounds how long a shared model is reused without any change:
+// the date and relative times ("weighed in 07:00 today") age with the clock.
+const modelMaxAge = 20 * time.Second
+
+// modelCache shares one dashboard model per member between every open
+// stream and page render. A write used to make each of N open screens reload
+// the member's records and rebuild the model (N× the database work); now the
+// first reader after a change rebuilds it and the others wait for and reuse
+// it. Keys are the hub generations of the member's and the household's
+// topics, which Publish raises before delivering, so a reader woken by an
+// event never gets a model built before that event's write.
+type modelCache struct {
+	mu      sync.Mutex
+	entries map[string]*modelEntry
+}
+
+type modelEntry struct {
+	member, household uint64 // hub generations the build started after
+	built             time.Time
+	done              chan struct{}
+	d                 views.Dashboard
+	err               error
+}
+
+func (e *modelEntry) fresh(member, household uint64) bool {
+	return e.member >= member && e.household >= household && time.Since(e.built) < modelMaxAge
+}
+
+// sharedModel returns the member's dashboard model with this client's CSRF
+// token applied (the only per-client part).
+func (s *Server) sharedModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
+	gens, ok := s.deps.Live.(interface{ Gen(topic string) uint64 })
+	if !ok {
+		return s.dashboardModel(ctx, id, csrf)
+	}
+	mg, hg := gens.Gen(live.MemberTopic(id)), gens.Gen(live.TopicHousehold)
+	c := &s.models
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[string]*modelEntry{}
+	}
+	e := c.entries[id]
+	if e != nil && e.fresh(mg, hg) {
+		c.mu.Unlock()
+		select {
+		case <-e.done:
+		case <-ctx.Done():
+			return views.Dashboard{}, ctx.Err()
+		}
+	} else {
+		e = &modelEntry{member: mg, household: hg, built: time.Now(), done: make(chan struct{})}
+		c.entries[id] = e
+		c.mu.Unlock()
+		// Detached from this request: a client leaving mid-build must not
+		// fail the others waiting on the same build.
+		e.d, e.err = s.dashboardModel(context.WithoutCancel(ctx), id, "")
+		close(e.done)
+		if e.err != nil {
+			c.mu.Lock()
+			if c.entries[id] == e {
+				delete(c.entries, id)
+			}
+			c.mu.Unlock()
+		}
+	}
+	if e.err != nil {
+		return views.Dashboard{}, e.err
+	}
+	return withCSRF(e.d, csrf), nil
+}
+
+// withCSRF returns a copy of d carrying the client's token in its forms; the
+// shared slices inside are only read by the views.
+func withCSRF(d views.Dashboard, csrf string) views.Dashboard {
+	d.Sheets.CSRF = csrf
+	d.Coach.CSRF = csrf
+	d.Playlist.CSRF = csrf
+	d.Catalog.CSRF = csrf
+	return d
+}
