@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 	"hearth/views"
 )
 
@@ -34,6 +35,8 @@ func classify(err error) (int, errorBody) {
 	var ae *apperr.Error
 	var he *echo.HTTPError
 	switch {
+	case store.IsDiskFull(err):
+		return http.StatusInsufficientStorage, errorBody{Error: "the disk is full: nothing was saved; free some space on the server"}
 	case errors.As(err, &ae):
 		code := codeStatus[ae.Code]
 		if code == 0 || code == 500 {

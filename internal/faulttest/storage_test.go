@@ -170,6 +170,9 @@ func TestDiskFullWhileServing(t *testing.T) {
 		t.Fatalf("%d writes succeeded and none failed: the limit did not bite", ok)
 	}
 	t.Logf("disk full after %d writes; a failed write answers %s", ok, failBody)
+	if !strings.HasPrefix(failBody, "507 ") || !strings.Contains(failBody, "disk is full") {
+		t.Errorf("a write on a full disk answered %s, want 507 naming the full disk", failBody)
+	}
 	select {
 	case <-p.exited:
 		t.Fatalf("the server exited on a full disk:\n%s", p.logs)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -13,3 +14,14 @@ func isUnique(err error) bool {
 
 // IsUnique reports whether err is a UNIQUE or PRIMARY KEY violation.
 func IsUnique(err error) bool { return isUnique(err) }
+
+// IsDiskFull reports whether err is SQLite running out of room: the disk is
+// full (SQLITE_FULL) or the process may not grow the file (EFBIG surfaces as
+// an I/O error "file too large").
+func IsDiskFull(err error) bool {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Code == sqlite3.ErrFull || (se.Code == sqlite3.ErrIoErr && strings.Contains(se.Error(), "file too large"))
+}
