@@ -229,8 +229,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		n := uint64(f.Streams - f.OpenFailed)
-		if n > 0 && f.Opened.RSS > rep.Idle.RSS {
-			rep.PerStream = map[string]any{"rss_bytes": (f.Opened.RSS - rep.Idle.RSS) / n}
+		if n > 0 {
+			// RSS can dip below idle with few streams (the runtime returned
+			// pages meanwhile): report 0 then rather than drop the line.
+			rep.PerStream = map[string]any{"rss_bytes": (f.Opened.RSS - min(f.Opened.RSS, rep.Idle.RSS)) / n}
 			if f.Opened.Goroutines >= 0 {
 				rep.PerStream["goroutines"] = float64(f.Opened.Goroutines-rep.Idle.Goroutines) / float64(n)
 				rep.PerStream["heap_bytes"] = (f.Opened.HeapAlloc - min(f.Opened.HeapAlloc, rep.Idle.HeapAlloc)) / n
