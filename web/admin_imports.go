@@ -44,7 +44,7 @@ func (s *Server) recentImportRows(ctx context.Context) ([]views.ImportRow, error
 func (s *Server) importsPage(c echo.Context, form views.FormState, st views.ImportStatus) (views.AdminImports, error) {
 	ctx := c.Request().Context()
 	p := views.AdminImports{AdminPage: s.adminPage(c, "Imports", "imports"), Form: form, Kinds: importKinds, Status: st,
-		MaxSize: fmtBytes(s.maxImportBytes())}
+		MaxSize: importer.FormatBytes(s.maxImportBytes())}
 	var err error
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return p, err
@@ -66,7 +66,7 @@ func (s *Server) adminImports(c echo.Context) error {
 
 // importSummaryView is the same summary the CLI prints.
 func importSummaryView(sum importer.Summary) *views.ImportSummaryView {
-	v := &views.ImportSummaryView{File: sum.File, Kind: string(sum.Kind), Size: fmtBytes(sum.Bytes),
+	v := &views.ImportSummaryView{File: sum.File, Kind: string(sum.Kind), Size: importer.FormatBytes(sum.Bytes),
 		Took: sum.Duration.Round(time.Millisecond).String(), Added: sum.Added, Duplicate: sum.SkippedDuplicate,
 		Unknown: sum.SkippedUnknown, Rejected: sum.Rejected, Apple: sum.Kind == importer.KindApple,
 		MealsCreated: sum.MealsCreated, MealsUpdated: sum.MealsUpdated, BodyCompLinked: sum.BodyCompLinked}
@@ -107,7 +107,7 @@ func importFailure(err error) (views.ImportStatus, bool) {
 }
 
 func progressStatus(p importer.Progress) views.ImportStatus {
-	st := views.ImportStatus{Active: true, File: p.File, Percent: -1, Read: fmtBytes(p.BytesRead), Records: p.Records}
+	st := views.ImportStatus{Active: true, File: p.File, Percent: -1, Read: importer.FormatBytes(p.BytesRead), Records: p.Records}
 	if pct := p.Percent(); pct >= 0 {
 		st.Percent = int(pct)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/importer"
 )
 
 // DefaultMaxImportBytes caps one uploaded import file unless
@@ -73,7 +74,7 @@ func fileName(name string) string {
 }
 
 func tooLarge(max int64) error {
-	return apperr.New(apperr.TooLarge, "the file is larger than the %s limit", fmtBytes(max))
+	return apperr.New(apperr.TooLarge, "the file is larger than the %s limit", importer.FormatBytes(max))
 }
 
 // receiveUpload reads a multipart upload with the file in field fileField.
@@ -170,16 +171,4 @@ func liftDeadlines(c echo.Context) {
 	rc := http.NewResponseController(c.Response())
 	_ = rc.SetReadDeadline(time.Time{})
 	_ = rc.SetWriteDeadline(time.Time{})
-}
-
-func fmtBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f kB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -138,7 +138,7 @@ func printFailure(w io.Writer, path string, s Summary, err error) {
 }
 
 func printSummary(w io.Writer, s Summary) {
-	fmt.Fprintf(w, "%s: %s, %s in %s\n", s.File, s.Kind, formatBytes(s.Bytes), s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s: %s, %s in %s\n", s.File, s.Kind, FormatBytes(s.Bytes), s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(w, "  added %d, skipped as duplicate %d, skipped as unknown %d, rejected %d\n",
 		s.Added, s.SkippedDuplicate, s.SkippedUnknown, s.Rejected)
 	labels := make([]string, 0, len(s.Types))
@@ -156,7 +156,8 @@ func printSummary(w io.Writer, s Summary) {
 	}
 }
 
-func formatBytes(n int64) string {
+// FormatBytes renders a size for people ("1.2 MB"); the admin upload page uses it too.
+func FormatBytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))

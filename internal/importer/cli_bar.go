@@ -59,9 +59,9 @@ func (b *bar) render(p Progress, width int) string {
 		s.WriteString("[" + strings.Repeat("#", full) + strings.Repeat(".", width-full) + "] ")
 	}
 	if pct >= 0 {
-		fmt.Fprintf(&s, "%3.0f%% %s/%s", pct, formatBytes(p.BytesRead), formatBytes(p.BytesTotal))
+		fmt.Fprintf(&s, "%3.0f%% %s/%s", pct, FormatBytes(p.BytesRead), FormatBytes(p.BytesTotal))
 	} else {
-		s.WriteString(formatBytes(p.BytesRead))
+		s.WriteString(FormatBytes(p.BytesRead))
 	}
 	fmt.Fprintf(&s, ", %d records", p.Records)
 	return s.String()
