@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -63,6 +64,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	code, body := classify(err)
+	if code == http.StatusInsufficientStorage {
+		s.diskFullAt.Store(time.Now().UnixNano())
+	}
 	if code >= 500 {
 		s.log.ErrorContext(c.Request().Context(), "request failed", "err", err,
 			"method", c.Request().Method, "uri", c.Request().RequestURI,

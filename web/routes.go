@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -73,12 +74,19 @@ func (s *Server) routes(e *echo.Echo) {
 	s.adminAPIRoutes(e)
 }
 
+// diskFullMemory is how long /healthz reports a failed write for lack of disk.
+const diskFullMemory = 5 * time.Minute
+
 func (s *Server) healthz(c echo.Context) error {
 	if s.deps.Ping != nil {
 		if err := s.deps.Ping(c.Request().Context()); err != nil {
 			s.log.Error("healthz", "err", err)
 			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "error": "database unavailable"})
 		}
+	}
+	if at := s.diskFullAt.Load(); at != 0 && time.Since(time.Unix(0, at)) < diskFullMemory {
+		return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "degraded",
+			"error": "the disk is full: recent writes failed and nothing was saved"})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
 }

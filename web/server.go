@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,6 +36,10 @@ type Server struct {
 	auth *auth
 
 	models modelCache // dashboard models shared by streams and pages
+
+	// diskFullAt is when a write last failed for lack of disk (unix nanos):
+	// reads still work then, so only this tells /healthz the truth.
+	diskFullAt atomic.Int64
 }
 
 // New builds the Echo instance with every route registered.

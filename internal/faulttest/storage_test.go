@@ -185,8 +185,8 @@ func TestDiskFullWhileServing(t *testing.T) {
 	}
 	hc, hbody := p.get("/healthz")
 	t.Logf("/healthz with a full disk: %d %s", hc, strings.TrimSpace(hbody))
-	if hc != 200 && hc != 503 {
-		t.Errorf("/healthz answered %d", hc)
+	if hc != 503 || !strings.Contains(hbody, "disk is full") {
+		t.Errorf("/healthz after failed writes answered %d %s, want 503 naming the full disk", hc, hbody)
 	}
 	logs := p.logs.String()
 	if !strings.Contains(logs, "file too large") && !strings.Contains(logs, "disk is full") {
