@@ -5,8 +5,10 @@ export CGO_ENABLED := 1
 
 .PHONY: run test generate assets bench fuzz lint build
 
-run: assets
-	HEARTH_DEMO=$${HEARTH_DEMO:-1} go run ./cmd/hearth
+# Runs the built binary rather than `go run`: go run exits 1 on Ctrl-C even
+# when Hearth shuts down cleanly (exit 0).
+run: build
+	HEARTH_DEMO=$${HEARTH_DEMO:-1} exec ./bin/hearth
 
 build: assets
 	go build -o bin/hearth ./cmd/hearth

@@ -58,5 +58,9 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	return a.Serve(ctx)
+	if err := a.Serve(ctx); err != nil {
+		return err
+	}
+	logger.Info("hearth stopped cleanly")
+	return nil
 }

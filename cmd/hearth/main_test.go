@@ -87,6 +87,9 @@ func TestServeAndInterrupt(t *testing.T) {
 	}
 	t.Logf("stopped %v after SIGINT", time.Since(start))
 	out := logs.String()
+	if !strings.Contains(out, "hearth stopped cleanly") {
+		t.Fatalf("no clean-stop log line:\n%s", out)
+	}
 	if strings.Contains(out, "sk-secret-value") {
 		t.Fatal("the API key was logged")
 	}
