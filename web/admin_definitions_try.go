@@ -21,7 +21,7 @@ func (h *definitionPages) try(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	try := views.AdminTry{Form: views.FormState{Values: definitionFormValues(c, "member", "message", "extras")}}
+	try := views.AdminTry{Form: views.FormState{Values: formValues(c, "member", "message", "extras")}}
 	params := definition.Params{Member: strings.TrimSpace(c.FormValue("member")), Message: c.FormValue("message"),
 		Trigger: agent.TriggerManual}
 	try.Form.Errors = map[string]string{}
@@ -86,14 +86,6 @@ func definitionErrText(err error) string {
 		return ae.Message
 	}
 	return err.Error()
-}
-
-func definitionFormValues(c echo.Context, names ...string) map[string]string {
-	out := map[string]string{}
-	for _, n := range names {
-		out[n] = c.FormValue(n)
-	}
-	return out
 }
 
 func definitionJSON(v any) string {

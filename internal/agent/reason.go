@@ -23,7 +23,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	check := func(ctx context.Context, raw, source string) (json.RawMessage, bool) {
 		end := o.phase(ctx, r, PhaseValidate, false)
 		defer end()
-		doc := extractJSON(raw)
+		doc := ExtractJSON(raw)
 		errs := ca.schema.Validate([]byte(doc))
 		if len(errs) == 0 {
 			errs = ca.a.ValidateDomain(ctx, gathered, json.RawMessage(doc))
@@ -61,7 +61,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		out, ok := check(ctx, res.Output, SourceHeuristic)
 		if !ok {
 			last := r.ValidationErrors[len(r.ValidationErrors)-1].Errors
-			return reasoned{}, fmt.Errorf("heuristic output invalid: %s%s", summarize(last), fallbackNote(fallback))
+			return reasoned{}, fmt.Errorf("heuristic output invalid: %s%s", SummarizeErrors(last), fallbackNote(fallback))
 		}
 		return reasoned{output: out, source: SourceHeuristic}, nil
 	}
@@ -119,7 +119,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		}
 	}
 	last := r.ValidationErrors[len(r.ValidationErrors)-1].Errors
-	return heuristic(fmt.Sprintf("invalid_output: %d invalid replies, last: %s", tries, summarize(last)))
+	return heuristic(fmt.Sprintf("invalid_output: %d invalid replies, last: %s", tries, SummarizeErrors(last)))
 }
 
 // callModel runs one model attempt under the global cap and books its usage.
@@ -176,8 +176,9 @@ func correction(previous string, errs []ValidationError) string {
 		"\n\nReturn the corrected JSON document only, matching the schema."
 }
 
-// summarize shortens validation errors for a run's error or fallback reason.
-func summarize(errs []ValidationError) string {
+// SummarizeErrors shortens validation errors (at most three, then a count)
+// for a run's error or fallback reason.
+func SummarizeErrors(errs []ValidationError) string {
 	parts := make([]string, 0, 3)
 	for i, e := range errs {
 		if i == 3 {

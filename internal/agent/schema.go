@@ -105,9 +105,9 @@ func FormatValidationErrors(errs []ValidationError) string {
 	return b.String()
 }
 
-// extractJSON trims whitespace and a Markdown code fence that local models
+// ExtractJSON trims whitespace and a Markdown code fence that local models
 // like to wrap JSON in.
-func extractJSON(s string) string {
+func ExtractJSON(s string) string {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "```") {
 		return s

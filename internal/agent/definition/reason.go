@@ -75,30 +75,11 @@ func correction(errs []agent.ValidationError, schema bool) string {
 	return "Your previous reply failed validation.\n\n## Errors\n" + agent.FormatValidationErrors(errs) + "\n" + ask
 }
 
-func summarize(errs []agent.ValidationError) string {
-	parts := make([]string, 0, 4)
-	for i, e := range errs {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(errs)-3))
-			break
-		}
-		parts = append(parts, e.String())
-	}
-	return strings.Join(parts, "; ")
-}
-
-// extractJSON trims whitespace and a Markdown code fence around JSON.
-func extractJSON(s string) string {
-	s = strings.TrimSpace(s)
-	if !strings.HasPrefix(s, "```") {
-		return s
-	}
-	s = strings.TrimPrefix(s, "```")
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "```"))
-}
+// The agent framework's helpers, under the names this package uses.
+var (
+	extractJSON = agent.ExtractJSON
+	summarize   = agent.SummarizeErrors
+)
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 
