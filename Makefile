@@ -6,9 +6,10 @@ export CGO_ENABLED := 1
 .PHONY: run test generate assets bench fuzz lint build
 
 # Runs the built binary rather than `go run`: go run exits 1 on Ctrl-C even
-# when Hearth shuts down cleanly (exit 0).
+# when Hearth shuts down cleanly (exit 0). HEARTH_STOP_WITH_PARENT: make does
+# not pass on a SIGINT sent to make alone, so Hearth watches make instead.
 run: build
-	HEARTH_DEMO=$${HEARTH_DEMO:-1} exec ./bin/hearth
+	HEARTH_DEMO=$${HEARTH_DEMO:-1} HEARTH_STOP_WITH_PARENT=1 exec ./bin/hearth
 
 build: assets
 	go build -o bin/hearth ./cmd/hearth

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"hearth/internal/app"
 	"hearth/internal/importer"
@@ -47,6 +48,11 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if getenv("HEARTH_STOP_WITH_PARENT") == "1" {
+		var unwatch context.CancelFunc
+		ctx, unwatch = watchParent(ctx, 200*time.Millisecond)
+		defer unwatch()
+	}
 	cfg, err := app.LoadConfig(args, getenv, stderr)
 	if err != nil {
 		return err
@@ -61,6 +67,10 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err := a.Serve(ctx); err != nil {
 		return err
 	}
-	logger.Info("hearth stopped cleanly")
+	var why []any
+	if cause := context.Cause(ctx); cause != nil && cause != context.Canceled { // bare Canceled: no reason given
+		why = append(why, "reason", cause.Error()) // a signal, or the parent (make) stopping
+	}
+	logger.Info("hearth stopped cleanly", why...)
 	return nil
 }

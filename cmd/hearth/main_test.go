@@ -87,7 +87,7 @@ func TestServeAndInterrupt(t *testing.T) {
 	}
 	t.Logf("stopped %v after SIGINT", time.Since(start))
 	out := logs.String()
-	if !strings.Contains(out, "hearth stopped cleanly") {
+	if !strings.Contains(out, `hearth stopped cleanly" reason="interrupt signal received"`) {
 		t.Fatalf("no clean-stop log line:\n%s", out)
 	}
 	if strings.Contains(out, "sk-secret-value") {
