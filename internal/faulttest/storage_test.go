@@ -70,8 +70,8 @@ func names(dir string, es []os.DirEntry) []string {
 }
 
 // TestReadOnlyDatabase: with the database file, its directory, or both
-// read-only the server refuses to start with a message naming the cause and
-// exits 1, without a panic and without a restart loop of its own.
+// read-only the server refuses to start with a message naming the file, the
+// cause and what to check, and exits 1, without a panic and without a restart loop of its own.
 func TestReadOnlyDatabase(t *testing.T) {
 	for _, c := range []struct{ name, file, dir string }{
 		{"file and dir", "0444", "0555"},
@@ -96,6 +96,9 @@ func TestReadOnlyDatabase(t *testing.T) {
 			}
 			if !strings.Contains(out, "readonly database") && !strings.Contains(out, "permission denied") {
 				t.Fatalf("no clear reason in the output:\n%s", out)
+			}
+			if last := lastLine(out); !strings.Contains(last, filepath.Join(dir, "hearth.db")) || !strings.Contains(last, "check the permissions") {
+				t.Fatalf("the error does not name the database file and what to check:\n%s", out)
 			}
 			noPanic(t, out)
 		})

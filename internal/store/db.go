@@ -63,11 +63,18 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 	db := &DB{Write: w, Path: path, Now: time.Now}
 	if err := w.PingContext(ctx); err != nil {
 		_ = w.Close()
+		if unwritable(err) {
+			return nil, fmt.Errorf("store: open %s (check the permissions of the file and its directory): %w", path, err)
+		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	if err := db.migrate(ctx, logger); err != nil {
 		_ = w.Close()
 		return nil, err
+	}
+	if err := db.probeWrite(ctx); err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("store: %s cannot be written (check the permissions of the file and its directory, and free disk space): %w", path, err)
 	}
 	r, err := sql.Open("sqlite3", dsn(path, true))
 	if err != nil {
@@ -79,6 +86,24 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 	r.SetMaxIdleConns(n)
 	db.Read = r
 	return db, nil
+}
+
+// probeWrite writes page 1 in a transaction it rolls back. A database file
+// that opened read-only (SQLite falls back silently when the file is not
+// writable) would otherwise fail on the first write of whichever part of the
+// app wrote first, with a message naming neither the file nor the fix.
+func (db *DB) probeWrite(ctx context.Context) error {
+	tx, err := db.Write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	var v int64
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+	return err
 }
 
 func dsn(path string, readOnly bool) string {

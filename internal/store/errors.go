@@ -25,3 +25,10 @@ func IsDiskFull(err error) bool {
 	}
 	return se.Code == sqlite3.ErrFull || (se.Code == sqlite3.ErrIoErr && strings.Contains(se.Error(), "file too large"))
 }
+
+// unwritable reports whether err is SQLite refusing a file it may not write
+// or open for writing.
+func unwritable(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen || se.Code == sqlite3.ErrPerm)
+}
