@@ -3,13 +3,15 @@ package app
 import (
 	"flag"
 	"fmt"
-	"hearth/internal/agent"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // a household time zone must work on images without zoneinfo
+
+	"hearth/internal/agent"
+	"hearth/internal/voice"
 )
 
 // Config is everything Hearth reads from the environment and flags (DESIGN §8).
@@ -25,20 +27,30 @@ type Config struct {
 	OpenAIKey     string
 	OpenAIBaseURL string
 	Model         string
-	Catalog       string
-	PlexURL       string
-	PlexToken     string
-	PlexSection   string
-	KioskIdle     time.Duration
-	CatchUp       time.Duration
-	BudgetTokens  int64
-	BudgetUSD     float64
-	Prices        agent.Prices
-	LogLevel      string
+	// TranscribeModel names the speech-to-text model for voice replies on
+	// the same endpoint; "off" keeps the audio without transcribing.
+	TranscribeModel string
+	Catalog         string
+	PlexURL         string
+	PlexToken       string
+	PlexSection     string
+	KioskIdle       time.Duration
+	CatchUp         time.Duration
+	BudgetTokens    int64
+	BudgetUSD       float64
+	Prices          agent.Prices
+	LogLevel        string
 }
 
 // ModelConfigured reports whether an OpenAI-compatible model should be used.
 func (c Config) ModelConfigured() bool { return c.OpenAIKey != "" || c.OpenAIBaseURL != "" }
+
+// Transcribes reports whether voice replies are sent for transcription.
+func (c Config) Transcribes() bool { return c.ModelConfigured() && c.TranscribeModel != TranscribeOff }
+
+// TranscribeOff as HEARTH_TRANSCRIBE_MODEL turns transcription off, e.g. for
+// a local server without an /audio/transcriptions endpoint.
+const TranscribeOff = "off"
 
 // LoadConfig reads env (through getenv) and then flags, flags winning.
 func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -61,6 +73,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.OpenAIKey, "openai-key", env("OPENAI_API_KEY", ""), "OpenAI-compatible API key (OPENAI_API_KEY)")
 	fs.StringVar(&c.OpenAIBaseURL, "openai-base-url", env("OPENAI_BASE_URL", ""), "OpenAI-compatible base URL (OPENAI_BASE_URL)")
 	fs.StringVar(&c.Model, "model", env("HEARTH_MODEL", "gpt-4o-mini"), "model name (HEARTH_MODEL)")
+	fs.StringVar(&c.TranscribeModel, "transcribe-model", env("HEARTH_TRANSCRIBE_MODEL", voice.DefaultModel),
+		"speech-to-text model for voice replies, or off (HEARTH_TRANSCRIBE_MODEL)")
 	fs.StringVar(&c.Catalog, "catalog", env("HEARTH_CATALOG", ""), "catalog file to import at start (HEARTH_CATALOG)")
 	fs.StringVar(&c.PlexURL, "plex-url", env("PLEX_URL", ""), "Plex server URL (PLEX_URL)")
 	fs.StringVar(&c.PlexToken, "plex-token", env("PLEX_TOKEN", ""), "Plex token (PLEX_TOKEN)")
@@ -128,6 +142,7 @@ func (c Config) Summary() []any {
 		"addr", c.Addr, "data", c.DataDir, "db", c.DBPath, "tz", c.Location.String(), "demo", c.Demo,
 		"admin_password", mask(c.AdminPassword), "api_token", mask(c.APIToken),
 		"openai_api_key", mask(c.OpenAIKey), "openai_base_url", c.OpenAIBaseURL, "model", c.Model,
+		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
 	}

@@ -22,8 +22,8 @@ func (a *App) dataDir() string {
 // them through the configured OpenAI-compatible endpoint when there is one.
 func (a *App) voiceService() *voice.Service {
 	opt := voice.Options{DataDir: a.dataDir(), Publisher: a.Hub, Logger: a.log}
-	if a.cfg.ModelConfigured() {
-		opt.Transcriber = voice.NewOpenAI(a.cfg.OpenAIBaseURL, a.cfg.OpenAIKey, voice.DefaultModel, nil)
+	if a.cfg.Transcribes() {
+		opt.Transcriber = voice.NewOpenAI(a.cfg.OpenAIBaseURL, a.cfg.OpenAIKey, a.cfg.TranscribeModel, nil)
 	}
 	return voice.New(a.Dashboards, opt)
 }

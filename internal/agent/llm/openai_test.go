@@ -205,25 +205,6 @@ func TestBrokenReplies(t *testing.T) {
 	}
 }
 
-func TestTranscribe(t *testing.T) {
-	srv := llmtest.New(t)
-	srv.SetTranscript("I slept badly")
-	text, err := newClient(t, srv, nil).Transcribe(context.Background(), strings.NewReader("RIFF...."), "memo.webm", "audio/webm", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text != "I slept badly" {
-		t.Fatalf("text = %q", text)
-	}
-	reqs := srv.Requests()
-	if len(reqs) != 1 || reqs[0].FileName != "memo.webm" || reqs[0].Form["model"] != llm.DefaultTranscriptionModel {
-		t.Fatalf("request = %+v", reqs)
-	}
-	if srv.Remaining() != 0 || len(srv.ChatRequests()) != 0 {
-		t.Fatal("transcription touched the chat script")
-	}
-}
-
 func TestHeuristic(t *testing.T) {
 	res, err := llm.Heuristic{}.Execute(context.Background(), agent.Request{
 		Planner: func(context.Context) (string, error) { return `{"ok":true}`, nil }})
