@@ -11,6 +11,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
+	"hearth/internal/program"
 	"hearth/internal/store"
 )
 
@@ -80,20 +81,28 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *sql.Tx, act *agent.ActEnv)
 }
 
 // applyUpdate applies one update in tx; stateID follows a declaration.
+// Program changes go through program's Tx functions, which write in the
+// run's transaction (the single writer connection it holds, so
+// program.Service cannot be called here) and are guarded by the state the
+// run saw: a state changed since (an admin edit in between) is left alone
+// and reported as not applied.
 func applyUpdate(ctx context.Context, tx *sql.Tx, now time.Time, member string, stateID *int64, u Update, mem *agent.Memory) (bool, error) {
 	switch u.Kind {
 	case UpdateDeclare:
-		id, _, err := declareTx(ctx, tx, now, member, u)
+		id, _, err := program.DeclareTx(ctx, tx, now, member, program.Declaration{ProgramID: u.ProgramID, Title: u.Title,
+			StartDate: u.StartDate, Pattern: u.Pattern, FirstDay: u.Day})
 		*stateID = id
 		return err == nil, err
-	case UpdateAdvance, UpdateComplete:
-		return advanceTx(ctx, tx, now, *stateID, u.FromDay, u.Day, u.Kind == UpdateComplete)
+	case UpdateAdvance:
+		return program.AdvanceTx(ctx, tx, now, *stateID, u.FromDay, u.Day)
+	case UpdateComplete:
+		return program.FinishTx(ctx, tx, now, *stateID, u.FromDay, u.Day)
 	case UpdatePause:
-		return pauseTx(ctx, tx, now, *stateID, "paused at the member's request")
+		return program.PauseTx(ctx, tx, now, *stateID, "paused at the member's request")
 	case UpdateResume:
-		return resumeTx(ctx, tx, now, *stateID, u.Anchor, u.Day)
+		return program.ResumeTx(ctx, tx, now, *stateID, u.Anchor, u.Day)
 	case UpdateSetDay:
-		return setDayTx(ctx, tx, now, *stateID, u.FromDay, u.Day, u.Anchor)
+		return program.SetDayTx(ctx, tx, now, *stateID, u.FromDay, u.Day, u.Anchor)
 	case UpdateGoal:
 		g := health.Goal{MemberID: member, Kind: u.Goal.Kind, Description: u.Goal.Description}
 		return true, store.InsertGoal(ctx, tx, now, &g)

@@ -21,9 +21,10 @@
 //	         data-quality flags, interpretations), today's document
 //
 // Writes in act go through the transaction only (the database has one
-// writer connection, held by the transaction): program changes use the SQL
-// helpers in programtx.go against program_states, goals store.InsertGoal,
-// documents dashboard.PutTx. Screens are notified after commit.
+// writer connection, held by the transaction): program changes use the
+// guarded Tx functions of internal/program (DeclareTx, AdvanceTx, …), goals
+// store.InsertGoal, documents dashboard.PutTx. Screens are notified after
+// commit.
 //
 // Memory keys the coach owns (all values are short text):
 //

@@ -9,6 +9,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/internal/program"
+	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
@@ -39,6 +40,7 @@ const testCatalog = `{
 // env is a program service over a real database with a settable clock.
 type env struct {
 	t   *testing.T
+	db  *store.DB
 	svc *program.Service
 	now time.Time
 	loc *time.Location
@@ -58,7 +60,7 @@ func newEnv(t *testing.T, members ...string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, loc: loc}
+	e := &env{t: t, db: db, loc: loc}
 	e.setDate("2026-03-01")
 	db.Now = func() time.Time { return e.now }
 	e.svc = program.New(db, cat, loc)

@@ -14,18 +14,16 @@ import (
 // passing program rest days; finishing the last training day completes the
 // program. Only an active program advances.
 func (s *Service) Advance(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, now time.Time) error {
-		if err := requireStatus(st, prog, "advance", Active); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "advance", Active); err != nil {
+			return false, err
 		}
 		next := nextTrainingDay(prog, st.CurrentDay+1)
 		if next == 0 {
-			st.Status, st.EndedAt = Completed, &now
-			st.CurrentDay = min(max(st.CurrentDay, 1), max(len(prog.Days), 1))
-			return nil
+			last := min(max(st.CurrentDay, 1), max(len(prog.Days), 1))
+			return FinishTx(ctx, tx, now, st.ID, st.CurrentDay, last)
 		}
-		st.CurrentDay = next
-		return nil
+		return AdvanceTx(ctx, tx, now, st.ID, st.CurrentDay, next)
 	})
 }
 
@@ -33,34 +31,28 @@ func (s *Service) Advance(ctx context.Context, member string) (State, error) {
 // re-anchoring the schedule so day is due today. A rest day moves on to the
 // following training day.
 func (s *Service) SetDay(ctx context.Context, member string, day int) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, _ time.Time) error {
-		if err := requireStatus(st, prog, "set the day", Active, Paused); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "set the day", Active, Paused); err != nil {
+			return false, err
 		}
 		if day < 1 || day > len(prog.Days) {
-			return apperr.Invalidf("%s has days 1 to %d, not %d", prog.Title, len(prog.Days), day)
+			return false, apperr.Invalidf("%s has days 1 to %d, not %d", prog.Title, len(prog.Days), day)
 		}
 		next := nextTrainingDay(prog, day)
 		if next == 0 {
-			return apperr.Invalidf("%s has only rest days from day %d on; complete the program instead", prog.Title, day)
+			return false, apperr.Invalidf("%s has only rest days from day %d on; complete the program instead", prog.Title, day)
 		}
-		st.CurrentDay = next
-		st.AnchorDate, st.AnchorDay = s.today().Format(time.DateOnly), next
-		return nil
+		return SetDayTx(ctx, tx, now, st.ID, st.CurrentDay, next, s.today().Format(time.DateOnly))
 	})
 }
 
 // Pause pauses an active program, keeping its position; note says why.
 func (s *Service) Pause(ctx context.Context, member, note string) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, now time.Time) error {
-		if err := requireStatus(st, prog, "pause", Active); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "pause", Active); err != nil {
+			return false, err
 		}
-		st.Status, st.PausedAt = Paused, &now
-		if note = clip(note, maxNote); note != "" {
-			st.Note = note
-		}
-		return nil
+		return PauseTx(ctx, tx, now, st.ID, note)
 	})
 }
 
@@ -68,42 +60,37 @@ func (s *Service) Pause(ctx context.Context, member, note string) (State, error)
 // re-anchored so the current day is due today (or on the start date if that
 // is still ahead), and the pause does not count as falling behind.
 func (s *Service) Resume(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, _ time.Time) error {
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if st.Status != Paused {
-			return apperr.Invalidf("cannot resume: %s is %s, not paused", prog.Title, st.Status)
+			return false, apperr.Invalidf("cannot resume: %s is %s, not paused", prog.Title, st.Status)
 		}
-		st.Status, st.PausedAt = Active, nil
+		anchorDate, anchorDay := st.AnchorDate, st.AnchorDay
 		today := s.today()
 		if anchor, err := parseDate(st.AnchorDate); err != nil || !today.Before(anchor) {
-			st.AnchorDate, st.AnchorDay = today.Format(time.DateOnly), st.CurrentDay
+			anchorDate, anchorDay = today.Format(time.DateOnly), st.CurrentDay
 		}
-		return nil
+		return ResumeTx(ctx, tx, now, st.ID, anchorDate, anchorDay)
 	})
 }
 
 // Complete marks an active or paused program completed.
 func (s *Service) Complete(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, now time.Time) error {
-		if err := requireStatus(st, prog, "complete", Active, Paused); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "complete", Active, Paused); err != nil {
+			return false, err
 		}
-		st.Status, st.EndedAt, st.PausedAt = Completed, &now, nil
-		return nil
+		return endTx(ctx, tx, now, st.ID, Completed, "")
 	})
 }
 
 // Abandon stops an active or paused program; the member then has no current
 // program (it stays in History). note says why.
 func (s *Service) Abandon(ctx context.Context, member, note string) (State, error) {
-	return s.change(ctx, member, func(_ *sql.Tx, st *State, prog content.Program, now time.Time) error {
-		if err := requireStatus(st, prog, "abandon", Active, Paused); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "abandon", Active, Paused); err != nil {
+			return false, err
 		}
-		st.Status, st.EndedAt, st.PausedAt = Abandoned, &now, nil
-		if note = clip(note, maxNote); note != "" {
-			st.Note = note
-		}
-		return nil
+		return endTx(ctx, tx, now, st.ID, Abandoned, note)
 	})
 }
 
@@ -126,12 +113,12 @@ func (s *Service) RecordSubstitution(ctx context.Context, member string, day int
 			return State{}, err
 		}
 	}
-	return s.change(ctx, member, func(tx *sql.Tx, st *State, prog content.Program, now time.Time) error {
-		if err := requireStatus(st, prog, "record a substitution", Active, Paused); err != nil {
-			return err
+	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "record a substitution", Active, Paused); err != nil {
+			return false, err
 		}
 		if day < 1 || day > len(prog.Days) {
-			return apperr.Invalidf("%s has days 1 to %d, not %d", prog.Title, len(prog.Days), day)
+			return false, apperr.Invalidf("%s has days 1 to %d, not %d", prog.Title, len(prog.Days), day)
 		}
 		planned := prog.Days[day-1].ContentID
 		switch {
@@ -139,16 +126,12 @@ func (s *Service) RecordSubstitution(ctx context.Context, member string, day int
 			original = planned
 		case original != planned:
 			if planned == "" {
-				return apperr.Invalidf("day %d of %s is a rest day, not %q", day, prog.Title, original)
+				return false, apperr.Invalidf("day %d of %s is a rest day, not %q", day, prog.Title, original)
 			}
-			return apperr.Invalidf("day %d of %s is %q, not %q", day, prog.Title, planned, original)
+			return false, apperr.Invalidf("day %d of %s is %q, not %q", day, prog.Title, planned, original)
 		}
 		sub := Substitution{Day: day, Original: original, Actual: actual, Reason: reason, At: now}
-		if err := insertSubstitution(ctx, tx, st.ID, sub); err != nil {
-			return err
-		}
-		st.Substitutions = append(st.Substitutions, sub)
-		return nil
+		return substituteTx(ctx, tx, now, st.ID, sub)
 	})
 }
 

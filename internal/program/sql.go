@@ -103,36 +103,3 @@ func substitutions(ctx context.Context, q store.Queryer, stateID int64) ([]Subst
 	}
 	return out, rows.Err()
 }
-
-func insertState(ctx context.Context, tx *sql.Tx, st *State) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO program_states (member_id, program_id, status, start_date, anchor_date,
-		anchor_day, current_day, pattern, note, paused_at, ended_at, created_at, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`, st.MemberID, st.ProgramID, string(st.Status), st.StartDate, st.AnchorDate,
-		st.AnchorDay, st.CurrentDay, st.Pattern, st.Note, store.NullTime(st.PausedAt), store.NullTime(st.EndedAt),
-		store.FormatTime(st.CreatedAt), store.FormatTime(st.UpdatedAt))
-	if err != nil {
-		return fmt.Errorf("program: insert state: %w", err)
-	}
-	st.ID, err = res.LastInsertId()
-	return err
-}
-
-// updateState writes the mutable columns of st.
-func updateState(ctx context.Context, tx *sql.Tx, st State) error {
-	_, err := tx.ExecContext(ctx, `UPDATE program_states SET status = ?, anchor_date = ?, anchor_day = ?, current_day = ?,
-		note = ?, paused_at = ?, ended_at = ?, updated_at = ? WHERE id = ?`, string(st.Status), st.AnchorDate, st.AnchorDay,
-		st.CurrentDay, st.Note, store.NullTime(st.PausedAt), store.NullTime(st.EndedAt), store.FormatTime(st.UpdatedAt), st.ID)
-	if err != nil {
-		return fmt.Errorf("program: update state %d: %w", st.ID, err)
-	}
-	return nil
-}
-
-func insertSubstitution(ctx context.Context, tx *sql.Tx, stateID int64, sub Substitution) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO program_substitutions (state_id, day, original, actual, reason, at)
-		VALUES (?,?,?,?,?,?)`, stateID, sub.Day, sub.Original, sub.Actual, sub.Reason, store.FormatTime(sub.At))
-	if err != nil {
-		return fmt.Errorf("program: insert substitution: %w", err)
-	}
-	return nil
-}

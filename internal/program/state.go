@@ -98,26 +98,15 @@ func (s *Service) Declare(ctx context.Context, member, programID, startDate, pat
 		return State{}, apperr.Invalidf("program %q has no training days", programID)
 	}
 	now := s.db.Now().UTC()
-	st := State{MemberID: member, ProgramID: prog.ID, Status: Active, StartDate: start.Format(time.DateOnly),
-		AnchorDate: start.Format(time.DateOnly), AnchorDay: 1, CurrentDay: first, Pattern: pat.String(),
-		CreatedAt: now, UpdatedAt: now}
+	d := Declaration{ProgramID: prog.ID, Title: prog.Title, StartDate: start.Format(time.DateOnly),
+		Pattern: pat.String(), FirstDay: first}
+	var st State
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-		old, found, err := latest(ctx, tx, member)
-		if err != nil {
+		if _, _, err := DeclareTx(ctx, tx, now, member, d); err != nil {
 			return err
 		}
-		if found && (old.Status == Active || old.Status == Paused) {
-			if old.ProgramID == st.ProgramID && old.StartDate == st.StartDate && old.Pattern == st.Pattern {
-				st = old
-				return nil
-			}
-			old.Status, old.EndedAt, old.UpdatedAt = Abandoned, &now, now
-			old.Note = clip("replaced by "+prog.Title, maxNote)
-			if err := updateState(ctx, tx, old); err != nil {
-				return err
-			}
-		}
-		return insertState(ctx, tx, &st)
+		st, err = reload(ctx, tx, member)
+		return err
 	})
 	if err != nil {
 		return State{}, err
@@ -125,9 +114,12 @@ func (s *Service) Declare(ctx context.Context, member, programID, startDate, pat
 	return s.fill(ctx, st)
 }
 
-// change loads the member's current state in a write transaction, lets fn
-// modify it (fn sees the program), stamps updated_at and saves it.
-func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx, st *State, prog content.Program, now time.Time) error) (State, error) {
+// change loads the member's current state in a write transaction and lets
+// fn validate and apply one change to it (a Tx function of this package),
+// then returns the state as stored. fn reads the state in the same
+// transaction as it writes, so its guard always matches; applied=false
+// would be a bug and is an error.
+func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error)) (State, error) {
 	var st State
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
 		cur, found, err := latest(ctx, tx, member)
@@ -141,18 +133,29 @@ func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx,
 		if err != nil {
 			return fmt.Errorf("program: %s: %w", cur.ProgramID, err)
 		}
-		now := s.db.Now().UTC()
-		if err := fn(tx, &cur, prog, now); err != nil {
+		applied, err := fn(tx, cur, prog, s.db.Now().UTC())
+		if err != nil {
 			return err
 		}
-		cur.UpdatedAt = now
-		st = cur
-		return updateState(ctx, tx, cur)
+		if !applied {
+			return fmt.Errorf("program: state %d of %s changed while it was being updated", cur.ID, member)
+		}
+		st, err = reload(ctx, tx, member)
+		return err
 	})
 	if err != nil {
 		return State{}, err
 	}
 	return s.fill(ctx, st)
+}
+
+// reload reads back the member's state a change just wrote (the latest).
+func reload(ctx context.Context, tx *sql.Tx, member string) (State, error) {
+	st, found, err := latest(ctx, tx, member)
+	if err == nil && !found {
+		err = fmt.Errorf("program: state of %s vanished while it was being updated", member)
+	}
+	return st, err
 }
 
 func requireStatus(st *State, prog content.Program, action string, allowed ...Status) error {
