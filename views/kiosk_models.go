@@ -206,6 +206,8 @@ type CoachArea struct {
 	Feedback    []string
 	Onboarding  bool
 	Transcribes bool
+	// CanPrepare offers "prepare my day now" (no plan for today yet).
+	CanPrepare bool
 }
 
 // Sheets are the logging forms over the dashboard.

@@ -20,6 +20,7 @@ var codeStatus = map[apperr.Code]int{
 	apperr.Conflict:     http.StatusConflict,
 	apperr.Unauthorized: http.StatusUnauthorized,
 	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
+	apperr.Unavailable:  http.StatusServiceUnavailable,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 
@@ -40,7 +41,7 @@ func classify(err error) (int, errorBody) {
 		return http.StatusInsufficientStorage, errorBody{Error: "the disk is full: nothing was saved; free some space on the server"}
 	case errors.As(err, &ae):
 		code := codeStatus[ae.Code]
-		if code == 0 || code == 500 {
+		if code == 0 || code == http.StatusInternalServerError {
 			return 500, errorBody{Error: "internal error"}
 		}
 		return code, errorBody{Error: ae.Message, Fields: ae.Fields}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/live"
@@ -43,6 +44,12 @@ type Live interface {
 type Voice interface {
 	Save(ctx context.Context, member, promptID, contentType string, r io.Reader) (voice.Result, error)
 	Transcribes() bool
+}
+
+// DayPreparer runs the coach's daily-dashboard assignment for one member now
+// (joining a run already under way) and waits for it until ctx ends.
+type DayPreparer interface {
+	PrepareDay(ctx context.Context, member string) (agent.Run, error)
 }
 
 // Privacy switches a member's "private figures" flag and tells screens.

@@ -27,6 +27,7 @@ type docView struct {
 	// lastEntry is the newest entry time per kind: weight, meal, workout.
 	lastEntry   map[string]time.Time
 	transcribes bool
+	canPrepare  bool // the coach can be asked to prepare today now
 }
 
 // since is when the document's day began or it was prepared, whichever is
@@ -149,7 +150,8 @@ var ctaSheet = map[string]struct{ sheet, label, kind string }{
 }
 
 func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
-	a := views.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: d.stored != nil, Transcribes: d.transcribes}
+	a := views.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: d.stored != nil, Transcribes: d.transcribes,
+		CanPrepare: d.canPrepare && (d.stored == nil || d.stored.Day != d.today)}
 	if d.stored == nil {
 		a.Onboarding = true
 		a.Briefing = greeting(d.member.Name, d.now.In(d.loc))

@@ -88,7 +88,7 @@ func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
 // staleness rules need.
 func (s *Server) docView(ctx context.Context, m health.Member, r records, now time.Time) (docView, error) {
 	dv := docView{member: m, now: now, loc: s.opt.Location, lastEntry: map[string]time.Time{}, consumed: map[string]bool{},
-		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
+		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
 	if len(r.weights) > 0 {
 		dv.lastEntry["weight"] = r.weights[0].MeasuredAt
 	}

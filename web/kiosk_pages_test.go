@@ -131,19 +131,19 @@ func TestStalenessRules(t *testing.T) {
 
 func TestHouseholdTilesAndPrivacy(t *testing.T) {
 	k := newKiosk(t)
-	if _, err := k.hh.LogWeight(context.Background(), "ada", household.WeightInput{Weight: 70.4}); err != nil {
+	if _, err := k.hh.LogWeight(context.Background(), "ada", household.WeightInput{Weight: 70.0}); err != nil {
 		t.Fatal(err)
 	}
 	code, body := k.get("/")
-	if code != http.StatusOK || !strings.Contains(body, `href="/m/ada"`) || !strings.Contains(body, "70.4 kg") || !strings.Contains(body, `id="clock"`) {
-		t.Fatalf("household page: %d, tile or clock missing", code)
+	if code != http.StatusOK || !strings.Contains(body, `href="/m/ada"`) || !strings.Contains(body, "70.0 kg") || !strings.Contains(body, `id="clock"`) {
+		t.Fatalf("household page: %d, tile (one decimal, as on the dashboard) or clock missing", code)
 	}
 	resp, _ := k.post("/m/ada/privacy", formOf("private", "on"), "")
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("privacy toggle: %d", resp.StatusCode)
 	}
 	_, body = k.get("/")
-	if strings.Contains(body, "70.4 kg") {
+	if strings.Contains(body, "70.0 kg") {
 		t.Error("household view shows a private member's weight")
 	}
 	_, body = k.get("/m/ada")

@@ -99,5 +99,5 @@ func TestHouseholdStreamUpdatesTiles(t *testing.T) {
 	if _, err := k.hh.LogWeight(ctx, "bo", household.WeightInput{Weight: 190, Unit: "lb"}); err != nil {
 		t.Fatal(err)
 	}
-	s.until(t, time.Second, `id="tiles"`, "190 lb")
+	s.until(t, time.Second, `id="tiles"`, "190.0 lb")
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -68,7 +69,7 @@ func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error)
 			continue
 		}
 		u := unitOr(m.Unit)
-		t.Glance = u.Format(*tr.CurrentKg)
+		t.Glance = fmt.Sprintf("%.1f %s", u.FromKg(*tr.CurrentKg), u) // as the weight widget shows it
 		if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
 		} else if tr.LastWeighIn != nil {

@@ -20,8 +20,9 @@ type Deps struct {
 	Dashboards Dashboards
 	Catalog    Catalog
 	Live       Live
-	Voice      Voice   // nil: voice memos are refused
-	Privacy    Privacy // nil: the privacy toggle is refused
+	Voice      Voice       // nil: voice memos are refused
+	Privacy    Privacy     // nil: the privacy toggle is refused
+	Coach      DayPreparer // nil: no "prepare my day now"
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }
@@ -44,6 +45,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/m/:member/answer", s.kioskAnswer)
 	e.POST("/m/:member/voice", s.kioskVoice)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
+	e.POST("/m/:member/prepare", s.kioskPrepare)
 	e.GET("/m/:member/catalog", s.kioskCatalog)
 	e.POST("/m/:member/playlist", s.kioskPlaylist)
 	e.GET("/m/:member/play", s.pagePlaylistPlayer)

@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -19,28 +18,13 @@ import (
 )
 
 func TestKioskInBrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not installed (apt-get install -y chromium)")
-	}
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
+	browser := newBrowser(t, 1280, 800)
 	shots := artifacts(t)
 	dir := t.TempDir()
 	cfg := app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute}
 	srv := startApp(t, cfg)
 	seed(t, srv.app)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(1280, 800))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil { // start the browser on a context without a timeout
-		t.Fatal(err)
-	}
 	// tab opens a browser tab for the test; within bounds a subtest's use of it.
 	tab := func(t *testing.T) context.Context {
 		ctx, cancel := chromedp.NewContext(browser)

@@ -1,8 +1,11 @@
 package app
 
 import (
+	"context"
 	"path/filepath"
 
+	"hearth/internal/agent"
+	"hearth/internal/coach"
 	"hearth/web"
 )
 
@@ -20,6 +23,16 @@ func (a *App) webDeps() web.Deps {
 		Live:       a.Hub,
 		Voice:      a.voiceService(),
 		Privacy:    privacy{db: a.DB, hub: a.Hub},
+		Coach:      dayPreparer{agents: a.Agents},
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
 	}
+}
+
+// dayPreparer is the kiosk's "prepare my day now": the coach's daily
+// dashboard for one member, joining a run already under way.
+type dayPreparer struct{ agents *agent.Orchestrator }
+
+func (p dayPreparer) PrepareDay(ctx context.Context, member string) (agent.Run, error) {
+	return p.agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		Member: member, Trigger: agent.TriggerManual})
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -306,4 +307,28 @@ func postJSON(t *testing.T, url, body string) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST %s: %d", url, resp.StatusCode)
 	}
+}
+
+// newBrowser starts Debian's chromium (skipping the test without it, or in
+// -short mode) and returns a browser context; tabs are chromedp.NewContext
+// of it. It is stopped when the test ends.
+func newBrowser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not installed (apt-get install -y chromium)")
+	}
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(width, height))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browser); err != nil { // start the browser on a context without a timeout
+		t.Fatal(err)
+	}
+	return browser
 }

@@ -18,6 +18,9 @@ const (
 	Conflict     Code = "conflict"
 	Unauthorized Code = "unauthorized"
 	TooLarge     Code = "too_large"
+	// Unavailable: a part Hearth depends on (the coach's run) could not do
+	// it now; trying again later may work. The message is shown.
+	Unavailable Code = "unavailable"
 )
 
 // Error is an application error with a user-safe message and optional
