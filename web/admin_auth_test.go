@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -154,5 +155,43 @@ func TestAdminPagesEmptyStates(t *testing.T) {
 		if strings.Count(body, `id="flash"`) != 1 {
 			t.Errorf("%s: want exactly one flash area", p)
 		}
+	}
+}
+
+// /debug/vars (runtime figures for operators and cmd/hearth-load) is admin
+// only and loopback only: with a token set it needs the bearer, and no
+// remote client ever gets it.
+func TestDebugVarsIsAdminAndLoopbackOnly(t *testing.T) {
+	get := func(env *adminEnv, remote, bearer string) (int, string) {
+		req := httptest.NewRequest(http.MethodGet, "/debug/vars", nil)
+		req.RemoteAddr = remote
+		if bearer != "" {
+			req.Header.Set("Authorization", "Bearer "+bearer)
+		}
+		rec := httptest.NewRecorder()
+		env.e.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	open := newAdminEnv(t) // no password or token: loopback is admin
+	code, body := get(open, "127.0.0.1:4000", "")
+	var v struct {
+		Goroutines int    `json:"goroutines"`
+		RSS        uint64 `json:"rss_bytes"`
+	}
+	if err := json.Unmarshal([]byte(body), &v); code != http.StatusOK || err != nil || v.Goroutines < 1 {
+		t.Fatalf("loopback, open admin: %d %q (%v)", code, body, err)
+	}
+	if code, _ := get(open, "192.0.2.10:4000", ""); code != http.StatusForbidden {
+		t.Fatalf("remote, open admin: %d, want 403", code)
+	}
+	locked := newAdminEnv(t, withPassword("hunter2", "s3cret-token"))
+	if code, _ := get(locked, "127.0.0.1:4000", ""); code != http.StatusUnauthorized {
+		t.Fatalf("loopback without the token: %d, want 401", code)
+	}
+	if code, _ := get(locked, "127.0.0.1:4000", "s3cret-token"); code != http.StatusOK {
+		t.Fatalf("loopback with the token: %d, want 200", code)
+	}
+	if code, _ := get(locked, "192.0.2.10:4000", "s3cret-token"); code != http.StatusNotFound {
+		t.Fatalf("remote with the token: %d, want 404 (loopback only)", code)
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/debugvars"
 	"hearth/internal/health"
 	"hearth/internal/household"
 )
@@ -97,6 +98,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 // Unknown paths under /api stay 404s (no group wildcard).
 func (s *Server) adminAPIRoutes(e *echo.Echo) {
 	auth := s.requireAdmin
+	// Runtime figures (goroutines, heap, RSS, open files) for operators and
+	// cmd/hearth-load: admin only, and debugvars itself answers loopback only.
+	e.GET("/debug/vars", echo.WrapHandler(debugvars.Handler()), auth)
 	if s.deps.Admin.Agents != nil {
 		e.GET("/api/agents", s.apiAgents, auth)
 		e.GET("/api/agents/:agent/assignments", s.apiAssignments, auth)

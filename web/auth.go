@@ -106,7 +106,8 @@ func (a *auth) allowed(c echo.Context) bool {
 	return a.sessionOK(r) || a.bearerOK(r)
 }
 
-// requireAdmin guards admin pages (redirect to login) and admin APIs (401 JSON).
+// requireAdmin guards admin pages (redirect to login) and admin APIs and
+// /debug/ (401 JSON).
 func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if s.auth.allowed(c) {
@@ -115,7 +116,7 @@ func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.auth.open() {
 			return echo.NewHTTPError(http.StatusForbidden, "admin is only reachable from this machine until HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN is set")
 		}
-		if strings.HasPrefix(c.Request().URL.Path, "/api/") || c.Request().Method != http.MethodGet {
+		if p := c.Request().URL.Path; strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/debug/") || c.Request().Method != http.MethodGet {
 			return echo.NewHTTPError(http.StatusUnauthorized, "login required")
 		}
 		return c.Redirect(http.StatusSeeOther, "/admin/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))

@@ -11,12 +11,13 @@
 //	hearth-load -streams 0 -render 5     page vs static-copy throughput, 5 rounds
 //	hearth-load -streams 0 -cycles 10000 connect/disconnect health check
 //	hearth-load -streams 0 -restarts 4 -settle 30s   start times, idle memory
-//	hearth-load -server ./bin/hearth     the real binary (no goroutine figures)
+//	hearth-load -server ./bin/hearth     the real binary
 //	hearth-load -url http://127.0.0.1:8080 -pid 1234
 //
 // "-server self" (the default) runs this executable as the server child: the
-// same app as cmd/hearth plus GET /debug/vars (internal/debugvars) and a
-// static directory for the render comparison.
+// same app as cmd/hearth plus a static directory for the render comparison.
+// Goroutine and heap figures come from the server's GET /debug/vars
+// (admin only: loopback without a password or token, else -token).
 package main
 
 import (
@@ -43,6 +44,7 @@ const (
 
 type config struct {
 	server, url string
+	token       string // bearer for the server's admin-only /debug/vars
 	pid         int
 	streams     int
 	rate        float64
@@ -79,9 +81,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var members string
 	fs := flag.NewFlagSet("hearth-load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.server, "server", "self", `server to start: "self" (this tool as the app, with /debug/vars) or a hearth binary path`)
+	fs.StringVar(&c.server, "server", "self", `server to start: "self" (this tool as the app, plus a static dir) or a hearth binary path`)
 	fs.StringVar(&c.url, "url", "", "load an already running server at this loopback URL instead of starting one")
 	fs.IntVar(&c.pid, "pid", 0, "with -url: the server's pid, for RSS and open files")
+	fs.StringVar(&c.token, "token", os.Getenv("HEARTH_API_TOKEN"), "the server's HEARTH_API_TOKEN, when it has one, for goroutine and heap figures (/debug/vars)")
 	fs.IntVar(&c.streams, "streams", 100, fmt.Sprintf("SSE streams to member dashboards (0-%d)", maxStreams))
 	fs.Float64Var(&c.rate, "rate", 20, fmt.Sprintf("weigh-ins per second (≤ %d)", maxRate))
 	fs.DurationVar(&c.duration, "duration", 20*time.Second, fmt.Sprintf("how long to write (≤ %s)", maxDuration))
@@ -175,7 +178,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		t = &target{base: base, pid: cfg.pid}
+		t = &target{base: base, pid: cfg.pid, token: cfg.token}
 		rep.Server = base
 		if cfg.pid == 0 {
 			rep.Notes = append(rep.Notes, "no -pid: RSS and open files are not measured")
@@ -186,6 +189,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		t.token = cfg.token // the child inherits HEARTH_API_TOKEN
 		defer t.cleanup()
 		rep.Server = cfg.server
 		rep.ReadyMS, rep.FirstMS = msf(t.Ready), msf(t.FirstPage)
@@ -210,7 +214,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	rep.Idle = t.quiet()
 	logf("idle: %s", rep.Idle)
 	if rep.Idle.Goroutines < 0 {
-		rep.Notes = append(rep.Notes, "the server has no /debug/vars: goroutine counts are not available")
+		rep.Notes = append(rep.Notes, "no /debug/vars from the server (older binary, or it has a password or token and -token was not given): goroutine counts are not available")
 	}
 
 	if cfg.render > 0 {

@@ -9,17 +9,14 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/labstack/echo/v4"
-
 	"hearth/internal/app"
-	"hearth/internal/debugvars"
 )
 
 // serve is the child side of "-server self": exactly cmd/hearth's server
-// (same config from the environment, same app.New and Serve) plus two
-// loopback-only measurement routes: GET /debug/vars (goroutines, heap, RSS,
-// open files) and /_load/static/* serving $HEARTH_LOAD_STATIC, where the tool
-// puts a copy of a rendered page to compare dynamic and static serving.
+// (same config from the environment, same app.New and Serve; GET
+// /debug/vars is the app's own) plus /_load/static/* serving
+// $HEARTH_LOAD_STATIC, where the tool puts a copy of a rendered page to
+// compare dynamic and static serving.
 func serve(args []string, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -34,7 +31,6 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	a.Echo.GET("/debug/vars", echo.WrapHandler(debugvars.Handler()))
 	if dir := os.Getenv("HEARTH_LOAD_STATIC"); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("static dir: %w", err)

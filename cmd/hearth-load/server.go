@@ -24,7 +24,8 @@ type target struct {
 	base    string // http://127.0.0.1:port
 	pid     int    // 0 when unknown: no RSS figures
 	dataDir string // the child's data dir ("" for an existing server)
-	self    bool   // the child is this tool in serve mode (/debug/vars, /_load/static)
+	self    bool   // the child is this tool in serve mode (/_load/static)
+	token   string // bearer for /debug/vars when the server has an API token
 	cmd     *exec.Cmd
 	exited  chan error
 	logPath string
@@ -220,7 +221,14 @@ func (t *target) snapshot(gc bool) snapshot {
 	if gc {
 		u += "?gc=1"
 	}
-	resp, err := c.Get(u)
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return s
+	}
+	if t.token != "" {
+		req.Header.Set("Authorization", "Bearer "+t.token)
+	}
+	resp, err := c.Do(req)
 	if err != nil {
 		return s
 	}
