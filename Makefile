@@ -5,11 +5,13 @@ export CGO_ENABLED := 1
 
 .PHONY: run test generate assets bench fuzz lint build
 
-# Runs the built binary rather than `go run`: go run exits 1 on Ctrl-C even
-# when Hearth shuts down cleanly (exit 0). HEARTH_STOP_WITH_PARENT: make does
-# not pass on a SIGINT sent to make alone, so Hearth watches make instead.
+# Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
+# HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
+# reaches it alone and `make run` exits 0 with it (make would otherwise die
+# of the SIGINT too). HEARTH_STOP_WITH_PARENT: a signal sent to make alone
+# is not passed on, so Hearth watches make and stops with it.
 run: build
-	HEARTH_DEMO=$${HEARTH_DEMO:-1} HEARTH_STOP_WITH_PARENT=1 exec ./bin/hearth
+	HEARTH_DEMO=$${HEARTH_DEMO:-1} HEARTH_OWN_TERMINAL=1 HEARTH_STOP_WITH_PARENT=1 exec ./bin/hearth
 
 build: assets
 	go build -o bin/hearth ./cmd/hearth

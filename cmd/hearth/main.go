@@ -46,8 +46,19 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 }
 
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	stopOn := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) { // under nohup it stays ignored
+		stopOn = append(stopOn, syscall.SIGHUP) // the terminal closed
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopOn...)
 	defer stop()
+	if getenv("HEARTH_OWN_TERMINAL") == "1" {
+		restore, err := takeTerminal()
+		if err != nil {
+			fmt.Fprintln(stderr, "hearth: terminal:", err) // not fatal: Ctrl-C still stops Hearth
+		}
+		defer restore()
+	}
 	if getenv("HEARTH_STOP_WITH_PARENT") == "1" {
 		var unwatch context.CancelFunc
 		ctx, unwatch = watchParent(ctx, 200*time.Millisecond)

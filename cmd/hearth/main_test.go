@@ -33,8 +33,18 @@ func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(
 func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 // TestServeAndInterrupt is `make run` in miniature: start with the demo
-// household, answer on the address, stop on SIGINT cleanly within 2 s.
+// household, answer on the address, stop cleanly within 2 s on SIGINT
+// (Ctrl-C), SIGTERM (a service manager) and SIGHUP (the terminal closed).
 func TestServeAndInterrupt(t *testing.T) {
+	for _, c := range []struct {
+		sig    syscall.Signal
+		reason string
+	}{{syscall.SIGINT, "interrupt"}, {syscall.SIGTERM, "terminated"}, {syscall.SIGHUP, "hangup"}} {
+		t.Run(c.sig.String(), func(t *testing.T) { serveAndStop(t, c.sig, c.reason) })
+	}
+}
+
+func serveAndStop(t *testing.T, sig syscall.Signal, reason string) {
 	addr := freeAddr(t)
 	dir := t.TempDir()
 	env := map[string]string{"HEARTH_ADDR": addr, "HEARTH_DATA": dir, "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC",
@@ -74,7 +84,7 @@ func TestServeAndInterrupt(t *testing.T) {
 	}
 
 	start := time.Now()
-	if err := syscall.Kill(syscall.Getpid(), syscall.SIGINT); err != nil {
+	if err := syscall.Kill(syscall.Getpid(), sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -83,11 +93,11 @@ func TestServeAndInterrupt(t *testing.T) {
 			t.Fatalf("run returned %v", err)
 		}
 	case <-time.After(2 * time.Second):
-		t.Fatal("did not stop within 2 s of SIGINT")
+		t.Fatalf("did not stop within 2 s of %v", sig)
 	}
-	t.Logf("stopped %v after SIGINT", time.Since(start))
+	t.Logf("stopped %v after %v", time.Since(start), sig)
 	out := logs.String()
-	if !strings.Contains(out, `hearth stopped cleanly" reason="interrupt signal received"`) {
+	if !strings.Contains(out, `hearth stopped cleanly" reason="`+reason+` signal received"`) {
 		t.Fatalf("no clean-stop log line:\n%s", out)
 	}
 	if strings.Contains(out, "sk-secret-value") {

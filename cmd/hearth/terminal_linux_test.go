@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// openPTY opens a pseudo-terminal pair (master, slave) with plain syscalls.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	var unlock int32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
+		m.Close()
+		t.Skipf("unlockpt: %v", errno)
+	}
+	var n uint32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		m.Close()
+		t.Skipf("ptsname: %v", errno)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("open the pty's slave: %v", err)
+	}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return m, s
+}
+
+type lockedBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuf) Write(p []byte) (int, error) { l.mu.Lock(); defer l.mu.Unlock(); return l.b.Write(p) }
+func (l *lockedBuf) String() string              { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
+
+// `make run` in a terminal, then Ctrl-C: Hearth stops cleanly and make
+// itself exits 0, because the interrupt reached Hearth alone.
+func TestCtrlCInTerminalExitsZero(t *testing.T) {
+	makeBin, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make not installed")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	master, slave := openPTY(t)
+	dir := t.TempDir()
+	mk := filepath.Join(dir, "Makefile")
+	if err := os.WriteFile(mk, []byte("run:\n\texec \"$(SELF)\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddr(t)
+	cmd := exec.Command(makeBin, "-f", mk, "run", "SELF="+self)
+	cmd.Env = append(os.Environ(), "HEARTH_TEST_SERVE=1", "HEARTH_OWN_TERMINAL=1", "HEARTH_STOP_WITH_PARENT=1",
+		"GORACE=atexit_sleep_ms=0", "HEARTH_ADDR="+addr, "HEARTH_DATA="+dir, "HEARTH_DEMO=0", "HEARTH_TZ=UTC")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	// A session of its own with the pty as controlling terminal, make in
+	// the foreground: what a shell gives a command typed at the prompt.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Process.Kill() })
+	var out lockedBuf
+	go func() { _, _ = io.Copy(&out, master) }()
+	deadline := time.Now().Add(30 * time.Second)
+	for !answers(addr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("server under make never answered:\n%s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The server logs "listening" after taking the terminal; give the
+	// foreground switch a moment to be visible to the line discipline.
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if _, err := master.Write([]byte{0x03}); err != nil { // ^C: the terminal's VINTR
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("make run ended with %v after Ctrl-C, want exit 0:\n%s", err, out.String())
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("make run still running 3 s after Ctrl-C:\n%s", out.String())
+	}
+	took := time.Since(start)
+	time.Sleep(50 * time.Millisecond) // let the reader drain the last lines
+	log := out.String()
+	if !strings.Contains(log, `hearth stopped cleanly" reason="interrupt signal received"`) {
+		t.Fatalf("no clean stop on the interrupt in the output:\n%s", log)
+	}
+	if strings.Contains(log, "Interrupt") {
+		t.Fatalf("make reported an interrupt:\n%s", log)
+	}
+	t.Logf("make run exited 0 %v after Ctrl-C", took.Round(time.Millisecond))
+}
