@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -41,18 +39,6 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 	return m, s
 }
 
-type lockedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-func (l *lockedBuf) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l.b.String() }
-
 // `make run` in a terminal, then Ctrl-C: Hearth stops cleanly and make
 // itself exits 0, because the interrupt reached Hearth alone.
 func TestCtrlCInTerminalExitsZero(t *testing.T) {
@@ -82,7 +68,7 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Process.Kill() })
-	var out lockedBuf
+	var out syncBuf
 	go func() { _, _ = io.Copy(&out, master) }()
 	deadline := time.Now().Add(30 * time.Second)
 	for !answers(addr) {
