@@ -39,6 +39,8 @@ func classify(err error) (int, errorBody) {
 	switch {
 	case store.IsDiskFull(err):
 		return http.StatusInsufficientStorage, errorBody{Error: "the disk is full: nothing was saved; free some space on the server"}
+	case store.IsBusy(err):
+		return http.StatusServiceUnavailable, errorBody{Error: "the database is busy (a large import?): nothing was saved; try again in a minute"}
 	case errors.As(err, &ae):
 		code := codeStatus[ae.Code]
 		if code == 0 || code == http.StatusInternalServerError {

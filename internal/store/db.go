@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
@@ -106,10 +107,19 @@ func (db *DB) probeWrite(ctx context.Context) error {
 	return err
 }
 
+// BusyTimeout is how long a write waits for the database's write lock when
+// another process holds it (a `hearth import` from the command line holds it
+// for its whole file: ~10 s per million records). Writes in this process
+// queue on the single writer connection without a limit anyway, as they do
+// behind an import uploaded through the admin; a long timeout makes the
+// other-process case the same, where 5 s turned a kiosk entry made during
+// an import into an error and a lost entry.
+const BusyTimeout = time.Minute
+
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
-	q.Set("_busy_timeout", "5000")
+	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "NORMAL")
 	if readOnly {

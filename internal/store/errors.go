@@ -26,6 +26,13 @@ func IsDiskFull(err error) bool {
 	return se.Code == sqlite3.ErrFull || (se.Code == sqlite3.ErrIoErr && strings.Contains(se.Error(), "file too large"))
 }
 
+// IsBusy reports whether err is SQLite giving up on a lock another process
+// held for longer than BusyTimeout.
+func IsBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}
+
 // unwritable reports whether err is SQLite refusing a file it may not write
 // or open for writing.
 func unwritable(err error) bool {

@@ -128,3 +128,44 @@ func TestMemberNotFoundAndConflict(t *testing.T) {
 		t.Fatalf("want conflict, got %v", err)
 	}
 }
+
+// TestWriteWaitsForAnotherProcessesLock: while a second connection pool on
+// the same file (what `hearth import` on the command line is) holds the
+// write lock for longer than the old 5 s busy timeout, a server write waits
+// and succeeds instead of failing with "database is locked".
+func TestWriteWaitsForAnotherProcessesLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := storetest.Open(t)
+	storetest.Member(t, db, "ada")
+	cli, err := store.Open(ctx, db.Path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	tx, err := cli.Write.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock now
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hold = 6 * time.Second
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(hold)
+		released <- tx.Rollback()
+	}()
+	start := time.Now()
+	_, err = db.AddWeight(ctx, health.WeightReading{MemberID: "ada", MeasuredAt: start, WeightKg: 70.2})
+	waited := time.Since(start)
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	if err != nil {
+		t.Fatalf("write during another process's %v lock: %v (after %v)", hold, err, waited)
+	}
+	if waited < hold-500*time.Millisecond {
+		t.Fatalf("the write finished after %v, before the lock was released", waited)
+	}
+	if ws, err := db.Weights(ctx, "ada", store.Range{}); err != nil || len(ws) != 1 {
+		t.Fatalf("weights after the wait: %v %v", ws, err)
+	}
+}
