@@ -22,6 +22,8 @@ var AdminSections = []struct{ ID, Label, Href string }{
 type AdminPage struct {
 	Page
 	Section string
+	// LoggedIn: a password session exists to end (not loopback-open access).
+	LoggedIn bool
 }
 
 // AdminMemberRow is one member in the household list.

@@ -59,9 +59,11 @@ func TestAdminLoginRequired(t *testing.T) {
 		t.Fatalf("right password: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	for _, p := range adminPaths {
-		if code, body := env.page(p); code != http.StatusOK {
+		code, body := env.page(p)
+		if code != http.StatusOK {
 			t.Errorf("GET %s logged in: %d %s", p, code, body)
 		}
+		mustContain(t, "GET "+p+" logged in", body, `action="/admin/logout"`)
 	}
 }
 
@@ -84,13 +86,16 @@ func TestAdminRefusesRemoteClientsWhenOpen(t *testing.T) {
 	if rec.Code != http.StatusForbidden {
 		t.Fatalf("remote POST: %d", rec.Code)
 	}
-	// The same request from loopback is let in.
+	// The same request from loopback is let in, with no session to log out of.
 	req = httptest.NewRequest(http.MethodGet, "/admin", nil)
 	req.RemoteAddr = "127.0.0.1:51234"
 	rec = httptest.NewRecorder()
 	env.e.ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("loopback GET /admin: %d", rec.Code)
+	}
+	if strings.Contains(rec.Body.String(), "/admin/logout") {
+		t.Fatal("loopback-open admin offers to log out")
 	}
 }
 
