@@ -21,10 +21,7 @@ import (
 func watchParent(ctx context.Context, every time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	ppid := os.Getppid()
-	caught, err := catchesSIGINT(ppid)
-	if err != nil {
-		caught = false // cannot read it: still watch for the parent going away
-	}
+	caught, _ := catchesSIGINT(ppid) // unreadable: false, still watch for the parent going away
 	go func() {
 		t := time.NewTicker(every)
 		defer t.Stop()

@@ -25,9 +25,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// startUnderMake runs this test binary as the server through a real GNU
-// make, the way `make run` does, in its own process group.
-func startUnderMake(t *testing.T) (makeCmd *exec.Cmd, addr string, logPath string) {
+// makeRunCmd is `make run` in miniature: a real GNU make whose recipe execs
+// this test binary as the server (see TestMain), with env added.
+func makeRunCmd(t *testing.T, env ...string) (cmd *exec.Cmd, addr, dir string) {
 	t.Helper()
 	makeBin, err := exec.LookPath("make")
 	if err != nil {
@@ -37,21 +37,40 @@ func startUnderMake(t *testing.T) (makeCmd *exec.Cmd, addr string, logPath strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir = t.TempDir()
 	mk := filepath.Join(dir, "Makefile")
 	if err := os.WriteFile(mk, []byte("run:\n\texec \"$(SELF)\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	addr = freeAddr(t)
+	cmd = exec.Command(makeBin, "-f", mk, "run", "SELF="+self)
+	cmd.Env = append(os.Environ(), "HEARTH_TEST_SERVE=1", "GORACE=atexit_sleep_ms=0",
+		"HEARTH_ADDR="+addr, "HEARTH_DATA="+dir, "HEARTH_DEMO=0", "HEARTH_TZ=UTC")
+	cmd.Env = append(cmd.Env, env...)
+	return cmd, addr, dir
+}
+
+// waitAnswering waits for the server under make to answer /healthz.
+func waitAnswering(t *testing.T, addr string, logs func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !answers(addr); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("server under make never answered:\n%s", logs())
+		}
+	}
+}
+
+// startUnderMake runs the server through make in its own process group
+// (no terminal), as a harness would.
+func startUnderMake(t *testing.T) (makeCmd *exec.Cmd, addr string, logPath string) {
+	t.Helper()
+	makeCmd, addr, dir := makeRunCmd(t, "HEARTH_STOP_WITH_PARENT=1")
 	logPath = filepath.Join(dir, "out.log")
 	out, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { out.Close() })
-	makeCmd = exec.Command(makeBin, "-f", mk, "run", "SELF="+self)
-	makeCmd.Env = append(os.Environ(), "HEARTH_TEST_SERVE=1", "HEARTH_STOP_WITH_PARENT=1", "GORACE=atexit_sleep_ms=0",
-		"HEARTH_ADDR="+addr, "HEARTH_DATA="+dir, "HEARTH_DEMO=0", "HEARTH_TZ=UTC")
 	makeCmd.Stdout, makeCmd.Stderr = out, out
 	makeCmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := makeCmd.Start(); err != nil {
@@ -59,14 +78,7 @@ func startUnderMake(t *testing.T) (makeCmd *exec.Cmd, addr string, logPath strin
 	}
 	pgid := makeCmd.Process.Pid
 	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
-	deadline := time.Now().Add(30 * time.Second)
-	for !answers(addr) {
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(logPath)
-			t.Fatalf("server under make never answered:\n%s", b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitAnswering(t, addr, func() string { b, _ := os.ReadFile(logPath); return string(b) })
 	return makeCmd, addr, logPath
 }
 

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -42,24 +40,8 @@ func openPTY(t *testing.T) (master, slave *os.File) {
 // `make run` in a terminal, then Ctrl-C: Hearth stops cleanly and make
 // itself exits 0, because the interrupt reached Hearth alone.
 func TestCtrlCInTerminalExitsZero(t *testing.T) {
-	makeBin, err := exec.LookPath("make")
-	if err != nil {
-		t.Skip("make not installed")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	master, slave := openPTY(t)
-	dir := t.TempDir()
-	mk := filepath.Join(dir, "Makefile")
-	if err := os.WriteFile(mk, []byte("run:\n\texec \"$(SELF)\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	addr := freeAddr(t)
-	cmd := exec.Command(makeBin, "-f", mk, "run", "SELF="+self)
-	cmd.Env = append(os.Environ(), "HEARTH_TEST_SERVE=1", "HEARTH_OWN_TERMINAL=1", "HEARTH_STOP_WITH_PARENT=1",
-		"GORACE=atexit_sleep_ms=0", "HEARTH_ADDR="+addr, "HEARTH_DATA="+dir, "HEARTH_DEMO=0", "HEARTH_TZ=UTC")
+	cmd, addr, _ := makeRunCmd(t, "HEARTH_OWN_TERMINAL=1", "HEARTH_STOP_WITH_PARENT=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	// A session of its own with the pty as controlling terminal, make in
 	// the foreground: what a shell gives a command typed at the prompt.
@@ -70,13 +52,7 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Process.Kill() })
 	var out syncBuf
 	go func() { _, _ = io.Copy(&out, master) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for !answers(addr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("server under make never answered:\n%s", out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitAnswering(t, addr, out.String)
 	// The server logs "listening" after taking the terminal; give the
 	// foreground switch a moment to be visible to the line discipline.
 	time.Sleep(100 * time.Millisecond)

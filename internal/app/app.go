@@ -159,7 +159,7 @@ func (a *App) Serve(ctx context.Context) error {
 	// much of it goose's pooled parse buffer, that the GC would otherwise
 	// keep mapped until its second cycle, long after start on an idle
 	// kiosk. Hand it back now, off the path to the first request.
-	go func() { debug.FreeOSMemory() }()
+	go debug.FreeOSMemory()
 	select {
 	case err := <-errc:
 		_ = a.Close()
