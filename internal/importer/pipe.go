@@ -58,13 +58,21 @@ func (p *pipe) add(e event) error {
 	return p.flush()
 }
 
-// flush hands the current batch to the writer and takes a free one.
+// flush hands the current batch to the writer and takes a free one. Once
+// sent, the batch is the writer's: cur is cleared before waiting, so a
+// flush after cancellation cannot send it again (the writer would apply it
+// twice and overfill the ring returning it). After cancellation nothing is
+// sent at all; select alone would pick a ready send half the time.
 func (p *pipe) flush() error {
+	if err := p.ctx.Err(); err != nil {
+		return err
+	}
 	if len(p.cur) == 0 {
 		return nil
 	}
 	select {
 	case p.full <- p.cur:
+		p.cur = nil
 	case <-p.ctx.Done():
 		return p.ctx.Err()
 	}
