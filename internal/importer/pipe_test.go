@@ -28,7 +28,7 @@ func TestFlushAfterCancelSendsNothingAgain(t *testing.T) {
 	if err := <-done; err != context.Canceled {
 		t.Fatalf("flush = %v, want context.Canceled", err)
 	}
-	<-p.full // the writer took it
+	<-p.full       // the writer took it
 	for range 50 { // the parser's last flush, racing the cancelled context
 		if err := p.flush(); err == nil {
 			t.Fatal("flush after cancel succeeded")
