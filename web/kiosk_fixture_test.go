@@ -17,6 +17,7 @@ import (
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/household"
+	"hearth/internal/idempotency"
 	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
@@ -59,6 +60,7 @@ func newKiosk(t *testing.T) *kiosk {
 		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
 		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
 		MediaDir: k.dir,
+		Requests: idempotency.New(db),
 	}, web.Options{Location: time.UTC, KeepAlive: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -92,6 +92,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		// Datastar compiles expressions with Function(): 'unsafe-eval' is required; no inline scripts.
 		ContentSecurityPolicy: "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:"}))
 	e.Use(s.bodyLimit)
+	e.Use(s.textGate)
 	e.Use(s.csrf)
 	s.routes(e)
 	return e, nil
