@@ -69,7 +69,10 @@ func formToken(r *http.Request) string {
 }
 
 func ensureCSRFCookie(c echo.Context) string {
-	if ck, err := c.Cookie(csrfCookie); err == nil && len(ck.Value) == 32 {
+	// Only a token of the shape this server issues is kept: the token is
+	// echoed into pages (data-signals, evaluated by Datastar), so a cookie
+	// planted by someone else must never reach them.
+	if ck, err := c.Cookie(csrfCookie); err == nil && isToken(ck.Value) {
 		return ck.Value
 	}
 	b := make([]byte, 16)
@@ -82,6 +85,19 @@ func ensureCSRFCookie(c echo.Context) string {
 	// Make the new token visible to this request's own checks.
 	c.Request().AddCookie(&http.Cookie{Name: csrfCookie, Value: tok})
 	return tok
+}
+
+// isToken reports whether s is 32 lower-case hex digits.
+func isToken(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func sameOrigin(r *http.Request) bool {
