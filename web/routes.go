@@ -24,6 +24,7 @@ type Deps struct {
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
 	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
+	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }
@@ -75,7 +76,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/admin/login", s.pageLogin)
 	e.POST("/admin/login", s.login)
 	e.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", s.requireAdmin, s.once))
+	s.adminRoutes(e.Group("/admin", s.once)) // authenticated by adminGate
 	s.adminAPIRoutes(e)
 }
 

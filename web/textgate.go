@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -139,6 +140,9 @@ func bodyReadError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return apperr.New(apperr.TooLarge, "request body too large (limit %d bytes)", mbe.Limit)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return echo.NewHTTPError(http.StatusRequestTimeout, "the request body arrived too slowly")
 	}
 	return apperr.Invalidf("the request body could not be read")
 }

@@ -26,6 +26,7 @@ func (a *App) webDeps() web.Deps {
 		Privacy:    privacy{db: a.DB, hub: a.Hub},
 		Coach:      dayPreparer{agents: a.Agents},
 		Requests:   idempotency.New(a.DB),
+		Sessions:   a.Sessions,
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
 	}
 }
