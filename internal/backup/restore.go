@@ -237,4 +237,3 @@ func fileSum(path string) (string, error) {
 	defer f.Close()
 	return hashReader(f)
 }
-
