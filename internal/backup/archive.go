@@ -141,7 +141,7 @@ var ErrTarget = errors.New("the backup target cannot be written")
 // targetErr explains a write failure in the target directory.
 func targetErr(dir string, err error) error {
 	switch {
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EFBIG):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EFBIG), store.IsDiskFull(err):
 		return fmt.Errorf("backup: %w (%s): %v; free some space there or choose another HEARTH_BACKUP_DIR; earlier backups are intact", ErrNoSpace, dir, err)
 	case errors.Is(err, os.ErrPermission), errors.Is(err, syscall.EROFS), errors.Is(err, syscall.ENOTDIR), errors.Is(err, os.ErrExist):
 		return fmt.Errorf("backup: %w (%s): %v; check that it is a writable directory (a mounted drive?); earlier backups are intact", ErrTarget, dir, err)

@@ -47,6 +47,8 @@ type Service struct {
 	mu       sync.Mutex
 	progress *Progress // non-nil while a backup runs
 	wg       sync.WaitGroup
+	base     context.Context // background backups run under it; Close cancels it
+	stop     context.CancelFunc
 }
 
 // New returns the service over the live database.
@@ -63,7 +65,8 @@ func New(db *store.DB, opt Options) *Service {
 	if opt.Publisher == nil {
 		opt.Publisher = nopPublisher{}
 	}
-	return &Service{db: db, opt: opt, log: opt.Logger}
+	base, stop := context.WithCancel(context.Background())
+	return &Service{db: db, opt: opt, log: opt.Logger, base: base, stop: stop}
 }
 
 type nopPublisher struct{}
@@ -94,22 +97,26 @@ func (s *Service) Run(ctx context.Context, trigger string) (Archive, error) {
 	return s.run(ctx, trigger)
 }
 
-// Start begins a backup in the background (Admin → "Back up now"); ctx
-// bounds it (the app's lifetime, not the request's).
-func (s *Service) Start(ctx context.Context, trigger string) error {
+// Start begins a backup in the background (Admin → "Back up now"); it
+// outlives the request and ends at Close.
+func (s *Service) Start(trigger string) error {
 	if !s.begin() {
 		return ErrBusy
 	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		_, _ = s.run(ctx, trigger)
+		_, _ = s.run(s.base, trigger)
 	}()
 	return nil
 }
 
-// Wait waits for background backups to end.
-func (s *Service) Wait() { s.wg.Wait() }
+// Close cancels a background backup (its temporary files are removed,
+// earlier backups untouched) and waits for it.
+func (s *Service) Close() {
+	s.stop()
+	s.wg.Wait()
+}
 
 func (s *Service) begin() bool {
 	s.mu.Lock()
