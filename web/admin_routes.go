@@ -31,6 +31,8 @@ type AdminDeps struct {
 	Importer  Importer     // imports page
 	// Definitions are the agent definition pages (*definition.Service).
 	Definitions DefinitionsAdmin
+	// Backups is Admin → Backups (*backup.Service).
+	Backups BackupsAdmin
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -89,6 +91,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	}
 	if a.Definitions != nil {
 		s.definitionRoutes(g, a.Definitions)
+	}
+	if a.Backups != nil {
+		s.backupRoutes(g)
 	}
 }
 

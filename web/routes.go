@@ -23,6 +23,7 @@ type Deps struct {
 	Voice      Voice       // nil: voice memos are refused
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
+	Alerts     Alerts      // nil: no admin badge on the household view
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }

@@ -16,7 +16,8 @@ func (a *App) webDeps() web.Deps {
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
-			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports")},
+			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports"),
+			Backups: a.Backups},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
@@ -25,6 +26,7 @@ func (a *App) webDeps() web.Deps {
 		Privacy:    privacy{db: a.DB, hub: a.Hub},
 		Coach:      dayPreparer{agents: a.Agents},
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
+		Alerts:     a.Backups,
 	}
 }
 
