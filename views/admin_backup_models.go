@@ -39,3 +39,17 @@ func phaseText(p string) string {
 	}
 	return "Starting"
 }
+
+// EraseCount is how many rows of one kind erasing removes.
+type EraseCount struct {
+	What string
+	Rows int64
+}
+
+// AdminErase is the erase-member confirmation page.
+type AdminErase struct {
+	AdminPage
+	ID, Name string
+	Counts   []EraseCount
+	Error    string
+}

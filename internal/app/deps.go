@@ -17,7 +17,7 @@ func (a *App) webDeps() web.Deps {
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
 			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports"),
-			Backups: a.Backups},
+			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
