@@ -14,11 +14,11 @@ import (
 type recKind uint8
 
 const (
-	recWeight  recKind = iota + 1 // weight_readings
-	recMeal                       // meals (CSV)
-	recWorkout                    // workouts
-	recSample                     // import_samples (Apple dietary and body composition)
-	recBodyScan                   // body_scans (CSV)
+	recWeight   recKind = iota + 1 // weight_readings
+	recMeal                        // meals (CSV)
+	recWorkout                     // workouts
+	recSample                      // import_samples (Apple dietary and body composition)
+	recBodyScan                    // body_scans (CSV)
 )
 
 // sample is an Apple quantity sample that is staged, not stored one-to-one.
