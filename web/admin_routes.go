@@ -102,6 +102,7 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Backups != nil {
 		s.backupRoutes(g)
 	}
+	g.GET("/api", s.adminAPIDoc)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

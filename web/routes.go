@@ -68,6 +68,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
 	api.GET("/catalog", s.apiCatalog)
 	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)
+	e.GET("/api/openapi.json", s.apiOpenAPI)
 
 	// Admin area.
 	e.GET("/admin/login", s.pageLogin)
