@@ -493,3 +493,53 @@ func TestRetentionKeepsTheConfiguredCopies(t *testing.T) {
 		t.Errorf("removed %d + kept %d != %d made", len(removed), len(auto), len(names))
 	}
 }
+
+// The server's service prunes scheduled backups by the saved settings after
+// each nightly run, keeps manual ones, and records every run.
+func TestServiceRetentionFollowsSettings(t *testing.T) {
+	ctx := context.Background()
+	h := newHousehold(t)
+	day := time.Date(2026, 3, 2, 3, 30, 0, 0, time.UTC)
+	svc := backup.New(h.db, backup.Options{DataDir: h.dir, Dir: filepath.Join(t.TempDir(), "b"), Location: time.UTC,
+		Now: func() time.Time { return day }})
+	if err := svc.SaveSettings(ctx, backup.Retention{Daily: 0, Weekly: 1}); err == nil {
+		t.Fatal("keep_daily 0 was accepted")
+	}
+	if err := svc.SaveSettings(ctx, backup.Retention{Daily: 2, Weekly: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Run(ctx, backup.TriggerManual); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		day = day.AddDate(0, 0, 1)
+		if _, err := svc.Run(ctx, backup.TriggerSchedule); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := svc.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var auto, manual int
+	for _, a := range list {
+		if a.Auto {
+			auto++
+		} else {
+			manual++
+		}
+	}
+	if auto != 2 || manual != 1 {
+		t.Fatalf("kept %d nightly and %d manual backups, want 2 and 1: %v", auto, manual, list)
+	}
+	if !list[0].CreatedAt.Equal(day) {
+		t.Fatalf("newest kept is %v, want %v", list[0].CreatedAt, day)
+	}
+	runs, err := svc.Runs(ctx, 10)
+	if err != nil || len(runs) != 5 || runs[0].Status != "ok" {
+		t.Fatalf("runs: %+v, %v", runs, err)
+	}
+	if f, err := svc.Failure(ctx); f != nil || err != nil {
+		t.Fatalf("failure after good runs: %+v, %v", f, err)
+	}
+}

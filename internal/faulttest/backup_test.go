@@ -178,3 +178,55 @@ func TestBackupToFullDisk(t *testing.T) {
 	}
 	p.stop()
 }
+
+// TestRestoreOntoNewMachine is the README's three commands: a backup of a
+// running server, `hearth restore` refused while that server runs, then
+// restored into an empty data directory and served from there.
+func TestRestoreOntoNewMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	dataDir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "usb")
+	p := startHearth(t, dataDir)
+	if code, body := p.post("/api/v1/members/maya/weight", `{"weight_kg": 66.6}`); code != 201 {
+		t.Fatalf("write: %d %s", code, body)
+	}
+	if out, err := backupCmd(t, dataDir, target).CombinedOutput(); err != nil {
+		t.Fatalf("backup: %v\n%s", err, out)
+	}
+	list, _ := backup.List(target)
+	if len(list) != 1 {
+		t.Fatalf("backups: %v", list)
+	}
+	restore := func(dir string) (string, error) {
+		cmd := exec.Command(hearthBin(t), "restore", list[0].Path)
+		cmd.Env = hearthEnv(dir, "127.0.0.1:0")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := restore(dataDir)
+	if err == nil || !strings.Contains(out, "stop it first") {
+		t.Fatalf("restore while the server runs: %v\n%s", err, out)
+	}
+	p.stop()
+
+	fresh := t.TempDir()
+	out, err = restore(fresh)
+	if err != nil || !strings.Contains(out, "restored") {
+		t.Fatalf("restore: %v\n%s", err, out)
+	}
+	// The new machine serves the restored household.
+	q := startHearth(t, fresh, "HEARTH_DEMO=0")
+	code, body := q.get("/api/v1/members/maya/weight?limit=1")
+	if code != 200 || !strings.Contains(body, `"weight_kg":66.6`) {
+		t.Fatalf("restored server: %d %s", code, body)
+	}
+	q.stop()
+	// Restoring over the old machine keeps what it replaces beside it.
+	out, err = restore(dataDir)
+	if err != nil || !strings.Contains(out, "hearth.db.replaced-") {
+		t.Fatalf("restore over existing data: %v\n%s", err, out)
+	}
+	withDB(t, dataDir, func(db *sql.DB) { integrityOK(t, db) })
+}
