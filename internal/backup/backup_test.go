@@ -8,23 +8,19 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/fstest"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"hearth/internal/backup"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/store"
-	"hearth/migrations"
+	"hearth/internal/store/storetest"
 )
 
 // household is a live data directory: a database with a member, a voice
@@ -357,22 +353,7 @@ func TestRestoreMigratesOlderSchema(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hearth.db")
-	last := store.LatestVersion()
-	old := fstest.MapFS{}
-	entries, _ := fs.ReadDir(migrations.FS, ".")
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".sql") && !strings.HasPrefix(e.Name(), fmt.Sprintf("%05d_", last)) {
-			b, _ := fs.ReadFile(migrations.FS, e.Name())
-			old[e.Name()] = &fstest.MapFile{Data: b}
-		}
-	}
-	raw, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL")
-	must(t, err)
-	p, err := goose.NewProvider(goose.DialectSQLite3, raw, old, goose.WithAllowOutofOrder(true))
-	must(t, err)
-	_, err = p.Up(ctx)
-	must(t, err)
-	must(t, raw.Close())
+	last := storetest.OlderSchema(t, path)
 	a, err := backup.Create(ctx, backup.CreateOptions{DBPath: path, DataDir: dir, Dir: filepath.Join(dir, "backups"), Trigger: backup.TriggerCLI})
 	must(t, err)
 	if a.Schema >= last {

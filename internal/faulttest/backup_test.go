@@ -23,6 +23,19 @@ func backupCmd(t *testing.T, dataDir, dir string) *exec.Cmd {
 	return cmd
 }
 
+// backedUp runs `hearth backup --to target` and returns the backups there.
+func backedUp(t *testing.T, dataDir, target string) []backup.Archive {
+	t.Helper()
+	if out, err := backupCmd(t, dataDir, target).CombinedOutput(); err != nil {
+		t.Fatalf("backup: %v\n%s", err, out)
+	}
+	list, err := backup.List(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
 // bulk adds n weigh-ins in one transaction so a backup takes a moment.
 func bulk(t *testing.T, dataDir string, n int) {
 	t.Helper()
@@ -71,13 +84,9 @@ func TestKillDuringBackup(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dataDir, "media", "ember-core-01.mp4"), video, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out, err := backupCmd(t, dataDir, target).CombinedOutput()
-	if err != nil {
-		t.Fatalf("first backup: %v\n%s", err, out)
-	}
-	first, err := backup.List(target)
-	if err != nil || len(first) != 1 {
-		t.Fatalf("after the first backup: %v, %v", first, err)
+	first := backedUp(t, dataDir, target)
+	if len(first) != 1 {
+		t.Fatalf("after the first backup: %v", first)
 	}
 
 	killed := 0
@@ -153,10 +162,7 @@ func TestBackupToFullDisk(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "backups")
 	p := startHearth(t, dataDir)
 	bulk(t, dataDir, 50_000)
-	if out, err := backupCmd(t, dataDir, target).CombinedOutput(); err != nil {
-		t.Fatalf("first backup: %v\n%s", err, out)
-	}
-	first, _ := backup.List(target)
+	first := backedUp(t, dataDir, target)
 	// bash's ulimit -f is in KiB: the process may not write a file past 1 MiB.
 	cmd := exec.Command("bash", "-c", `ulimit -f 1024 && exec "$0" backup --to "$1"`, hearthBin(t), target)
 	cmd.Env = hearthEnv(dataDir, "127.0.0.1:0")
@@ -192,10 +198,7 @@ func TestRestoreOntoNewMachine(t *testing.T) {
 	if code, body := p.post("/api/v1/members/maya/weight", `{"weight_kg": 66.6}`); code != 201 {
 		t.Fatalf("write: %d %s", code, body)
 	}
-	if out, err := backupCmd(t, dataDir, target).CombinedOutput(); err != nil {
-		t.Fatalf("backup: %v\n%s", err, out)
-	}
-	list, _ := backup.List(target)
+	list := backedUp(t, dataDir, target)
 	if len(list) != 1 {
 		t.Fatalf("backups: %v", list)
 	}

@@ -12,11 +12,10 @@ import (
 	"hearth/internal/store/storetest"
 )
 
-// tables lists the database's own tables (not SQLite's or goose's).
-func tables(t *testing.T, db *sql.DB) []string {
+// names runs a query returning one text column.
+func names(t *testing.T, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table'
-		AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY name`)
+	rows, err := db.Query(q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,42 +29,20 @@ func tables(t *testing.T, db *sql.DB) []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// tables lists the database's own tables (not SQLite's or goose's).
+func tables(t *testing.T, db *sql.DB) []string {
+	return names(t, db, `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version' ORDER BY name`)
 }
 
 func columns(t *testing.T, db *sql.DB, table string) []string {
-	t.Helper()
-	rows, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	return out
+	return names(t, db, `SELECT name FROM pragma_table_info(?)`, table)
 }
 
 func references(t *testing.T, db *sql.DB, table string) []string {
-	t.Helper()
-	rows, err := db.Query(`SELECT "table" FROM pragma_foreign_key_list(?)`, table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, n)
-	}
-	return out
+	return names(t, db, `SELECT "table" FROM pragma_foreign_key_list(?)`, table)
 }
 
 // notMemberData are tables that look related to member data but are not,

@@ -4,23 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/fstest"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"hearth/internal/health"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
-	"hearth/migrations"
 )
 
 // Every connection, the writer and each reader of the pool, commits with
@@ -96,31 +89,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 func TestOpenMigratesOlderSchema(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "h.db")
-	last := store.LatestVersion()
-	old := fstest.MapFS{}
-	entries, err := fs.ReadDir(migrations.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), fmt.Sprintf("%05d_", last)) || !strings.HasSuffix(e.Name(), ".sql") {
-			continue
-		}
-		b, _ := fs.ReadFile(migrations.FS, e.Name())
-		old[e.Name()] = &fstest.MapFile{Data: b}
-	}
-	raw, err := sql.Open("sqlite3", "file:"+path+"?_foreign_keys=on")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, raw, old, goose.WithAllowOutofOrder(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	_ = raw.Close()
+	last := storetest.OlderSchema(t, path)
 	s, err := store.FileSchema(ctx, path)
 	if err != nil || len(s.Pending) != 1 || s.Pending[0] != last || s.Err() != nil {
 		t.Fatalf("older database: %+v, %v", s, err)
