@@ -26,9 +26,11 @@ func backupCmd(t *testing.T, dataDir, dir string) *exec.Cmd {
 // backedUp runs `hearth backup --to target` and returns the backups there.
 func backedUp(t *testing.T, dataDir, target string) []backup.Archive {
 	t.Helper()
+	start := time.Now()
 	if out, err := backupCmd(t, dataDir, target).CombinedOutput(); err != nil {
 		t.Fatalf("backup: %v\n%s", err, out)
 	}
+	t.Logf("hearth backup took %s", time.Since(start).Round(time.Millisecond))
 	list, err := backup.List(target)
 	if err != nil {
 		t.Fatal(err)
