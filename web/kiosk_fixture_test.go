@@ -17,6 +17,7 @@ import (
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/household"
+	"hearth/internal/idempotency"
 	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
@@ -41,6 +42,19 @@ type kiosk struct {
 
 func newKiosk(t *testing.T) *kiosk {
 	t.Helper()
+	return newKioskWith(t, web.Options{})
+}
+
+// newKioskWith is newKiosk with server options (UTC and a fast keep-alive
+// unless set).
+func newKioskWith(t *testing.T, opt web.Options) *kiosk {
+	t.Helper()
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	if opt.KeepAlive == 0 {
+		opt.KeepAlive = 100 * time.Millisecond
+	}
 	ctx := context.Background()
 	db := storetest.Open(t)
 	storetest.Member(t, db, "ada")
@@ -59,7 +73,8 @@ func newKiosk(t *testing.T) *kiosk {
 		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
 		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
 		MediaDir: k.dir,
-	}, web.Options{Location: time.UTC, KeepAlive: 100 * time.Millisecond})
+		Requests: idempotency.New(db),
+	}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

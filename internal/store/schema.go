@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/pressly/goose/v3"
 
 	"hearth/migrations"
 )
@@ -45,11 +48,23 @@ func joinVersions(vs []int64) string {
 	return strings.Join(parts, ", ")
 }
 
-// KnownVersions are the schema versions (migration numbers) embedded in
-// this binary, ascending.
+// GoMigrations are the migrations written in Go (beside the SQL files of
+// package migrations); Open applies them with the SQL ones.
+func GoMigrations(logger *slog.Logger) []*goose.Migration {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return []*goose.Migration{repairTextMigration(logger)}
+}
+
+// KnownVersions are the schema versions (migration numbers) this binary
+// carries, SQL and Go, ascending.
 func KnownVersions() []int64 {
 	entries, _ := fs.ReadDir(migrations.FS, ".")
 	var out []int64
+	for _, m := range GoMigrations(nil) {
+		out = append(out, m.Version)
+	}
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		if !ok || !strings.HasSuffix(e.Name(), ".sql") {

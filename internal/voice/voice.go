@@ -22,6 +22,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 	"hearth/internal/live"
+	"hearth/internal/text"
 )
 
 // MaxSize is the largest accepted recording (10 MiB, several minutes of opus).
@@ -167,9 +168,11 @@ func (s *Service) transcribe(ctx context.Context, res *Result, member, promptID 
 	tctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
 	defer cancel()
 	name := fmt.Sprintf("memo-%d%s", res.Memo.ID, exts[res.Memo.MIME])
-	text, err := s.opt.Transcriber.Transcribe(tctx, bytes.NewReader(data), name, res.Memo.MIME)
-	text = strings.TrimSpace(text)
-	if err != nil || text == "" {
+	transcript, err := s.opt.Transcriber.Transcribe(tctx, bytes.NewReader(data), name, res.Memo.MIME)
+	// A transcript is outside text: drop what a screen cannot use (package text).
+	transcript, _ = text.Clean(text.Multi, transcript)
+	transcript = strings.TrimSpace(transcript)
+	if err != nil || transcript == "" {
 		if err == nil {
 			err = errors.New("empty transcript")
 		}
@@ -181,17 +184,17 @@ func (s *Service) transcribe(ctx context.Context, res *Result, member, promptID 
 		res.Message = "Voice memo saved, but it could not be transcribed. Please type your answer."
 		return
 	}
-	if err := s.memos.SetTranscript(ctx, res.Memo.ID, text, false); err != nil {
+	if err := s.memos.SetTranscript(ctx, res.Memo.ID, transcript, false); err != nil {
 		s.log.Error("voice: store transcript", "memo", res.Memo.ID, "err", err)
 		res.Message = "Voice memo saved, but its transcript could not be stored. Please type your answer."
 		return
 	}
-	res.Status, res.Memo.Status, res.Memo.Transcript, res.Transcript = "transcribed", "transcribed", text, text
+	res.Status, res.Memo.Status, res.Memo.Transcript, res.Transcript = "transcribed", "transcribed", transcript, transcript
 	res.Message = "Got it: your voice memo was transcribed."
 	if promptID == "" {
 		return
 	}
-	answer := []rune(text)
+	answer := []rune(transcript)
 	if len(answer) > dashboard.MaxAnswerLen {
 		answer = answer[:dashboard.MaxAnswerLen]
 	}

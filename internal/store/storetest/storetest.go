@@ -60,7 +60,8 @@ func OlderSchema(tb testing.TB, path string) int64 {
 		tb.Fatal(err)
 	}
 	defer raw.Close()
-	p, err := goose.NewProvider(goose.DialectSQLite3, raw, old, goose.WithAllowOutofOrder(true))
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, old, goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(store.GoMigrations(nil)...))
 	if err != nil {
 		tb.Fatal(err)
 	}
