@@ -41,6 +41,7 @@ var MemberData = []MemberTable{
 	{Table: "agent_runs", Where: "member_id = ?", What: "coach runs (prompts, outputs, tool calls)",
 		JSON: []string{"output", "prompt", "tool_calls", "validation_errors", "timings"}},
 	{Table: "agent_threads", Where: "member_id = ?", What: "chat threads"},
+	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
 	{Table: "imports", Where: "member_id = ?", What: "import history", JSON: []string{"summary"}},
 	{Table: "weight_readings", Where: "member_id = ?", What: "weigh-ins"},
