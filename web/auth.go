@@ -173,9 +173,16 @@ func isAdminRoute(path string) bool {
 // (CSRF, forms, uploads): an anonymous client must not be able to make the
 // server parse or spool a large upload. Pages redirect to the login; admin
 // APIs, /debug and non-GET requests get 401.
+//
+// Admin answers are never cached (Cache-Control: no-store): they hold the
+// household's data and settings.
 func (s *Server) adminGate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !isAdminRoute(c.Path()) || s.auth.allowed(c) {
+		if !isAdminRoute(c.Path()) {
+			return next(c)
+		}
+		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+		if s.auth.allowed(c) {
 			return next(c)
 		}
 		if s.auth.open() {

@@ -46,8 +46,8 @@ func newKiosk(t *testing.T) *kiosk {
 }
 
 // newKioskWith is newKiosk with server options (UTC and a fast keep-alive
-// unless set).
-func newKioskWith(t *testing.T, opt web.Options) *kiosk {
+// unless set) and changes to the dependencies.
+func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kiosk {
 	t.Helper()
 	if opt.Location == nil {
 		opt.Location = time.UTC
@@ -68,13 +68,17 @@ func newKioskWith(t *testing.T, opt web.Options) *kiosk {
 		t.Fatal(err)
 	}
 	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir()}
-	e, err := web.New(web.Deps{
+	deps := web.Deps{
 		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,
 		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
 		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
 		MediaDir: k.dir,
 		Requests: idempotency.New(db),
-	}, opt)
+	}
+	for _, ch := range change {
+		ch(&deps)
+	}
+	e, err := web.New(deps, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -89,6 +90,9 @@ func (s *Server) routeBodyLimit(route string) int64 {
 		return 2*content.MaxFileSize + multipartSlack
 	case "/m/:member/voice":
 		return 2*voice.MaxSize + multipartSlack
+	}
+	if strings.HasPrefix(route, "/api/") {
+		return MaxJSONBody
 	}
 	return DefaultBodyLimit
 }

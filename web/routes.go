@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -59,7 +58,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/content/done", s.contentDone, s.once)
 
 	// Household JSON API.
-	api := e.Group("/api/v1", middleware.BodyLimit("1M"), s.once)
+	api := e.Group("/api/v1", s.once) // bodies capped at MaxJSONBody by bodyLimit
 	api.GET("/members", s.apiMembers)
 	api.GET("/members/:member/weight", s.apiWeightList)
 	api.POST("/members/:member/weight", s.apiWeightCreate)

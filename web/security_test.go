@@ -8,13 +8,16 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/agent"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/store/storetest"
@@ -274,5 +277,125 @@ func TestAnonymousUploadIsNotSpooled(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("anonymous upload: %d, want 401", resp.StatusCode)
+	}
+}
+
+// failingCoach is a coach whose runs fail, counting calls.
+type failingCoach struct{ calls atomic.Int32 }
+
+func (f *failingCoach) PrepareDay(context.Context, string) (agent.Run, error) {
+	f.calls.Add(1)
+	return agent.Run{Status: agent.StatusFailed}, nil
+}
+
+// "Prepare my day" cannot be tapped into a run per tap: after a run that
+// left no plan, the member waits a minute.
+func TestPrepareDayCooldown(t *testing.T) {
+	coach := &failingCoach{}
+	k := newKioskWith(t, web.Options{}, func(d *web.Deps) { d.Coach = coach })
+	for i, want := range []string{"could not prepare your day", "try again in"} {
+		resp, body := k.post("/m/ada/prepare", url.Values{}, "")
+		if resp.StatusCode != 200 || !strings.Contains(body, want) {
+			t.Fatalf("tap %d: %d %q, want %q", i+1, resp.StatusCode, body, want)
+		}
+	}
+	if n := coach.calls.Load(); n != 1 {
+		t.Fatalf("%d runs for two taps, want 1", n)
+	}
+}
+
+// A chunked body (no Content-Length) over the route's limit is 413, and an
+// explicit zero or pre-1900 time is refused rather than read as "now".
+func TestAPIBodyAndTimeLimits(t *testing.T) {
+	k := newKiosk(t)
+	pr, pw := io.Pipe()
+	go func() {
+		fmt.Fprint(pw, `{"name":"`)
+		_, _ = pw.Write([]byte(strings.Repeat("a", 1500<<10)))
+		fmt.Fprint(pw, `","calories":1}`)
+		pw.Close()
+	}()
+	req, _ := http.NewRequest(http.MethodPost, k.srv.URL+"/api/v1/members/ada/meals", pr)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("chunked 1.5 MB body: %d, want 413", resp.StatusCode)
+	}
+	for _, at := range []string{"0001-01-01T00:00:00Z", "1899-12-31T23:00:00Z", "2999-01-01T00:00:00Z"} {
+		code, body := do(t, http.MethodPost, k.srv.URL+"/api/v1/members/ada/weight", `{"weight_kg":70,"measured_at":"`+at+`"}`)
+		if code != http.StatusBadRequest {
+			t.Errorf("measured_at %s: %d %v, want 400", at, code, body)
+		}
+	}
+	if n := countRows(t, k.db, "weight_readings"); n != 0 {
+		t.Fatalf("%d readings stored", n)
+	}
+}
+
+// Goals: sane targets and dates.
+func TestGoalValidation(t *testing.T) {
+	db := storetest.Open(t)
+	storetest.Member(t, db, "ada")
+	hh := household.New(db, nil)
+	ctx := context.Background()
+	big, neg := 1e9, -3.0
+	for name, in := range map[string]household.GoalInput{
+		"huge weight":       {Kind: "weight", Description: "Reach it", Target: &big},
+		"negative sessions": {Kind: "workouts_per_week", Description: "Train", Target: &neg},
+		"ancient date":      {Kind: "habit", Description: "Walk", TargetDate: "1800-01-01"},
+		"far future":        {Kind: "habit", Description: "Walk", TargetDate: "2300-01-01"},
+		"escape code":       {Kind: "habit", Description: "Walk\x1b[2J"},
+		"too long":          {Kind: "habit", Description: strings.Repeat("w", 201)},
+	} {
+		if _, err := hh.AddGoal(ctx, "ada", in); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	w := 64.5
+	if _, err := hh.AddGoal(ctx, "ada", household.GoalInput{Kind: "weight", Description: "Reach 64.5 kg", Target: &w, TargetDate: time.Now().AddDate(0, 6, 0).Format(time.DateOnly)}); err != nil {
+		t.Fatalf("a sane goal: %v", err)
+	}
+}
+
+// The CSP allows no <base>, forms only to Hearth, and images from Hearth
+// and the configured Plex server only; admin answers are not cached; with
+// HEARTH_SECURE_COOKIES the session cookie is Secure.
+func TestHeadersCSPCacheAndSecureCookies(t *testing.T) {
+	env := newAdminEnv(t, withPassword("hunter2", ""), func(o *web.Options, _ *adminEnv) {
+		o.PlexURL, o.SecureCookies = "http://plex.lan:32400/", true
+	})
+	resp, err := http.Get(env.srv.URL + "/admin/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"base-uri 'none'", "form-action 'self'", "img-src 'self' data: blob: http://plex.lan:32400;", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "https:;") || strings.Contains(csp, " https: ") || strings.HasSuffix(csp, "https:") {
+		t.Errorf("CSP allows any https origin: %q", csp)
+	}
+	resp, _ = env.form("/admin/login", url.Values{"password": {"hunter2"}}, false)
+	var secure bool
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "hearth_admin" {
+			secure = ck.Secure
+		}
+	}
+	if !secure {
+		t.Error("session cookie is not Secure with SecureCookies")
+	}
+	code, _ := env.page("/admin/household")
+	r, _ := env.client.Get(env.srv.URL + "/admin/household")
+	r.Body.Close()
+	if code != 200 || r.Header.Get("Cache-Control") != "no-store" {
+		t.Errorf("admin page: %d Cache-Control %q, want no-store", code, r.Header.Get("Cache-Control"))
 	}
 }

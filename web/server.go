@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +39,9 @@ type Options struct {
 	// BodyTimeout is how long a request body may take to arrive (default a
 	// minute; uploads get more, in proportion to their size limit).
 	BodyTimeout time.Duration
+	// PlexURL is the configured Plex server, the one outside origin pages
+	// may load images and media from.
+	PlexURL string
 }
 
 // Server holds the handlers' dependencies.
@@ -50,6 +55,8 @@ type Server struct {
 	hosts   hostSet
 	streams *streamCap
 	logins  *loginGuard
+	// prepares rate-limits "Prepare my day" per member.
+	prepares cooldowns
 
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
@@ -107,9 +114,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.hostGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
-		XFrameOptions: "DENY", ReferrerPolicy: "same-origin",
-		// Datastar compiles expressions with Function(): 'unsafe-eval' is required; no inline scripts.
-		ContentSecurityPolicy: "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:"}))
+		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
 	e.Use(s.limitStreams)
 	e.Use(s.adminGate)
 	e.Use(s.bodyLimit)
@@ -117,6 +122,22 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(s.csrf)
 	s.routes(e)
 	return e, nil
+}
+
+// csp is the Content-Security-Policy of every answer. Datastar compiles
+// expressions with Function(): 'unsafe-eval' is required; there are no
+// inline scripts. No <base>, forms post only here, and images and media
+// come from Hearth itself (Plex thumbnails are proxied) or the configured
+// Plex server, never any https: origin.
+func csp(plexURL string) string {
+	extra := ""
+	if u, err := url.Parse(plexURL); plexURL != "" && err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		!strings.ContainsAny(u.Host, " ;'\"") {
+		extra = " " + u.Scheme + "://" + u.Host
+	}
+	return "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:" + extra + "; media-src 'self' blob:" + extra + "; " +
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
 }
 
 func isStatic(c echo.Context) bool {

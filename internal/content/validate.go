@@ -245,7 +245,9 @@ func checkURL(p *problems, path, u string) {
 	if u == "" {
 		return
 	}
-	ok := len(u) <= maxURL && !strings.ContainsFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+	// A backslash is refused anywhere: browsers read "/\host" as the
+	// protocol-relative "//host".
+	ok := len(u) <= maxURL && !strings.ContainsFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\\' })
 	lower := strings.ToLower(u)
 	ok = ok && (strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") ||
 		strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://"))
