@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/export"
+	"hearth/internal/health"
 	"hearth/internal/live"
 	"hearth/internal/store"
 )
@@ -22,8 +22,6 @@ type memberData struct {
 	dataDir string
 	hub     *live.Hub
 }
-
-var memberIDRE = regexp.MustCompile(`^[a-z0-9]{1,40}$`)
 
 func (m memberData) Export(ctx context.Context, member string, w io.Writer) error {
 	return export.Member(ctx, m.db, m.dataDir, member, time.Now(), w)
@@ -38,7 +36,7 @@ func (m memberData) Counts(ctx context.Context, member string) ([]store.MemberDa
 // Erase deletes every row of the member (one transaction), then their
 // files, and tells every screen.
 func (m memberData) Erase(ctx context.Context, member string) error {
-	if !memberIDRE.MatchString(member) {
+	if !health.ValidMemberID(member) { // the id becomes a path below
 		return apperr.NotFoundf("no member %q", member)
 	}
 	if _, err := m.db.EraseMember(ctx, member); err != nil {
