@@ -177,7 +177,7 @@ func kindByHeader(kind Kind, header []string, line int) (Kind, error) {
 	for _, h := range header {
 		has[normalizeHeader(h)] = true
 	}
-	for _, try := range []Kind{KindCSVWeight, KindCSVWorkouts, KindCSVMeals} {
+	for _, try := range []Kind{KindCSVWeight, KindCSVWorkouts, KindCSVMeals, KindCSVBodyScans} {
 		for _, name := range csvLayouts[try].detect {
 			if has[name] {
 				return try, nil

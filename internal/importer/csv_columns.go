@@ -30,6 +30,11 @@ const (
 	fAvgHR
 	fMaxHR
 	fEnergy
+	fLeanMass // header-only: weigh-ins and body scans
+	fFatMass
+	fBoneMass
+	fVisceral
+	fContent // header-only: the catalog item a workout played
 	nFields
 )
 
@@ -48,7 +53,7 @@ var timeNames = []string{"date", "datetime", "date_time", "time", "timestamp", "
 var csvLayouts = map[Kind]csvLayout{
 	KindCSVWeight: {
 		order:   []csvField{fTime, fWeight, fUnit, fBodyFat},
-		names:   withTime(fTime, "measured_at", map[string]csvField{"weight": fWeight, "weight_kg": fWeightKg, "weight_lb": fWeightLb, "weight_lbs": fWeightLb, "unit": fUnit, "units": fUnit, "body_fat": fBodyFat, "body_fat_pct": fBodyFat, "body_fat_percent": fBodyFat, "bodyfat": fBodyFat, "fat_pct": fBodyFat}),
+		names:   withTime(fTime, "measured_at", map[string]csvField{"weight": fWeight, "weight_kg": fWeightKg, "weight_lb": fWeightLb, "weight_lbs": fWeightLb, "unit": fUnit, "units": fUnit, "body_fat": fBodyFat, "body_fat_pct": fBodyFat, "body_fat_percent": fBodyFat, "bodyfat": fBodyFat, "fat_pct": fBodyFat, "lean_mass_kg": fLeanMass}),
 		detect:  []string{"weight", "weight_kg", "weight_lb", "weight_lbs"},
 		minCols: 3,
 	},
@@ -60,9 +65,17 @@ var csvLayouts = map[Kind]csvLayout{
 	},
 	KindCSVWorkouts: {
 		order:   []csvField{fTime, fType, fTitle, fDuration, fAvgHR},
-		names:   withTime(fTime, "started_at", map[string]csvField{"type": fType, "activity": fType, "workout_type": fType, "title": fTitle, "name": fTitle, "duration_min": fDuration, "duration": fDuration, "minutes": fDuration, "duration_minutes": fDuration, "avg_hr": fAvgHR, "average_hr": fAvgHR, "avg_heart_rate": fAvgHR, "heart_rate": fAvgHR, "max_hr": fMaxHR, "max_heart_rate": fMaxHR, "energy_kcal": fEnergy, "calories": fEnergy, "kcal": fEnergy}),
+		names:   withTime(fTime, "started_at", map[string]csvField{"type": fType, "activity": fType, "workout_type": fType, "title": fTitle, "name": fTitle, "duration_min": fDuration, "duration": fDuration, "minutes": fDuration, "duration_minutes": fDuration, "avg_hr": fAvgHR, "average_hr": fAvgHR, "avg_heart_rate": fAvgHR, "heart_rate": fAvgHR, "max_hr": fMaxHR, "max_heart_rate": fMaxHR, "energy_kcal": fEnergy, "calories": fEnergy, "kcal": fEnergy, "avg_hr_bpm": fAvgHR, "max_hr_bpm": fMaxHR, "content_id": fContent}),
 		detect:  []string{"duration_min", "duration", "duration_minutes"},
 		minCols: 4,
+	},
+	// Header only (Hearth's export): scanned_at, body_fat_pct, lean_mass_kg,
+	// fat_mass_kg, bone_mass_kg, visceral_fat.
+	KindCSVBodyScans: {
+		order:   []csvField{fTime, fBodyFat, fLeanMass, fFatMass, fBoneMass, fVisceral},
+		names:   withTime(fTime, "scanned_at", map[string]csvField{"body_fat_pct": fBodyFat, "body_fat": fBodyFat, "lean_mass_kg": fLeanMass, "fat_mass_kg": fFatMass, "bone_mass_kg": fBoneMass, "visceral_fat": fVisceral}),
+		detect:  []string{"scanned_at", "fat_mass_kg", "bone_mass_kg"},
+		minCols: 3,
 	},
 }
 
@@ -143,6 +156,10 @@ func headerColumns(kind Kind, header []string, line int) (columns, error) {
 	case KindCSVMeals:
 		if c[fCalories] < 0 {
 			return c, missing("calories")
+		}
+	case KindCSVBodyScans:
+		if c[fBodyFat] < 0 || c[fLeanMass] < 0 {
+			return c, missing("body_fat_pct and lean_mass_kg")
 		}
 	case KindCSVWorkouts:
 		if c[fType] < 0 {

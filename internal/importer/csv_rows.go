@@ -53,6 +53,8 @@ func (p *csvParser) row(rec []string, line int) error {
 		msg = p.meal(r, get)
 	case KindCSVWorkouts:
 		msg = p.workout(r, get)
+	case KindCSVBodyScans:
+		msg = p.bodyScan(r, get)
 	}
 	if msg != "" {
 		p.out.reject(string(p.kind), Problem{Line: line, Message: msg})
@@ -130,7 +132,16 @@ func (p *csvParser) weight(r *record, get func(csvField) string) string {
 		}
 		r.weight.BodyFatPct = &bf
 	}
-	r.key = p.k.reset(string(p.kind)).time(at).num(kg).optNum(r.weight.BodyFatPct).sum()
+	k := p.k.reset(string(p.kind)).time(at).num(kg).optNum(r.weight.BodyFatPct)
+	if s := get(fLeanMass); s != "" {
+		lm, msg := p.number("lean_mass_kg", s, true)
+		if msg != "" {
+			return msg
+		}
+		r.weight.LeanMassKg = &lm
+		k.optNum(&lm) // only then: files without the column keep their keys
+	}
+	r.key = k.sum()
 	return ""
 }
 
@@ -139,7 +150,7 @@ func (p *csvParser) meal(r *record, get func(csvField) string) string {
 	if msg != "" {
 		return msg
 	}
-	m := health.Meal{EatenAt: at, Name: truncate(get(fName), 200)}
+	m := health.Meal{EatenAt: at, Name: truncate(unneutralize(get(fName)), 200)}
 	if m.Name == "" {
 		m.Name = "Meal"
 	}
@@ -171,7 +182,7 @@ func (p *csvParser) workout(r *record, get func(csvField) string) string {
 	if len(typ) > 40 {
 		return fmt.Sprintf("type %q is longer than 40 characters", typ)
 	}
-	w := health.Workout{StartedAt: at, Type: typ, Title: truncate(get(fTitle), 120)}
+	w := health.Workout{StartedAt: at, Type: typ, Title: truncate(unneutralize(get(fTitle)), 120), ContentID: get(fContent)}
 	if w.Title == "" {
 		w.Title = capitalize(typ)
 	}
@@ -216,6 +227,54 @@ func (p *csvParser) workout(r *record, get func(csvField) string) string {
 			k.num(float64(*v))
 		}
 	}
-	r.key = k.optNum(w.EnergyKcal).sum()
+	k.optNum(w.EnergyKcal)
+	if w.ContentID != "" {
+		k.str(w.ContentID)
+	}
+	r.key = k.sum()
+	return ""
+}
+
+// unneutralize undoes the apostrophe Hearth's export puts before a cell
+// that starts with =, +, - or @ (so spreadsheets do not run it as a
+// formula): the text re-imports as it was.
+func unneutralize(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
+
+func (p *csvParser) bodyScan(r *record, get func(csvField) string) string {
+	at, msg := p.time(get(fTime))
+	if msg != "" {
+		return msg
+	}
+	sc := health.BodyScan{ScannedAt: at}
+	if sc.BodyFatPct, msg = p.number("body_fat_pct", strings.TrimSuffix(get(fBodyFat), "%"), true); msg != "" {
+		return msg
+	}
+	if sc.BodyFatPct > 100 {
+		return fmt.Sprintf("body_fat_pct %s is over 100%%", get(fBodyFat))
+	}
+	if sc.LeanMassKg, msg = p.number("lean_mass_kg", get(fLeanMass), true); msg != "" {
+		return msg
+	}
+	k := p.k.reset(string(p.kind)).time(at).num(sc.BodyFatPct).num(sc.LeanMassKg)
+	for _, x := range []struct {
+		name string
+		f    csvField
+		dst  **float64
+	}{{"fat_mass_kg", fFatMass, &sc.FatMassKg}, {"bone_mass_kg", fBoneMass, &sc.BoneMassKg}, {"visceral_fat", fVisceral, &sc.VisceralFat}} {
+		if s := get(x.f); s != "" {
+			v, msg := p.number(x.name, s, true)
+			if msg != "" {
+				return msg
+			}
+			*x.dst = &v
+		}
+		k.optNum(*x.dst)
+	}
+	r.kind, r.scan, r.key = recBodyScan, sc, k.sum()
 	return ""
 }

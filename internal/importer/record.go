@@ -14,10 +14,11 @@ import (
 type recKind uint8
 
 const (
-	recWeight  recKind = iota + 1 // weight_readings
-	recMeal                       // meals (CSV)
-	recWorkout                    // workouts
-	recSample                     // import_samples (Apple dietary and body composition)
+	recWeight   recKind = iota + 1 // weight_readings
+	recMeal                        // meals (CSV)
+	recWorkout                     // workouts
+	recSample                      // import_samples (Apple dietary and body composition)
+	recBodyScan                    // body_scans (CSV)
 )
 
 // sample is an Apple quantity sample that is staged, not stored one-to-one.
@@ -38,6 +39,7 @@ type record struct {
 	weight  health.WeightReading
 	meal    health.Meal
 	workout health.Workout
+	scan    health.BodyScan
 	sample  sample
 }
 

@@ -143,6 +143,9 @@ func (w *writer) store(r *record) (bool, error) {
 	case recWorkout:
 		r.workout.MemberID, r.workout.Source, r.workout.SourceKey = w.member, w.source, r.key
 		return store.InsertWorkout(w.ctx, w.q, w.now, &r.workout)
+	case recBodyScan:
+		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, w.source, r.key
+		return store.InsertBodyScan(w.ctx, w.q, w.now, &r.scan)
 	case recSample:
 		s := r.sample
 		if s.slot == "" {

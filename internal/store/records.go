@@ -184,11 +184,12 @@ func (db *DB) Workouts(ctx context.Context, member string, rg Range) ([]health.W
 	return out, rows.Err()
 }
 
-// InsertBodyScan inserts a scan.
+// InsertBodyScan inserts a scan; like InsertWeight it inserts nothing for a
+// SourceKey already stored for the member and source.
 func InsertBodyScan(ctx context.Context, q Queryer, now time.Time, s *health.BodyScan) (bool, error) {
 	s.Source = source(s.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO body_scans (member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
-		bone_mass_kg, visceral_fat, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		bone_mass_kg, visceral_fat, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
 		s.MemberID, FormatTime(s.ScannedAt), s.BodyFatPct, s.LeanMassKg, NullFloat(s.FatMassKg), NullFloat(s.BoneMassKg),
 		NullFloat(s.VisceralFat), s.Source, NullString(s.SourceKey), FormatTime(now))
 	return inserted(res, err, &s.ID, "body scan")
