@@ -3,7 +3,6 @@ package web_test
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -133,7 +132,7 @@ func (k *kiosk) send(path string, form url.Values, token string, datastar bool) 
 func (k *kiosk) putDoc(member, day string, doc dashboard.Document) {
 	k.t.Helper()
 	ctx := context.Background()
-	err := k.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := k.db.Tx(ctx, func(tx *store.Tx) error {
 		return dashboard.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
 	})
 	if err != nil {

@@ -2,13 +2,13 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // MaxChatMessageLen caps a member's chat message, in characters.
@@ -60,7 +60,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	}
 	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
 	var userMsg ThreadMessage
-	err = o.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
 		if threadID == 0 {
 			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg)}
@@ -146,7 +146,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, r *Run,
 
 	end = o.phase(ctx, r, PhaseSave, false)
 	final := *r
-	err = o.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		m := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Content: reply, RunID: &r.ID}
 		if err := o.threads.addMessage(ctx, tx, &m); err != nil {
 			return err

@@ -115,8 +115,8 @@ func (o *Orchestrator) publish(r *Run) {
 		return
 	}
 	ev := r.event()
-	o.pub.Publish(live.TopicAdmin, "run", ev)
-	o.pub.Publish(live.MemberTopic(r.Member), "run", ev)
+	o.pub.Publish(live.TopicAdmin, live.KindRun, ev)
+	o.pub.Publish(live.MemberTopic(r.Member), live.KindRun, ev)
 }
 
 // timed runs fn under Options.RunTimeout.

@@ -60,7 +60,7 @@ func (s *MemoryStore) adminWrite(ctx context.Context, agentID, memberID, key str
 	}
 	now := s.now()
 	var id int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM agent_memory WHERE agent_id = ? AND member_id = ? AND key = ?
 			AND expires_at IS NOT NULL AND expires_at <= ?`, agentID, memberID, key, store.FormatTime(now)); err != nil {
 			return fmt.Errorf("agent: prune memory: %w", err)

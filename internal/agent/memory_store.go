@@ -78,7 +78,7 @@ func loadEntries(ctx context.Context, q store.Queryer, agentID, memberID string,
 // (0 for none). Expired rows of (agent, member) are deleted without history.
 // Keys the caller did not touch are left as they are in the database, so a
 // concurrent admin edit of another key survives.
-func (s *MemoryStore) Save(ctx context.Context, tx *sql.Tx, m *Memory, actor string, runID int64) error {
+func (s *MemoryStore) Save(ctx context.Context, tx *store.Tx, m *Memory, actor string, runID int64) error {
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM agent_memory WHERE agent_id = ? AND member_id = ?
 		AND expires_at IS NOT NULL AND expires_at <= ?`, m.agentID, m.memberID, store.FormatTime(now)); err != nil {
@@ -94,7 +94,7 @@ func (s *MemoryStore) Save(ctx context.Context, tx *sql.Tx, m *Memory, actor str
 
 // writeMemory sets (e != nil) or deletes key, appending a history row when
 // the stored value actually changes. It reports the history id (0 if none).
-func writeMemory(ctx context.Context, tx *sql.Tx, now time.Time, agentID, memberID, key string,
+func writeMemory(ctx context.Context, tx *store.Tx, now time.Time, agentID, memberID, key string,
 	e *MemoryEntry, actor string, runID, undoOf int64) (int64, error) {
 	cur, err := currentEntry(ctx, tx, agentID, memberID, key)
 	if err != nil {

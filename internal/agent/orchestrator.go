@@ -9,14 +9,9 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
-
-// Publisher receives run progress events (kind "run", data RunEvent) on the
-// "admin" topic and the member's "member:<id>" topic. It must not block.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
 
 // Members lists the member ids an assignment fans out to.
 type Members interface {
@@ -59,7 +54,7 @@ type Orchestrator struct {
 	db      *store.DB
 	rt      Runtimes
 	members Members
-	pub     Publisher
+	pub     live.Publisher
 	log     *slog.Logger
 	opts    Options
 	now     func() time.Time
@@ -95,7 +90,7 @@ type inflight struct {
 
 // NewOrchestrator builds an orchestrator over db. rt.Heuristic is required;
 // pub and logger may be nil.
-func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub Publisher, logger *slog.Logger, opts Options) (*Orchestrator, error) {
+func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publisher, logger *slog.Logger, opts Options) (*Orchestrator, error) {
 	if db == nil {
 		return nil, errors.New("agent: orchestrator needs a database")
 	}

@@ -3,10 +3,10 @@ package agent
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/store"
 	"strings"
 	"time"
 )
@@ -85,7 +85,7 @@ func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *c
 func (o *Orchestrator) act(ctx context.Context, ca *compiledAssignment, r *Run, env *ActEnv) error {
 	end := o.phase(ctx, r, PhaseAct, false)
 	final := *r
-	err := o.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := o.db.Tx(ctx, func(tx *store.Tx) error {
 		if err := ca.a.Act(ctx, tx, env); err != nil {
 			return fmt.Errorf("act: %w", err)
 		}

@@ -13,16 +13,14 @@ import (
 // the member's screens when records arrived.
 type imports struct {
 	db  *store.DB
-	pub interface {
-		Publish(topic, kind string, data any)
-	}
+	pub live.Publisher
 }
 
 func (i imports) Import(ctx context.Context, o importer.Options, name string, r io.ReaderAt, size int64) (importer.Summary, error) {
 	sum, err := importer.Import(ctx, i.db, o, name, r, size)
 	if err == nil && sum.Added > 0 && i.pub != nil {
-		i.pub.Publish(live.MemberTopic(o.Member), "import", nil)
-		i.pub.Publish(live.TopicHousehold, "import", o.Member)
+		i.pub.Publish(live.MemberTopic(o.Member), live.KindImport, nil)
+		i.pub.Publish(live.TopicHousehold, live.KindImport, o.Member)
 	}
 	return sum, err
 }

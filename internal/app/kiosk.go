@@ -40,7 +40,7 @@ func (p privacy) SetPrivateFigures(ctx context.Context, member string, on bool) 
 	if err := p.db.SetPrivateFigures(ctx, member, on); err != nil {
 		return err
 	}
-	p.hub.Publish(live.MemberTopic(member), "privacy", member)
-	p.hub.Publish(live.TopicHousehold, "privacy", member)
+	p.hub.Publish(live.MemberTopic(member), live.KindPrivacy, member)
+	p.hub.Publish(live.TopicHousehold, live.KindPrivacy, member)
 	return nil
 }

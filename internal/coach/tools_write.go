@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 )
 
 // dashboardParams wraps the dashboard schema as the "document" argument,
@@ -50,7 +50,7 @@ func (t *Tools) writeDashboard() agent.Tool {
 				a.Document.GeneratedAt = now.UTC()
 			}
 			day := dateOf(now, t.c.loc)
-			err = t.c.db.Tx(ctx, func(tx *sql.Tx) error {
+			err = t.c.db.Tx(ctx, func(tx *store.Tx) error {
 				return dashboard.PutTx(ctx, tx, now, scope.MemberID, day, scope.RunID, a.Document, "coach tool")
 			})
 			if err != nil {

@@ -76,7 +76,7 @@ func tagsJSON(tags []string) string {
 }
 
 // upsertItem writes it unless an identical row exists; it reports what happened.
-func upsertItem(ctx context.Context, tx *sql.Tx, now string, it Item) (added, changed bool, err error) {
+func upsertItem(ctx context.Context, tx *store.Tx, now string, it Item) (added, changed bool, err error) {
 	old, found, err := findItem(ctx, tx, it.ID)
 	if err != nil {
 		return false, false, err
@@ -136,7 +136,7 @@ func findProgram(ctx context.Context, q store.Queryer, id string) (Program, bool
 }
 
 // upsertProgram replaces a program's header and schedule unless identical.
-func upsertProgram(ctx context.Context, tx *sql.Tx, now string, p Program) (added, changed bool, err error) {
+func upsertProgram(ctx context.Context, tx *store.Tx, now string, p Program) (added, changed bool, err error) {
 	old, found, err := findProgram(ctx, tx, p.ID)
 	if err != nil {
 		return false, false, err

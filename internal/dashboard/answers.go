@@ -67,7 +67,7 @@ func (s *Store) RecordAnswer(ctx context.Context, member, promptID, answer, kind
 	}
 	a.ID, _ = res.LastInsertId()
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "answer", promptID)
+		s.pub.Publish(live.MemberTopic(member), live.KindAnswer, promptID)
 	}
 	return a, nil
 }
@@ -133,7 +133,7 @@ func (s *Store) answers(ctx context.Context, where string, args ...any) ([]Answe
 }
 
 // MarkProcessedTx marks answers consumed by a run, inside the run's act transaction.
-func MarkProcessedTx(ctx context.Context, tx *sql.Tx, now time.Time, ids []int64) error {
+func MarkProcessedTx(ctx context.Context, tx *store.Tx, now time.Time, ids []int64) error {
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `UPDATE prompt_answers SET processed_at = ? WHERE id = ?`, store.FormatTime(now), id); err != nil {
 			return fmt.Errorf("dashboard: mark processed: %w", err)

@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -25,7 +24,7 @@ func (s *Store) MarkConsumed(ctx context.Context, member, contentID, source stri
 		return fmt.Errorf("dashboard: mark consumed: %w", err)
 	}
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "consumed", contentID)
+		s.pub.Publish(live.MemberTopic(member), live.KindConsumed, contentID)
 	}
 	return nil
 }
@@ -83,7 +82,7 @@ func (s *Store) SetPlaylist(ctx context.Context, member string, ids []string) er
 	if len(ids) > MaxPlaylist {
 		return apperr.Invalidf("a playlist holds at most %d items", MaxPlaylist)
 	}
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM playlist_items WHERE member_id = ?`, member); err != nil {
 			return err
 		}
@@ -98,7 +97,7 @@ func (s *Store) SetPlaylist(ctx context.Context, member string, ids []string) er
 		return fmt.Errorf("dashboard: set playlist: %w", err)
 	}
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "playlist", nil)
+		s.pub.Publish(live.MemberTopic(member), live.KindPlaylist, nil)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
@@ -100,7 +100,7 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if _, err := s.Get(ctx, "ada", "2026-02-14"); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("want not found, got %v", err)
 	}
-	if err := db.Tx(ctx, func(tx *sql.Tx) error {
+	if err := db.Tx(ctx, func(tx *store.Tx) error {
 		return dashboard.PutTx(ctx, tx, now, "ada", "2026-02-13", 7, sampleDoc(), "weight, meals")
 	}); err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if err != nil || len(un) != 1 || un[0].Answer != "Well" {
 		t.Fatalf("unprocessed = %+v %v", un, err)
 	}
-	if err := db.Tx(ctx, func(tx *sql.Tx) error { return dashboard.MarkProcessedTx(ctx, tx, now, []int64{a.ID}) }); err != nil {
+	if err := db.Tx(ctx, func(tx *store.Tx) error { return dashboard.MarkProcessedTx(ctx, tx, now, []int64{a.ID}) }); err != nil {
 		t.Fatal(err)
 	}
 	if un, _ := s.UnprocessedAnswers(ctx, "ada"); len(un) != 0 {

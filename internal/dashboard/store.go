@@ -13,20 +13,15 @@ import (
 	"hearth/internal/store"
 )
 
-// Publisher receives change notifications after commit.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // Store keeps documents, answers, voice memos, consumed marks and playlists.
 type Store struct {
 	db  *store.DB
-	pub Publisher
+	pub live.Publisher
 	loc *time.Location
 }
 
 // NewStore returns a Store; loc is the household time zone that defines "day".
-func NewStore(db *store.DB, pub Publisher, loc *time.Location) *Store {
+func NewStore(db *store.DB, pub live.Publisher, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -52,7 +47,7 @@ type Stored struct {
 // PutTx stores (or replaces) a member's document for a day inside the
 // caller's transaction, so it commits together with the run's memory save.
 // Call Published after the commit to notify screens.
-func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+func PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("dashboard: encode: %w", err)
@@ -70,7 +65,7 @@ func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, r
 // Published tells the member's screens that a new document is in place.
 func (s *Store) Published(member string) {
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "dashboard", nil)
+		s.pub.Publish(live.MemberTopic(member), live.KindDashboard, nil)
 	}
 }
 

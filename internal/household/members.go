@@ -158,7 +158,7 @@ func (s *Service) membersChanged(member string) {
 	if s.pub == nil {
 		return
 	}
-	s.pub.Publish(live.MemberTopic(member), "member", nil)
-	s.pub.Publish(live.TopicHousehold, "member", member)
-	s.pub.Publish(live.TopicAdmin, "member", member)
+	s.pub.Publish(live.MemberTopic(member), live.KindMember, nil)
+	s.pub.Publish(live.TopicHousehold, live.KindMember, member)
+	s.pub.Publish(live.TopicAdmin, live.KindMember, member)
 }

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +53,7 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	prog := newProgress(src, name, total, opts.Progress)
 	defer prog.done()
 
-	err = db.Tx(ctx, func(tx *sql.Tx) error {
+	err = db.Tx(ctx, func(tx *store.Tx) error {
 		q := newStmtCache(tx)
 		defer q.close()
 		source := SourceCSV

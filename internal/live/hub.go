@@ -17,12 +17,18 @@ const (
 // MemberTopic returns the topic for one member's screens.
 func MemberTopic(id string) string { return "member:" + id }
 
-// Event is something that changed. Kind names what (e.g. "weight", "dashboard",
-// "run"), Data is optional detail for the subscriber.
+// Event is something that changed. Kind names what, Data is optional
+// detail for the subscriber (see each Kind).
 type Event struct {
 	Topic string
-	Kind  string
+	Kind  Kind
 	Data  any
+}
+
+// Publisher is the hub as writers see it: Publish must not block. Domain
+// services take one (nil publishes nothing) and publish after commit.
+type Publisher interface {
+	Publish(topic string, kind Kind, data any)
 }
 
 // QueueSize is each subscriber's buffer before overflow turns into a resync.
@@ -105,7 +111,7 @@ func (s *Sub) Close() {
 }
 
 // Publish delivers an event to every subscriber of topic without blocking.
-func (h *Hub) Publish(topic, kind string, data any) {
+func (h *Hub) Publish(topic string, kind Kind, data any) {
 	ev := Event{Topic: topic, Kind: kind, Data: data}
 	h.genMu.Lock()
 	h.gens[topic]++

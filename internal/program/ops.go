@@ -2,19 +2,19 @@ package program
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/content"
+	"hearth/internal/store"
 )
 
 // Advance marks the current day done and moves to the next training day,
 // passing program rest days; finishing the last training day completes the
 // program. Only an active program advances.
 func (s *Service) Advance(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "advance", Active); err != nil {
 			return false, err
 		}
@@ -31,7 +31,7 @@ func (s *Service) Advance(ctx context.Context, member string) (State, error) {
 // re-anchoring the schedule so day is due today. A rest day moves on to the
 // following training day.
 func (s *Service) SetDay(ctx context.Context, member string, day int) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "set the day", Active, Paused); err != nil {
 			return false, err
 		}
@@ -48,7 +48,7 @@ func (s *Service) SetDay(ctx context.Context, member string, day int) (State, er
 
 // Pause pauses an active program, keeping its position; note says why.
 func (s *Service) Pause(ctx context.Context, member, note string) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "pause", Active); err != nil {
 			return false, err
 		}
@@ -60,7 +60,7 @@ func (s *Service) Pause(ctx context.Context, member, note string) (State, error)
 // re-anchored so the current day is due today (or on the start date if that
 // is still ahead), and the pause does not count as falling behind.
 func (s *Service) Resume(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if st.Status != Paused {
 			return false, apperr.Invalidf("cannot resume: %s is %s, not paused", prog.Title, st.Status)
 		}
@@ -75,7 +75,7 @@ func (s *Service) Resume(ctx context.Context, member string) (State, error) {
 
 // Complete marks an active or paused program completed.
 func (s *Service) Complete(ctx context.Context, member string) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "complete", Active, Paused); err != nil {
 			return false, err
 		}
@@ -86,7 +86,7 @@ func (s *Service) Complete(ctx context.Context, member string) (State, error) {
 // Abandon stops an active or paused program; the member then has no current
 // program (it stays in History). note says why.
 func (s *Service) Abandon(ctx context.Context, member, note string) (State, error) {
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "abandon", Active, Paused); err != nil {
 			return false, err
 		}
@@ -113,7 +113,7 @@ func (s *Service) RecordSubstitution(ctx context.Context, member string, day int
 			return State{}, err
 		}
 	}
-	return s.change(ctx, member, func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+	return s.change(ctx, member, func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
 		if err := requireStatus(&st, prog, "record a substitution", Active, Paused); err != nil {
 			return false, err
 		}

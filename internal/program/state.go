@@ -2,13 +2,13 @@ package program
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/content"
+	"hearth/internal/store"
 )
 
 const (
@@ -101,7 +101,7 @@ func (s *Service) Declare(ctx context.Context, member, programID, startDate, pat
 	d := Declaration{ProgramID: prog.ID, Title: prog.Title, StartDate: start.Format(time.DateOnly),
 		Pattern: pat.String(), FirstDay: first}
 	var st State
-	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, _, err := DeclareTx(ctx, tx, now, member, d); err != nil {
 			return err
 		}
@@ -119,9 +119,9 @@ func (s *Service) Declare(ctx context.Context, member, programID, startDate, pat
 // then returns the state as stored. fn reads the state in the same
 // transaction as it writes, so its guard always matches; applied=false
 // would be a bug and is an error.
-func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error)) (State, error) {
+func (s *Service) change(ctx context.Context, member string, fn func(tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error)) (State, error) {
 	var st State
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		cur, found, err := latest(ctx, tx, member)
 		if err != nil {
 			return err
@@ -150,7 +150,7 @@ func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx,
 }
 
 // reload reads back the member's state a change just wrote (the latest).
-func reload(ctx context.Context, tx *sql.Tx, member string) (State, error) {
+func reload(ctx context.Context, tx *store.Tx, member string) (State, error) {
 	st, found, err := latest(ctx, tx, member)
 	if err == nil && !found {
 		err = fmt.Errorf("program: state of %s vanished while it was being updated", member)

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -25,7 +24,7 @@ func (s *Service) recoverLocked(ctx context.Context) error {
 	now := s.now()
 	ts := store.FormatTime(now)
 	var ids []int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
 		if err != nil {
 			return err
@@ -136,7 +135,7 @@ func (s *Service) catchUpLocked(ctx context.Context, t Task, spec Spec, now time
 	if runIt {
 		skip = latest
 	}
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := recordSpan(ctx, tx, t.ID, sp, skip, OutcomeMissed, reason, s.loc, now); err != nil {
 			return err
 		}
@@ -196,7 +195,7 @@ func (s *Service) sweepLocked(ctx context.Context) error {
 	now := s.now()
 	ts := store.FormatTime(now)
 	var ids []int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM scheduled_tasks WHERE created_by = 'agent' AND keep = 0
 			AND expires_at IS NOT NULL AND expires_at <= ? AND status NOT IN ('completed','expired')`, ts)
 		if err != nil {

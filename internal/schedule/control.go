@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -93,7 +92,7 @@ func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	created := true
-	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.db.Tx(ctx, func(tx *store.Tx) error {
 		if marker != "" {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schedule_defaults WHERE name = ?`, marker).Scan(&n); err != nil {
@@ -138,11 +137,11 @@ func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID 
 
 // mutate loads a task, lets fn change it, saves it, and makes gocron match,
 // all under the lock.
-func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(tx *sql.Tx, t *Task, now time.Time) error) (Task, error) {
+func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(tx *store.Tx, t *Task, now time.Time) error) (Task, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out Task
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		t, err := getTask(ctx, tx, id, s.loc)
 		if err != nil {
 			return err
@@ -169,14 +168,14 @@ func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(t
 
 // Pause stops the task before its next fire; note is shown in the admin.
 func (s *Service) Pause(ctx context.Context, id int64, note string) (Task, error) {
-	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, now time.Time) error {
+	return s.mutate(ctx, id, "updated", func(_ *store.Tx, t *Task, now time.Time) error {
 		return pause(t, note, now)
 	})
 }
 
 // Resume reactivates a paused, failed or expired task and recomputes its next run.
 func (s *Service) Resume(ctx context.Context, id int64) (Task, error) {
-	return s.mutate(ctx, id, "updated", func(tx *sql.Tx, t *Task, now time.Time) error {
+	return s.mutate(ctx, id, "updated", func(tx *store.Tx, t *Task, now time.Time) error {
 		spec, err := s.specOf(*t)
 		if err != nil {
 			return err
@@ -187,7 +186,7 @@ func (s *Service) Resume(ctx context.Context, id int64) (Task, error) {
 
 // Approve activates a task the coach created that waits for approval.
 func (s *Service) Approve(ctx context.Context, id int64) (Task, error) {
-	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, now time.Time) error {
+	return s.mutate(ctx, id, "updated", func(_ *store.Tx, t *Task, now time.Time) error {
 		spec, err := s.specOf(*t)
 		if err != nil {
 			return err
@@ -198,7 +197,7 @@ func (s *Service) Approve(ctx context.Context, id int64) (Task, error) {
 
 // Keep sets whether a coach-created task is kept past its expiry.
 func (s *Service) Keep(ctx context.Context, id int64, keep bool) (Task, error) {
-	return s.mutate(ctx, id, "updated", func(_ *sql.Tx, t *Task, _ time.Time) error {
+	return s.mutate(ctx, id, "updated", func(_ *store.Tx, t *Task, _ time.Time) error {
 		t.Keep = keep
 		return nil
 	})

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -121,7 +120,7 @@ func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Ti
 		guard  *queuedFire
 	)
 	now := s.now()
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		t, err := getTask(ctx, tx, taskID, s.loc)
 		if apperr.Is(err, apperr.NotFound) {
 			synced = &Task{ID: taskID} // deleted under us: drop the job

@@ -15,7 +15,7 @@ import (
 // oldest pending to-do (skipping ones that failed MaxTodoAttempts times),
 // marks it in progress and records a running ledger row. A heartbeat that
 // finds the agent busy or nothing to do writes no ledger row.
-func (s *Service) planHeartbeatLocked(ctx context.Context, tx *sql.Tx, t *Task, slot, now time.Time, p *plan) error {
+func (s *Service) planHeartbeatLocked(ctx context.Context, tx *store.Tx, t *Task, slot, now time.Time, p *plan) error {
 	if s.running[t.ID] != nil {
 		return saveTask(ctx, tx, *t)
 	}

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"hearth/internal/apperr"
@@ -14,7 +13,7 @@ import (
 // ledger row, marked running. A heartbeat takes the next pending to-do.
 // apperr.Conflict when the task is already running or the engine is not.
 func (s *Service) RunNow(ctx context.Context, id int64) (Fire, error) {
-	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+	return s.runManual(ctx, id, func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error) {
 		var todo *Todo
 		if t.Kind == KindHeartbeat {
 			next, err := nextTodo(ctx, tx, t.AgentID, s.opt.MaxTodoAttempts, s.loc)
@@ -46,7 +45,7 @@ func (s *Service) RunNow(ctx context.Context, id int64) (Fire, error) {
 // background like RunNow. apperr.NotFound for a slot not in the ledger,
 // apperr.Conflict for a slot that ran or is running.
 func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, error) {
-	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+	return s.runManual(ctx, id, func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error) {
 		if t.Kind == KindHeartbeat {
 			return 0, nil, invalidField("type", "heartbeat slots are not rerun; use run now to take the next to-do")
 		}
@@ -61,7 +60,7 @@ func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, 
 	})
 }
 
-func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
+func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.runningLocked() {
@@ -78,7 +77,7 @@ func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *sql.Tx, t
 		f    Fire
 		todo *Todo
 	)
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		var err error
 		if t, err = getTask(ctx, tx, id, s.loc); err != nil {
 			return err

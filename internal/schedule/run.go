@@ -2,12 +2,12 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // execute runs the task for a fire row already marked running, records the
@@ -71,7 +71,7 @@ func (s *Service) finish(ctx context.Context, t Task, fireID int64, via string, 
 		runNext bool
 	)
 	now := s.now()
-	err := s.db.Tx(dbctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(dbctx, func(tx *store.Tx) error {
 		if err := finishFire(dbctx, tx, fireID, outcome, reason, runID, now); err != nil {
 			return err
 		}

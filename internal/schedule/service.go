@@ -26,6 +26,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jonboulle/clockwork"
 
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -42,19 +43,14 @@ type Runner interface {
 	Idle(agentID string) bool
 }
 
-// Publisher is the live hub as seen from here.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // ErrOverBudget marks a Runner error for a run refused by the model budget.
 var ErrOverBudget = errors.New("over budget")
 
 // Publish topic and kinds.
 const (
-	topicAdmin = "admin"
-	kindTask   = "task"
-	kindTodo   = "todo"
+	topicAdmin = live.TopicAdmin
+	kindTask   = live.KindTask
+	kindTodo   = live.KindTodo
 )
 
 // Options tune the service; zero values take the documented defaults.
@@ -127,7 +123,7 @@ func (o Options) withDefaults() Options {
 type Service struct {
 	db     *store.DB
 	runner Runner
-	pub    Publisher
+	pub    live.Publisher
 	log    *slog.Logger
 	opt    Options
 	loc    *time.Location
@@ -159,7 +155,7 @@ type queuedFire struct {
 }
 
 // New builds the service; nothing fires until Start. pub and logger may be nil.
-func New(db *store.DB, runner Runner, pub Publisher, logger *slog.Logger, opt Options) (*Service, error) {
+func New(db *store.DB, runner Runner, pub live.Publisher, logger *slog.Logger, opt Options) (*Service, error) {
 	if db == nil || runner == nil {
 		return nil, errors.New("schedule: New needs a database and a runner")
 	}
@@ -183,7 +179,7 @@ func New(db *store.DB, runner Runner, pub Publisher, logger *slog.Logger, opt Op
 
 type nopPublisher struct{}
 
-func (nopPublisher) Publish(string, string, any) {}
+func (nopPublisher) Publish(string, live.Kind, any) {}
 
 // Todos returns the to-do list service.
 func (s *Service) Todos() *Todos { return s.todos }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -67,7 +68,7 @@ type Todos struct {
 	db  *store.DB
 	loc *time.Location
 	now func() time.Time
-	pub Publisher
+	pub live.Publisher
 }
 
 const todoCols = `id, agent_id, member_id, text, status, note, attempts, created_by, run_id, created_at, updated_at, done_at`
@@ -135,7 +136,7 @@ func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
 	}
 	now := l.now()
 	var id int64
-	err := l.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := l.db.Tx(ctx, func(tx *store.Tx) error {
 		ok, err := memberExists(ctx, tx, in.MemberID)
 		if err != nil {
 			return err
@@ -210,7 +211,7 @@ func (l *Todos) List(ctx context.Context, f TodoFilter) ([]Todo, error) {
 // the item's member: a coach completing another member's item gets NotFound.
 func (l *Todos) Complete(ctx context.Context, id int64, memberID, note string) (Todo, error) {
 	now := l.now()
-	err := l.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := l.db.Tx(ctx, func(tx *store.Tx) error {
 		t, err := getTodo(ctx, tx, id, l.loc)
 		if err != nil {
 			return err

@@ -171,23 +171,7 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Tx runs fn in a write transaction, committing when fn returns nil.
-func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := db.Write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
-}
-
-// Queryer is satisfied by *sql.DB and *sql.Tx so helpers can run inside or
+// Queryer is satisfied by *sql.DB and *Tx so helpers can run inside or
 // outside a transaction.
 type Queryer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)

@@ -93,7 +93,7 @@ func memberArgs(m health.Member) []any {
 
 // CreateMember inserts a member; a taken id is a Conflict.
 func (db *DB) CreateMember(ctx context.Context, m health.Member) (health.Member, error) {
-	return m, db.Tx(ctx, func(tx *sql.Tx) error { return CreateMemberTx(ctx, tx, db.Now(), &m) })
+	return m, db.Tx(ctx, func(tx *Tx) error { return CreateMemberTx(ctx, tx, db.Now(), &m) })
 }
 
 // CreateMemberTx inserts a member inside a transaction.

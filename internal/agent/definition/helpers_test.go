@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
@@ -39,10 +40,10 @@ type recorder struct {
 	all []published
 }
 
-func (r *recorder) Publish(topic, kind string, data any) {
+func (r *recorder) Publish(topic string, kind live.Kind, data any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.all = append(r.all, published{topic, kind, data})
+	r.all = append(r.all, published{topic, string(kind), data})
 }
 
 func (r *recorder) kind(kind string) []published {

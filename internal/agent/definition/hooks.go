@@ -24,7 +24,7 @@ const (
 )
 
 // NotifyKind is the live event kind the notify hook publishes.
-const NotifyKind = "notify"
+const NotifyKind = live.KindNotify
 
 // maxHookTextLen caps the text a hook passes on, in characters.
 const maxHookTextLen = 2000
@@ -45,11 +45,6 @@ type HookEvent struct {
 // HookFunc is a named side effect fired by definitions.
 type HookFunc func(ctx context.Context, ev HookEvent) error
 
-// Publisher publishes to the live hub (internal/live.Hub).
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // NoteLogger records a coaching note about a member.
 type NoteLogger interface {
 	LogNote(ctx context.Context, member, agentID, note string) error
@@ -63,7 +58,7 @@ type Notification struct {
 
 // NotifyHook publishes the value as text to the member's screens (topic
 // "member:<id>", kind "notify"). An empty value publishes nothing.
-func NotifyHook(pub Publisher) HookFunc {
+func NotifyHook(pub live.Publisher) HookFunc {
 	return func(_ context.Context, ev HookEvent) error {
 		msg := hookText(ev.Value)
 		if msg == "" {
@@ -87,7 +82,7 @@ func LogNoteHook(notes NoteLogger) HookFunc {
 
 // BuiltinHooks returns notify (when pub is set) and log_note (when notes is
 // set), to merge into Registry.Hooks.
-func BuiltinHooks(pub Publisher, notes NoteLogger) map[string]HookFunc {
+func BuiltinHooks(pub live.Publisher, notes NoteLogger) map[string]HookFunc {
 	out := map[string]HookFunc{}
 	if pub != nil {
 		out[HookNotify] = NotifyHook(pub)

@@ -3,13 +3,13 @@ package definition
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/store"
 )
 
 // invocation is the shared state of one invoke: its run record (usage,
@@ -134,7 +134,7 @@ func (inv *invocation) saveMemory(ctx context.Context) error {
 	if inv.reg.Memory == nil || len(inv.memories) == 0 {
 		return nil
 	}
-	return inv.r.repo.db.Tx(ctx, func(tx *sql.Tx) error {
+	return inv.r.repo.db.Tx(ctx, func(tx *store.Tx) error {
 		for _, id := range sortedKeys(inv.memories) {
 			if err := inv.reg.Memory.Save(ctx, tx, inv.memories[id], agent.RunActor(inv.run.ID), inv.run.ID); err != nil {
 				return err

@@ -143,7 +143,7 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 	}
 	var v Version
 	inserted := false
-	err := r.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := r.db.Tx(ctx, func(tx *store.Tx) error {
 		var last int
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agent_definitions WHERE agent_id = ?`,
 			d.AgentID).Scan(&last); err != nil {
@@ -202,7 +202,7 @@ func prepare(d *Definition) error {
 // nothing to roll back to.
 func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error) {
 	var prev Version
-	err := r.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := r.db.Tx(ctx, func(tx *store.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
 			WHERE agent_id = ? AND is_active = 1 ORDER BY version DESC LIMIT 2`, agentID)
 		if err != nil {

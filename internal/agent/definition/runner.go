@@ -41,7 +41,7 @@ type Options struct {
 	Members MemberData
 	// Publisher receives run events (kind "run", agent.RunEvent) on the
 	// admin and member topics; nil publishes nothing.
-	Publisher Publisher
+	Publisher live.Publisher
 	Logger    *slog.Logger
 	// Location formats $now, {{now}} (default UTC).
 	Location *time.Location
@@ -235,8 +235,8 @@ func (r *Runner) publish(run *agent.Run) {
 	}
 	ev := agent.RunEvent{ID: run.ID, Agent: run.Agent, Assignment: run.Assignment, Member: run.Member,
 		Status: run.Status, Phase: run.Phase, Error: run.Error}
-	r.opts.Publisher.Publish(live.TopicAdmin, "run", ev)
-	r.opts.Publisher.Publish(live.MemberTopic(run.Member), "run", ev)
+	r.opts.Publisher.Publish(live.TopicAdmin, live.KindRun, ev)
+	r.opts.Publisher.Publish(live.MemberTopic(run.Member), live.KindRun, ev)
 }
 
 // definitionErr is a definition that cannot run as stored.

@@ -347,7 +347,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 		t.Fatalf("tool order = %v", got)
 	}
 	var notices []string
-	for _, p := range f.pub.kind(NotifyKind) {
+	for _, p := range f.pub.kind(string(NotifyKind)) {
 		if p.topic != "member:ada" {
 			t.Errorf("notify topic = %s", p.topic)
 		}
