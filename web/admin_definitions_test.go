@@ -58,7 +58,12 @@ func newDefsAdmin(t *testing.T) *defsAdmin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := definition.NewRunner(repo, rt, definition.Options{Runs: agent.NewRunStore(db, nil)})
+	engine, err := agent.NewOrchestrator(db, agent.Runtimes{Model: rt, Heuristic: llm.Heuristic{}}, nil, hub, nil, agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = engine.Close(context.Background()) })
+	runner, err := definition.NewRunner(repo, engine, definition.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func FuzzDashboardDocument(f *testing.F) {
 		}
 		day := s.app.Dashboards.Day(time.Now())
 		err := s.app.DB.Tx(ctx, func(tx *store.Tx) error {
-			return dashboard.PutTx(ctx, tx, time.Now(), "maya", day, 0, doc, "fuzz")
+			return s.app.Dashboards.PutTx(ctx, tx, time.Now(), "maya", day, 0, doc, "fuzz")
 		})
 		if err != nil {
 			t.Fatalf("store: %v", err)

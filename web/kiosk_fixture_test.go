@@ -133,12 +133,11 @@ func (k *kiosk) putDoc(member, day string, doc dashboard.Document) {
 	k.t.Helper()
 	ctx := context.Background()
 	err := k.db.Tx(ctx, func(tx *store.Tx) error {
-		return dashboard.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
+		return k.ds.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
 	})
 	if err != nil {
 		k.t.Fatal(err)
 	}
-	k.ds.Published(member)
 }
 
 func today() string { return time.Now().UTC().Format(time.DateOnly) }

@@ -85,7 +85,8 @@ type inflight struct {
 	id   int64
 	key  runKey
 	done chan struct{}
-	run  Run // final state, set before done closes
+	run  Run   // final state, set before done closes
+	err  error // what the run's driver returned
 }
 
 // NewOrchestrator builds an orchestrator over db. rt.Heuristic is required;
@@ -211,3 +212,7 @@ func (o *Orchestrator) Memory() *MemoryStore { return o.memory }
 
 // Threads returns the chat thread store.
 func (o *Orchestrator) Threads() *ThreadStore { return o.threads }
+
+// HasModel reports whether a language model is configured (without one
+// every run uses the heuristic runtime).
+func (o *Orchestrator) HasModel() bool { return o.rt.Model != nil }

@@ -29,7 +29,7 @@ func NewRunStore(db *store.DB, now func() time.Time) *RunStore {
 
 const runColumns = `id, agent_id, assignment_id, member_id, thread_id, triggered_by, status, phase, created_at,
 	started_at, finished_at, timings, attempts, model, tokens_in, tokens_out, cost_usd, error, fallback_reason,
-	output, prompt, tool_calls, validation_errors, input_hash, reused_from`
+	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects`
 
 // create inserts a queued run and fills in its id and creation time.
 func (s *RunStore) create(ctx context.Context, q store.Queryer, r *Run) error {
@@ -61,7 +61,7 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	if len(r.Output) > 0 {
 		output = sql.NullString{String: string(r.Output), Valid: true}
 	}
-	timings, calls, verrs := r.Timings, r.ToolCalls, r.ValidationErrors
+	timings, calls, verrs, effects := r.Timings, r.ToolCalls, r.ValidationErrors, r.Effects
 	if timings == nil {
 		timings = []PhaseTiming{}
 	}
@@ -71,14 +71,17 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	if verrs == nil {
 		verrs = []AttemptErrors{}
 	}
+	if effects == nil {
+		effects = []EffectOutcome{}
+	}
 	_, err := q.ExecContext(ctx, `UPDATE agent_runs SET status = ?, phase = ?, started_at = ?, finished_at = ?,
 		timings = ?, attempts = ?, model = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, error = ?,
 		fallback_reason = ?, output = ?, prompt = ?, tool_calls = ?, validation_errors = ?, input_hash = ?,
-		reused_from = ?, thread_id = ? WHERE id = ?`,
+		reused_from = ?, thread_id = ?, effects = ? WHERE id = ?`,
 		string(r.Status), r.Phase, store.NullTime(r.StartedAt), store.NullTime(r.FinishedAt),
 		js(timings), r.Attempts, r.Model, r.TokensIn, r.TokensOut, r.CostUSD, r.Error,
 		r.FallbackReason, output, prompt, js(calls), js(verrs), r.InputHash,
-		nullID(r.ReusedFrom), nullID(r.ThreadID), r.ID)
+		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), r.ID)
 	if err != nil {
 		return fmt.Errorf("agent: save run %d: %w", r.ID, err)
 	}
@@ -202,11 +205,11 @@ func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member stri
 func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	var r Run
 	var threadID, reused sql.NullInt64
-	var trig, status, created, timings, calls, verrs string
+	var trig, status, created, timings, calls, verrs, effects string
 	var started, finished, output, prompt sql.NullString
 	err := row.Scan(&r.ID, &r.Agent, &r.Assignment, &r.Member, &threadID, &trig, &status, &r.Phase, &created,
 		&started, &finished, &timings, &r.Attempts, &r.Model, &r.TokensIn, &r.TokensOut, &r.CostUSD, &r.Error,
-		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused)
+		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -241,7 +244,7 @@ func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}} {
+	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}, {effects, &r.Effects}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return r, fmt.Errorf("agent: run %d: %w", r.ID, err)
 		}

@@ -16,7 +16,6 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
-	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
@@ -46,8 +45,6 @@ type App struct {
 	Schedule   *schedule.Service
 
 	Definitions *definition.Service
-
-	coachTuning coach.TuningSource
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -100,16 +97,9 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
-	tuning := &coachDefinition{}
-	a.coachTuning = tuning
 	if err := a.registerAgents(ctx); err != nil {
 		return err
 	}
-	defs, err := a.buildDefinitions(ctx, tuning)
-	if err != nil {
-		return err
-	}
-	a.Definitions = defs
 	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS,

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"hearth/internal/agent"
-	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/coach"
 )
@@ -26,7 +25,7 @@ func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = a.Close() })
 
-	v1, err := a.Definitions.Active(ctx, definition.CoachAgentID)
+	v1, err := a.Definitions.Active(ctx, coach.AgentID)
 	if err != nil || v1.Number != 1 {
 		t.Fatalf("seeded coach definition: %+v %v", v1.Number, err)
 	}
@@ -58,7 +57,7 @@ func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	if sys := run(); !strings.Contains(sys, "EDITED-PROMPT-MARKER") {
 		t.Fatalf("edited prompt not sent; system message starts %q", sys[:min(len(sys), 120)])
 	}
-	if _, err := a.Definitions.Rollback(ctx, definition.CoachAgentID, "admin:test"); err != nil {
+	if _, err := a.Definitions.Rollback(ctx, coach.AgentID, "admin:test"); err != nil {
 		t.Fatal(err)
 	}
 	if sys := run(); strings.Contains(sys, "EDITED-PROMPT-MARKER") {

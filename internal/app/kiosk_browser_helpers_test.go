@@ -120,10 +120,10 @@ func seed(t *testing.T, a *app.App) {
 			return err
 		}
 		day := now.Format(time.DateOnly)
-		if err := dashboard.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
+		if err := a.Dashboards.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
 			return err
 		}
-		return dashboard.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
+		return a.Dashboards.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -72,11 +72,7 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 			return err
 		}
 	}
-	if err := dashboard.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes))); err != nil {
-		return err
-	}
-	act.AfterCommit(func() { a.c.dash.Published(member) })
-	return nil
+	return a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes)))
 }
 
 // applyUpdate applies one update in tx; stateID follows a declaration.

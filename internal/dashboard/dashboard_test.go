@@ -101,7 +101,7 @@ func TestPutGetAnswerConsume(t *testing.T) {
 		t.Fatalf("want not found, got %v", err)
 	}
 	if err := db.Tx(ctx, func(tx *store.Tx) error {
-		return dashboard.PutTx(ctx, tx, now, "ada", "2026-02-13", 7, sampleDoc(), "weight, meals")
+		return s.PutTx(ctx, tx, now, "ada", "2026-02-13", 7, sampleDoc(), "weight, meals")
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,9 @@ type Stored struct {
 }
 
 // PutTx stores (or replaces) a member's document for a day inside the
-// caller's transaction, so it commits together with the run's memory save.
-// Call Published after the commit to notify screens.
-func PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+// caller's transaction, so it commits together with the run's memory save,
+// and tells the member's screens once the transaction has committed.
+func (s *Store) PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("dashboard: encode: %w", err)
@@ -59,14 +59,10 @@ func PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string,
 	if err != nil {
 		return fmt.Errorf("dashboard: put: %w", err)
 	}
-	return nil
-}
-
-// Published tells the member's screens that a new document is in place.
-func (s *Store) Published(member string) {
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), live.KindDashboard, nil)
+		tx.AfterCommit(func() { s.pub.Publish(live.MemberTopic(member), live.KindDashboard, nil) })
 	}
+	return nil
 }
 
 // Get returns the document for a member and day, or apperr.NotFound.

@@ -54,6 +54,25 @@ func (s *Service) Create(ctx context.Context, in TaskInput, createdBy CreatedBy)
 // create inserts a task; runID is the run of a coach that made it, marker
 // (when set) names a default created only once.
 func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID int64, marker string) (Task, error) {
+	t, err := s.prepare(ctx, in, by, runID, marker == "")
+	if err != nil {
+		return Task{}, err
+	}
+	created := false
+	err = s.db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		created, err = s.insertTx(ctx, tx, &t, marker)
+		return err
+	})
+	if err != nil || !created {
+		return Task{}, err
+	}
+	return t, nil
+}
+
+// prepare validates a new task and fills in its first slot, status and
+// expiry, without writing anything.
+func (s *Service) prepare(ctx context.Context, in TaskInput, by CreatedBy, runID int64, checkTarget bool) (Task, error) {
 	if by != ByUser && by != ByAgent {
 		return Task{}, invalidField("created_by", fmt.Sprintf("unknown creator %q: want user or agent", string(by)))
 	}
@@ -64,7 +83,7 @@ func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID 
 		OverlapPolicy: in.OverlapPolicy, CatchupPolicy: in.CatchupPolicy, CreatedBy: by, CreatedByRun: runID,
 		Status: StatusActive, CreatedAt: now, UpdatedAt: now,
 	}
-	spec, err := s.normalize(ctx, s.db.Read, &t, marker == "")
+	spec, err := s.normalize(ctx, s.db.Read, &t, checkTarget)
 	if err != nil {
 		return Task{}, err
 	}
@@ -88,82 +107,90 @@ func (s *Service) create(ctx context.Context, in TaskInput, by CreatedBy, runID 
 			t.StatusReason = "created by the coach: waits for an admin to approve it"
 		}
 	}
+	return t, nil
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	created := true
-	err = s.db.Tx(ctx, func(tx *store.Tx) error {
-		if marker != "" {
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schedule_defaults WHERE name = ?`, marker).Scan(&n); err != nil {
-				return err
-			}
-			if n > 0 {
-				created = false
-				return nil
-			}
+// insertTx stores a prepared task in tx, within the coach's per-member
+// limit, and arms it once tx commits. With a marker it inserts nothing
+// (created false) when that default was made before.
+func (s *Service) insertTx(ctx context.Context, tx *store.Tx, t *Task, marker string) (created bool, err error) {
+	if marker != "" {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schedule_defaults WHERE name = ?`, marker).Scan(&n); err != nil {
+			return false, err
 		}
-		if by == ByAgent {
-			n, err := countAgentTasks(ctx, tx, t.MemberID)
-			if err != nil {
-				return err
-			}
-			if n >= s.opt.MaxAgentTasks {
-				return apperr.New(apperr.Conflict, "limit reached: %s already has %d live tasks created by the coach (at most %d); delete or stop one first",
-					t.MemberID, n, s.opt.MaxAgentTasks)
-			}
+		if n > 0 {
+			return false, nil
 		}
-		id, err := insertTask(ctx, tx, t)
-		if err != nil {
-			return err
+	}
+	if t.CreatedBy == ByAgent {
+		if err := s.checkAgentLimit(ctx, tx, t.MemberID); err != nil {
+			return false, err
 		}
-		t.ID = id
-		if marker != "" {
-			_, err = tx.ExecContext(ctx, `INSERT INTO schedule_defaults (name, task_id, created_at) VALUES (?,?,?)`,
-				marker, id, store.FormatTime(now))
+	}
+	id, err := insertTask(ctx, tx, *t)
+	if err != nil {
+		return false, err
+	}
+	t.ID = id
+	if marker != "" {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schedule_defaults (name, task_id, created_at) VALUES (?,?,?)`,
+			marker, id, store.FormatTime(s.now())); err != nil {
+			return false, err
 		}
+	}
+	s.syncAfter(tx, *t, "created")
+	return true, nil
+}
+
+// checkAgentLimit refuses a task the coach would create past its
+// per-member allowance.
+func (s *Service) checkAgentLimit(ctx context.Context, q store.Queryer, member string) error {
+	n, err := countAgentTasks(ctx, q, member)
+	if err != nil {
+		return err
+	}
+	if n >= s.opt.MaxAgentTasks {
+		return apperr.New(apperr.Conflict, "limit reached: %s already has %d live tasks created by the coach (at most %d); delete or stop one first",
+			member, n, s.opt.MaxAgentTasks)
+	}
+	return nil
+}
+
+// mutate loads a task in a transaction, lets fn change it, saves it, and
+// makes gocron match once it committed.
+func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(tx *store.Tx, t *Task, now time.Time) error) (Task, error) {
+	var out Task
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = s.mutateTx(ctx, tx, id, change, fn)
 		return err
 	})
 	if err != nil {
 		return Task{}, err
 	}
-	if !created {
-		return Task{}, nil
-	}
-	s.syncLocked(t)
-	s.publish(t.ID, "created")
-	return t, nil
+	s.mu.Lock()
+	out.Running = s.running[id] != nil
+	s.mu.Unlock()
+	return out, nil
 }
 
-// mutate loads a task, lets fn change it, saves it, and makes gocron match,
-// all under the lock.
-func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(tx *store.Tx, t *Task, now time.Time) error) (Task, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out Task
-	err := s.db.Tx(ctx, func(tx *store.Tx) error {
-		t, err := getTask(ctx, tx, id, s.loc)
-		if err != nil {
-			return err
-		}
-		now := s.now()
-		if err := fn(tx, &t, now); err != nil {
-			return err
-		}
-		t.UpdatedAt = now
-		if err := saveTask(ctx, tx, t); err != nil {
-			return err
-		}
-		out = t
-		return nil
-	})
+// mutateTx is mutate inside tx.
+func (s *Service) mutateTx(ctx context.Context, tx *store.Tx, id int64, change string, fn func(tx *store.Tx, t *Task, now time.Time) error) (Task, error) {
+	t, err := getTask(ctx, tx, id, s.loc)
 	if err != nil {
 		return Task{}, err
 	}
-	s.syncLocked(out)
-	out.Running = s.running[id] != nil
-	s.publish(id, change)
-	return out, nil
+	now := s.now()
+	if err := fn(tx, &t, now); err != nil {
+		return Task{}, err
+	}
+	t.UpdatedAt = now
+	if err := saveTask(ctx, tx, t); err != nil {
+		return Task{}, err
+	}
+	s.syncAfter(tx, t, change)
+	return t, nil
 }
 
 // Pause stops the task before its next fire; note is shown in the admin.
@@ -206,20 +233,26 @@ func (s *Service) Keep(ctx context.Context, id int64, keep bool) (Task, error) {
 // Delete removes the task and its ledger. A run in progress finishes but
 // nothing more fires.
 func (s *Service) Delete(ctx context.Context, id int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	res, err := s.db.Write.ExecContext(ctx, `DELETE FROM scheduled_tasks WHERE id = ?`, id)
+	return s.db.Tx(ctx, func(tx *store.Tx) error { return s.deleteTx(ctx, tx, id) })
+}
+
+// deleteTx is Delete inside tx.
+func (s *Service) deleteTx(ctx context.Context, tx *store.Tx, id int64) error {
+	res, err := tx.ExecContext(ctx, `DELETE FROM scheduled_tasks WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("schedule: delete task %d: %w", id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return apperr.NotFoundf("no scheduled task %d", id)
 	}
-	s.disarmLocked(id)
-	if st := s.running[id]; st != nil {
-		st.queued = nil // its ledger row went with the task
-	}
-	s.publish(id, "deleted")
+	tx.AfterCommit(func() {
+		s.locked(func() {
+			if st := s.running[id]; st != nil {
+				st.queued = nil // its ledger row went with the task
+			}
+		})
+	})
+	s.syncAfter(tx, Task{ID: id}, "deleted") // not schedulable: disarms
 	return nil
 }
 

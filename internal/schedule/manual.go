@@ -61,26 +61,29 @@ func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, 
 }
 
 func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.runningLocked() {
-		return Fire{}, apperr.New(apperr.Conflict, "the scheduler is not running")
-	}
-	if s.running[id] != nil {
-		if _, err := getTask(ctx, s.db.Read, id, s.loc); err != nil {
-			return Fire{}, err
-		}
-		return Fire{}, apperr.New(apperr.Conflict, "task %d is already running", id)
-	}
 	var (
-		t    Task
-		f    Fire
-		todo *Todo
+		t        Task
+		f        Fire
+		todo     *Todo
+		reserved bool
 	)
 	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		reserved = false
 		var err error
 		if t, err = getTask(ctx, tx, id, s.loc); err != nil {
 			return err
+		}
+		var conflict error
+		s.locked(func() {
+			switch {
+			case !s.runningLocked():
+				conflict = apperr.New(apperr.Conflict, "the scheduler is not running")
+			case s.running[id] != nil:
+				conflict = apperr.New(apperr.Conflict, "task %d is already running", id)
+			}
+		})
+		if conflict != nil {
+			return conflict
 		}
 		now := s.now()
 		fid, td, err := fn(tx, &t, now)
@@ -92,15 +95,23 @@ func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *store.Tx,
 		if err := saveTask(ctx, tx, t); err != nil {
 			return err
 		}
-		f, err = getFireByID(ctx, tx, fid, s.loc)
-		return err
+		if f, err = getFireByID(ctx, tx, fid, s.loc); err != nil {
+			return err
+		}
+		s.locked(func() { s.running[id] = &runState{} })
+		reserved = true
+		return nil
 	})
 	if err != nil {
+		if reserved {
+			s.locked(func() { delete(s.running, id) })
+		}
 		return Fire{}, err
 	}
-	s.running[id] = &runState{}
-	runCtx := s.runCtx
-	s.spawnLocked(func() { s.execute(runCtx, t, f.ID, TriggerManual, todo) })
+	s.locked(func() {
+		runCtx := s.runCtx
+		s.spawnLocked(func() { s.execute(runCtx, t, f.ID, TriggerManual, todo) })
+	})
 	s.publish(id, "fired")
 	return f, nil
 }

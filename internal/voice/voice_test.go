@@ -34,7 +34,7 @@ func fixture(t *testing.T) (*dashboard.Store, *live.Hub) {
 	doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{Briefing: "Morning.",
 		Prompts: []dashboard.Prompt{{ID: "energy", Type: dashboard.PromptVoiceMemo, Question: "How is your energy?"}}}}
 	err := db.Tx(context.Background(), func(tx *store.Tx) error {
-		return dashboard.PutTx(context.Background(), tx, time.Now(), "ada", ds.Day(time.Now()), 0, doc, "test")
+		return ds.PutTx(context.Background(), tx, time.Now(), "ada", ds.Day(time.Now()), 0, doc, "test")
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -260,3 +260,11 @@ func (r *Repo) graph(ctx context.Context, q store.Queryer, agentID string) (grap
 	}
 	return g, nil
 }
+
+// EnsureSeeded inserts def as version 1 of its agent when the agent has no
+// version at all (active or not), validated like any save, and reports
+// whether it did. Later starts leave the admin's versions alone.
+func EnsureSeeded(ctx context.Context, repo *Repo, def Definition) (bool, error) {
+	_, created, err := repo.insert(ctx, def, "system", "seeded from the code defaults", true)
+	return created, err
+}

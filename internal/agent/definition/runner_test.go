@@ -52,8 +52,17 @@ func TestInvokeBuildsThePromptAndRecordsARun(t *testing.T) {
 		run.Prompt == nil || run.Prompt.User != wantUser || run.StartedAt == nil || run.FinishedAt == nil {
 		t.Fatalf("run = %+v", run)
 	}
-	if evs := f.pub.kind("run"); len(evs) != 4 { // running + finished, admin and member topics
-		t.Fatalf("run events = %v", evs)
+	// One run lifecycle, the engine's: queued → phases → succeeded, on the
+	// admin and the member topics.
+	var phases []string
+	for _, p := range f.pub.kind("run") {
+		if p.topic == "admin" {
+			ev := p.data.(agent.RunEvent)
+			phases = append(phases, string(ev.Status)+"/"+ev.Phase)
+		}
+	}
+	if want := []string{"queued/", "running/reason", "running/validate", "running/act", "running/save_memory", "succeeded/"}; !reflect.DeepEqual(phases, want) {
+		t.Fatalf("run events = %v, want %v", phases, want)
 	}
 }
 
@@ -72,13 +81,18 @@ func TestInvokeRefusesWhatCannotRun(t *testing.T) {
 	if _, err := r.Invoke(ctx, "greeter", Params{Message: "x"}); !apperr.Is(err, apperr.Invalid) {
 		t.Fatalf("no member: %v", err)
 	}
-	noModel, _ := NewRunner(f.repo, nil, Options{Runs: agent.NewRunStore(f.db, nil)})
+	noModel := f.runnerOn(f.engine(nil, agent.Options{}))
 	if _, err := noModel.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); !apperr.Is(err, apperr.Conflict) ||
 		!strings.Contains(err.Error(), "no language model") {
 		t.Fatalf("no model: %v", err)
 	}
-	spent, _ := NewRunner(f.repo, m, Options{Runs: agent.NewRunStore(f.db, nil),
-		BudgetExhausted: func(context.Context) (bool, error) { return true, nil }})
+	// The engine's one budget: a run that spent a token exhausts a 1-token day.
+	spentEngine := f.engine(m, agent.Options{Budget: agent.Budget{Tokens: 1}})
+	spent := f.runnerOn(spentEngine)
+	m.reply("greeter", "hello")
+	if _, err := spent.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); err != nil {
+		t.Fatalf("first invoke under budget: %v", err)
+	}
 	if _, err := spent.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); !apperr.Is(err, apperr.Conflict) ||
 		!strings.Contains(err.Error(), "budget") {
 		t.Fatalf("budget spent: %v", err)
@@ -366,7 +380,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 		}
 	}
 	// The remember tool wrote working memory, saved with the run.
-	mem, err := f.reg.Memory.Load(ctx, "hooked", "ada")
+	mem, err := agent.NewMemoryStore(f.db, nil).Load(ctx, "hooked", "ada")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +395,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 func TestWorkingMemoryContext(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	if _, err := f.reg.Memory.Set(ctx, "mem-agent", "ada", "knee", "sore left knee", 0, agent.AdminActor("t")); err != nil {
+	if _, err := agent.NewMemoryStore(f.db, nil).Set(ctx, "mem-agent", "ada", "knee", "sore left knee", 0, agent.AdminActor("t")); err != nil {
 		t.Fatal(err)
 	}
 	d := def("mem-agent", "agent:mem-agent")
