@@ -108,8 +108,8 @@ type Run struct {
 	// them: applied at commit when the model's output was accepted,
 	// discarded otherwise.
 	Effects    []EffectOutcome `json:"effects"`
-	InputHash        string          `json:"input_hash,omitempty"`
-	ReusedFrom       *int64          `json:"reused_from,omitempty"`
+	InputHash  string          `json:"input_hash,omitempty"`
+	ReusedFrom *int64          `json:"reused_from,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

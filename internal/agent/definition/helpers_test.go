@@ -134,7 +134,7 @@ func newFixture(t *testing.T) *fixture {
 			ContextMemberProfile: func(_ context.Context, m string) (string, error) {
 				return "Member " + m + ", 36, rows twice a week.", nil
 			},
-			ContextDate:          DateContext(db.Now, time.UTC),
+			ContextDate:      DateContext(db.Now, time.UTC),
 			"health_summary": func(context.Context, string) (string, error) { return "Weight 70.2 kg, trending down.", nil },
 		},
 		Hooks: hooks,
