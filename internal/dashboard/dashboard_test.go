@@ -140,11 +140,17 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if err != nil || !got["local:core-1"].Equal(now) {
 		t.Fatalf("consumed = %v %v", got, err)
 	}
-	if err := s.SetPlaylist(ctx, "ada", []string{"b", "a", "c"}); err != nil {
+	for _, id := range []string{"a", "b", "c"} {
+		if err := s.EditPlaylist(ctx, "ada", dashboard.PlaylistEdit{Op: dashboard.PlaylistAdd, ContentID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// "b" moved up from row 1; a stale row number still finds its id.
+	if err := s.EditPlaylist(ctx, "ada", dashboard.PlaylistEdit{Op: dashboard.PlaylistUp, ContentID: "b", Pos: 7}); err != nil {
 		t.Fatal(err)
 	}
 	pl, err := s.Playlist(ctx, "ada")
-	if err != nil || len(pl) != 3 || pl[0] != "b" || pl[2] != "c" {
+	if err != nil || len(pl) != 3 || pl[0] != "b" || pl[1] != "a" || pl[2] != "c" {
 		t.Fatalf("playlist = %v %v", pl, err)
 	}
 }
