@@ -139,7 +139,7 @@ func (d *defsAdmin) editForm(id string) url.Values {
 		d.t.Fatal(err)
 	}
 	form := url.Values{}
-	for k, val := range definition.FormValues(v.Definition) {
+	for k, val := range definitionFormValues(v.Definition) {
 		form.Set(k, val)
 	}
 	return form
@@ -258,7 +258,7 @@ func TestAdminDefinitionListAndCreate(t *testing.T) {
 		t.Fatalf("new form: %d", code)
 	}
 	form := url.Values{}
-	for k, v := range definition.NewFormValues() {
+	for k, v := range newDefinitionFormValues() {
 		form.Set(k, v)
 	}
 	form.Set("agent_id", "writer")

@@ -35,7 +35,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 	}
 	now, loc := time.Now(), s.opt.Location
 	d := views.Dashboard{
-		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(unitOr(m.Unit)), Private: m.PrivateFigures},
+		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
 		State: views.StateArea{
@@ -44,7 +44,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 			Body:      bodyWidget(m, r, now, loc),
 			Workouts:  workoutsWidget(r, now, loc),
 		},
-		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(unitOr(m.Unit))},
+		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize())},
 	}
 	dv, err := s.docView(ctx, m, now)
 	if err != nil {

@@ -154,6 +154,19 @@ func (s *Service) SetGoalStatus(ctx context.Context, member string, id int64, st
 	return nil
 }
 
+// SetPrivateFigures turns a member's "private figures" flag on or off and
+// tells their screens and the household view.
+func (s *Service) SetPrivateFigures(ctx context.Context, member string, on bool) error {
+	if err := s.db.SetPrivateFigures(ctx, member, on); err != nil {
+		return err
+	}
+	if s.pub != nil {
+		s.pub.Publish(live.MemberTopic(member), live.KindPrivacy, member)
+		s.pub.Publish(live.TopicHousehold, live.KindPrivacy, member)
+	}
+	return nil
+}
+
 func (s *Service) membersChanged(member string) {
 	if s.pub == nil {
 		return

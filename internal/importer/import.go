@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -80,6 +81,12 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 			}
 		}
 		sum.Duration = time.Since(started)
+		if pub := opts.Publisher; pub != nil && sum.Added > 0 {
+			tx.AfterCommit(func() {
+				pub.Publish(live.MemberTopic(opts.Member), live.KindImport, nil)
+				pub.Publish(live.TopicHousehold, live.KindImport, opts.Member)
+			})
+		}
 		return finishRun(ctx, tx, db.Now(), StatusComplete, &sum, "")
 	})
 	if err != nil {

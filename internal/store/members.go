@@ -82,11 +82,7 @@ func memberArgs(m health.Member) []any {
 	if m.BirthDate != nil {
 		birth = sql.NullString{String: m.BirthDate.Format(time.DateOnly), Valid: true}
 	}
-	unit := m.Unit
-	if unit == "" {
-		unit = health.KG
-	}
-	return []any{m.Name, m.Color, m.Avatar, string(unit), NullFloat(m.Targets.Calories), NullFloat(m.Targets.ProteinG),
+	return []any{m.Name, m.Color, m.Avatar, string(m.Unit.Normalize()), NullFloat(m.Targets.Calories), NullFloat(m.Targets.ProteinG),
 		NullFloat(m.Targets.CarbsG), NullFloat(m.Targets.FatG), NullFloat(m.GoalWeightKg), NullFloat(m.HeightCm),
 		birth, NullString(m.Sex), NullString(m.ActivityLevel), m.PrivateFigures}
 }
@@ -101,9 +97,7 @@ func CreateMemberTx(ctx context.Context, q Queryer, now time.Time, m *health.Mem
 	if m.Color == "" {
 		m.Color = "#4f8cff"
 	}
-	if m.Unit == "" {
-		m.Unit = health.KG
-	}
+	m.Unit = m.Unit.Normalize()
 	m.CreatedAt = now.UTC().Truncate(time.Millisecond)
 	args := append([]any{m.ID}, memberArgs(*m)...)
 	args = append(args, FormatTime(m.CreatedAt))

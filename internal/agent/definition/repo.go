@@ -72,7 +72,7 @@ func (c *current) clone() (Version, error) {
 	if err := json.Unmarshal(b, &v.Definition); err != nil {
 		return Version{}, fmt.Errorf("definition: copy %s: %w", c.AgentID, err)
 	}
-	v.normalize()
+	v.Normalize()
 	return v, nil
 }
 
@@ -178,7 +178,7 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 
 // prepare normalizes d and turns Go-typed input mappings into JSON shapes.
 func prepare(d *Definition) error {
-	d.normalize()
+	d.Normalize()
 	for i := range d.SubAgents {
 		in, err := jsonValue(d.SubAgents[i].Input)
 		if err != nil {

@@ -86,7 +86,7 @@ func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
 	if v.DeactivatedAt, err = store.ParseNullTime(deactivated); err != nil {
 		return v, err
 	}
-	v.normalize()
+	v.Normalize()
 	return v, nil
 }
 
