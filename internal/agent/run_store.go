@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"hearth/internal/apperr"
@@ -106,52 +105,21 @@ func (s *RunStore) Get(ctx context.Context, id int64) (Run, error) {
 
 // List returns runs matching f, newest first.
 func (s *RunStore) List(ctx context.Context, f RunFilter) ([]Run, error) {
-	var where []string
-	var args []any
-	add := func(cond string, v any) { where = append(where, cond); args = append(args, v) }
-	if f.Agent != "" {
-		add("agent_id = ?", f.Agent)
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, apperr.Invalidf("unknown run status %q", f.Status)
 	}
-	if f.Assignment != "" {
-		add("assignment_id = ?", f.Assignment)
-	}
-	if f.Member != "" {
-		add("member_id = ?", f.Member)
-	}
-	if f.Status != "" {
-		if !f.Status.Valid() {
-			return nil, apperr.Invalidf("unknown run status %q", f.Status)
-		}
-		add("status = ?", string(f.Status))
-	}
+	var w store.Where
+	w.Eq("agent_id", f.Agent).Eq("assignment_id", f.Assignment).Eq("member_id", f.Member).Eq("status", string(f.Status))
 	if f.BeforeID > 0 {
-		add("id < ?", f.BeforeID)
+		w.And("id < ?", f.BeforeID)
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 50
 	}
-	limit = min(limit, 500)
-	q := `SELECT ` + runColumns + ` FROM agent_runs`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY id DESC LIMIT ?"
-	args = append(args, limit)
-	rows, err := s.db.Read.QueryContext(ctx, q, args...)
+	out, err := store.All(ctx, s.db.Read, scanRun, `SELECT `+runColumns+` FROM agent_runs`+w.String()+
+		` ORDER BY id DESC LIMIT ?`, w.Args(min(limit, 500))...)
 	if err != nil {
-		return nil, fmt.Errorf("agent: list runs: %w", err)
-	}
-	defer rows.Close()
-	out := []Run{}
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("agent: list runs: %w", err)
 	}
 	return out, nil
@@ -202,7 +170,7 @@ func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member stri
 		ORDER BY id DESC LIMIT 1`, agent, assignment, member))
 }
 
-func scanRun(row interface{ Scan(...any) error }) (Run, error) {
+func scanRun(row store.Scanner) (Run, error) {
 	var r Run
 	var threadID, reused sql.NullInt64
 	var trig, status, created, timings, calls, verrs, effects string

@@ -32,23 +32,29 @@ func (s *Store) MarkConsumed(ctx context.Context, member, contentID, source stri
 
 // ConsumedSince returns the content ids a member finished since t, with when.
 func (s *Store) ConsumedSince(ctx context.Context, member string, t time.Time) (map[string]time.Time, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT content_id, max(consumed_at) FROM content_consumed
+	type mark struct {
+		id string
+		at time.Time
+	}
+	marks, err := store.All(ctx, s.db.Read, func(row store.Scanner) (mark, error) {
+		var m mark
+		var at string
+		if err := row.Scan(&m.id, &at); err != nil {
+			return m, err
+		}
+		var err error
+		m.at, err = store.ParseTime(at)
+		return m, err
+	}, `SELECT content_id, max(consumed_at) FROM content_consumed
 		WHERE member_id = ? AND consumed_at >= ? GROUP BY content_id`, member, store.FormatTime(t))
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: consumed: %w", err)
 	}
-	defer rows.Close()
-	out := map[string]time.Time{}
-	for rows.Next() {
-		var id, at string
-		if err := rows.Scan(&id, &at); err != nil {
-			return nil, err
-		}
-		if out[id], err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
+	out := make(map[string]time.Time, len(marks))
+	for _, m := range marks {
+		out[m.id] = m.at
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // DayStart returns the start of the household-local day containing t.

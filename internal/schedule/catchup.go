@@ -25,20 +25,9 @@ func (s *Service) recover(ctx context.Context) error {
 	ts := store.FormatTime(now)
 	var ids []int64
 	err := s.db.Tx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
+		var err error
+		ids, err = store.All(ctx, tx, store.Value[int64], `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE task_fires SET outcome = 'interrupted',
@@ -198,21 +187,10 @@ func (s *Service) sweep(ctx context.Context) error {
 	ts := store.FormatTime(now)
 	var ids []int64
 	err := s.db.Tx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM scheduled_tasks WHERE created_by = 'agent' AND keep = 0
+		var err error
+		ids, err = store.All(ctx, tx, store.Value[int64], `SELECT id FROM scheduled_tasks WHERE created_by = 'agent' AND keep = 0
 			AND expires_at IS NOT NULL AND expires_at <= ? AND status NOT IN ('completed','expired')`, ts)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, id := range ids {

@@ -73,7 +73,7 @@ type Todos struct {
 
 const todoCols = `id, agent_id, member_id, text, status, note, attempts, created_by, run_id, created_at, updated_at, done_at`
 
-func scanTodo(row interface{ Scan(...any) error }, loc *time.Location) (Todo, error) {
+func scanTodo(row store.Scanner, loc *time.Location) (Todo, error) {
 	var (
 		t                Todo
 		status, by       string
@@ -193,41 +193,17 @@ func (l *Todos) addTx(ctx context.Context, tx *store.Tx, in TodoInput) (int64, e
 
 // List returns items matching f, oldest first.
 func (l *Todos) List(ctx context.Context, f TodoFilter) ([]Todo, error) {
-	var (
-		where []string
-		args  []any
-	)
-	add := func(cond string, arg any) { where = append(where, cond); args = append(args, arg) }
-	if f.AgentID != "" {
-		add("agent_id = ?", f.AgentID)
-	}
-	if f.MemberID != "" {
-		add("member_id = ?", f.MemberID)
-	}
-	if f.Status != "" {
-		add("status = ?", string(f.Status))
-	}
+	var w store.Where
+	w.Eq("agent_id", f.AgentID).Eq("member_id", f.MemberID).Eq("status", string(f.Status))
 	if f.Open {
-		where = append(where, "status <> 'done'")
+		w.And("status <> 'done'")
 	}
-	query := `SELECT ` + todoCols + ` FROM agent_todos`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	rows, err := l.db.Read.QueryContext(ctx, query+` ORDER BY created_at, id`, args...)
+	out, err := store.All(ctx, l.db.Read, inZone(scanTodo, l.loc), `SELECT `+todoCols+` FROM agent_todos`+w.String()+
+		` ORDER BY created_at, id`, w.Args()...)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: list to-dos: %w", err)
 	}
-	defer rows.Close()
-	out := []Todo{}
-	for rows.Next() {
-		t, err := scanTodo(rows, l.loc)
-		if err != nil {
-			return nil, fmt.Errorf("schedule: scan to-do: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Complete marks an item done (idempotent). memberID, when not "", must be

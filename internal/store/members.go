@@ -14,7 +14,7 @@ import (
 const memberCols = `id, name, color, avatar, unit, calories_target, protein_g, carbs_g, fat_g,
 	goal_weight_kg, height_cm, birth_date, sex, activity_level, private_figures, created_at`
 
-func scanMember(row interface{ Scan(...any) error }) (health.Member, error) {
+func scanMember(row Scanner) (health.Member, error) {
 	var (
 		m                     health.Member
 		unit, created         string
@@ -42,20 +42,11 @@ func scanMember(row interface{ Scan(...any) error }) (health.Member, error) {
 
 // ListMembers returns the household ordered by creation.
 func (db *DB) ListMembers(ctx context.Context) ([]health.Member, error) {
-	rows, err := db.Read.QueryContext(ctx, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
+	out, err := All(ctx, db.Read, scanMember, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list members: %w", err)
 	}
-	defer rows.Close()
-	var out []health.Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: scan member: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Member returns one member, or an apperr.NotFound error.

@@ -203,14 +203,10 @@ func prepare(d *Definition) error {
 func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error) {
 	var prev Version
 	err := r.db.Tx(ctx, func(tx *store.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
+		active, err := store.All(ctx, tx, scanVersion, `SELECT `+versionColumns+` FROM agent_definitions
 			WHERE agent_id = ? AND is_active = 1 ORDER BY version DESC LIMIT 2`, agentID)
 		if err != nil {
 			return fmt.Errorf("definition: rollback %s: %w", agentID, err)
-		}
-		active, err := scanVersions(rows)
-		if err != nil {
-			return err
 		}
 		switch len(active) {
 		case 0:
@@ -236,15 +232,11 @@ func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error
 // graph loads the other agents' current sub-agent lists and the keys their
 // object input mappings give agentID.
 func (r *Repo) graph(ctx context.Context, q store.Queryer, agentID string) (graph, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions d
+	all, err := store.All(ctx, q, scanVersion, `SELECT `+versionColumns+` FROM agent_definitions d
 		WHERE is_active = 1 AND version = (SELECT MAX(version) FROM agent_definitions
 			WHERE agent_id = d.agent_id AND is_active = 1)`)
 	if err != nil {
 		return graph{}, fmt.Errorf("definition: load graph: %w", err)
-	}
-	all, err := scanVersions(rows)
-	if err != nil {
-		return graph{}, err
 	}
 	g := graph{subs: map[string][]string{}}
 	for _, v := range all {
