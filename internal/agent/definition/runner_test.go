@@ -468,3 +468,74 @@ func TestSubAgentTemplateUsesItsMappedInput(t *testing.T) {
 		t.Fatalf("missing input reference not noted: %q", notes)
 	}
 }
+
+// Definitions run on the engine: its one model-call limit covers their
+// parallel sub-agents too (the runner used to have its own limit of 4).
+func TestInvokesShareTheEnginesModelLimit(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		f.save(def("leaf-"+id, "agent:leaf-"+id))
+	}
+	parent := def("fan", "agent:fan")
+	parent.SubAgents = []SubAgent{{Key: "a", AgentID: "leaf-a"}, {Key: "b", AgentID: "leaf-b"}, {Key: "c", AgentID: "leaf-c"}}
+	f.save(parent)
+	m := newFakeModel()
+	m.reply("fan", "go")
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	for _, id := range []string{"a", "b", "c"} {
+		m.on("leaf-"+id, func(context.Context, agent.Request) (string, error) {
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			mu.Unlock()
+			time.Sleep(30 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			return id, nil
+		})
+	}
+	r := f.runnerOn(f.engine(m, agent.Options{MaxConcurrentModelCalls: 1}))
+	if _, err := r.Invoke(ctx, "fan", Params{Member: "ada", Message: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if most != 1 {
+		t.Fatalf("%d model calls at once, want the engine's limit of 1", most)
+	}
+}
+
+// A failed invoke applies nothing its tools staged: the model remembered
+// something and then never produced valid output.
+func TestFailedInvokeAppliesNoStagedWrites(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	d := def("forgetful", "agent:forgetful")
+	d.OutputSchema = map[string]any{"type": "object", "required": []any{"ok"}}
+	d.ToolIDs = []string{"remember"}
+	d.MaxRetries = 1
+	f.save(d)
+	m := newFakeModel()
+	m.on("forgetful", func(ctx context.Context, req agent.Request) (string, error) {
+		if _, err := req.CallTool(ctx, "remember", json.RawMessage(`{"key":"mood","value":"grumpy","ttl_hours":0}`)); err != nil {
+			return "", err
+		}
+		return `{"nope": true}`, nil
+	})
+	res, err := f.runner(m).Invoke(ctx, "forgetful", Params{Member: "ada", Message: "hi"})
+	if err == nil || !strings.Contains(err.Error(), "still invalid after 2 attempts") {
+		t.Fatalf("invoke: %v", err)
+	}
+	mem, err := agent.NewMemoryStore(f.db, nil).Load(ctx, "forgetful", "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := mem.Get("mood"); ok {
+		t.Fatalf("a failed invoke saved the model's memory write %q", v)
+	}
+	run := f.run(res.RunID)
+	if run.Status != agent.StatusFailed || len(run.Effects) != 1 || run.Effects[0].Outcome != agent.EffectDiscarded {
+		t.Fatalf("run = %s, effects %+v; want failed with the staged write discarded", run.Status, run.Effects)
+	}
+}
