@@ -1,7 +1,9 @@
 // Package live is the in-process pub/sub hub that feeds SSE streams. Writers
 // publish after commit and never block: each subscriber has a bounded queue,
 // and when it is full the subscriber is told to re-render everything instead
-// (overflow coalesces into one resync signal).
+// (overflow coalesces into one resync signal). Writers see the hub as a
+// Publisher; every event kind is a Kind constant (kinds.go), so a
+// subscriber maps each one on purpose.
 package live
 
 import (

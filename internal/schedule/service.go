@@ -12,6 +12,12 @@
 // next_run_at, the admin preview (NextFires) and what gocron fires always
 // agree, and a slow run cannot delay the next fire (the overlap policy
 // decides what that fire does).
+//
+// Every task state change is one write transaction; the service's mutex
+// guards only in-memory state (runs in progress, gocron jobs) and is never
+// held while waiting for the database, so an agent run's commit, which
+// holds the writer connection, can apply the coach's staged tasks here.
+// gocron is made to match a task after its transaction commits.
 package schedule
 
 import (

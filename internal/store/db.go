@@ -10,6 +10,14 @@
 //
 // Other domain packages (agent, schedule, content, …) keep the SQL of their own
 // aggregates beside their types and use DB's Write/Read handles and Tx.
+//
+// Tx is a write transaction with AfterCommit hooks: a write that must be
+// followed by a live update (or a timer armed) registers it there, so it
+// happens only once the write is durable. The query kit (All, One, Value
+// and Where) scans rows and builds optional filters. SQLite's "disk full"
+// and "busy" errors are translated for the layers above through apperr
+// (NoSpace, Unavailable), so none of them imports this package to map
+// them.
 package store
 
 import (
