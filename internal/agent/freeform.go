@@ -111,19 +111,12 @@ func (o *Orchestrator) Freeform(ctx context.Context, req FreeformRequest) (Run, 
 }
 
 func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage) error {
-	if err := o.startRunning(ctx, x); err != nil {
-		return err
-	}
-	agentID := x.run.Agent
-	end := x.Phase(ctx, PhaseLoadMemory)
-	mem, err := x.Memory(ctx, agentID)
-	end()
+	mem, err := o.begin(ctx, x)
 	if err != nil {
 		return err
 	}
-	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
 
-	end = x.Phase(ctx, PhaseHistory)
+	end := x.Phase(ctx, PhaseHistory)
 	history, err := o.threads.Messages(ctx, userMsg.ThreadID, userMsg.ID, o.opts.HistoryMessages)
 	end()
 	if err != nil {

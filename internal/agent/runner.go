@@ -21,22 +21,32 @@ func (o *Orchestrator) startRunning(ctx context.Context, x *Exec) error {
 	return o.runs.save(ctx, o.db.Write, &snap)
 }
 
+// begin marks a run running and loads its agent's working memory (the
+// load_memory and prune phases every run starts with).
+func (o *Orchestrator) begin(ctx context.Context, x *Exec) (*Memory, error) {
+	if err := o.startRunning(ctx, x); err != nil {
+		return nil, err
+	}
+	end := x.Phase(ctx, PhaseLoadMemory)
+	mem, err := x.Memory(ctx, x.run.Agent)
+	end()
+	if err != nil {
+		return nil, err
+	}
+	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
+	return mem, nil
+}
+
 // runAssignment is the assignment template:
 // load memory → prune → gather → prompt → reason → validate → act → save memory.
 func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec) error {
-	if err := o.startRunning(ctx, x); err != nil {
-		return err
-	}
 	agentID := x.run.Agent
-	end := x.Phase(ctx, PhaseLoadMemory)
-	mem, err := x.Memory(ctx, agentID)
-	end()
+	mem, err := o.begin(ctx, x)
 	if err != nil {
 		return err
 	}
-	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
 
-	end = x.Phase(ctx, PhaseGather)
+	end := x.Phase(ctx, PhaseGather)
 	gathered, err := ca.a.Gather(ctx, &Env{Scope: x.readScope(agentID, mem), Memory: mem, Tools: reg.tools})
 	end()
 	if err != nil {

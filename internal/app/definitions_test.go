@@ -15,15 +15,8 @@ import (
 // the model, and a rollback restores the seeded prompt.
 func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.New(t)
+	a, srv := modelApp(t)
 	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Text("not a dashboard", 10, 5) })
-	cfg := testConfig(t)
-	cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model = srv.URL(), "test-key", "fake"
-	a, err := New(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
 
 	v1, err := a.Definitions.Active(ctx, coach.AgentID)
 	if err != nil || v1.Number != 1 {

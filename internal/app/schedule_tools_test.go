@@ -20,18 +20,8 @@ import (
 // per-member limit the tool result carries the refusal instead.
 func TestCoachSchedulesFollowUpThroughModel(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.New(t)
+	a, srv := modelApp(t)
 	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.JSON(minimalDoc(), 10, 5) })
-	cfg := testConfig(t)
-	cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model = srv.URL(), "test-key", "fake"
-	a, err := New(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	if err := a.Schedule.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
 	when := time.Now().Add(3 * time.Hour).UTC().Format(time.RFC3339)
 	srv.Push(llmtest.Tool("schedule_action", map[string]any{"description": "Ask how the knee feels", "type": "once",
 		"schedule": when, "prompt": "Ask Maya how her knee feels after yesterday's run"}))
