@@ -21,6 +21,7 @@ var codeStatus = map[apperr.Code]int{
 	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
 	apperr.Unavailable:  http.StatusServiceUnavailable,
 	apperr.NoSpace:      http.StatusInsufficientStorage,
+	apperr.TooMany:      http.StatusTooManyRequests,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // MaxChatMessageLen caps a member's chat message, in characters.
@@ -178,8 +179,8 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 		req.Tools, req.CallTool = specs, reg.tools.Caller(scope)
 	}
 	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError) {
-		if s := strings.TrimSpace(raw); s != "" {
-			return s, nil
+		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
+			return strings.TrimSpace(s), nil
 		}
 		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}
 	}})

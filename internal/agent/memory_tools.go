@@ -43,11 +43,12 @@ func MemoryTools() ToolFactory {
 						return okResult{}, errNoMemory
 					}
 					ttl := time.Duration(a.TTLHours * float64(time.Hour))
-					if err := checkMemoryEntry(a.Key, a.Value, ttl); err != nil {
+					value, err := checkMemoryEntry(a.Key, a.Value, ttl)
+					if err != nil {
 						return okResult{}, err
 					}
 					return okResult{OK: true, Note: stagedNote}, scope.Stage(func(context.Context, *store.Tx) error {
-						return mem.Set(a.Key, a.Value, ttl)
+						return mem.Set(a.Key, value, ttl)
 					})
 				}),
 			NewTool("forget", "Remove an entry from working memory.",

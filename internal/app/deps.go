@@ -6,6 +6,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/coach"
+	"hearth/internal/idempotency"
 	"hearth/internal/importer"
 	"hearth/web"
 )
@@ -25,6 +26,8 @@ func (a *App) webDeps() web.Deps {
 		Voice:      a.voiceService(),
 		Privacy:    a.Household,
 		Coach:      dayPreparer{agents: a.Agents},
+		Requests:   idempotency.New(a.DB),
+		Sessions:   a.Sessions,
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
 	}
 }

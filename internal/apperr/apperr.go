@@ -23,6 +23,9 @@ const (
 	Unavailable Code = "unavailable"
 	// NoSpace: the disk is full; nothing was saved.
 	NoSpace Code = "no_space"
+	// TooMany: the client sent too much too fast (failed logins, open
+	// streams, uploads over a quota); it may try again later.
+	TooMany Code = "too_many"
 )
 
 // Error is an application error with a user-safe message and optional

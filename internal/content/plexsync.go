@@ -7,8 +7,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"hearth/internal/text"
 )
 
 // PlexThumbPrefix is the kiosk path of a proxied Plex thumbnail:
@@ -192,15 +193,14 @@ func trimTo(s string, n int) string {
 	return s
 }
 
-// clean drops control characters (keeping newlines in multi-line text),
-// trims, and cuts to at most limit bytes on a rune boundary.
+// clean drops what text cannot use (package text), trims, and cuts to at
+// most limit bytes on a rune boundary.
 func clean(s string, limit int, multiline bool) string {
-	s = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || (unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t'))) {
-			return -1
-		}
-		return r
-	}, s)
+	mode := text.Line
+	if multiline {
+		mode = text.Multi
+	}
+	s, _ = text.Clean(mode, s)
 	s = strings.TrimSpace(s)
 	for len(s) > limit {
 		_, size := utf8.DecodeLastRuneInString(s)

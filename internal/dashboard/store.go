@@ -48,6 +48,8 @@ type Stored struct {
 // caller's transaction, so it commits together with the run's memory save,
 // and tells the member's screens once the transaction has committed.
 func (s *Store) PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+	doc = doc.clone()
+	doc.CleanText()
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("dashboard: encode: %w", err)

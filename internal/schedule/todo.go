@@ -12,6 +12,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // TodoStatus is where a to-do item is.
@@ -137,6 +138,11 @@ func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
 // checkTodo tidies and validates a new item.
 func checkTodo(in TodoInput) (TodoInput, error) {
 	in.Text, in.AgentID, in.MemberID = strings.TrimSpace(in.Text), strings.TrimSpace(in.AgentID), strings.TrimSpace(in.MemberID)
+	clean, err := text.Check(text.Multi, in.Text)
+	if err != nil {
+		return in, invalidField("text", "to-do text "+err.Error())
+	}
+	in.Text = clean
 	if in.CreatedBy == "" {
 		in.CreatedBy = ByUser
 	}
