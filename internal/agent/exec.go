@@ -51,11 +51,17 @@ func (x *Exec) update(fn func(r *Run)) {
 	fn(x.run)
 }
 
-// snapshot copies the run under the lock.
+// snapshot copies the run under the lock, with its own copies of the
+// slices the run keeps appending to and updating in place.
 func (x *Exec) snapshot() Run {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return *x.run
+	r := *x.run
+	r.Timings = slices.Clone(r.Timings)
+	r.ToolCalls = slices.Clone(r.ToolCalls)
+	r.ValidationErrors = slices.Clone(r.ValidationErrors)
+	r.Effects = slices.Clone(r.Effects)
+	return r
 }
 
 // SetPrompt records the prompt the run sends (shown in the run view).

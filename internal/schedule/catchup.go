@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"hearth/internal/store"
@@ -25,11 +26,14 @@ func (s *Service) recover(ctx context.Context) error {
 	ts := store.FormatTime(now)
 	var ids []int64
 	err := s.db.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		ids, err = store.All(ctx, tx, store.Value[int64], `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
+		running, err := runningTasks(ctx, tx)
 		if err != nil {
 			return err
 		}
+		for id := range running {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
 		if _, err := tx.ExecContext(ctx, `UPDATE task_fires SET outcome = 'interrupted',
 			reason = 'interrupted: the server stopped during this run', finished_at = ?, at = ?
 			WHERE outcome = 'running'`, ts, ts); err != nil {

@@ -15,12 +15,29 @@ func (s *Service) List(ctx context.Context, f TaskFilter) ([]Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	running, err := runningTasks(ctx, s.db.Read)
+	if err != nil {
+		return nil, err
+	}
 	for i := range tasks {
-		tasks[i].Running = s.running[tasks[i].ID] != nil
+		tasks[i].Running = running[tasks[i].ID]
 	}
 	return tasks, nil
+}
+
+// runningTasks are the tasks with a run in progress: a "running" ledger
+// row, written and finished in the same transactions as the task's state,
+// so a task reads as idle only once its run's outcome is stored.
+func runningTasks(ctx context.Context, q store.Queryer) (map[int64]bool, error) {
+	ids, err := store.All(ctx, q, store.Value[int64], `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: running tasks: %w", err)
+	}
+	out := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out, nil
 }
 
 // Get returns one task; apperr.NotFound for an unknown id.
@@ -29,10 +46,9 @@ func (s *Service) Get(ctx context.Context, id int64) (Task, error) {
 	if err != nil {
 		return t, err
 	}
-	s.mu.Lock()
-	t.Running = s.running[id] != nil
-	s.mu.Unlock()
-	return t, nil
+	running, err := runningTasks(ctx, s.db.Read)
+	t.Running = running[id]
+	return t, err
 }
 
 // Ledger returns the task's ledger, newest slot first (limit ≤ 0: 100).
@@ -169,10 +185,9 @@ func (s *Service) mutate(ctx context.Context, id int64, change string, fn func(t
 	if err != nil {
 		return Task{}, err
 	}
-	s.mu.Lock()
-	out.Running = s.running[id] != nil
-	s.mu.Unlock()
-	return out, nil
+	running, err := runningTasks(ctx, s.db.Read)
+	out.Running = running[id]
+	return out, err
 }
 
 // mutateTx is mutate inside tx.
