@@ -35,10 +35,12 @@ type Options struct {
 	Budget Budget
 	// Location sets the day boundary for the budget (default UTC).
 	Location *time.Location
-	// MaxConcurrentRuns caps assignment runs executing at once (default 2);
-	// further runs wait as queued. Chat runs are not counted.
+	// MaxConcurrentRuns caps assignment and driven runs (Execute)
+	// executing at once (default 2); further runs wait as queued. Chat runs
+	// are not counted.
 	MaxConcurrentRuns int
-	// MaxConcurrentModelCalls caps model requests in flight (default 2).
+	// MaxConcurrentModelCalls caps model requests in flight across every
+	// run (default 2; HEARTH_MODEL_CONCURRENCY).
 	MaxConcurrentModelCalls int
 	// RunTimeout bounds one run from the moment it starts executing (time
 	// spent queued for a worker is not counted; default 10 minutes).
