@@ -17,6 +17,7 @@ require (
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/starfederation/datastar-go v1.2.2
+	go.uber.org/goleak v1.3.0
 	golang.org/x/crypto v0.58.0
 )
 

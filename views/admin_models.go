@@ -101,6 +101,10 @@ func (r RunView) Label() string {
 // ToolCallView is one tool call of a run.
 type ToolCallView struct{ Name, Args, Result, Error string }
 
+// EffectView is a write a tool staged during the run and what became of it
+// (applied, refused, discarded).
+type EffectView struct{ Tool, Outcome, Reason string }
+
 // AttemptView lists the validation errors of one reasoning attempt.
 type AttemptView struct {
 	Attempt int
@@ -114,6 +118,7 @@ type RunDetail struct {
 	System, User string // the prompt sent to the model
 	Output       string // pretty-printed JSON
 	ToolCalls    []ToolCallView
+	Effects      []EffectView
 	Validation   []AttemptView
 }
 

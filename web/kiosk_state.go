@@ -28,7 +28,7 @@ const (
 
 func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WeightWidget {
 	t := health.WeightTrend(r.weights, m, now, loc)
-	u := unitOr(m.Unit)
+	u := m.Unit.Normalize()
 	w := views.WeightWidget{Unit: string(u)}
 	if t.CurrentKg == nil {
 		return w
@@ -113,7 +113,7 @@ func macroBar(label string, p health.MacroProgress, unit string, overAt float64)
 }
 
 func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) views.BodyWidget {
-	u := unitOr(m.Unit)
+	u := m.Unit.Normalize()
 	if c, ok := health.BodyComposition(r.scans, now, loc); ok {
 		b := views.BodyWidget{HasData: true, BodyFat: fmt.Sprintf("%.1f %%", c.Latest.BodyFatPct),
 			Lean: u.Format(c.Latest.LeanMassKg), Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}

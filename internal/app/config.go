@@ -41,7 +41,10 @@ type Config struct {
 	BudgetTokens    int64
 	BudgetUSD       float64
 	Prices          agent.Prices
-	LogLevel        string
+	// ModelConcurrency caps model requests in flight across every agent
+	// run (assignments, chat, definitions).
+	ModelConcurrency int
+	LogLevel         string
 	// Hosts are extra Host names Hearth answers to (HEARTH_HOSTS): the
 	// household's LAN name or address. Loopback names and the listen
 	// address always work.
@@ -97,6 +100,7 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
+	modelConc := fs.String("model-concurrency", env("HEARTH_MODEL_CONCURRENCY", "2"), "model requests in flight at most, across all agents (HEARTH_MODEL_CONCURRENCY)")
 	prices := fs.String("prices", env("HEARTH_PRICES", ""), "model prices, model=in/out USD per 1M tokens, comma separated (HEARTH_PRICES)")
 	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
 	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
@@ -134,6 +138,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || !finiteNonNeg(c.BudgetUSD) {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
+	}
+	if c.ModelConcurrency, err = strconv.Atoi(*modelConc); err != nil || c.ModelConcurrency < 1 || c.ModelConcurrency > 64 {
+		return c, fmt.Errorf("config: HEARTH_MODEL_CONCURRENCY %q: want a whole number from 1 to 64", *modelConc)
 	}
 	if c.Prices, err = ParsePrices(*prices); err != nil {
 		return c, err
@@ -184,6 +191,7 @@ func (c Config) Summary() []any {
 		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
+		"model_concurrency", c.ModelConcurrency,
 		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
 		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient,
 	}

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -94,7 +93,7 @@ func seed(t *testing.T, a *app.App) {
 	if _, err := a.Catalog.LoadDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+	err := a.DB.Tx(ctx, func(tx *store.Tx) error {
 		for i := 30; i >= 1; i-- {
 			kg := 70 - float64(30-i)*0.05 + float64(i%3)*0.2
 			w := health.WeightReading{MemberID: "ada", MeasuredAt: now.AddDate(0, 0, -i), WeightKg: kg, SourceKey: fmt.Sprint(i), Source: "scale"}
@@ -121,10 +120,10 @@ func seed(t *testing.T, a *app.App) {
 			return err
 		}
 		day := now.Format(time.DateOnly)
-		if err := dashboard.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
+		if err := a.Dashboards.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
 			return err
 		}
-		return dashboard.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
+		return a.Dashboards.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -58,7 +58,7 @@ func (t Trend) Text() string {
 // Text renders goal progress in unit u, e.g. "goal 78 kg: 3.9 kg to lose, no
 // ETA (trend is flat)".
 func (p Progress) Text(u Unit) string {
-	u = unitOrKG(u)
+	u = u.Normalize()
 	if p.GoalKg == nil {
 		return p.Note
 	}
@@ -162,7 +162,7 @@ func (s TrainingStats) Text() string {
 // Text renders the latest scan, e.g. "30.4% body fat, lean mass 47 kg
 // (−1.6 points, −0.4 kg since the previous scan), 7 days ago".
 func (c Composition) Text(u Unit) string {
-	u = unitOrKG(u)
+	u = u.Normalize()
 	s := fmt.Sprintf("%s%% body fat, lean mass %s", trimFloat(round1(c.Latest.BodyFatPct)), u.Format(c.Latest.LeanMassKg))
 	if c.BodyFatChangePct != nil {
 		sign := "+"

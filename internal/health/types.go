@@ -37,11 +37,18 @@ func (u Unit) ToKg(v float64) float64 {
 	return v
 }
 
+// Normalize is the unit a member sees: LB for pounds, KG for anything else
+// (unset included). Every place that shows or converts a weight uses it.
+func (u Unit) Normalize() Unit {
+	if u == LB {
+		return LB
+	}
+	return KG
+}
+
 // Format renders a weight in kilograms in the unit with one decimal, e.g. "81.4 kg".
 func (u Unit) Format(kg float64) string {
-	if u != LB {
-		u = KG
-	}
+	u = u.Normalize()
 	return formatOne(u.FromKg(kg)) + " " + string(u)
 }
 

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -54,7 +54,7 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	prog := newProgress(src, name, total, opts.Progress)
 	defer prog.done()
 
-	err = db.Tx(ctx, func(tx *sql.Tx) error {
+	err = db.Tx(ctx, func(tx *store.Tx) error {
 		q := newStmtCache(tx)
 		defer q.close()
 		source := SourceCSV
@@ -81,6 +81,12 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 			}
 		}
 		sum.Duration = time.Since(started)
+		if pub := opts.Publisher; pub != nil && sum.Added > 0 {
+			tx.AfterCommit(func() {
+				pub.Publish(live.MemberTopic(opts.Member), live.KindImport, nil)
+				pub.Publish(live.TopicHousehold, live.KindImport, opts.Member)
+			})
+		}
 		return finishRun(ctx, tx, db.Now(), StatusComplete, &sum, "")
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 )
 
 // Kind says what a file holds.
@@ -56,6 +57,10 @@ type Options struct {
 	// Progress, when set, is called at most about ten times a second while
 	// the file is read, and once more when it is done.
 	Progress func(Progress)
+	// Publisher, when set, tells the member's screens and the household
+	// view once records were committed (a CLI import has none: another
+	// process).
+	Publisher live.Publisher
 }
 
 // Progress reports how far an import has come.

@@ -13,13 +13,13 @@ import (
 // stmtCache is a store.Queryer over a transaction that prepares each query
 // once, so the store's Insert helpers run as prepared statements.
 type stmtCache struct {
-	tx    *sql.Tx
+	tx    *store.Tx
 	stmts map[string]*sql.Stmt
 }
 
 var _ store.Queryer = (*stmtCache)(nil)
 
-func newStmtCache(tx *sql.Tx) *stmtCache { return &stmtCache{tx: tx, stmts: map[string]*sql.Stmt{}} }
+func newStmtCache(tx *store.Tx) *stmtCache { return &stmtCache{tx: tx, stmts: map[string]*sql.Stmt{}} }
 
 func (c *stmtCache) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := c.stmts[query]; ok {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"hearth/internal/apperr"
@@ -85,7 +84,7 @@ func (db *DB) CountMemberData(ctx context.Context, member string) ([]MemberDataC
 // caller's: the store does not know the data directory.
 func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount, error) {
 	var out []MemberDataCount
-	err := db.Tx(ctx, func(tx *sql.Tx) error {
+	err := db.Tx(ctx, func(tx *Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE id = ?`, member).Scan(&n); err != nil {
 			return fmt.Errorf("store: erase %q: %w", member, err)

@@ -77,27 +77,23 @@ func (db *DB) AddWeight(ctx context.Context, r health.WeightReading) (health.Wei
 // Weights lists a member's readings in the range.
 func (db *DB) Weights(ctx context.Context, member string, rg Range) ([]health.WeightReading, error) {
 	w, args := rg.where("measured_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg, source
+	out, err := All(ctx, db.Read, func(row Scanner) (health.WeightReading, error) {
+		var r health.WeightReading
+		var at string
+		var bf, lean sql.NullFloat64
+		if err := row.Scan(&r.ID, &r.MemberID, &at, &r.WeightKg, &bf, &lean, &r.Source); err != nil {
+			return r, err
+		}
+		r.BodyFatPct, r.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
+		var err error
+		r.MeasuredAt, err = ParseTime(at)
+		return r, err
+	}, `SELECT id, member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg, source
 		FROM weight_readings WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: weights: %w", err)
 	}
-	defer rows.Close()
-	var out []health.WeightReading
-	for rows.Next() {
-		var r health.WeightReading
-		var at string
-		var bf, lean sql.NullFloat64
-		if err := rows.Scan(&r.ID, &r.MemberID, &at, &r.WeightKg, &bf, &lean, &r.Source); err != nil {
-			return nil, fmt.Errorf("store: scan weight: %w", err)
-		}
-		if r.MeasuredAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		r.BodyFatPct, r.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertMeal inserts a nutrition entry (idempotent on SourceKey, see InsertWeight).
@@ -119,25 +115,21 @@ func (db *DB) AddMeal(ctx context.Context, m health.Meal) (health.Meal, error) {
 // Meals lists a member's meals in the range.
 func (db *DB) Meals(ctx context.Context, member string, rg Range) ([]health.Meal, error) {
 	w, args := rg.where("eaten_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source
+	out, err := All(ctx, db.Read, func(row Scanner) (health.Meal, error) {
+		var m health.Meal
+		var at string
+		if err := row.Scan(&m.ID, &m.MemberID, &at, &m.Name, &m.Calories, &m.ProteinG, &m.CarbsG, &m.FatG, &m.Source); err != nil {
+			return m, err
+		}
+		var err error
+		m.EatenAt, err = ParseTime(at)
+		return m, err
+	}, `SELECT id, member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source
 		FROM meals WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: meals: %w", err)
 	}
-	defer rows.Close()
-	var out []health.Meal
-	for rows.Next() {
-		var m health.Meal
-		var at string
-		if err := rows.Scan(&m.ID, &m.MemberID, &at, &m.Name, &m.Calories, &m.ProteinG, &m.CarbsG, &m.FatG, &m.Source); err != nil {
-			return nil, fmt.Errorf("store: scan meal: %w", err)
-		}
-		if m.EatenAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertWorkout inserts a workout (idempotent on SourceKey, see InsertWeight).
@@ -159,29 +151,25 @@ func (db *DB) AddWorkout(ctx context.Context, w health.Workout) (health.Workout,
 // Workouts lists a member's workouts in the range.
 func (db *DB) Workouts(ctx context.Context, member string, rg Range) ([]health.Workout, error) {
 	w, args := rg.where("started_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
-	if err != nil {
-		return nil, fmt.Errorf("store: workouts: %w", err)
-	}
-	defer rows.Close()
-	var out []health.Workout
-	for rows.Next() {
+	out, err := All(ctx, db.Read, func(row Scanner) (health.Workout, error) {
 		var x health.Workout
 		var at string
 		var avg, mx sql.NullInt64
 		var kcal sql.NullFloat64
 		var content sql.NullString
-		if err := rows.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &content, &x.Source); err != nil {
-			return nil, fmt.Errorf("store: scan workout: %w", err)
-		}
-		if x.StartedAt, err = ParseTime(at); err != nil {
-			return nil, err
+		if err := row.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &content, &x.Source); err != nil {
+			return x, err
 		}
 		x.AvgHR, x.MaxHR, x.EnergyKcal, x.ContentID = IntPtr(avg), IntPtr(mx), FloatPtr(kcal), content.String
-		out = append(out, x)
+		var err error
+		x.StartedAt, err = ParseTime(at)
+		return x, err
+	}, `SELECT id, member_id, started_at, type, title, duration_min, avg_hr, max_hr,
+		energy_kcal, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: workouts: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertBodyScan inserts a scan; like InsertWeight it inserts nothing for a
@@ -204,25 +192,21 @@ func (db *DB) AddBodyScan(ctx context.Context, s health.BodyScan) (health.BodySc
 // BodyScans lists a member's scans in the range.
 func (db *DB) BodyScans(ctx context.Context, member string, rg Range) ([]health.BodyScan, error) {
 	w, args := rg.where("scanned_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
+	out, err := All(ctx, db.Read, func(row Scanner) (health.BodyScan, error) {
+		var s health.BodyScan
+		var at string
+		var fm, bm, vf sql.NullFloat64
+		if err := row.Scan(&s.ID, &s.MemberID, &at, &s.BodyFatPct, &s.LeanMassKg, &fm, &bm, &vf, &s.Source); err != nil {
+			return s, err
+		}
+		s.FatMassKg, s.BoneMassKg, s.VisceralFat = FloatPtr(fm), FloatPtr(bm), FloatPtr(vf)
+		var err error
+		s.ScannedAt, err = ParseTime(at)
+		return s, err
+	}, `SELECT id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
 		bone_mass_kg, visceral_fat, source FROM body_scans WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: body scans: %w", err)
 	}
-	defer rows.Close()
-	var out []health.BodyScan
-	for rows.Next() {
-		var s health.BodyScan
-		var at string
-		var fm, bm, vf sql.NullFloat64
-		if err := rows.Scan(&s.ID, &s.MemberID, &at, &s.BodyFatPct, &s.LeanMassKg, &fm, &bm, &vf, &s.Source); err != nil {
-			return nil, fmt.Errorf("store: scan body scan: %w", err)
-		}
-		if s.ScannedAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		s.FatMassKg, s.BoneMassKg, s.VisceralFat = FloatPtr(fm), FloatPtr(bm), FloatPtr(vf)
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return out, nil
 }
