@@ -64,7 +64,7 @@ const maxCorrelationRecords = 64
 func parseApple(ctx context.Context, r io.Reader, out emitter) error {
 	src := &readErr{r: r}
 	filter := &xmlCharFilter{r: src}
-	p := &appleParser{d: xml.NewDecoder(bufio.NewReaderSize(filter, 256<<10)), src: src, filter: filter, out: out}
+	p := &appleParser{d: xml.NewDecoder(skipDoctype(bufio.NewReaderSize(filter, 256<<10))), src: src, filter: filter, out: out}
 	defer func() {
 		if n := int(filter.dropped) + p.dropped; n > 0 {
 			out.cleaned(n)

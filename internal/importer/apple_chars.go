@@ -1,6 +1,10 @@
 package importer
 
-import "io"
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
 
 // xmlCharFilter drops the C0 control characters XML 1.0 forbids (all below
 // U+0020 except tab, newline and carriage return) from the bytes it passes
@@ -33,4 +37,32 @@ func (f *xmlCharFilter) Read(b []byte) (int, error) {
 		}
 		// Everything read was dropped: read again rather than return 0, nil.
 	}
+}
+
+// skipDoctype drops the export's internal DTD subset (<!DOCTYPE HealthData
+// [ … ]>), keeping its newlines so line numbers stay true. Hearth needs
+// nothing from it, and the DTD of iOS 16 exports is malformed (an ATTLIST
+// without its closing ">"), which makes encoding/xml read the whole file as
+// one directive and fail at its end. Only a DOCTYPE before the root element
+// and within the first buffer is touched.
+func skipDoctype(br *bufio.Reader) io.Reader {
+	head, _ := br.Peek(br.Size()) // a short file is all there
+	start := bytes.Index(head, []byte("<!DOCTYPE"))
+	if start < 0 || bytes.Contains(head[:start], []byte("<HealthData")) {
+		return br
+	}
+	decl := head[start:]
+	if gt := bytes.IndexByte(decl, '>'); gt < 0 || !bytes.Contains(decl[:gt], []byte("[")) {
+		return br // no internal subset: encoding/xml reads it fine
+	}
+	n := bytes.Index(decl, []byte("]>"))
+	if n < 0 {
+		return br
+	}
+	end := start + n + 2
+	out := make([]byte, 0, start+n)
+	out = append(out, head[:start]...)
+	out = append(out, bytes.Repeat([]byte("\n"), bytes.Count(head[start:end], []byte("\n")))...)
+	_, _ = br.Discard(end)
+	return io.MultiReader(bytes.NewReader(out), br)
 }

@@ -160,11 +160,11 @@ func aliases(m map[csvField][]string) map[string]csvField {
 var quantityWords = []string{"weight", "mass", "fat", "protein", "carb", "sugar", "fiber", "fibre", "sodium", "salt",
 	"cholesterol", "potassium", "calori", "kcal", "energy", "vitamin", "calcium", "iron", "water", "hydration", "bmi",
 	"muscle", "bone", "visceral", "duration", "distance", "minutes", "heart", "pulse", "bpm", "steps", "reps", "sets",
-	"gewicht", "poids", "peso", "fett", "graisse", "grasa"}
+	"gewicht", "poids", "peso", "fett", "graisse", "grasa", "neck", "waist", "hips", "chest", "thigh"}
 
 // looksLikeQuantity reports whether an unread column looks like a measurement.
 func looksLikeQuantity(c headerCol) bool {
-	if c.unit != "" {
+	if _, unitName := unitWords[c.base]; c.unit != "" || unitName { // "Pounds", "Kilograms": a load column
 		return true
 	}
 	for _, w := range quantityWords {

@@ -44,7 +44,7 @@ var csvProfiles = []*csvProfile{
 		setup: mfpNutritionSetup, row: mfpNutritionRow},
 	{name: "MyFitnessPal Exercise-Summary", kind: KindCSVWorkouts, merge: mergeSum,
 		detect: func(_ []headerCol, has map[string]bool) bool {
-			return has["exercise"] && has["exercise_calories"] && has["exercise_minutes"]
+			return has["exercise"] && has["exercise_calories"] && has["type"] // "Exercise Minutes" reads as {exercise, min}
 		},
 		setup: mfpExerciseSetup, row: mfpExerciseRow, done: mfpExerciseDone},
 	{name: "MyFitnessPal Measurement-Summary", kind: KindCSVWeight, merge: mergeLast,
@@ -62,15 +62,18 @@ var csvProfiles = []*csvProfile{
 		}},
 }
 
-// profileCols finds a profile's own columns by base name.
-func (p *csvParser) profileCols(cols []headerCol, bases ...string) []bool {
-	p.extra = map[string]int{}
+// profileCols finds a profile's own columns by their normalised names
+// (base and unit: "exercise_min", "duration_s", "distance_km"), and
+// remembers each one's unit.
+func (p *csvParser) profileCols(cols []headerCol, names ...string) []bool {
+	p.extra, p.extraUnits = map[string]int{}, map[string]string{}
 	used := make([]bool, len(cols))
 	for i, c := range cols {
-		for _, b := range bases {
-			if c.base == b {
-				if _, dup := p.extra[b]; !dup {
-					p.extra[b] = i
+		n := normalizeHeader(c.raw)
+		for _, want := range names {
+			if n == want {
+				if _, dup := p.extra[n]; !dup {
+					p.extra[n], p.extraUnits[n] = i, c.unit
 					used[i] = true
 				}
 			}
@@ -79,18 +82,21 @@ func (p *csvParser) profileCols(cols []headerCol, bases ...string) []bool {
 	return used
 }
 
-func (p *csvParser) col(b string) int {
-	if i, ok := p.extra[b]; ok {
+func (p *csvParser) col(name string) int {
+	if i, ok := p.extra[name]; ok {
 		return i
 	}
 	return -1
 }
 
-func (p *csvParser) unitOf(cols []headerCol, b string) string {
-	if i := p.col(b); i >= 0 {
-		return cols[i].unit
+// alias makes the first of names that the header has available as name.
+func (p *csvParser) alias(name string, names ...string) {
+	for _, n := range names {
+		if i := p.col(n); i >= 0 {
+			p.extra[name], p.extraUnits[name] = i, p.extraUnits[n]
+			return
+		}
 	}
-	return ""
 }
 
 // --- MyFitnessPal ---
@@ -144,7 +150,7 @@ func mfpNutritionRow(p *csvParser, rec []string, line int) string {
 }
 
 func mfpExerciseSetup(p *csvParser, cols []headerCol, line int) error {
-	used := p.profileCols(cols, "date", "exercise", "type", "exercise_calories", "exercise_minutes")
+	used := p.profileCols(cols, "date", "exercise", "type", "exercise_calories", "exercise_min")
 	if p.col("date") < 0 {
 		return Problem{Line: line, Message: "the header has no Date column"}
 	}
@@ -175,11 +181,11 @@ func mfpExerciseRow(p *csvParser, rec []string, line int) string {
 		return "the exercise name is missing"
 	}
 	w := health.Workout{StartedAt: at, Type: typ, Title: truncate(name, 120)}
-	if w.DurationMin, msg = p.number("exercise minutes", cell(rec, p.col("exercise_minutes")), false); msg != "" {
+	if w.DurationMin, msg = p.number("exercise minutes", cell(rec, p.col("exercise_min")), false); msg != "" {
 		return msg
 	}
 	if w.DurationMin > 24*60 {
-		return fmt.Sprintf("exercise minutes %s is more than a day", cell(rec, p.col("exercise_minutes")))
+		return fmt.Sprintf("exercise minutes %s is more than a day", cell(rec, p.col("exercise_min")))
 	}
 	if s := cell(rec, p.col("exercise_calories")); s != "" {
 		kcal, msg := p.number("exercise calories", s, true)
@@ -206,13 +212,14 @@ const setsNotKept = "set loads, reps, RPE and notes are not imported: Hearth kee
 // Workout Duration, or Duration (sec); Distance with a Distance Unit column,
 // in its header's unit, or bare (then in the import's unit system).
 func strongSetup(p *csvParser, cols []headerCol, line int) error {
-	p.profileCols(cols, "date", "workout_name", "duration", "workout_duration", "set_order", "distance", "distance_unit")
+	p.profileCols(cols, "date", "workout_name", "duration", "workout_duration", "duration_s", "set_order",
+		"distance", "distance_m", "distance_km", "distance_mi", "distance_unit")
 	if p.col("date") < 0 {
 		return Problem{Line: line, Message: "the header has no Date column"}
 	}
-	p.extraUnits = map[string]string{"duration": p.unitOf(cols, "duration"), "workout_duration": p.unitOf(cols, "workout_duration"),
-		"distance": p.unitOf(cols, "distance")}
-	if p.col("duration") < 0 && p.col("workout_duration") < 0 {
+	p.alias("dur", "duration", "workout_duration", "duration_s")
+	p.alias("dist", "distance", "distance_m", "distance_km", "distance_mi")
+	if p.col("dur") < 0 {
 		p.out.warn(Problem{Line: line, Message: "this Strong export has no duration column: its workouts are stored with 0 minutes"})
 	}
 	p.out.warn(Problem{Line: line, Message: setsNotKept})
@@ -228,12 +235,8 @@ func strongRow(p *csvParser, rec []string, line int) string {
 	if w.Title == "" {
 		w.Title = "Strength"
 	}
-	durCol := "duration"
-	if p.col(durCol) < 0 {
-		durCol = "workout_duration"
-	}
-	if s := cell(rec, p.col(durCol)); s != "" {
-		minutes, ok := parseDuration(s, p.extraUnits[durCol])
+	if s := cell(rec, p.col("dur")); s != "" {
+		minutes, ok := parseDuration(s, p.extraUnits["dur"])
 		switch {
 		case !ok:
 			return fmt.Sprintf("duration %q is not a duration like 45m or 1h 3m", s)
@@ -251,7 +254,7 @@ func strongRow(p *csvParser, rec []string, line int) string {
 		p.count("pseudo") // not a set; the session still counts
 	} else {
 		p.count("sets")
-		km, msg := p.setDistance(cell(rec, p.col("distance")), p.extraUnits["distance"], cell(rec, p.col("distance_unit")))
+		km, msg := p.setDistance(cell(rec, p.col("dist")), p.extraUnits["dist"], cell(rec, p.col("distance_unit")))
 		if msg != "" {
 			return msg
 		}
@@ -296,9 +299,9 @@ func (p *csvParser) setDistance(s, headerUnit, rowUnit string) (*float64, string
 }
 
 func hevySetup(p *csvParser, cols []headerCol, line int) error {
-	p.profileCols(cols, "title", "start_time", "end_time", "distance")
-	p.extraUnits = map[string]string{"distance": p.unitOf(cols, "distance")}
-	if p.col("distance") >= 0 && p.extraUnits["distance"] == "" {
+	p.profileCols(cols, "title", "start_time", "end_time", "distance_km", "distance_mi", "distance")
+	p.alias("dist", "distance_km", "distance_mi", "distance")
+	if p.col("dist") >= 0 && p.extraUnits["dist"] == "" {
 		return Problem{Line: line, Message: "the distance column does not say its unit (distance_km or distance_miles)"}
 	}
 	p.out.warn(Problem{Line: line, Message: setsNotKept})
@@ -338,7 +341,7 @@ func hevyRow(p *csvParser, rec []string, line int) string {
 		}
 	}
 	p.count("sets")
-	km, msg := p.setDistance(cell(rec, p.col("distance")), p.extraUnits["distance"], "")
+	km, msg := p.setDistance(cell(rec, p.col("dist")), p.extraUnits["dist"], "")
 	if msg != "" {
 		return msg
 	}

@@ -73,25 +73,25 @@ func (c *stmtCache) close() {
 // a file-level problem, or any rejection in strict mode, the writer only
 // counts: the transaction will be rolled back.
 type writer struct {
-	ctx       context.Context
-	q         *stmtCache
-	member    string
-	source    string
-	importID  int64
-	now       time.Time
-	sum       *Summary
-	strict    bool
-	problems  []Problem
-	nProblem  int
-	fatal     bool
-	csvKind   recKind   // the kind of the staged CSV rows
-	csvMerge  mergeMode // how they merge
-	csvLabel  string
-	staged    int       // CSV rows staged
-	bodyFrom  time.Time // span of body-composition records, for linking
-	bodyTo    time.Time
-	upgrades  int   // dietary samples regrouped by their meal
-	keyBuf    keyer // for ledger hashes
+	ctx      context.Context
+	q        *stmtCache
+	member   string
+	source   string
+	importID int64
+	now      time.Time
+	sum      *Summary
+	strict   bool
+	problems []Problem
+	nProblem int
+	fatal    bool
+	csvKind  recKind   // the kind of the staged CSV rows
+	csvMerge mergeMode // how they merge
+	csvLabel string
+	staged   int       // CSV rows staged
+	bodyFrom time.Time // span of body-composition records, for linking
+	bodyTo   time.Time
+	upgrades int   // dietary samples regrouped by their meal
+	keyBuf   keyer // for ledger hashes
 }
 
 // failed reports whether the file will import nothing.
