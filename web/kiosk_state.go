@@ -178,10 +178,13 @@ func derefOr(p *float64) float64 {
 	return *p
 }
 
-func workoutsWidget(r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
+func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
 	var w views.WorkoutsWidget
 	for _, x := range health.RecentWorkouts(r.workouts, 4) {
 		detail := fmt.Sprintf("%.0f min", x.DurationMin)
+		if x.DistanceKm != nil {
+			detail += " · " + distance(unitOr(m.Unit), *x.DistanceKm)
+		}
 		if x.AvgHR != nil {
 			detail += fmt.Sprintf(" · %d bpm", *x.AvgHR)
 		}
@@ -199,6 +202,15 @@ func workoutsWidget(r records, now time.Time, loc *time.Location) views.Workouts
 		}
 	}
 	return w
+}
+
+// distance renders km in the member's unit system: miles for a member who
+// weighs in pounds.
+func distance(u health.Unit, km float64) string {
+	if u == health.LB {
+		return fmt.Sprintf("%.1f mi", km/1.609344)
+	}
+	return fmt.Sprintf("%.1f km", km)
 }
 
 func dayWord(t, now time.Time, loc *time.Location) string {
