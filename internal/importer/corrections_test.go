@@ -188,3 +188,40 @@ func TestRunCLIUnitAndReport(t *testing.T) {
 		t.Errorf("Strong's bare distance with --unit lb is miles: %+v", wo[1])
 	}
 }
+
+// Rows imported before natural keys (keyed by a hash of their values) are
+// recognised and adopted, not copied: re-importing the file after the
+// upgrade adds nothing, and a corrected file updates them.
+func TestRowsFromBeforeNaturalKeysAreAdopted(t *testing.T) {
+	db := newDB(t)
+	if _, err := db.Write.Exec(`INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source, source_key, created_at)
+		VALUES ('ada', '2024-01-05T07:00:00.000Z', 'Oats with berries', 420, 15, 70, 9, 'csv', 'c0ffee0123456789c0ffee0123456789', '2024-01-06T00:00:00.000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	s := mustImport(t, db, "meals.tsv", Options{})
+	if s.Added != 2 || s.SkippedDuplicate != 1 || len(meals(t, db)) != 3 {
+		t.Fatalf("added %d duplicate %d meals %d", s.Added, s.SkippedDuplicate, len(meals(t, db)))
+	}
+	fixed := strings.Replace(readFixture(t, "meals.tsv"), "Oats with berries\t420", "Oats with berries\t450", 1)
+	s = mustImportBytes(t, db, "meals.tsv", fixed, Options{})
+	if s.Updated != 1 || s.Added != 0 || !near(meals(t, db)[0].Calories, 450) {
+		t.Errorf("updated %d added %d meals %+v", s.Updated, s.Added, meals(t, db))
+	}
+}
+
+// Weigh-ins the migration re-keyed (natural key, no ledger entry yet) are
+// found too.
+func TestMigratedRowsWithoutLedger(t *testing.T) {
+	db := newDB(t)
+	if _, err := db.Write.Exec(`INSERT INTO weight_readings (member_id, measured_at, weight_kg, source, source_key, created_at)
+		VALUES ('ada', '2024-01-06T06:30:00.000Z', 81.5, 'csv', 'w|2024-01-06T06:30:00.000Z', '2024-01-07T00:00:00.000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	s := mustImport(t, db, "weight.csv", Options{})
+	if s.Added != 2 || s.SkippedDuplicate != 1 || len(weights(t, db)) != 3 {
+		t.Errorf("added %d duplicate %d weights %d", s.Added, s.SkippedDuplicate, len(weights(t, db)))
+	}
+	if s = mustImport(t, db, "weight.csv", Options{}); s.SkippedDuplicate != 3 {
+		t.Errorf("again: duplicate %d", s.SkippedDuplicate)
+	}
+}

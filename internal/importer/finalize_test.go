@@ -11,8 +11,9 @@ func TestFinalizeQueriesUseIndexes(t *testing.T) {
 	db := newDB(t)
 	derived := map[string]bool{"t": true, "totals": true, "best": true}
 	for name, q := range map[string]string{"update meals": updateSlotMeals, "insert meals": insertSlotMeals,
-		"link body fat": linkBodyFat, "link lean mass": linkLeanMass} {
-		rows, err := db.Read.Query(`EXPLAIN QUERY PLAN `+q, 1, "ada", "2024-01-01T00:00:00.000Z")
+		"link body fat": linkBodyFat, "link lean mass": linkLeanMass, "delete emptied meals": deleteEmptySlotMeals,
+		"body entries": insertBodyEntries, "delete body entries": deleteBodyEntries} {
+		rows, err := db.Read.Query(`EXPLAIN QUERY PLAN `+q, 1, "ada", "2024-01-01T00:00:00.000Z", "2024-01-02T00:00:00.000Z")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -31,6 +32,44 @@ func TestFinalizeQueriesUseIndexes(t *testing.T) {
 		rows.Close()
 		if !strings.Contains(strings.Join(plan, "\n"), "SEARCH") {
 			t.Errorf("%s: no index search in plan %q", name, plan)
+		}
+	}
+}
+
+// The ledger's per-entry statements must each be an index search: a legacy
+// lookup on the source-key index scanned every row of the member and made
+// a 100,000-row CSV take nine minutes.
+func TestLedgerQueriesUseIndexes(t *testing.T) {
+	db := newDB(t)
+	queries := map[string]string{"ledger": selectLedgerSQL}
+	for k, q := range selectRowSQL {
+		queries["row "+ledgerKind[k]] = q
+	}
+	for k, q := range legacyRowSQL {
+		queries["legacy "+ledgerKind[k]] = q
+	}
+	for name, q := range queries {
+		args := []any{"ada", "csv", "x", "y"}[:strings.Count(q, "?")]
+		rows, err := db.Read.Query(`EXPLAIN QUERY PLAN `+q, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "\n")
+		if strings.Contains(p, "SCAN") || !strings.Contains(p, "SEARCH") {
+			t.Errorf("%s: plan %q", name, p)
+		}
+		if strings.HasPrefix(name, "legacy") && !strings.Contains(p, "_time (member_id=? AND") {
+			t.Errorf("%s: not searched by time: %q", name, p)
 		}
 	}
 }

@@ -63,15 +63,19 @@ var selectRowSQL = map[recKind]string{
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 }
 
-// Rows imported before natural keys, found by their own values.
+// Rows imported before natural keys, found by their own values. The time
+// index must serve these (the source-key index would scan every imported
+// row of the member for each entry: 100k rows took minutes).
 var legacyRowSQL = map[recKind]string{
-	recWeight: `SELECT id FROM weight_readings WHERE member_id = ? AND source = ? AND measured_at = ?
-		AND source_key NOT LIKE 'w|%' LIMIT 1`,
-	recMeal: `SELECT id FROM meals WHERE member_id = ? AND source = ? AND eaten_at = ? AND lower(name) = lower(?)
-		AND source_key NOT LIKE 'm|%' LIMIT 1`,
-	recWorkout: `SELECT id FROM workouts WHERE member_id = ? AND source = ? AND started_at = ? AND type = ?
-		AND source_key NOT LIKE 'wo|%' LIMIT 1`,
+	recWeight: `SELECT id FROM weight_readings INDEXED BY weight_member_time WHERE member_id = ? AND source = ?
+		AND measured_at = ? AND source_key NOT LIKE 'w|%' LIMIT 1`,
+	recMeal: `SELECT id FROM meals INDEXED BY meals_member_time WHERE member_id = ? AND source = ? AND eaten_at = ?
+		AND lower(name) = lower(?) AND source_key NOT LIKE 'm|%' LIMIT 1`,
+	recWorkout: `SELECT id FROM workouts INDEXED BY workouts_member_time WHERE member_id = ? AND source = ? AND started_at = ?
+		AND type = ? AND source_key NOT LIKE 'wo|%' LIMIT 1`,
 }
+
+const selectLedgerSQL = `SELECT values_hash FROM import_ledger WHERE member_id = ? AND kind = ? AND source = ? AND source_key = ?`
 
 var updateRowSQL = map[recKind]string{
 	recWeight: `UPDATE weight_readings SET measured_at = ?, weight_kg = ?, body_fat_pct = ?, lean_mass_kg = ?, import_id = ?
@@ -139,22 +143,48 @@ func (w *writer) adoptLegacy(r *record) error {
 	return err
 }
 
+// hasLegacyRows reports whether the member has CSV rows of r's kind from
+// before natural keys (asked once per import).
+func (w *writer) hasLegacyRows(r *record) (bool, error) {
+	if w.legacy == nil {
+		prefix := map[recKind]string{recWeight: "w|%", recMeal: "m|%", recWorkout: "wo|%"}[r.kind]
+		var one int
+		err := w.q.QueryRowContext(w.ctx, `SELECT 1 FROM `+tableOf[r.kind]+` WHERE member_id = ? AND source = ?
+			AND source_key NOT LIKE ? LIMIT 1`, w.member, w.source, prefix).Scan(&one)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return false, err
+		}
+		found := err == nil
+		w.legacy = &found
+	}
+	return *w.legacy, nil
+}
+
 // upsert writes a merged CSV entry (see the comment at the top).
 func (w *writer) upsert(r *record) error {
 	kind := ledgerKind[r.kind]
 	want := rowHash(&w.keyBuf, r)
 	var last sql.NullString
-	err := w.q.QueryRowContext(w.ctx, `SELECT values_hash FROM import_ledger
-		WHERE member_id = ? AND kind = ? AND source = ? AND source_key = ?`, w.member, kind, w.source, r.key).Scan(&last)
+	err := w.q.QueryRowContext(w.ctx, selectLedgerSQL, w.member, kind, w.source, r.key).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("importer: read ledger: %w", err)
 	}
-	var cur record
-	id, found, err := w.current(r, &cur)
+	inLedger := last.Valid
+	legacy, err := w.hasLegacyRows(r)
 	if err != nil {
-		return fmt.Errorf("importer: read %s: %w", kind, err)
+		return fmt.Errorf("importer: look for older rows: %w", err)
 	}
-	if !last.Valid && !found {
+	var cur record
+	var id int64
+	found := false
+	// Every row with a natural key has a ledger entry (both are written in
+	// one transaction): without one, only an older row can be there.
+	if inLedger || legacy {
+		if id, found, err = w.current(r, &cur); err != nil {
+			return fmt.Errorf("importer: read %s: %w", kind, err)
+		}
+	}
+	if !inLedger && !found && legacy {
 		if err := w.adoptLegacy(r); err != nil {
 			return fmt.Errorf("importer: adopt %s: %w", kind, err)
 		}
@@ -165,15 +195,21 @@ func (w *writer) upsert(r *record) error {
 	have := ""
 	if found {
 		have = rowHash(&w.keyBuf, &cur)
-	}
-	if found && !last.Valid {
-		last = sql.NullString{String: have, Valid: true} // a row from before the ledger holds what was imported
+		if !inLedger {
+			last = sql.NullString{String: have, Valid: true} // an older row holds what was imported
+		}
 	}
 	var outcome func(*TypeCount)
 	switch {
-	case !found && !last.Valid:
-		if _, err := w.insert(r); err != nil {
+	case !found && !inLedger:
+		added, err := w.insert(r)
+		if err != nil {
 			return err
+		}
+		if !added { // a row without a ledger entry after all: look again, as for older rows
+			yes := true
+			w.legacy = &yes
+			return w.upsert(r)
 		}
 		w.sum.Added++
 		outcome = func(c *TypeCount) { c.Added++ }
@@ -191,7 +227,7 @@ func (w *writer) upsert(r *record) error {
 		outcome = func(c *TypeCount) { c.Kept++ }
 	}
 	w.sum.count(r.label, outcome)
-	if last.String == want {
+	if inLedger && last.String == want {
 		return nil
 	}
 	_, err = w.q.ExecContext(w.ctx, `INSERT INTO import_ledger (member_id, kind, source, source_key, values_hash, import_id)

@@ -92,6 +92,7 @@ type writer struct {
 	bodyTo   time.Time
 	upgrades int   // dietary samples regrouped by their meal
 	keyBuf   keyer // for ledger hashes
+	legacy   *bool // the member has CSV rows keyed before natural keys (asked once)
 }
 
 // failed reports whether the file will import nothing.
