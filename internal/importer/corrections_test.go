@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,15 +8,6 @@ import (
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 )
-
-func readFixture(t *testing.T, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // A corrected export updates the entries it changed instead of adding a
 // second copy; entries the member changed (or deleted) since are kept.
@@ -45,7 +35,7 @@ func TestCorrectedFileUpdatesInPlace(t *testing.T) {
 	if _, err := db.Write.Exec(`DELETE FROM meals WHERE member_id = 'ada' AND name = 'Snacks'`); err != nil {
 		t.Fatal(err)
 	}
-	v3 := readFixture(t, "mfp_nutrition_fixed.csv")
+	v3 := fixture(t, "mfp_nutrition_fixed.csv")
 	for old, fixed := range map[string]string{
 		"2024-03-04,Dinner,812.0,":    "2024-03-04,Dinner,850.0,",
 		"2024-03-04,Snacks,190.0,":    "2024-03-04,Snacks,200.0,",
@@ -79,7 +69,7 @@ func TestCorrectionsWeightsAndWorkouts(t *testing.T) {
 	db := newDB(t)
 	mustImport(t, db, "weight.csv", Options{})
 	mustImport(t, db, "workouts.csv", Options{})
-	weightsV2 := strings.Replace(readFixture(t, "weight.csv"), "2024-01-06 07:30,81.5,kg,", "2024-01-06 07:30,81.3,kg,20.5", 1)
+	weightsV2 := strings.Replace(fixture(t, "weight.csv"), "2024-01-06 07:30,81.5,kg,", "2024-01-06 07:30,81.3,kg,20.5", 1)
 	s := mustImportBytes(t, db, "weight.csv", weightsV2, Options{})
 	if s.Updated != 1 || s.SkippedDuplicate != 2 || s.Added != 0 {
 		t.Errorf("weights: updated %d unchanged %d added %d", s.Updated, s.SkippedDuplicate, s.Added)
@@ -87,7 +77,7 @@ func TestCorrectionsWeightsAndWorkouts(t *testing.T) {
 	if w := weights(t, db); len(w) != 3 || !near(w[1].WeightKg, 81.3) || !ptrNear(w[1].BodyFatPct, 20.5) {
 		t.Errorf("weights %+v", w)
 	}
-	workoutsV2 := strings.Replace(readFixture(t, "workouts.csv"), "Morning run,32.5,148", "Morning run,34,151", 1)
+	workoutsV2 := strings.Replace(fixture(t, "workouts.csv"), "Morning run,32.5,148", "Morning run,34,151", 1)
 	s = mustImportBytes(t, db, "workouts.csv", workoutsV2, Options{})
 	if s.Updated != 1 || s.SkippedDuplicate != 2 {
 		t.Errorf("workouts: updated %d unchanged %d", s.Updated, s.SkippedDuplicate)
@@ -202,7 +192,7 @@ func TestRowsFromBeforeNaturalKeysAreAdopted(t *testing.T) {
 	if s.Added != 2 || s.SkippedDuplicate != 1 || len(meals(t, db)) != 3 {
 		t.Fatalf("added %d duplicate %d meals %d", s.Added, s.SkippedDuplicate, len(meals(t, db)))
 	}
-	fixed := strings.Replace(readFixture(t, "meals.tsv"), "Oats with berries\t420", "Oats with berries\t450", 1)
+	fixed := strings.Replace(fixture(t, "meals.tsv"), "Oats with berries\t420", "Oats with berries\t450", 1)
 	s = mustImportBytes(t, db, "meals.tsv", fixed, Options{})
 	if s.Updated != 1 || s.Added != 0 || !near(meals(t, db)[0].Calories, 450) {
 		t.Errorf("updated %d added %d meals %+v", s.Updated, s.Added, meals(t, db))
