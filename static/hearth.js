@@ -29,6 +29,37 @@
     setInterval(tick, 1000);
   }
 
+  // Request ids: the Datastar client re-sends a POST after a network error,
+  // so every form that posts carries a fresh random id (_rid) that the
+  // server uses to answer a repeat instead of doing the work twice. It is
+  // filled at submit time (cached page HTML never carries one) and cleared
+  // once the answer arrived, so the next submit gets a new one.
+  // crypto.randomUUID needs a secure context, which a LAN kiosk lacks.
+  const newId = () => {
+    const b = new Uint8Array(16);
+    crypto.getRandomValues(b);
+    return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  };
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || form.method !== 'post') return;
+    let rid = form.querySelector('input[name=_rid]');
+    if (!rid) {
+      rid = document.createElement('input');
+      rid.type = 'hidden';
+      rid.name = '_rid';
+      form.appendChild(rid);
+    }
+    if (!rid.value) rid.value = newId();
+  }, true);
+  document.addEventListener('datastar-fetch', (e) => {
+    const d = e.detail || {};
+    if (d.type !== 'finished' || !(d.el instanceof Element)) return;
+    const form = d.el.closest('form');
+    const rid = form && form.querySelector('input[name=_rid]');
+    if (rid) rid.value = '';
+  });
+
   // Live stream health. Every event from the stream element (patches and the
   // server's keep-alive signal patches) proves it alive.
   const live = document.getElementById('live');
@@ -119,15 +150,19 @@
     fd.append('prompt', form.querySelector('[name=prompt]').value);
     fd.append('audio', blob, 'memo' + (exts[base] || '.webm'));
     status(form, 'Sending…');
-    try {
-      const r = await fetch(form.action, {
-        method: 'POST', body: fd, credentials: 'same-origin',
-        headers: { 'X-CSRF-Token': form.querySelector('[name=_csrf]').value, Accept: 'application/json' },
-      });
-      const j = await r.json().catch(() => ({}));
-      status(form, j.message || j.error || (r.ok ? 'Saved.' : 'Upload failed, please try again.'));
-    } catch (_) {
-      status(form, 'Upload failed: no connection. Please try again.');
+    // One id for this memo: a retry after a lost reply is answered, not stored twice.
+    const headers = { 'X-CSRF-Token': form.querySelector('[name=_csrf]').value, Accept: 'application/json', 'Idempotency-Key': newId() };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await fetch(form.action, { method: 'POST', body: fd, credentials: 'same-origin', headers });
+        const j = await r.json().catch(() => ({}));
+        status(form, j.message || j.error || (r.ok ? 'Saved.' : 'Upload failed, please try again.'));
+        return;
+      } catch (_) {
+        if (attempt >= 3) { status(form, 'Upload failed: no connection. Please try again.'); return; }
+        status(form, 'No connection, trying again…');
+        await new Promise((ok) => setTimeout(ok, 1500 * attempt));
+      }
     }
   }
   async function start(form) {

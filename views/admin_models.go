@@ -128,6 +128,8 @@ type AdminAssignments struct {
 // RunFilter is the run history's filter form.
 type RunFilter struct {
 	Agent, Assignment, Member, Status string
+	Before                            int64 // paging: runs older than this id
+	Limit                             int
 }
 
 // AdminRuns is the run history with filters.

@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"strconv"
 
@@ -20,10 +19,23 @@ var safeID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
 // SafeID reports whether id may be used in element ids and action URLs.
 func SafeID(id string) bool { return safeID.MatchString(id) }
 
+// csrfPattern is the shape of the tokens the server issues. The token sits
+// in data-signals, which Datastar evaluates as code: anything else (a
+// cookie planted by someone else) is left out.
+var csrfPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// bodySignals are the page's client-only signals. Only server values of a
+// fixed shape go in (DESIGN §7): no request, user or model text.
 func bodySignals(p Page) (string, error) {
-	s := map[string]any{"_csrf": p.CSRF, "_sheet": "", "_reveal": false, "_private": false, "_ka": 0}
-	maps.Copy(s, p.Signals)
-	return templ.JSONString(s)
+	csrf := p.CSRF
+	if !csrfPattern.MatchString(csrf) {
+		csrf = ""
+	}
+	sheet := ""
+	if openSheet(p.Sheet) != "" {
+		sheet = p.Sheet
+	}
+	return templ.JSONString(map[string]any{"_csrf": csrf, "_sheet": sheet, "_reveal": false, "_private": p.Private, "_ka": 0})
 }
 
 // streamExpr opens the page's live stream: unlimited retries (a kiosk must
@@ -32,11 +44,19 @@ func bodySignals(p Page) (string, error) {
 // AbortController from hearth.js ends the stream when the page is left: a
 // page kept in the back-forward cache would otherwise hold its connection
 // open, and six of those exhaust the browser's connections to the server.
-func streamExpr(url string) string {
-	if !safePath.MatchString(url) {
+//
+// With form (the id of a form of hidden inputs) the request sends that
+// form's fields as its query: a filter travels as plain attribute values,
+// never inside the expression.
+func streamExpr(url, form string) string {
+	if !safePath.MatchString(url) || (form != "" && !SafeID(form)) {
 		return ""
 	}
-	return fmt.Sprintf("@get('%s', {requestCancellation: window.hearthStream, openWhenHidden: true, retry: 'always', retryMaxCount: 1000000000, retryInterval: 1000, retryScaler: 2, retryMaxWait: 5000})", url)
+	sel := ""
+	if form != "" {
+		sel = "contentType: 'form', selector: '#" + form + "', "
+	}
+	return fmt.Sprintf("@get('%s', {%srequestCancellation: window.hearthStream, openWhenHidden: true, retry: 'always', retryMaxCount: 1000000000, retryInterval: 1000, retryScaler: 2, retryMaxWait: 5000})", url, sel)
 }
 
 // postForm submits the closest form through Datastar with the CSRF header.

@@ -10,15 +10,24 @@ package views
 type Page struct {
 	Title string
 	CSRF  string
-	// Signals are extra client-only signals for the body (server-set JSON).
-	Signals map[string]any
+	// Sheet is the logging sheet open at load (a failed plain-form post):
+	// one of the fixed sheet names, anything else opens none.
+	Sheet string
+	// Private starts the page with the member's figures blurred.
+	Private bool
 	// IdleMS > 0 sends the screen back to the household view after that
 	// many milliseconds without a touch.
 	IdleMS int64
 	// TZ is the household's IANA time zone for the clock ("" = the browser's).
 	TZ string
-	// Stream is the SSE URL the page listens to ("" = no live updates).
+	// Stream is the SSE URL the page listens to ("" = no live updates). It
+	// is a fixed route plus validated ids: it sits inside a Datastar
+	// expression. A filtered stream names StreamForm instead of putting the
+	// filter in the URL.
 	Stream string
+	// StreamForm is the id of a form (hidden inputs with the page's filter
+	// as plain attribute values) whose fields the stream request sends.
+	StreamForm string
 }
 
 // FormState carries a form's submitted values and per-field errors so that

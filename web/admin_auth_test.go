@@ -2,9 +2,11 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,7 +72,7 @@ func TestAdminLoginRequired(t *testing.T) {
 func TestAdminRefusesRemoteClientsWhenOpen(t *testing.T) {
 	env := newAdminEnv(t) // no password, no token: loopback only
 	for _, p := range append(adminPaths, "/api/agents", "/api/runs", "/api/agent/tasks", "/admin/live/assignments") {
-		req := httptest.NewRequest(http.MethodGet, p, nil)
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+p, nil)
 		req.RemoteAddr = "192.0.2.10:51234"
 		rec := httptest.NewRecorder()
 		env.e.ServeHTTP(rec, req)
@@ -78,7 +80,7 @@ func TestAdminRefusesRemoteClientsWhenOpen(t *testing.T) {
 			t.Errorf("GET %s from a remote client: %d, want 403", p, rec.Code)
 		}
 	}
-	req := httptest.NewRequest(http.MethodPost, "/api/agents/tester/assignments/note/run", strings.NewReader(`{"member":"ada","wait":true}`))
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/api/agents/tester/assignments/note/run", strings.NewReader(`{"member":"ada","wait":true}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.RemoteAddr = "192.0.2.10:51234"
 	rec := httptest.NewRecorder()
@@ -87,7 +89,7 @@ func TestAdminRefusesRemoteClientsWhenOpen(t *testing.T) {
 		t.Fatalf("remote POST: %d", rec.Code)
 	}
 	// The same request from loopback is let in, with no session to log out of.
-	req = httptest.NewRequest(http.MethodGet, "/admin", nil)
+	req = httptest.NewRequest(http.MethodGet, "http://127.0.0.1/admin", nil)
 	req.RemoteAddr = "127.0.0.1:51234"
 	rec = httptest.NewRecorder()
 	env.e.ServeHTTP(rec, req)
@@ -168,7 +170,7 @@ func TestAdminPagesEmptyStates(t *testing.T) {
 // remote client ever gets it.
 func TestDebugVarsIsAdminAndLoopbackOnly(t *testing.T) {
 	get := func(env *adminEnv, remote, bearer string) (int, string) {
-		req := httptest.NewRequest(http.MethodGet, "/debug/vars", nil)
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/debug/vars", nil)
 		req.RemoteAddr = remote
 		if bearer != "" {
 			req.Header.Set("Authorization", "Bearer "+bearer)
@@ -198,5 +200,69 @@ func TestDebugVarsIsAdminAndLoopbackOnly(t *testing.T) {
 	}
 	if code, _ := get(locked, "192.0.2.10:4000", "s3cret-token"); code != http.StatusNotFound {
 		t.Fatalf("remote with the token: %d, want 404 (loopback only)", code)
+	}
+}
+
+// Wrong passwords slow down: after five a client gets 429 with Retry-After,
+// even with the right password; the bearer token is never locked out.
+func TestLoginBruteForceIsSlowed(t *testing.T) {
+	env := newAdminEnv(t, withPassword("hunter2", "s3cret-token"))
+	for i := range 5 {
+		resp, _ := env.form("/admin/login", url.Values{"password": {fmt.Sprint("guess", i)}}, false)
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d", i, resp.StatusCode)
+		}
+	}
+	resp, body := env.form("/admin/login", url.Values{"password": {"hunter2"}}, false)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "Try again in") {
+		t.Fatalf("6th attempt: %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if n, _ := strconv.Atoi(resp.Header.Get("Retry-After")); n < 25 || n > 30 {
+		t.Fatalf("Retry-After %d, want about 30", n)
+	}
+	req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/api/agents", nil)
+	req.Header.Set("Authorization", "Bearer s3cret-token")
+	r2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.Body.Close()
+	if r2.StatusCode != http.StatusOK {
+		t.Fatalf("bearer token during a lockout: %d", r2.StatusCode)
+	}
+}
+
+// Logging out ends the session on the server: the old cookie no longer works.
+func TestLogoutRevokesTheSession(t *testing.T) {
+	env := newAdminEnv(t, withPassword("hunter2", ""))
+	resp, _ := env.form("/admin/login", url.Values{"password": {"hunter2"}}, false)
+	var session *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "hearth_admin" {
+			session = ck
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode {
+		t.Fatalf("session cookie %+v", session)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func() int {
+		req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/admin/household", nil)
+		req.AddCookie(session)
+		r, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		return r.StatusCode
+	}
+	if c := get(); c != http.StatusOK {
+		t.Fatalf("with the session: %d", c)
+	}
+	if resp, _ := env.form("/admin/logout", url.Values{}, false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("logout: %d", resp.StatusCode)
+	}
+	if c := get(); c != http.StatusSeeOther {
+		t.Fatalf("the old cookie after logout: %d, want a redirect to the login", c)
 	}
 }

@@ -137,7 +137,7 @@ type envOption func(*web.Options, *adminEnv)
 
 func withPassword(pw, token string) envOption {
 	return func(o *web.Options, _ *adminEnv) {
-		o.AdminPassword, o.APIToken, o.SessionKey = pw, token, []byte("0123456789abcdef0123456789abcdef")
+		o.AdminPassword, o.APIToken = pw, token
 	}
 }
 

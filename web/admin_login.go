@@ -1,7 +1,10 @@
 package web
 
 import (
+	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,20 +25,51 @@ func (s *Server) pageLogin(c echo.Context) error {
 
 func (s *Server) login(c echo.Context) error {
 	next := safeNext(c.FormValue("next"))
+	client := c.RealIP()
+	if wait, global := s.logins.blocked(client); wait > 0 {
+		secs := int(math.Ceil(wait.Seconds()))
+		s.log.Warn("admin login refused: too many failures", "ip", client, "retry_after_s", secs, "global", global)
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		msg := fmt.Sprintf("Too many wrong passwords. Try again in %s.", waitText(secs))
+		if global {
+			msg = fmt.Sprintf("Too many wrong passwords have been tried on this Hearth. Try again in %s.", waitText(secs))
+		}
+		return render(c, http.StatusTooManyRequests, views.Login(s.page(c, "Admin login"), next, msg))
+	}
 	if !s.auth.checkPassword(c.FormValue("password")) {
-		s.log.Warn("admin login failed", "ip", c.RealIP())
 		msg := "Wrong password."
 		if s.auth.hash == nil {
 			msg = "No admin password is configured (set HEARTH_ADMIN_PASSWORD); the admin area is open to this machine only."
+		} else if wait := s.logins.failed(client); wait > 0 {
+			msg = fmt.Sprintf("Wrong password. Too many tries: wait %s before the next.", waitText(int(wait.Seconds())))
 		}
+		s.log.Warn("admin login failed", "ip", client)
 		return render(c, http.StatusUnauthorized, views.Login(s.page(c, "Admin login"), next, msg))
 	}
-	c.SetCookie(s.auth.newSession())
+	s.logins.succeeded(client)
+	ck, err := s.auth.newSession(c.Request())
+	if err != nil {
+		return err
+	}
+	c.SetCookie(ck)
+	s.log.Info("admin logged in", "ip", client)
 	return c.Redirect(http.StatusSeeOther, next)
 }
 
+// waitText says a wait in seconds as people do ("30 seconds", "4 minutes").
+func waitText(secs int) string {
+	if secs < 90 {
+		return fmt.Sprintf("%d seconds", secs)
+	}
+	return fmt.Sprintf("%d minutes", (secs+59)/60)
+}
+
 func (s *Server) logout(c echo.Context) error {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	ck, err := s.auth.endSession(c.Request())
+	c.SetCookie(ck)
+	if err != nil {
+		return err
+	}
 	return c.Redirect(http.StatusSeeOther, "/")
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
@@ -156,21 +155,6 @@ func (s *Server) liveAssignments(c echo.Context) error {
 	})
 }
 
-// runsFilterSignal carries the history page's filter to its live stream.
-type runsFilterSignal struct {
-	Agent      string `json:"agent"`
-	Assignment string `json:"assignment"`
-	Member     string `json:"member"`
-	Status     string `json:"status"`
-	Before     int64  `json:"before"`
-	Limit      int    `json:"limit"`
-}
-
-func (f runsFilterSignal) filter() agent.RunFilter {
-	return agent.RunFilter{Agent: f.Agent, Assignment: f.Assignment, Member: f.Member, Status: agent.Status(f.Status),
-		BeforeID: f.Before, Limit: f.Limit}
-}
-
 // olderURL links the next page of the history when this one is full.
 func olderURL(f agent.RunFilter, runs []agent.Run) string {
 	if len(runs) == 0 || len(runs) < f.Limit {
@@ -190,7 +174,7 @@ func olderURL(f agent.RunFilter, runs []agent.Run) string {
 // adminRuns is the run history with filters.
 func (s *Server) adminRuns(c echo.Context) error {
 	ctx := c.Request().Context()
-	f, err := runFilter(c, 50)
+	f, err := s.runFilter(c, 50)
 	if err != nil {
 		return err
 	}
@@ -199,7 +183,8 @@ func (s *Server) adminRuns(c echo.Context) error {
 		return err
 	}
 	p := views.AdminRuns{AdminPage: s.adminPage(c, "Runs", "runs"), Runs: s.runViews(runs), Older: olderURL(f, runs),
-		Filter:   views.RunFilter{Agent: f.Agent, Assignment: f.Assignment, Member: f.Member, Status: string(f.Status)},
+		Filter: views.RunFilter{Agent: f.Agent, Assignment: f.Assignment, Member: f.Member, Status: string(f.Status),
+			Before: f.BeforeID, Limit: f.Limit},
 		Statuses: []string{"queued", "running", "succeeded", "fell_back", "failed", "interrupted"}}
 	seen := map[string]bool{}
 	for _, a := range s.deps.Admin.Agents.Agents() {
@@ -214,26 +199,18 @@ func (s *Server) adminRuns(c echo.Context) error {
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return err
 	}
-	p.Stream = "/admin/live/runs"
-	p.Signals = map[string]any{"runsFilter": runsFilterSignal{Agent: f.Agent, Assignment: f.Assignment, Member: f.Member,
-		Status: string(f.Status), Before: f.BeforeID, Limit: f.Limit}}
+	// The stream sends the filter form's hidden fields: the filter never
+	// sits inside a Datastar expression.
+	p.Stream, p.StreamForm = "/admin/live/runs", "runs-live"
 	return render(c, http.StatusOK, views.AdminRunsPage(p))
 }
 
-// liveRuns re-renders the history table (with the page's filter) as runs change.
+// liveRuns re-renders the history table (with the page's filter, sent as
+// the query) as runs change.
 func (s *Server) liveRuns(c echo.Context) error {
-	var sig struct {
-		F runsFilterSignal `json:"runsFilter"`
-	}
-	if err := datastar.ReadSignals(c.Request(), &sig); err != nil {
-		sig.F = runsFilterSignal{}
-	}
-	f := sig.F.filter()
-	if !f.Status.Valid() {
-		f.Status = ""
-	}
-	if f.Limit <= 0 || f.Limit > MaxRunsLimit {
-		f.Limit = 50
+	f, err := s.runFilter(c, 50)
+	if err != nil {
+		return err
 	}
 	return s.adminStream(c, isKind("run"), func(ctx context.Context) ([]templ.Component, error) {
 		runs, err := s.deps.Admin.Agents.Runs().List(ctx, f)

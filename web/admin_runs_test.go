@@ -82,7 +82,14 @@ func TestRunHistoryAndDetailPages(t *testing.T) {
 	if n := strings.Count(body, `<tr id="row-`); n != 1 || !strings.Contains(body, `id="row-2"`) {
 		t.Fatalf("filtered history has %d rows:\n%s", n, body)
 	}
-	mustContain(t, "filter signals", body, "runsFilter")
+	// The filter reaches the live stream as hidden form fields, never inside
+	// a Datastar expression.
+	mustContain(t, "stream filter", body, `<form id="runs-live" hidden>`, `name="member" value="bo"`, `selector: &#39;#runs-live&#39;`)
+	for _, bad := range []string{"agent=nobody", "assignment=nope", "member=zed"} {
+		if code, _ := env.page("/admin/runs?" + bad); code != 400 {
+			t.Errorf("unknown filter %s: %d, want 400", bad, code)
+		}
+	}
 	_, body = env.page("/admin/runs?limit=1")
 	mustContain(t, "paged history", body, "Older runs", "before=3")
 	if code, _ := env.page("/admin/runs?status=nope"); code != 400 {
@@ -106,8 +113,7 @@ func TestRunHistoryStreamFollowsItsFilter(t *testing.T) {
 	env := newAdminEnv(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sig := url.QueryEscape(`{"runsFilter":{"member":"bo"}}`)
-	s := env.openLive(ctx, "/admin/live/runs?datastar="+sig)
+	s := env.openLive(ctx, "/admin/live/runs?agent=&assignment=&member=bo&status=&limit=50")
 	s.waitEvent(t, 2*time.Second, `id="runs-table"`, "No runs match")
 	if _, err := env.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "note", Member: "ada"}); err != nil {
 		t.Fatal(err)

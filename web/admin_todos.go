@@ -7,7 +7,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/apperr"
 	"hearth/internal/schedule"
@@ -59,8 +58,7 @@ func (s *Server) todosPage(c echo.Context, show string, form views.FormState, no
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return p, err
 	}
-	p.Stream = "/admin/live/todos"
-	p.Signals = map[string]any{"todosShow": show}
+	p.Stream, p.StreamForm = "/admin/live/todos", "todos-live"
 	return p, nil
 }
 
@@ -128,11 +126,7 @@ func (s *Server) adminTodoAction(c echo.Context) error {
 
 // liveTodos re-renders the list when items change.
 func (s *Server) liveTodos(c echo.Context) error {
-	var sig struct {
-		Show string `json:"todosShow"`
-	}
-	_ = datastar.ReadSignals(c.Request(), &sig)
-	show, csrf := todoShow(sig.Show), csrfToken(c)
+	show, csrf := todoShow(c.QueryParam("show")), csrfToken(c)
 	return s.adminStream(c, isKind("todo"), func(ctx context.Context) ([]templ.Component, error) {
 		rows, err := s.todoRows(ctx, show)
 		if err != nil {

@@ -14,13 +14,34 @@ import (
 const MaxRunsLimit = 500
 
 // runFilter reads agent, assignment, member, status, limit and before from
-// the query; bad values are Invalid with the field named.
-func runFilter(c echo.Context, defLimit int) (agent.RunFilter, error) {
+// the query; bad values, and agents, assignments and members Hearth does not
+// know, are Invalid with the field named.
+func (s *Server) runFilter(c echo.Context, defLimit int) (agent.RunFilter, error) {
 	f := agent.RunFilter{Agent: c.QueryParam("agent"), Assignment: c.QueryParam("assignment"),
 		Member: c.QueryParam("member"), Status: agent.Status(c.QueryParam("status")), Limit: defLimit}
 	errs := map[string]string{}
 	if f.Status != "" && !f.Status.Valid() {
 		errs["status"] = "must be one of queued, running, succeeded, fell_back, failed, interrupted"
+	}
+	if f.Agent != "" || f.Assignment != "" {
+		agents, assignments := map[string]bool{}, map[string]bool{}
+		for _, a := range s.deps.Admin.Agents.Agents() {
+			agents[a.ID] = true
+			for _, as := range a.Assignments {
+				assignments[as.ID] = true
+			}
+		}
+		if f.Agent != "" && !agents[f.Agent] {
+			errs["agent"] = "is not an agent Hearth knows"
+		}
+		if f.Assignment != "" && !assignments[f.Assignment] {
+			errs["assignment"] = "is not an assignment Hearth knows"
+		}
+	}
+	if f.Member != "" && s.deps.Admin.Household != nil {
+		if _, err := s.deps.Admin.Household.Member(c.Request().Context(), f.Member); err != nil {
+			errs["member"] = "is not a member of the household"
+		}
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -44,7 +65,7 @@ func runFilter(c echo.Context, defLimit int) (agent.RunFilter, error) {
 
 // apiRuns lists runs, newest first, filtered by the query.
 func (s *Server) apiRuns(c echo.Context) error {
-	f, err := runFilter(c, 50)
+	f, err := s.runFilter(c, 50)
 	if err != nil {
 		return err
 	}

@@ -1,16 +1,15 @@
 package web
 
 import (
-	"crypto/hmac"
+	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -22,24 +21,31 @@ const (
 	sessionTTL    = 12 * time.Hour
 )
 
-// auth guards the admin area: a bcrypt-checked password gives a signed,
-// HttpOnly, SameSite=Strict session cookie; scripts use the bearer token;
-// with neither configured only loopback clients get in.
-type auth struct {
-	hash  []byte // bcrypt of the admin password; nil = no password
-	token string
-	key   []byte
-	now   func() time.Time
+// Sessions keeps admin sessions on the server, so logging out (or a new
+// admin password) ends them; a signed cookie alone would stay valid until
+// it expired. Deps.Sessions, or an in-memory store when nil.
+type Sessions interface {
+	Create(ctx context.Context, ttl time.Duration) (string, error)
+	Valid(ctx context.Context, token string) bool
+	Revoke(ctx context.Context, token string) error
 }
 
-func newAuth(password, token string, key []byte) (*auth, error) {
-	a := &auth{token: token, key: key, now: time.Now}
-	if len(a.key) == 0 {
-		a.key = make([]byte, 32)
-		if _, err := rand.Read(a.key); err != nil {
-			return nil, fmt.Errorf("web: session key: %w", err)
-		}
+// auth guards the admin area: a bcrypt-checked password gives a session
+// (random token in an HttpOnly, SameSite=Strict cookie, Secure over TLS);
+// scripts use the bearer token; with neither configured only loopback
+// clients get in.
+type auth struct {
+	hash     []byte // bcrypt of the admin password; nil = no password
+	token    string
+	sessions Sessions
+	secure   bool // Secure cookies even on plain HTTP (behind a TLS proxy)
+}
+
+func newAuth(password, token string, sessions Sessions, secure bool) (*auth, error) {
+	if sessions == nil {
+		sessions = newMemSessions()
 	}
+	a := &auth{token: token, sessions: sessions, secure: secure}
 	if password != "" {
 		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 		if err != nil {
@@ -64,32 +70,70 @@ func (a *auth) bearerOK(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(h[7:])), []byte(a.token)) == 1
 }
 
-func (a *auth) sign(exp int64) string {
-	m := hmac.New(sha256.New, a.key)
-	fmt.Fprintf(m, "admin|%d", exp)
-	return strconv.FormatInt(exp, 10) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+// secureFor reports whether cookies for r get the Secure flag.
+func (a *auth) secureFor(r *http.Request) bool { return a.secure || r.TLS != nil }
+
+// newSession starts a session and returns its cookie.
+func (a *auth) newSession(r *http.Request) (*http.Cookie, error) {
+	tok, err := a.sessions.Create(r.Context(), sessionTTL)
+	if err != nil {
+		return nil, err
+	}
+	return &http.Cookie{Name: sessionCookie, Value: tok, Path: "/", MaxAge: int(sessionTTL.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, nil
 }
 
-func (a *auth) newSession() *http.Cookie {
-	exp := a.now().Add(sessionTTL)
-	return &http.Cookie{Name: sessionCookie, Value: a.sign(exp.Unix()), Path: "/", Expires: exp,
-		HttpOnly: true, SameSite: http.SameSiteStrictMode}
+// endSession revokes the request's session and returns the cookie that
+// clears it.
+func (a *auth) endSession(r *http.Request) (*http.Cookie, error) {
+	var err error
+	if ck, cerr := r.Cookie(sessionCookie); cerr == nil && ck.Value != "" {
+		err = a.sessions.Revoke(r.Context(), ck.Value)
+	}
+	return &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, err
 }
 
 func (a *auth) sessionOK(r *http.Request) bool {
+	if a.hash == nil {
+		return false
+	}
 	ck, err := r.Cookie(sessionCookie)
-	if err != nil {
-		return false
+	return err == nil && a.sessions.Valid(r.Context(), ck.Value)
+}
+
+// memSessions is the in-process session store used when none is given.
+type memSessions struct {
+	mu  sync.Mutex
+	exp map[string]time.Time
+}
+
+func newMemSessions() *memSessions { return &memSessions{exp: map[string]time.Time{}} }
+
+func (m *memSessions) Create(_ context.Context, ttl time.Duration) (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
 	}
-	exp, _, ok := strings.Cut(ck.Value, ".")
-	if !ok {
-		return false
-	}
-	n, err := strconv.ParseInt(exp, 10, 64)
-	if err != nil || a.now().Unix() > n {
-		return false
-	}
-	return hmac.Equal([]byte(ck.Value), []byte(a.sign(n)))
+	tok := base64.RawURLEncoding.EncodeToString(b)
+	m.mu.Lock()
+	m.exp[tok] = time.Now().Add(ttl)
+	m.mu.Unlock()
+	return tok, nil
+}
+
+func (m *memSessions) Valid(_ context.Context, token string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	exp, ok := m.exp[token]
+	return ok && time.Now().Before(exp)
+}
+
+func (m *memSessions) Revoke(_ context.Context, token string) error {
+	m.mu.Lock()
+	delete(m.exp, token)
+	m.mu.Unlock()
+	return nil
 }
 
 func isLoopback(c echo.Context) bool {
@@ -97,24 +141,55 @@ func isLoopback(c echo.Context) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// allowed reports whether the request may use the admin area.
+// allowed reports whether the request may use the admin area. Open mode
+// (no password, no token) trusts only a loopback client that asked for a
+// loopback name directly: a proxy on the same machine (forwarding headers)
+// makes every client look local.
 func (a *auth) allowed(c echo.Context) bool {
 	r := c.Request()
 	if a.open() {
-		return isLoopback(c)
+		return isLoopback(c) && isLoopbackHost(r.Host) && !forwarded(r)
 	}
 	return a.sessionOK(r) || a.bearerOK(r)
 }
 
-// requireAdmin guards admin pages (redirect to login) and admin APIs and
-// /debug/ (401 JSON).
-func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
+// isAdminRoute reports whether a route needs the admin: everything under
+// /admin but the login and logout, /debug, and every /api route except the
+// household API (/api/v1) and the API description. A new admin API is
+// guarded by where it lives, not by remembering to guard it.
+func isAdminRoute(path string) bool {
+	switch {
+	case path == "/admin/login" || path == "/admin/logout":
+		return false
+	case path == "/admin" || strings.HasPrefix(path, "/admin/"), strings.HasPrefix(path, "/debug/"):
+		return true
+	case strings.HasPrefix(path, "/api/v1/") || path == "/api/openapi.json":
+		return false
+	}
+	return strings.HasPrefix(path, "/api/")
+}
+
+// adminGate authenticates admin routes before anything reads their body
+// (CSRF, forms, uploads): an anonymous client must not be able to make the
+// server parse or spool a large upload. Pages redirect to the login; admin
+// APIs, /debug and non-GET requests get 401.
+//
+// Admin answers are never cached (Cache-Control: no-store): they hold the
+// household's data and settings.
+func (s *Server) adminGate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
+		if !isAdminRoute(c.Path()) {
+			return next(c)
+		}
+		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
 		if s.auth.allowed(c) {
 			return next(c)
 		}
 		if s.auth.open() {
-			return echo.NewHTTPError(http.StatusForbidden, "admin is only reachable from this machine until HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN is set")
+			if forwarded(c.Request()) {
+				return echo.NewHTTPError(http.StatusForbidden, "admin without a password is refused behind a proxy (every client would look local): set HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN")
+			}
+			return echo.NewHTTPError(http.StatusForbidden, "admin is only reachable from this machine (at localhost or 127.0.0.1) until HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN is set")
 		}
 		if p := c.Request().URL.Path; strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/debug/") || c.Request().Method != http.MethodGet {
 			return echo.NewHTTPError(http.StatusUnauthorized, "login required")

@@ -75,14 +75,20 @@ func jsonKind(k string) string {
 	return k
 }
 
-// optTime parses an optional RFC 3339 field; "" means now (zero time).
+// optTime parses an optional RFC 3339 field; absent or "" means now (the
+// zero time). An explicit zero time (0001-01-01T00:00:00Z) or a year before
+// 1900 is refused, not taken for "now".
 func optTime(s *string, field string, errs map[string]string) time.Time {
 	if s == nil || *s == "" {
 		return time.Time{}
 	}
 	t, err := time.Parse(time.RFC3339, *s)
-	if err != nil {
+	switch {
+	case err != nil:
 		errs[field] = "must be an RFC 3339 time like 2026-02-14T07:30:00Z"
+	case t.Year() < 1900:
+		errs[field] = "must be a real time (the year is before 1900)"
+		t = time.Time{}
 	}
 	return t
 }

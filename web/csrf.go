@@ -1,9 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/hex"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -58,18 +62,52 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// formToken reads _csrf from a urlencoded or multipart body without consuming
-// other fields (ParseForm/ParseMultipartForm keep values for the handler).
+// formToken reads _csrf from a form body, never from the query string (a
+// token in a URL ends up in access logs and Referer headers). A urlencoded
+// form was parsed by textGate already. A multipart body is not parsed to
+// find it: only its first part is read, when that part is the token (as in
+// Hearth's own upload forms), and the bytes read are put back.
 func formToken(r *http.Request) string {
 	ct := r.Header.Get(echo.HeaderContentType)
-	if strings.HasPrefix(ct, echo.MIMEApplicationForm) || strings.HasPrefix(ct, echo.MIMEMultipartForm) {
-		return r.FormValue(csrfField)
+	switch {
+	case strings.HasPrefix(ct, echo.MIMEApplicationForm):
+		return r.PostFormValue(csrfField)
+	case strings.HasPrefix(ct, echo.MIMEMultipartForm):
+		return firstPartToken(r, ct)
 	}
-	return r.URL.Query().Get(csrfField)
+	return ""
+}
+
+// maxFirstPart bounds what is read of a multipart body to find the token.
+const maxFirstPart = 8 << 10
+
+func firstPartToken(r *http.Request, ct string) string {
+	_, params, err := mime.ParseMediaType(ct)
+	if err != nil || params["boundary"] == "" || r.Body == nil {
+		return ""
+	}
+	var seen bytes.Buffer
+	mr := multipart.NewReader(io.TeeReader(io.LimitReader(r.Body, maxFirstPart), &seen), params["boundary"])
+	tok := ""
+	if p, err := mr.NextPart(); err == nil && p.FormName() == csrfField {
+		b, _ := io.ReadAll(io.LimitReader(p, 128))
+		tok = string(b)
+	}
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(seen.Bytes()), r.Body), r.Body}
+	return tok
+}
+
+// readCloser puts read bytes back in front of a body, keeping its Close.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 func ensureCSRFCookie(c echo.Context) string {
-	if ck, err := c.Cookie(csrfCookie); err == nil && len(ck.Value) == 32 {
+	// Only a token of the shape this server issues is kept: the token is
+	// echoed into pages (data-signals, evaluated by Datastar), so a cookie
+	// planted by someone else must never reach them.
+	if ck, err := c.Cookie(csrfCookie); err == nil && isToken(ck.Value) {
 		return ck.Value
 	}
 	b := make([]byte, 16)
@@ -82,6 +120,19 @@ func ensureCSRFCookie(c echo.Context) string {
 	// Make the new token visible to this request's own checks.
 	c.Request().AddCookie(&http.Cookie{Name: csrfCookie, Value: tok})
 	return tok
+}
+
+// isToken reports whether s is 32 lower-case hex digits.
+func isToken(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func sameOrigin(r *http.Request) bool {

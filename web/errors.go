@@ -21,6 +21,7 @@ var codeStatus = map[apperr.Code]int{
 	apperr.Unauthorized: http.StatusUnauthorized,
 	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
 	apperr.Unavailable:  http.StatusServiceUnavailable,
+	apperr.TooMany:      http.StatusTooManyRequests,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 

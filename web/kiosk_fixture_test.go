@@ -17,6 +17,7 @@ import (
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/household"
+	"hearth/internal/idempotency"
 	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
@@ -41,6 +42,19 @@ type kiosk struct {
 
 func newKiosk(t *testing.T) *kiosk {
 	t.Helper()
+	return newKioskWith(t, web.Options{})
+}
+
+// newKioskWith is newKiosk with server options (UTC and a fast keep-alive
+// unless set) and changes to the dependencies.
+func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kiosk {
+	t.Helper()
+	if opt.Location == nil {
+		opt.Location = time.UTC
+	}
+	if opt.KeepAlive == 0 {
+		opt.KeepAlive = 100 * time.Millisecond
+	}
 	ctx := context.Background()
 	db := storetest.Open(t)
 	storetest.Member(t, db, "ada")
@@ -54,12 +68,17 @@ func newKiosk(t *testing.T) *kiosk {
 		t.Fatal(err)
 	}
 	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir()}
-	e, err := web.New(web.Deps{
+	deps := web.Deps{
 		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,
 		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
 		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
 		MediaDir: k.dir,
-	}, web.Options{Location: time.UTC, KeepAlive: 100 * time.Millisecond})
+		Requests: idempotency.New(db),
+	}
+	for _, ch := range change {
+		ch(&deps)
+	}
+	e, err := web.New(deps, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,6 +19,31 @@ import (
 // slow, and the run carries on after the wait (the stream shows its result).
 const prepareWait = 90 * time.Second
 
+// prepareCooldown is how soon a member may ask again after a run that did
+// not leave a plan: each tap may cost a model call.
+const prepareCooldown = time.Minute
+
+// cooldowns remembers when each member last started a run.
+type cooldowns struct {
+	mu   sync.Mutex
+	last map[string]time.Time
+}
+
+// take starts a run for key unless one started within d; it returns how
+// long to wait otherwise.
+func (c *cooldowns) take(key string, now time.Time, d time.Duration) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil {
+		c.last = map[string]time.Time{}
+	}
+	if at, ok := c.last[key]; ok && now.Sub(at) < d {
+		return d - now.Sub(at)
+	}
+	c.last[key] = now
+	return 0
+}
+
 // kioskPrepare runs the daily-dashboard assignment for the member now. The
 // new document reaches every open screen over the live stream; this answers
 // only with how it went.
@@ -28,6 +55,17 @@ func (s *Server) kioskPrepare(c echo.Context) error {
 	ctx := c.Request().Context()
 	if _, err := s.deps.Household.Member(ctx, id); err != nil {
 		return err
+	}
+	// A second tap (another screen, an impatient member) while today's plan
+	// exists gets that plan, not a new run.
+	if _, err := s.deps.Dashboards.Get(ctx, id, s.today()); err == nil {
+		return s.prepared(c, id, "Your day is ready.")
+	} else if !apperr.Is(err, apperr.NotFound) {
+		return err
+	}
+	if wait := s.prepares.take(id, time.Now(), prepareCooldown); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+		return apperr.New(apperr.TooMany, "your coach tried a moment ago; try again in %d seconds", int(wait.Seconds())+1)
 	}
 	wctx, cancel := context.WithTimeout(ctx, prepareWait)
 	defer cancel()
@@ -43,6 +81,11 @@ func (s *Server) kioskPrepare(c echo.Context) error {
 	case run.Status != agent.StatusSucceeded:
 		return apperr.New(apperr.Unavailable, "the coach could not prepare your day; your numbers stay live, try again later")
 	}
+	return s.prepared(c, id, msg)
+}
+
+// prepared answers a prepare request with msg.
+func (s *Server) prepared(c echo.Context, id, msg string) error {
 	if !isDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}

@@ -99,7 +99,7 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fs vie
 		return err
 	}
 	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
-	d.Page.Signals = map[string]any{"_private": d.Member.Private, "_sheet": open}
+	d.Page.Private, d.Page.Sheet = d.Member.Private, open
 	d.Sheets.Open = open
 	switch open {
 	case "weight":

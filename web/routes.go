@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -23,6 +22,8 @@ type Deps struct {
 	Voice      Voice       // nil: voice memos are refused
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
+	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
+	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }
@@ -39,22 +40,24 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/live/household", s.streamHousehold)
 	e.GET("/m/:member", s.pageMember)
 	e.GET("/live/m/:member", s.streamMember)
-	e.POST("/m/:member/weight", s.formWeight)
-	e.POST("/m/:member/meal", s.formMeal)
-	e.POST("/m/:member/workout", s.formWorkout)
-	e.POST("/m/:member/answer", s.kioskAnswer)
-	e.POST("/m/:member/voice", s.kioskVoice)
+	// Creating requests carry a client request id: a repeat (the Datastar
+	// client re-sends after a network error) gets the first answer again.
+	e.POST("/m/:member/weight", s.formWeight, s.once)
+	e.POST("/m/:member/meal", s.formMeal, s.once)
+	e.POST("/m/:member/workout", s.formWorkout, s.once)
+	e.POST("/m/:member/answer", s.kioskAnswer, s.once)
+	e.POST("/m/:member/voice", s.kioskVoice, s.once)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
-	e.POST("/m/:member/prepare", s.kioskPrepare)
+	e.POST("/m/:member/prepare", s.kioskPrepare, s.once)
 	e.GET("/m/:member/catalog", s.kioskCatalog)
-	e.POST("/m/:member/playlist", s.kioskPlaylist)
+	e.POST("/m/:member/playlist", s.kioskPlaylist, s.once)
 	e.GET("/m/:member/play", s.pagePlaylistPlayer)
 	e.GET("/content/:id", s.pageContent)
 	e.GET("/content/:id/video", s.contentVideo)
-	e.POST("/content/done", s.contentDone)
+	e.POST("/content/done", s.contentDone, s.once)
 
 	// Household JSON API.
-	api := e.Group("/api/v1", middleware.BodyLimit("1M"))
+	api := e.Group("/api/v1", s.once) // bodies capped at MaxJSONBody by bodyLimit
 	api.GET("/members", s.apiMembers)
 	api.GET("/members/:member/weight", s.apiWeightList)
 	api.POST("/members/:member/weight", s.apiWeightCreate)
@@ -72,7 +75,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/admin/login", s.pageLogin)
 	e.POST("/admin/login", s.login)
 	e.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", s.requireAdmin))
+	s.adminRoutes(e.Group("/admin", s.once)) // authenticated by adminGate
 	s.adminAPIRoutes(e)
 }
 

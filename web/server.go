@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -24,8 +26,22 @@ type Options struct {
 	// KeepAlive is how often live streams send a keep-alive (default 15 s).
 	KeepAlive time.Duration
 	Static    fs.FS // static assets (CSS, JS, images), served under /static
-	// SessionKey signs admin session cookies; random per start when empty.
-	SessionKey []byte
+	// ListenAddr and Hosts decide the Host names answered (see hostSet):
+	// loopback names, the listen address and these (HEARTH_HOSTS).
+	ListenAddr string
+	Hosts      []string
+	// SecureCookies marks admin cookies Secure on plain HTTP too (behind a
+	// TLS-terminating proxy); a request over TLS gets it anyway.
+	SecureCookies bool
+	// MaxStreams and MaxStreamsPerClient cap open live streams (defaults
+	// DefaultMaxStreams, DefaultMaxStreamsPerClient); over a cap: 429.
+	MaxStreams, MaxStreamsPerClient int
+	// BodyTimeout is how long a request body may take to arrive (default a
+	// minute; uploads get more, in proportion to their size limit).
+	BodyTimeout time.Duration
+	// PlexURL is the configured Plex server, the one outside origin pages
+	// may load images and media from.
+	PlexURL string
 }
 
 // Server holds the handlers' dependencies.
@@ -35,7 +51,12 @@ type Server struct {
 	deps Deps
 	auth *auth
 
-	models modelCache // dashboard models shared by streams and pages
+	models  modelCache // dashboard models shared by streams and pages
+	hosts   hostSet
+	streams *streamCap
+	logins  *loginGuard
+	// prepares rate-limits "Prepare my day" per member.
+	prepares cooldowns
 
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
@@ -53,14 +74,18 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	if opt.KioskIdle == 0 {
 		opt.KioskIdle = 3 * time.Minute
 	}
+	if opt.BodyTimeout <= 0 {
+		opt.BodyTimeout = time.Minute
+	}
 	if opt.KeepAlive <= 0 {
 		opt.KeepAlive = 15 * time.Second
 	}
-	a, err := newAuth(opt.AdminPassword, opt.APIToken, opt.SessionKey)
+	a, err := newAuth(opt.AdminPassword, opt.APIToken, deps.Sessions, opt.SecureCookies)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a}
+	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
+		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), logins: newLoginGuard(time.Now)}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = echo.ExtractIPDirect()
@@ -87,14 +112,32 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		},
 	}))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
+	e.Use(s.hostGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
-		XFrameOptions: "DENY", ReferrerPolicy: "same-origin",
-		// Datastar compiles expressions with Function(): 'unsafe-eval' is required; no inline scripts.
-		ContentSecurityPolicy: "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; media-src 'self' blob: https:"}))
+		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
+	e.Use(s.limitStreams)
+	e.Use(s.adminGate)
 	e.Use(s.bodyLimit)
+	e.Use(s.textGate)
 	e.Use(s.csrf)
 	s.routes(e)
 	return e, nil
+}
+
+// csp is the Content-Security-Policy of every answer. Datastar compiles
+// expressions with Function(): 'unsafe-eval' is required; there are no
+// inline scripts. No <base>, forms post only here, and images and media
+// come from Hearth itself (Plex thumbnails are proxied) or the configured
+// Plex server, never any https: origin.
+func csp(plexURL string) string {
+	extra := ""
+	if u, err := url.Parse(plexURL); plexURL != "" && err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		!strings.ContainsAny(u.Host, " ;'\"") {
+		extra = " " + u.Scheme + "://" + u.Host
+	}
+	return "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:" + extra + "; media-src 'self' blob:" + extra + "; " +
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
 }
 
 func isStatic(c echo.Context) bool {

@@ -102,6 +102,7 @@ type swReq struct {
 	body                []byte
 	datastar            bool
 	noCSRF              bool
+	host                string // "" = 127.0.0.1:8080
 }
 
 // do serves r in-process as a same-origin browser on loopback. A live
@@ -118,7 +119,11 @@ func (s *swServer) do(r swReq) *httptest.ResponseRecorder {
 		ctx, cancel = context.WithTimeout(ctx, 300*time.Millisecond)
 		defer cancel()
 	}
-	req := httptest.NewRequestWithContext(ctx, r.method, "http://127.0.0.1:8080"+r.path, body)
+	host := r.host
+	if host == "" {
+		host = "127.0.0.1:8080"
+	}
+	req := httptest.NewRequestWithContext(ctx, r.method, "http://"+host+r.path, body)
 	req.RemoteAddr = "127.0.0.1:40000"
 	if r.ctype != "" {
 		req.Header.Set("Content-Type", r.ctype)
@@ -362,6 +367,7 @@ func TestBadInputSweep(t *testing.T) {
 		seen++
 		key := rt.Method + " " + rt.Path
 		t.Run(strings.ReplaceAll(key, "/", "_"), func(t *testing.T) {
+			s.sweepHost(t, rt.Method, rt.Path)
 			if rt.Method == http.MethodGet {
 				s.sweepGet(t, rt.Path)
 				return
@@ -382,6 +388,22 @@ func TestBadInputSweep(t *testing.T) {
 			swCheckEscaped(t, "GET "+p, rec.Body.String())
 		}
 	})
+}
+
+// sweepHost: a request for another Host name (DNS rebinding) is refused
+// with 421 and changes nothing, whatever it carries.
+func (s *swServer) sweepHost(t *testing.T, method, route string) {
+	for _, host := range []string{"attacker.example", "attacker.example:8080", "127.0.0.1.attacker.example"} {
+		before := s.digest(t)
+		rec := s.do(swReq{method: method, path: s.fill(route, ""), host: host, ctype: "application/x-www-form-urlencoded",
+			body: []byte("weight=70&name=x&calories=1&type=run&duration_min=5")})
+		if rec.Code != http.StatusMisdirectedRequest {
+			t.Errorf("Host %s %s %s: %d, want 421", host, method, route, rec.Code)
+		}
+		if s.digest(t) != before {
+			t.Errorf("Host %s %s %s: stored a change", host, method, route)
+		}
+	}
 }
 
 // sweepGet: injected and oversized path and query values never cause a 5xx

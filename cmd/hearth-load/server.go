@@ -108,8 +108,11 @@ func (t *target) spawn(ctx context.Context, bin string, extraEnv []string) error
 		return err
 	}
 	cmd := exec.Command(bin, args...)
+	// The load comes from one loopback address: lift the stream caps that
+	// protect a household server from one client.
 	cmd.Env = append(os.Environ(), "HEARTH_ADDR="+addr, "HEARTH_DATA="+t.dataDir, "HEARTH_DEMO=1",
-		"HEARTH_LOAD_STATIC="+filepath.Join(t.dataDir, "loadstatic"))
+		"HEARTH_LOAD_STATIC="+filepath.Join(t.dataDir, "loadstatic"),
+		"HEARTH_MAX_STREAMS=100000", "HEARTH_MAX_STREAMS_PER_CLIENT=100000")
 	cmd.Env = append(cmd.Env, extraEnv...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the tool

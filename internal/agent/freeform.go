@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/text"
 )
 
 // MaxChatMessageLen caps a member's chat message, in characters.
@@ -215,7 +216,8 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, r *Run, s
 	case strings.TrimSpace(res.Output) == "":
 		return heuristic("model_error: empty reply")
 	}
-	return strings.TrimSpace(res.Output), nil
+	out, _ := text.Clean(text.Multi, res.Output) // model text reaches screens
+	return strings.TrimSpace(out), nil
 }
 
 // title makes a thread title from its first message.

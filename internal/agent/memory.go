@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/text"
 )
 
 // Limits on working memory, so a model cannot grow a member's prompt without bound.
@@ -86,7 +87,8 @@ func (m *Memory) Get(key string) (string, bool) {
 // Set stores value under key; ttl > 0 makes the entry expire ttl from now,
 // ttl == 0 makes it persistent. Keys and values are length-limited.
 func (m *Memory) Set(key, value string, ttl time.Duration) error {
-	if err := checkMemoryEntry(key, value, ttl); err != nil {
+	value, err := checkMemoryEntry(key, value, ttl)
+	if err != nil {
 		return err
 	}
 	m.mu.Lock()
@@ -105,18 +107,24 @@ func (m *Memory) Set(key, value string, ttl time.Duration) error {
 	return nil
 }
 
-func checkMemoryEntry(key, value string, ttl time.Duration) error {
+// checkMemoryEntry validates an entry and returns the value with its
+// newlines normalised (an admin's textarea sends CRLF).
+func checkMemoryEntry(key, value string, ttl time.Duration) (string, error) {
+	_, keyErr := text.Check(text.Line, key)
+	value, valueErr := text.Check(text.Multi, value)
 	switch {
-	case strings.TrimSpace(key) == "" || strings.ContainsAny(key, "\r\n"):
-		return apperr.Invalidf("memory key must be one non-empty line")
+	case strings.TrimSpace(key) == "" || keyErr != nil:
+		return "", apperr.Invalidf("memory key must be one non-empty line of text")
+	case valueErr != nil:
+		return "", apperr.Invalidf("memory value %v", valueErr)
 	case utf8.RuneCountInString(key) > MaxMemoryKeyLen:
-		return apperr.Invalidf("memory key longer than %d characters", MaxMemoryKeyLen)
+		return "", apperr.Invalidf("memory key longer than %d characters", MaxMemoryKeyLen)
 	case utf8.RuneCountInString(value) > MaxMemoryValueLen:
-		return apperr.Invalidf("memory value longer than %d characters", MaxMemoryValueLen)
+		return "", apperr.Invalidf("memory value longer than %d characters", MaxMemoryValueLen)
 	case ttl < 0:
-		return apperr.Invalidf("memory ttl must not be negative")
+		return "", apperr.Invalidf("memory ttl must not be negative")
 	}
-	return nil
+	return value, nil
 }
 
 // Remove deletes key; removing a missing key is a no-op.

@@ -37,7 +37,8 @@ func (s *MemoryStore) Entries(ctx context.Context, agentID, memberID string) ([]
 // AdminActor("ada")); ttl 0 is persistent. It returns the recorded change,
 // or a zero change (ID 0) when the value was already so.
 func (s *MemoryStore) Set(ctx context.Context, agentID, memberID, key, value string, ttl time.Duration, actor string) (MemoryChange, error) {
-	if err := checkMemoryEntry(key, value, ttl); err != nil {
+	value, err := checkMemoryEntry(key, value, ttl)
+	if err != nil {
 		return MemoryChange{}, err
 	}
 	now := s.now().UTC()

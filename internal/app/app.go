@@ -23,6 +23,7 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/program"
 	"hearth/internal/schedule"
+	"hearth/internal/session"
 	"hearth/internal/store"
 	"hearth/static"
 	"hearth/web"
@@ -38,6 +39,7 @@ type App struct {
 
 	Household  *household.Service
 	Dashboards *dashboard.Store
+	Sessions   *session.Store
 	Catalog    *content.Catalog
 	Programs   *program.Service
 	Plex       *content.PlexClient
@@ -94,6 +96,12 @@ func (a *App) build(ctx context.Context) error {
 	}
 	a.Household = household.New(a.DB, a.Hub)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
+	a.Sessions = session.New(a.DB)
+	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
+		return err
+	} else if ended {
+		a.log.Info("admin password changed: every admin session ended")
+	}
 	if err := a.buildAgents(ctx); err != nil {
 		return err
 	}
@@ -112,7 +120,9 @@ func (a *App) build(ctx context.Context) error {
 	a.Definitions = defs
 	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
-		KioskIdle: a.cfg.KioskIdle, Static: static.FS,
+		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
+		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
+		PlexURL: a.cfg.PlexURL,
 	})
 	if err != nil {
 		return err

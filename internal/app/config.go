@@ -40,6 +40,17 @@ type Config struct {
 	BudgetUSD       float64
 	Prices          agent.Prices
 	LogLevel        string
+	// Hosts are extra Host names Hearth answers to (HEARTH_HOSTS): the
+	// household's LAN name or address. Loopback names and the listen
+	// address always work.
+	Hosts []string
+	// SecureCookies marks admin cookies Secure even on plain HTTP (for a
+	// TLS-terminating proxy); requests that came over TLS get it anyway.
+	SecureCookies bool
+	// MaxStreams and MaxStreamsPerClient cap open live streams in total and
+	// per client address.
+	MaxStreams          int
+	MaxStreamsPerClient int
 }
 
 // ModelConfigured reports whether an OpenAI-compatible model should be used.
@@ -85,6 +96,11 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
 	prices := fs.String("prices", env("HEARTH_PRICES", ""), "model prices, model=in/out USD per 1M tokens, comma separated (HEARTH_PRICES)")
 	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
+	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
+	secure := fs.String("secure-cookies", env("HEARTH_SECURE_COOKIES", "0"), "mark admin cookies Secure (HEARTH_SECURE_COOKIES)")
+	maxStreams := fs.String("max-streams", env("HEARTH_MAX_STREAMS", "2000"), "most open live streams (HEARTH_MAX_STREAMS)")
+	maxPerClient := fs.String("max-streams-per-client", env("HEARTH_MAX_STREAMS_PER_CLIENT", "50"),
+		"most open live streams per client address (HEARTH_MAX_STREAMS_PER_CLIENT)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -116,6 +132,23 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.Prices, err = ParsePrices(*prices); err != nil {
 		return c, err
 	}
+	for _, h := range strings.Split(*hosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			if strings.ContainsAny(h, "/ @") {
+				return c, fmt.Errorf("config: HEARTH_HOSTS %q: want host names or addresses, comma separated", h)
+			}
+			c.Hosts = append(c.Hosts, h)
+		}
+	}
+	if c.SecureCookies, err = parseBool(*secure); err != nil {
+		return c, fmt.Errorf("config: HEARTH_SECURE_COOKIES: %w", err)
+	}
+	if c.MaxStreams, err = strconv.Atoi(*maxStreams); err != nil || c.MaxStreams < 1 {
+		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS %q: want a whole number ≥ 1", *maxStreams)
+	}
+	if c.MaxStreamsPerClient, err = strconv.Atoi(*maxPerClient); err != nil || c.MaxStreamsPerClient < 1 {
+		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS_PER_CLIENT %q: want a whole number ≥ 1", *maxPerClient)
+	}
 	return c, nil
 }
 
@@ -145,5 +178,7 @@ func (c Config) Summary() []any {
 		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
+		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
+		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient,
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/coach"
+	"hearth/internal/idempotency"
 	"hearth/web"
 )
 
@@ -24,6 +25,8 @@ func (a *App) webDeps() web.Deps {
 		Voice:      a.voiceService(),
 		Privacy:    privacy{db: a.DB, hub: a.Hub},
 		Coach:      dayPreparer{agents: a.Agents},
+		Requests:   idempotency.New(a.DB),
+		Sessions:   a.Sessions,
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
 	}
 }

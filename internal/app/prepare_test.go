@@ -101,6 +101,13 @@ func TestPrepareDayForm(t *testing.T) {
 	if err != nil || st.Document.Coach.Briefing == "" {
 		t.Fatalf("today's document for theo: %+v %v", st, err)
 	}
+	// A second tap while today's plan exists answers with it: no new run.
+	if resp := post(url.Values{"_csrf": {token}}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("second tap: %d", resp.StatusCode)
+	}
+	if runs, _ := srv.app.Agents.Runs().List(context.Background(), agent.RunFilter{Member: "theo"}); len(runs) != 1 {
+		t.Fatalf("%d runs for theo after two taps, want 1", len(runs))
+	}
 	// Prepared: the page no longer offers it.
 	resp, err = c.Get(srv.url + "/m/theo")
 	if err != nil {

@@ -3,10 +3,13 @@ package app
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"io"
 	"testing"
+	"time"
 
 	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/dashboard"
 )
 
 // webmHeader is the EBML magic a WebM recording starts with, enough for the
@@ -40,7 +43,16 @@ func TestVoiceUsesConfiguredTranscriptionModel(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = a.Close() })
-			res, err := a.voiceService().Save(context.Background(), "maya", "", "audio/webm", bytes.NewReader(webmHeader))
+			// A memo answers a question of today's dashboard.
+			ctx := context.Background()
+			doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{
+				Prompts: []dashboard.Prompt{{ID: "legs", Type: dashboard.PromptVoiceMemo, Question: "How are your legs?"}}}}
+			if err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+				return dashboard.PutTx(ctx, tx, time.Now(), "maya", a.Dashboards.Day(time.Now()), 0, doc, "test")
+			}); err != nil {
+				t.Fatal(err)
+			}
+			res, err := a.voiceService().Save(ctx, "maya", "legs", "audio/webm", bytes.NewReader(webmHeader))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,9 @@ const (
 	// Unavailable: a part Hearth depends on (the coach's run) could not do
 	// it now; trying again later may work. The message is shown.
 	Unavailable Code = "unavailable"
+	// TooMany: the client sent too much too fast (failed logins, open
+	// streams, uploads over a quota); it may try again later.
+	TooMany Code = "too_many"
 )
 
 // Error is an application error with a user-safe message and optional

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // MaxNoteLen caps a coaching note (characters).
@@ -23,8 +24,10 @@ type Note struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// clipText trims s and cuts it to n characters.
+// clipText drops what text cannot use (it is model or member text, see
+// package text), trims s and cuts it to n characters.
 func clipText(s string, n int) string {
+	s, _ = text.Clean(text.Multi, s)
 	s = strings.TrimSpace(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s

@@ -50,6 +50,8 @@ import (
 type File struct {
 	Items    []Item    `json:"items"`
 	Programs []Program `json:"programs"`
+	// charsDropped counts what validation cleaned out of the text.
+	charsDropped int
 }
 
 // MaxFileSize bounds a catalog file (8 MiB).

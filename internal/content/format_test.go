@@ -70,6 +70,11 @@ func TestParseCatalogRejects(t *testing.T) {
 		{"unknown kind", item(`{"id":"local:b","title":"B","duration":10,"kind":"zumba"}`), apperr.Invalid,
 			[]string{"items[1] (local:b).kind", `unknown kind "zumba"`, "warm-up"}},
 		{"missing kind", item(`{"id":"local:b","title":"B","duration":10}`), apperr.Invalid, []string{"items[1] (local:b).kind: missing"}},
+		// Browsers read "/\host" as the protocol-relative "//host".
+		{"backslash url", item(`{"id":"local:b","title":"B","duration":10,"kind":"main","thumbnail":"/\\evil.example/x.png"}`), apperr.Invalid,
+			[]string{"items[1] (local:b).thumbnail"}},
+		{"backslash play url", item(`{"id":"local:b","title":"B","duration":10,"kind":"main","play_url":"https://ok.example\\@evil.example/"}`), apperr.Invalid,
+			[]string{"items[1] (local:b).play_url"}},
 		{"duplicate id", item(`{"id":"local:a","title":"Again","duration":10,"kind":"main"}`), apperr.Invalid,
 			[]string{"items[1] (local:a)", "duplicate id", "items[0]"}},
 		{"bad prefix", item(`{"id":"youtube:x","title":"B","duration":10,"kind":"main"}`), apperr.Invalid,

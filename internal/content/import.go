@@ -20,6 +20,9 @@ type Summary struct {
 	ProgramsUnchanged int    `json:"programs_unchanged"`
 	// Skipped counts source entries left out (Plex episodes without a duration).
 	Skipped int `json:"skipped,omitempty"`
+	// CharsDropped counts control characters and invalid UTF-8 left out of
+	// titles and descriptions (see package text).
+	CharsDropped int `json:"chars_dropped,omitempty"`
 }
 
 // Changed reports whether the import wrote anything.
@@ -49,7 +52,7 @@ func (c *Catalog) Import(ctx context.Context, f File, source string) (Summary, e
 	if err := f.validate(); err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{Source: source}
+	sum := Summary{Source: source, CharsDropped: f.charsDropped}
 	now := store.FormatTime(c.db.Now())
 	err := c.db.Tx(ctx, func(tx *sql.Tx) error {
 		if err := checkExternalRefs(ctx, tx, f); err != nil {

@@ -199,9 +199,8 @@ func trimTo(s string, n int) string {
 	return s
 }
 
-// clean passes titles and summaries through text.Clean (control
-// characters and invalid UTF-8 dropped; newlines kept in multi-line text),
-// trims, and cuts to at most limit bytes on a rune boundary.
+// clean drops what text cannot use (package text), trims, and cuts to at
+// most limit bytes on a rune boundary.
 func clean(s string, limit int, multiline bool) string {
 	mode := text.Line
 	if multiline {

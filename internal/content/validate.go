@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"hearth/internal/apperr"
+	"hearth/internal/text"
 )
 
 var (
@@ -66,7 +67,8 @@ func (p *problems) errPrefix(prefix string) error {
 	return &apperr.Error{Code: apperr.Invalid, Message: msg, Fields: p.fields}
 }
 
-// validate normalises f in place and checks it on its own.
+// validate normalises f in place (counting dropped characters in
+// f.charsDropped) and checks it on its own.
 func (f *File) validate() error {
 	var p problems
 	if len(f.Items) == 0 && len(f.Programs) == 0 {
@@ -75,7 +77,7 @@ func (f *File) validate() error {
 	firstItem := map[string]int{}
 	for i := range f.Items {
 		it := &f.Items[i]
-		normItem(it)
+		f.charsDropped += normItem(it)
 		path := fmt.Sprintf("items[%d]", i)
 		if it.ID != "" {
 			path += " (" + it.ID + ")"
@@ -90,7 +92,7 @@ func (f *File) validate() error {
 	firstProg := map[string]int{}
 	for i := range f.Programs {
 		pr := &f.Programs[i]
-		normProgram(pr)
+		f.charsDropped += normProgram(pr)
 		path := fmt.Sprintf("programs[%d]", i)
 		if pr.ID != "" {
 			path += " (" + pr.ID + ")"
@@ -105,17 +107,29 @@ func (f *File) validate() error {
 	return p.err()
 }
 
-func normItem(it *Item) {
+// normItem trims the item's fields and drops what text cannot use from its
+// words (control characters, invalid UTF-8: see package text), returning
+// how many characters it dropped.
+func normItem(it *Item) int {
+	n := 0
 	it.ID = strings.TrimSpace(it.ID)
-	it.Title = strings.TrimSpace(it.Title)
+	it.Title = cleanText(text.Line, it.Title, &n)
 	it.Program = strings.TrimSpace(it.Program)
 	it.Kind = strings.ToLower(strings.TrimSpace(it.Kind))
 	it.Thumbnail = strings.TrimSpace(it.Thumbnail)
 	it.PlayURL = strings.TrimSpace(it.PlayURL)
-	it.Summary = strings.TrimSpace(it.Summary)
+	it.Summary = cleanText(text.Multi, it.Summary, &n)
 	for i, t := range it.Tags {
-		it.Tags[i] = strings.TrimSpace(t)
+		it.Tags[i] = cleanText(text.Line, t, &n)
 	}
+	return n
+}
+
+// cleanText is text.Clean plus trimming, adding the dropped count to n.
+func cleanText(m text.Mode, s string, n *int) string {
+	s, k := text.Clean(m, s)
+	*n += k
+	return strings.TrimSpace(s)
 }
 
 func validateItem(p *problems, path string, it *Item) {
@@ -154,14 +168,16 @@ func validateItem(p *problems, path string, it *Item) {
 	}
 }
 
-func normProgram(pr *Program) {
+func normProgram(pr *Program) int {
+	n := 0
 	pr.ID = strings.TrimSpace(pr.ID)
-	pr.Title = strings.TrimSpace(pr.Title)
-	pr.Description = strings.TrimSpace(pr.Description)
+	pr.Title = cleanText(text.Line, pr.Title, &n)
+	pr.Description = cleanText(text.Multi, pr.Description, &n)
 	for i := range pr.Days {
 		pr.Days[i].ContentID = strings.TrimSpace(pr.Days[i].ContentID)
-		pr.Days[i].Note = strings.TrimSpace(pr.Days[i].Note)
+		pr.Days[i].Note = cleanText(text.Multi, pr.Days[i].Note, &n)
 	}
+	return n
 }
 
 func validateProgram(p *problems, path string, pr *Program) {
@@ -229,7 +245,9 @@ func checkURL(p *problems, path, u string) {
 	if u == "" {
 		return
 	}
-	ok := len(u) <= maxURL && !strings.ContainsFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+	// A backslash is refused anywhere: browsers read "/\host" as the
+	// protocol-relative "//host".
+	ok := len(u) <= maxURL && !strings.ContainsFunc(u, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\\' })
 	lower := strings.ToLower(u)
 	ok = ok && (strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "//") ||
 		strings.HasPrefix(lower, "https://") || strings.HasPrefix(lower, "http://"))

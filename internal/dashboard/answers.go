@@ -4,12 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // Answer is a member's reply to a prompt.
@@ -43,12 +43,11 @@ func (s *Store) RecordAnswer(ctx context.Context, member, promptID, answer, kind
 	if !ok {
 		return Answer{}, apperr.NotFoundf("no prompt %q for %s today", promptID, member)
 	}
-	answer = strings.TrimSpace(answer)
+	errs := map[string]string{}
+	if answer = text.Required(errs, "answer", text.Multi, answer, MaxAnswerLen); answer == "" {
+		return Answer{}, apperr.FieldErrors(errs)
+	}
 	switch {
-	case answer == "":
-		return Answer{}, apperr.FieldErrors(map[string]string{"answer": "is required"})
-	case len([]rune(answer)) > MaxAnswerLen:
-		return Answer{}, apperr.FieldErrors(map[string]string{"answer": fmt.Sprintf("must be at most %d characters", MaxAnswerLen)})
 	case kind == "tap" && !contains(p.Options, answer):
 		return Answer{}, apperr.FieldErrors(map[string]string{"answer": "must be one of the prompt's options"})
 	case kind != "tap" && kind != "text" && kind != "voice":

@@ -53,6 +53,8 @@ type Stored struct {
 // caller's transaction, so it commits together with the run's memory save.
 // Call Published after the commit to notify screens.
 func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+	doc = doc.clone()
+	doc.CleanText()
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("dashboard: encode: %w", err)

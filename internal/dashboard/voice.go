@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
@@ -74,4 +75,31 @@ func (s *Store) VoiceMemos(ctx context.Context, member string, since time.Time) 
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+// HasPrompt reports whether promptID is a prompt of the member's document
+// for today: a voice memo answers a question the member was asked.
+func (s *Store) HasPrompt(ctx context.Context, member, promptID string) (bool, error) {
+	st, err := s.Latest(ctx, member, s.Day(s.db.Now()))
+	if err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			return false, nil
+		}
+		return false, err
+	}
+	_, ok := st.Document.Prompt(promptID)
+	return ok, nil
+}
+
+// VoiceUsage counts a member's memos and their bytes on the household day
+// of now, for the daily quota.
+func (s *Store) VoiceUsage(ctx context.Context, member string, now time.Time) (int, int64, error) {
+	var n int
+	var size int64
+	err := s.db.Read.QueryRowContext(ctx, `SELECT count(*), COALESCE(SUM(size), 0) FROM voice_memos WHERE member_id = ? AND day = ?`,
+		member, s.Day(now)).Scan(&n, &size)
+	if err != nil {
+		return 0, 0, fmt.Errorf("dashboard: voice usage: %w", err)
+	}
+	return n, size, nil
 }

@@ -42,7 +42,7 @@ func newApp(t *testing.T, extra map[string]string) (*app.App, string) {
 func healthy(t *testing.T, a *app.App, when string) {
 	t.Helper()
 	for _, p := range []string{"/healthz", "/m/maya", "/api/v1/members"} {
-		req := httptest.NewRequest(http.MethodGet, p, nil)
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1"+p, nil)
 		rec := httptest.NewRecorder()
 		start := time.Now()
 		a.Echo.ServeHTTP(rec, req)

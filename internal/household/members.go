@@ -2,6 +2,7 @@ package household
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -9,10 +10,10 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/live"
+	"hearth/internal/text"
 )
 
 var (
-	slugRe  = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
 	colorRe = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 )
 
@@ -32,19 +33,17 @@ var activityLevels = map[string]bool{"": true, "sedentary": true, "light": true,
 
 func (in MemberInput) validate(creating bool) (health.Member, error) {
 	f := fieldErrs{}
-	m := health.Member{ID: strings.TrimSpace(in.ID), Name: strings.TrimSpace(in.Name), Color: in.Color,
-		Avatar: strings.TrimSpace(in.Avatar), Unit: in.Unit, Sex: in.Sex, ActivityLevel: in.ActivityLevel,
+	m := health.Member{ID: strings.TrimSpace(in.ID), Name: text.Required(f, "name", text.Line, in.Name, 80), Color: in.Color,
+		Avatar: text.Field(f, "avatar", text.Line, in.Avatar, 8), Unit: in.Unit, Sex: in.Sex, ActivityLevel: in.ActivityLevel,
 		HeightCm: in.HeightCm, PrivateFigures: in.PrivateFigures,
 		Targets: health.Targets{Calories: in.Calories, ProteinG: in.ProteinG, CarbsG: in.CarbsG, FatG: in.FatG}}
 	if creating {
-		f.check(slugRe.MatchString(m.ID), "id", "must be 1-40 lowercase letters, digits or dashes")
+		f.check(health.ValidMemberID(m.ID), "id", "must be 1-40 lowercase letters, digits or dashes")
 	}
-	f.check(m.Name != "" && len([]rune(m.Name)) <= 80, "name", "is required (at most 80 characters)")
 	if m.Color == "" {
 		m.Color = "#4f8cff"
 	}
 	f.check(colorRe.MatchString(m.Color), "color", "must be a colour like #4f8cff")
-	f.check(len([]rune(m.Avatar)) <= 8, "avatar", "must be at most 8 characters (an emoji or initials)")
 	if m.Unit == "" {
 		m.Unit = health.KG
 	}
@@ -106,6 +105,24 @@ type GoalInput struct {
 	TargetDate              string
 }
 
+// goalYearsAhead is the furthest a goal date may lie.
+const goalYearsAhead = 20
+
+// goalRange is the sane range of a goal's target by kind: a weight in kg
+// or lb, grams of protein a day, sessions a week; habits and custom goals
+// count something (days, steps, minutes).
+func goalRange(kind string) (float64, float64) {
+	switch kind {
+	case "weight":
+		return 2, 882 // kg or lb, as the weigh-in range
+	case "protein":
+		return 0, 500
+	case "workouts_per_week":
+		return 0, 21
+	}
+	return 0, 1_000_000
+}
+
 var goalKinds = map[string]bool{"weight": true, "protein": true, "workouts_per_week": true, "habit": true, "custom": true}
 
 // AddGoal validates and adds a goal for a member.
@@ -114,16 +131,19 @@ func (s *Service) AddGoal(ctx context.Context, member string, in GoalInput) (hea
 		return health.Goal{}, err
 	}
 	f := fieldErrs{}
-	desc := strings.TrimSpace(in.Description)
+	desc := text.Required(f, "description", text.Line, in.Description, 200)
 	f.check(goalKinds[in.Kind], "kind", "must be weight, protein, workouts_per_week, habit or custom")
-	f.check(desc != "" && len([]rune(desc)) <= 200, "description", "is required (at most 200 characters)")
 	if in.Target != nil {
-		f.check(finite(*in.Target), "target", "must be a number")
+		lo, hi := goalRange(in.Kind)
+		f.check(finite(*in.Target) && *in.Target >= lo && *in.Target <= hi, "target", fmt.Sprintf("must be between %g and %g", lo, hi))
 	}
-	g := health.Goal{MemberID: member, Kind: in.Kind, Description: desc, Target: in.Target, Unit: strings.TrimSpace(in.Unit)}
+	g := health.Goal{MemberID: member, Kind: in.Kind, Description: desc, Target: in.Target, Unit: text.Field(f, "unit", text.Line, in.Unit, 16)}
 	if in.TargetDate != "" {
 		d, err := time.Parse(time.DateOnly, in.TargetDate)
+		now := s.now()
 		f.check(err == nil, "target_date", "must be a date like 2026-06-30")
+		f.check(err != nil || (d.Year() >= 2000 && d.Before(now.AddDate(goalYearsAhead, 0, 0))), "target_date",
+			fmt.Sprintf("must be a date between 2000 and %d", now.Year()+goalYearsAhead))
 		g.TargetDate = &d
 	}
 	if err := f.err(); err != nil {

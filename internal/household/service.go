@@ -9,11 +9,14 @@ import (
 	"math"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/live"
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // Publisher receives change notifications after commit.
@@ -146,9 +149,7 @@ func (s *Service) LogMeal(ctx context.Context, member string, in MealInput) (hea
 	}
 	f := fieldErrs{}
 	at := s.when(in.EatenAt, f, "eaten_at")
-	name := strings.TrimSpace(in.Name)
-	f.check(name != "", "name", "is required")
-	f.check(len([]rune(name)) <= 120, "name", "must be at most 120 characters")
+	name := text.Required(f, "name", text.Line, in.Name, 120)
 	f.check(finite(in.Calories) && in.Calories >= 0 && in.Calories <= 10000, "calories", "must be between 0 and 10000")
 	for field, v := range map[string]float64{"protein_g": in.ProteinG, "carbs_g": in.CarbsG, "fat_g": in.FatG} {
 		f.check(finite(v) && v >= 0 && v <= 1000, field, "must be between 0 and 1000 g")
@@ -172,24 +173,21 @@ func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput
 	}
 	f := fieldErrs{}
 	at := s.when(in.StartedAt, f, "started_at")
-	typ := strings.TrimSpace(strings.ToLower(in.Type))
-	f.check(typ != "", "type", "is required")
-	f.check(len(typ) <= 40, "type", "must be at most 40 characters")
-	f.check(len([]rune(in.Title)) <= 120, "title", "must be at most 120 characters")
+	typ := strings.ToLower(text.Required(f, "type", text.Line, in.Type, 40))
+	title := text.Field(f, "title", text.Line, in.Title, 120)
 	f.check(finite(in.DurationMin) && in.DurationMin > 0 && in.DurationMin <= 24*60, "duration_min", "must be between 1 and 1440 minutes")
 	for field, v := range map[string]*int{"avg_hr": in.AvgHR, "max_hr": in.MaxHR} {
 		f.check(v == nil || (*v >= 30 && *v <= 250), field, "must be between 30 and 250 bpm")
 	}
-	f.check(len(in.ContentID) <= 200, "content_id", "is too long")
+	contentID := text.Field(f, "content_id", text.Line, in.ContentID, 200)
 	if err := f.err(); err != nil {
 		return health.Workout{}, err
 	}
-	title := strings.TrimSpace(in.Title)
 	if title == "" {
-		title = strings.ToUpper(typ[:1]) + typ[1:]
+		title = capitalise(typ)
 	}
 	w, err := s.db.AddWorkout(ctx, health.Workout{MemberID: member, StartedAt: at, Type: typ, Title: title,
-		DurationMin: in.DurationMin, AvgHR: in.AvgHR, MaxHR: in.MaxHR, ContentID: in.ContentID})
+		DurationMin: in.DurationMin, AvgHR: in.AvgHR, MaxHR: in.MaxHR, ContentID: contentID})
 	if err != nil {
 		return w, err
 	}
@@ -227,6 +225,16 @@ func (s *Service) changed(member, kind string) {
 	}
 	s.pub.Publish(live.MemberTopic(member), kind, nil)
 	s.pub.Publish(live.TopicHousehold, kind, member)
+}
+
+// capitalise upper-cases the first letter, by rune ("étirements" →
+// "Étirements"; slicing the first byte would split the letter).
+func capitalise(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 func round(v float64, places int) float64 {

@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // TodoStatus is where a to-do item is.
@@ -118,6 +119,11 @@ func getTodo(ctx context.Context, q store.Queryer, id int64, loc *time.Location)
 // MaxOpenTodos open items for this agent.
 func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
 	in.Text, in.AgentID, in.MemberID = strings.TrimSpace(in.Text), strings.TrimSpace(in.AgentID), strings.TrimSpace(in.MemberID)
+	clean, err := text.Check(text.Multi, in.Text)
+	if err != nil {
+		return Todo{}, invalidField("text", "to-do text "+err.Error())
+	}
+	in.Text = clean
 	if in.CreatedBy == "" {
 		in.CreatedBy = ByUser
 	}
@@ -135,7 +141,7 @@ func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
 	}
 	now := l.now()
 	var id int64
-	err := l.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = l.db.Tx(ctx, func(tx *sql.Tx) error {
 		ok, err := memberExists(ctx, tx, in.MemberID)
 		if err != nil {
 			return err

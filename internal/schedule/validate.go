@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/store"
+	"hearth/internal/text"
 )
 
 // Input limits.
@@ -22,10 +23,12 @@ const (
 // apperr.Invalid naming the field and the problem. checkTarget runs
 // Options.CheckTarget (on create, and when the target changed).
 func (s *Service) normalize(ctx context.Context, q store.Queryer, t *Task, checkTarget bool) (Spec, error) {
-	t.Description = strings.TrimSpace(t.Description)
+	desc, err := text.Check(text.Multi, strings.TrimSpace(t.Description))
+	if err != nil {
+		return Spec{}, invalidField("description", "description "+err.Error())
+	}
+	t.Description = desc
 	switch n := utf8.RuneCountInString(t.Description); {
-	case !utf8.ValidString(t.Description):
-		return Spec{}, invalidField("description", "description is not valid UTF-8")
 	case n == 0:
 		return Spec{}, invalidField("description", "description is required")
 	case n > MaxDescriptionLen:
@@ -69,7 +72,16 @@ func (s *Service) normalizeTarget(ctx context.Context, q store.Queryer, t *Task)
 	t.AgentID = strings.TrimSpace(t.AgentID)
 	t.AssignmentID = strings.TrimSpace(t.AssignmentID)
 	t.MemberID = strings.TrimSpace(t.MemberID)
-	t.Prompt = strings.TrimSpace(t.Prompt)
+	prompt, err := text.Check(text.Multi, strings.TrimSpace(t.Prompt))
+	if err != nil {
+		return invalidField("prompt", "prompt "+err.Error())
+	}
+	t.Prompt = prompt
+	for _, id := range []string{t.AgentID, t.AssignmentID, t.MemberID} {
+		if _, err := text.Check(text.Line, id); err != nil {
+			return invalidField("agent", "agent, assignment and member ids "+err.Error())
+		}
+	}
 	if t.AgentID == "" {
 		t.AgentID = s.opt.DefaultAgent
 	}

@@ -134,7 +134,8 @@ func (db *DB) migrate(ctx context.Context, logger *slog.Logger) error {
 	p, err := goose.NewProvider(goose.DialectSQLite3, db.Write, fs.FS(migrations.FS), goose.WithSlog(logger),
 		// Version ranges are reserved per area (see migrations/embed.go), so a
 		// lower-numbered file can land after a higher one was applied.
-		goose.WithAllowOutofOrder(true))
+		goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(repairTextMigration(logger)))
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}

@@ -15,13 +15,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
+	"hearth/internal/health"
 	"hearth/internal/live"
+	"hearth/internal/text"
 )
 
 // MaxSize is the largest accepted recording (10 MiB, several minutes of opus).
@@ -38,8 +39,6 @@ var exts = map[string]string{
 	"audio/wave":  ".wav",
 }
 
-var memberID = regexp.MustCompile(`^[a-z0-9]{1,40}$`)
-
 // Transcriber turns audio into text (an OpenAI-compatible endpoint in production).
 type Transcriber interface {
 	Transcribe(ctx context.Context, audio io.Reader, filename, mime string) (string, error)
@@ -50,7 +49,18 @@ type Memos interface {
 	AddVoiceMemo(ctx context.Context, m dashboard.VoiceMemo) (dashboard.VoiceMemo, error)
 	SetTranscript(ctx context.Context, id int64, transcript string, failed bool) error
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
+	// HasPrompt reports whether the member was asked promptID (today's document).
+	HasPrompt(ctx context.Context, member, promptID string) (bool, error)
+	// VoiceUsage counts the member's memos and bytes on now's household day.
+	VoiceUsage(ctx context.Context, member string, now time.Time) (int, int64, error)
 }
+
+// Default daily quota per member: a few answers a day are a handful of
+// memos; this bounds what one screen can make the server store.
+const (
+	DefaultDailyMemos = 20
+	DefaultDailyBytes = 50 << 20
+)
 
 // Publisher receives change notifications after commit.
 type Publisher interface {
@@ -67,6 +77,10 @@ type Options struct {
 	Logger      *slog.Logger
 	// Timeout bounds one transcription (default 60 s).
 	Timeout time.Duration
+	// DailyMemos and DailyBytes cap one member's memos a day (defaults
+	// DefaultDailyMemos, DefaultDailyBytes).
+	DailyMemos int
+	DailyBytes int64
 }
 
 // Service saves and transcribes voice memos.
@@ -84,6 +98,12 @@ func New(memos Memos, opt Options) *Service {
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 60 * time.Second
+	}
+	if opt.DailyMemos <= 0 {
+		opt.DailyMemos = DefaultDailyMemos
+	}
+	if opt.DailyBytes <= 0 {
+		opt.DailyBytes = DefaultDailyBytes
 	}
 	return &Service{opt: opt, memos: memos, log: opt.Logger, now: time.Now}
 }
@@ -117,8 +137,14 @@ func MIMEType(ct string) (string, bool) {
 // the prompt's answer. Bad input is apperr.Invalid or apperr.TooLarge and
 // stores nothing.
 func (s *Service) Save(ctx context.Context, member, promptID, contentType string, r io.Reader) (Result, error) {
-	if !memberID.MatchString(member) {
+	if !health.ValidMemberID(member) {
 		return Result{}, apperr.Invalidf("unknown member")
+	}
+	switch asked, err := s.memos.HasPrompt(ctx, member, promptID); {
+	case err != nil:
+		return Result{}, err
+	case !asked:
+		return Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a question on today's dashboard"})
 	}
 	mime, ok := MIMEType(contentType)
 	if !ok {
@@ -135,6 +161,13 @@ func (s *Service) Save(ctx context.Context, member, promptID, contentType string
 		return Result{}, apperr.Invalidf("the recording is empty")
 	case !Sniff(mime, data):
 		return Result{}, apperr.Invalidf("the file is not %s audio", mime)
+	}
+	n, used, err := s.memos.VoiceUsage(ctx, member, s.now())
+	if err != nil {
+		return Result{}, err
+	}
+	if n >= s.opt.DailyMemos || used+int64(len(data)) > s.opt.DailyBytes {
+		return Result{}, apperr.New(apperr.TooMany, "today's voice memos are full (%d memos or %d MB a day); type your answer instead", s.opt.DailyMemos, s.opt.DailyBytes>>20)
 	}
 	rel, err := s.write(member, mime, data)
 	if err != nil {
@@ -167,9 +200,11 @@ func (s *Service) transcribe(ctx context.Context, res *Result, member, promptID 
 	tctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
 	defer cancel()
 	name := fmt.Sprintf("memo-%d%s", res.Memo.ID, exts[res.Memo.MIME])
-	text, err := s.opt.Transcriber.Transcribe(tctx, bytes.NewReader(data), name, res.Memo.MIME)
-	text = strings.TrimSpace(text)
-	if err != nil || text == "" {
+	transcript, err := s.opt.Transcriber.Transcribe(tctx, bytes.NewReader(data), name, res.Memo.MIME)
+	// A transcript is outside text: drop what a screen cannot use (package text).
+	transcript, _ = text.Clean(text.Multi, transcript)
+	transcript = strings.TrimSpace(transcript)
+	if err != nil || transcript == "" {
 		if err == nil {
 			err = errors.New("empty transcript")
 		}
@@ -181,17 +216,17 @@ func (s *Service) transcribe(ctx context.Context, res *Result, member, promptID 
 		res.Message = "Voice memo saved, but it could not be transcribed. Please type your answer."
 		return
 	}
-	if err := s.memos.SetTranscript(ctx, res.Memo.ID, text, false); err != nil {
+	if err := s.memos.SetTranscript(ctx, res.Memo.ID, transcript, false); err != nil {
 		s.log.Error("voice: store transcript", "memo", res.Memo.ID, "err", err)
 		res.Message = "Voice memo saved, but its transcript could not be stored. Please type your answer."
 		return
 	}
-	res.Status, res.Memo.Status, res.Memo.Transcript, res.Transcript = "transcribed", "transcribed", text, text
+	res.Status, res.Memo.Status, res.Memo.Transcript, res.Transcript = "transcribed", "transcribed", transcript, transcript
 	res.Message = "Got it: your voice memo was transcribed."
 	if promptID == "" {
 		return
 	}
-	answer := []rune(text)
+	answer := []rune(transcript)
 	if len(answer) > dashboard.MaxAnswerLen {
 		answer = answer[:dashboard.MaxAnswerLen]
 	}

@@ -213,3 +213,41 @@ func TestSniff(t *testing.T) {
 		t.Error("MIMEType did not normalise parameters and case")
 	}
 }
+
+// A memo must answer a question the member was asked today, and a member's
+// memos are capped per day; member ids with dashes work.
+func TestSavePromptAndQuota(t *testing.T) {
+	ds, hub := fixture(t)
+	s := New(ds, Options{DataDir: t.TempDir(), Publisher: hub, DailyMemos: 2, DailyBytes: 1 << 20})
+	ctx := context.Background()
+	if _, err := s.Save(ctx, "ada", "made-up", "audio/webm", bytes.NewReader(webm)); !apperr.Is(err, apperr.Invalid) {
+		t.Fatalf("unknown prompt: %v", err)
+	}
+	for i := range 2 {
+		if _, err := s.Save(ctx, "ada", "energy", "audio/webm", bytes.NewReader(webm)); err != nil {
+			t.Fatalf("memo %d: %v", i, err)
+		}
+	}
+	if _, err := s.Save(ctx, "ada", "energy", "audio/webm", bytes.NewReader(webm)); !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("third memo of the day: %v, want TooMany", err)
+	}
+	big := New(ds, Options{DataDir: t.TempDir(), Publisher: hub, DailyBytes: 100})
+	if _, err := big.Save(ctx, "ada", "energy", "audio/webm", bytes.NewReader(webm)); !apperr.Is(err, apperr.TooMany) {
+		t.Fatalf("over the daily bytes: %v", err)
+	}
+
+	// "mary-jane" is a valid member id everywhere.
+	db := storetest.Open(t)
+	storetest.Member(t, db, "mary-jane")
+	mj := dashboard.NewStore(db, hub, time.UTC)
+	doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{
+		Prompts: []dashboard.Prompt{{ID: "energy", Type: dashboard.PromptVoiceMemo, Question: "Energy?"}}}}
+	if err := db.Tx(ctx, func(tx *sql.Tx) error {
+		return dashboard.PutTx(ctx, tx, time.Now(), "mary-jane", mj.Day(time.Now()), 0, doc, "test")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(mj, Options{DataDir: t.TempDir()}).Save(ctx, "mary-jane", "energy", "audio/webm", bytes.NewReader(webm)); err != nil {
+		t.Fatalf("mary-jane: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
 	"hearth/internal/store"
+	textgate "hearth/internal/text"
 )
 
 // DefaultCacheTTL bounds how long a cached current definition is trusted
@@ -140,6 +141,10 @@ func (r *Repo) Save(ctx context.Context, d Definition, by, note string) (Version
 func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFirst bool) (Version, bool, error) {
 	if err := prepare(&d); err != nil {
 		return Version{}, false, err
+	}
+	errs := map[string]string{}
+	if note = textgate.Field(errs, "change_note", textgate.Multi, note, 500); len(errs) > 0 {
+		return Version{}, false, apperr.FieldErrors(errs)
 	}
 	var v Version
 	inserted := false

@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	textgate "hearth/internal/text"
 )
 
 // agentIDPattern allows seed-style ids such as "health-coach" or "plan:message".
@@ -75,6 +76,13 @@ func (reg Registry) validate(d *Definition, g graph) error {
 	if !agentIDPattern.MatchString(d.AgentID) {
 		p.add("agent_id", "must be 1-64 lowercase letters, digits, _, - or :, starting with a letter or digit")
 	}
+	for field, s := range map[string]*string{"system_prompt": &d.SystemPrompt, "user_template": &d.UserTemplate} {
+		if v, err := textgate.Check(textgate.Multi, *s); err != nil {
+			p.add(field, "%s", err.Error())
+		} else {
+			*s = v
+		}
+	}
 	if strings.TrimSpace(d.SystemPrompt) == "" {
 		p.add("system_prompt", "is required")
 	}
@@ -85,7 +93,7 @@ func (reg Registry) validate(d *Definition, g graph) error {
 		p.add("user_template", "is longer than %d characters", maxPromptLen)
 	}
 	reg.checkTemplate(d, g.parentKeys, p)
-	if len(d.Model) > 100 || strings.ContainsAny(d.Model, " \t\r\n") {
+	if _, err := textgate.Check(textgate.Line, d.Model); err != nil || len(d.Model) > 100 || strings.ContainsAny(d.Model, " \t\r\n") {
 		p.add("model", "must be a model name without spaces (at most 100 characters)")
 	}
 	if t := d.Temperature; t != nil && (math.IsNaN(*t) || *t < 0 || *t > 2) {

@@ -1,0 +1,139 @@
+package app_test
+
+import (
+	"context"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"hearth/internal/app"
+)
+
+// streamPayload is the reported attack: a "\r" ends the current SSE data
+// line in the Datastar client, and the forged patch-signals event's
+// non-JSON "signals" is evaluated with Function().
+const streamPayload = "Oats\r\revent: datastar-patch-signals\rdata: signals {pwned: (document.title=`X`)}\r\rx"
+
+// TestMealNameCannotForgeStreamEvents reproduces the critical report in
+// Chromium: a meal name with "\r" must not run script when the kiosk's live
+// stream patches the page. The API refuses the name; a row stored before
+// the fix (inserted here behind the server's back) still cannot forge an
+// event, because the stream itself never sends a "\r".
+func TestMealNameCannotForgeStreamEvents(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	dir := t.TempDir()
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
+	seed(t, srv.app)
+
+	resp, err := http.Post(srv.url+"/api/v1/members/ada/meals", "application/json",
+		strings.NewReader(`{"name":`+jsString(streamPayload)+`,"calories":300}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("meal name with CR: %d, want 400", resp.StatusCode)
+	}
+	if _, err := srv.app.DB.Write.Exec(`INSERT INTO meals (member_id, eaten_at, name, calories, created_at)
+		VALUES ('ada', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 minute'), ?, 300, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`, streamPayload); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(ctx, 40*time.Second)
+	defer cancelT()
+	open(t, ctx, srv.url+"/m/ada")
+	var title string
+	if err := eval(ctx, "document.title", &title); err != nil {
+		t.Fatal(err)
+	}
+	// Changes that re-render the widgets showing meals, weight and the coach.
+	postJSON(t, srv.url+"/api/v1/members/ada/weight", `{"weight_kg":68.8}`)
+	postJSON(t, srv.url+"/api/v1/members/ada/meals", `{"name":"Apple","calories":80}`)
+	until(t, ctx, 5*time.Second, `document.body.textContent.includes('68.8')`)
+	until(t, ctx, 5*time.Second, `document.body.textContent.includes('Apple')`)
+	time.Sleep(300 * time.Millisecond) // any forged event would have run with these patches
+	var now string
+	if err := eval(ctx, "document.title", &now); err != nil {
+		t.Fatal(err)
+	}
+	if title == "X" || now == "X" || now != title {
+		t.Fatalf("a stored meal name ran script through the live stream: title %q, then %q", title, now)
+	}
+}
+
+// TestRetriedPostStoresOnce drops the reply to the first weight post on the
+// way back (the server committed and answered; the tablet's Wi-Fi lost the
+// answer). The Datastar client sends the same POST again; the server must
+// answer it with the first result and store one weigh-in.
+func TestRetriedPostStoresOnce(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	dir := t.TempDir()
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
+	seed(t, srv.app)
+
+	ctx, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(ctx, 40*time.Second)
+	defer cancelT()
+	open(t, ctx, srv.url+"/m/ada")
+
+	paused := make(chan *fetch.EventRequestPaused, 16)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if p, ok := ev.(*fetch.EventRequestPaused); ok {
+			paused <- p
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var posts atomic.Int32
+	go func() {
+		for p := range paused {
+			if posts.Add(1) == 1 {
+				// The request reached the server and its answer is here: lose it.
+				_, _ = chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: p.RequestID, ErrorReason: network.ErrorReasonConnectionReset})
+				continue
+			}
+			_, _ = chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: p.RequestID})
+		}
+	}()
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
+		{URLPattern: "*/m/ada/weight", RequestStage: fetch.RequestStageResponse}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	js(t, ctx, `document.querySelector('#form-weight [name=weight]').value = '73.3'`)
+	js(t, ctx, `document.querySelector('#form-weight').requestSubmit()`)
+	waitUntil(t, 15*time.Second, func() bool { return posts.Load() >= 2 })
+	until(t, ctx, 10*time.Second, `document.body.textContent.includes('73.3')`)
+	time.Sleep(500 * time.Millisecond) // room for a third attempt, should there be one
+	var n int
+	if err := srv.app.DB.Read.QueryRow(`SELECT count(*) FROM weight_readings WHERE member_id = 'ada' AND weight_kg = 73.3`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("%d weigh-ins of 73.3 kg stored after %d posts, want 1", n, posts.Load())
+	}
+	// The id was used up: the next entry gets a fresh one and is stored.
+	var rid string
+	if err := eval(ctx, `document.querySelector('#form-weight [name=_rid]')?.value || ''`, &rid); err != nil {
+		t.Fatal(err)
+	}
+	if rid != "" {
+		t.Fatalf("request id %q still set after the answer arrived", rid)
+	}
+}

@@ -1,0 +1,109 @@
+// Package session keeps admin sessions in SQLite so they can be ended: a
+// logout deletes one, and a start with a different admin password deletes
+// them all. The cookie carries a random token; only its SHA-256 is stored.
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"hearth/internal/store"
+)
+
+// Store keeps sessions in the database.
+type Store struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+// New returns a Store over db.
+func New(db *store.DB) *Store { return &Store{db: db, now: time.Now} }
+
+func hash(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// Create starts a session valid for ttl and returns its token.
+func (s *Store) Create(ctx context.Context, ttl time.Duration) (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("session: token: %w", err)
+	}
+	token := base64.RawURLEncoding.EncodeToString(b)
+	now := s.now()
+	_, err := s.db.Write.ExecContext(ctx, `INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES (?,?,?)`,
+		hash(token), store.FormatTime(now), store.FormatTime(now.Add(ttl)))
+	if err != nil {
+		return "", fmt.Errorf("session: create: %w", err)
+	}
+	// Expired sessions go when new ones come: there are only ever a few.
+	_, _ = s.db.Write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE expires_at < ?`, store.FormatTime(now))
+	return token, nil
+}
+
+// Valid reports whether token is a live session.
+func (s *Store) Valid(ctx context.Context, token string) bool {
+	if token == "" {
+		return false
+	}
+	var one int
+	err := s.db.Read.QueryRowContext(ctx, `SELECT 1 FROM admin_sessions WHERE token_hash = ? AND expires_at > ?`,
+		hash(token), store.FormatTime(s.now())).Scan(&one)
+	return err == nil
+}
+
+// Revoke ends one session.
+func (s *Store) Revoke(ctx context.Context, token string) error {
+	if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, hash(token)); err != nil {
+		return fmt.Errorf("session: revoke: %w", err)
+	}
+	return nil
+}
+
+// SyncPassword records the configured admin password (as a bcrypt hash)
+// and ends every session when it differs from the one they were issued
+// under. An empty password ends them too: without a password there is no
+// login. It reports whether sessions were ended.
+func (s *Store) SyncPassword(ctx context.Context, password string) (bool, error) {
+	var stored string
+	err := s.db.Read.QueryRowContext(ctx, `SELECT bcrypt FROM admin_password WHERE id = 1`).Scan(&stored)
+	switch {
+	case err == nil && password != "" && bcrypt.CompareHashAndPassword([]byte(stored), []byte(password)) == nil:
+		return false, nil
+	case errors.Is(err, sql.ErrNoRows) && password == "":
+		return false, nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return false, fmt.Errorf("session: read password: %w", err)
+	}
+	now := store.FormatTime(s.now())
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions`); err != nil {
+			return err
+		}
+		if password == "" {
+			_, err := tx.ExecContext(ctx, `DELETE FROM admin_password`)
+			return err
+		}
+		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO admin_password (id, bcrypt, changed_at) VALUES (1, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET bcrypt = excluded.bcrypt, changed_at = excluded.changed_at`, string(h), now)
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("session: record password: %w", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,87 @@
+package web_test
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// A creating request repeated with the same request id (the Datastar client
+// re-sends a POST whose reply was lost) stores one entry and gets the first
+// answer again; the same id with another body is a conflict.
+func TestRepeatedKioskPostStoresOnce(t *testing.T) {
+	k := newKiosk(t)
+	form := url.Values{"name": {"Oats"}, "calories": {"350"}, "_rid": {"0f1e2d3c4b5a69788796a5b4c3d2e1f0"}}
+	first, body1 := k.post("/m/ada/meal", form, "")
+	second, body2 := k.post("/m/ada/meal", form, "")
+	if first.StatusCode != 200 || second.StatusCode != 200 {
+		t.Fatalf("status %d, %d", first.StatusCode, second.StatusCode)
+	}
+	if n := countRows(t, k.db, "meals"); n != 1 {
+		t.Fatalf("%d meals stored, want 1", n)
+	}
+	if body1 != body2 || !strings.Contains(body2, "Meal saved.") || second.Header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("repeat was not the first answer:\n%s\n---\n%s", body1, body2)
+	}
+	form.Set("calories", "400")
+	resp, body := k.post("/m/ada/meal", form, "")
+	if resp.StatusCode != 200 || !strings.Contains(body, "already used for a different request") {
+		t.Fatalf("changed body with the same id: %d %s", resp.StatusCode, body)
+	}
+	// A fresh id is a new entry; no id at all is the old behaviour.
+	form.Set("_rid", "aaaabbbbccccddddeeeeffff00001111")
+	k.post("/m/ada/meal", form, "")
+	form.Del("_rid")
+	k.post("/m/ada/meal", form, "")
+	if n := countRows(t, k.db, "meals"); n != 3 {
+		t.Fatalf("%d meals stored, want 3", n)
+	}
+	form.Set("_rid", "short")
+	if resp, body := k.send("/m/ada/meal", form, "", false); resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("malformed id: %d %s", resp.StatusCode, body)
+	}
+}
+
+// The JSON API takes the id as an Idempotency-Key header.
+func TestAPIIdempotencyKey(t *testing.T) {
+	k := newKiosk(t)
+	post := func(body, key string) (int, string, http.Header) {
+		req, _ := http.NewRequest(http.MethodPost, k.srv.URL+"/api/v1/members/ada/weight", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if key != "" {
+			req.Header.Set("Idempotency-Key", key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	key := "api-key-0000000000000001"
+	c1, b1, _ := post(`{"weight_kg":73.3}`, key)
+	c2, b2, h2 := post(`{"weight_kg":73.3}`, key)
+	if c1 != 201 || c2 != 201 || b1 != b2 || h2.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("repeat: %d %s / %d %s", c1, b1, c2, b2)
+	}
+	if n := countRows(t, k.db, "weight_readings"); n != 1 {
+		t.Fatalf("%d readings, want 1", n)
+	}
+	if c, b, _ := post(`{"weight_kg":74}`, key); c != http.StatusConflict {
+		t.Fatalf("same key, other body: %d %s", c, b)
+	}
+	// A refused request records nothing: fixing it and sending again works.
+	key2 := "api-key-0000000000000002"
+	if c, _, _ := post(`{"weight_kg":7000}`, key2); c != http.StatusBadRequest {
+		t.Fatalf("implausible weight: %d", c)
+	}
+	if c, _, _ := post(`{"weight_kg":70}`, key2); c != http.StatusCreated {
+		t.Fatalf("corrected request: %d", c)
+	}
+	if n := countRows(t, k.db, "weight_readings"); n != 2 {
+		t.Fatalf("%d readings, want 2", n)
+	}
+}
