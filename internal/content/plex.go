@@ -268,66 +268,73 @@ func decodePlexPage(r io.Reader, fn func(PlexMetadata) error, dirs *[]PlexSectio
 		if err != nil {
 			return pg, err
 		}
-		if key != "MediaContainer" {
-			if err := skipValue(dec); err != nil {
-				return pg, err
-			}
-			continue
+		if key == "MediaContainer" {
+			err = decodeContainer(dec, &pg, fn, dirs)
+		} else {
+			err = skipValue(dec)
 		}
-		if err := expectDelim(dec, '{'); err != nil {
-			return pg, err
-		}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return pg, err
-			}
-			switch tok {
-			case "Metadata":
-				if err := expectDelim(dec, '['); err != nil {
-					return pg, err
-				}
-				for dec.More() {
-					var md PlexMetadata
-					if err := dec.Decode(&md); err != nil {
-						return pg, err
-					}
-					pg.count++
-					if fn != nil {
-						if err := fn(md); err != nil {
-							return pg, fnError{err}
-						}
-					}
-				}
-				if err := expectDelim(dec, ']'); err != nil {
-					return pg, err
-				}
-			case "Directory":
-				if dirs == nil {
-					err = skipValue(dec)
-				} else {
-					err = dec.Decode(dirs)
-				}
-			case "size":
-				err = dec.Decode(&pg.size)
-			case "totalSize":
-				err, pg.hasTotal = dec.Decode(&pg.totalSize), true
-			case "offset":
-				err, pg.hasOffset = dec.Decode(&pg.offset), true
-			case "machineIdentifier":
-				err = dec.Decode(&pg.machine)
-			default:
-				err = skipValue(dec)
-			}
-			if err != nil {
-				return pg, err
-			}
-		}
-		if err := expectDelim(dec, '}'); err != nil {
+		if err != nil {
 			return pg, err
 		}
 	}
 	return pg, expectDelim(dec, '}')
+}
+
+// decodeContainer reads the MediaContainer object's fields.
+func decodeContainer(dec *json.Decoder, pg *plexPage, fn func(PlexMetadata) error, dirs *[]PlexSection) error {
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case "Metadata":
+			err = decodeMetadata(dec, pg, fn)
+		case "Directory":
+			if dirs == nil {
+				err = skipValue(dec)
+			} else {
+				err = dec.Decode(dirs)
+			}
+		case "size":
+			err = dec.Decode(&pg.size)
+		case "totalSize":
+			err, pg.hasTotal = dec.Decode(&pg.totalSize), true
+		case "offset":
+			err, pg.hasOffset = dec.Decode(&pg.offset), true
+		case "machineIdentifier":
+			err = dec.Decode(&pg.machine)
+		default:
+			err = skipValue(dec)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return expectDelim(dec, '}')
+}
+
+// decodeMetadata hands each entry of the Metadata array to fn as it is read.
+func decodeMetadata(dec *json.Decoder, pg *plexPage, fn func(PlexMetadata) error) error {
+	if err := expectDelim(dec, '['); err != nil {
+		return err
+	}
+	for dec.More() {
+		var md PlexMetadata
+		if err := dec.Decode(&md); err != nil {
+			return err
+		}
+		pg.count++
+		if fn != nil {
+			if err := fn(md); err != nil {
+				return fnError{err}
+			}
+		}
+	}
+	return expectDelim(dec, ']')
 }
 
 func expectDelim(dec *json.Decoder, want json.Delim) error {

@@ -62,38 +62,6 @@ var plexResponses = map[string]string{
 		{"ratingKey":"1003","key":"/library/metadata/1003","parentRatingKey":"102","grandparentRatingKey":"100","type":"episode",
 		 "title":"Yoga X","index":1,"parentIndex":2,
 		 "thumb":"/library/metadata/1003/thumb/1","Media":[{"duration":5520000,"Part":[{"key":"/library/parts/6003/1/file.mkv"}]}]}]}}`,
-	"/library/metadata/100/children": `{"MediaContainer":{"size":3,"key":"100","parentIndex":1,
-		"parentTitle":"Iron Forge Xtreme","title1":"Fitness","title2":"Iron Forge Xtreme","viewGroup":"season","Metadata":[
-		{"ratingKey":"102","key":"/library/metadata/102/children","parentRatingKey":"100","type":"season",
-		 "title":"Season 2","parentTitle":"Iron Forge Xtreme","index":2,"leafCount":2,"thumb":"/library/metadata/102/thumb/1"},
-		{"ratingKey":"109","key":"/library/metadata/109/children","parentRatingKey":"100","type":"season",
-		 "title":"Specials","parentTitle":"Iron Forge Xtreme","index":0,"leafCount":1},
-		{"ratingKey":"101","key":"/library/metadata/101/children","parentRatingKey":"100","type":"season",
-		 "title":"Season 1","parentTitle":"Iron Forge Xtreme","index":1,"leafCount":2}]}}`,
-	"/library/metadata/101/children": `{"MediaContainer":{"size":2,"grandparentTitle":"Iron Forge Xtreme",
-		"parentIndex":1,"parentTitle":"Season 1","viewGroup":"episode","Metadata":[
-		{"ratingKey":"1001","key":"/library/metadata/1001","parentRatingKey":"101","grandparentRatingKey":"100",
-		 "type":"episode","title":"Plyometrics","grandparentTitle":"Iron Forge Xtreme","parentTitle":"Season 1",
-		 "summary":"Jump training.","index":2,"parentIndex":1,"duration":3480000,
-		 "thumb":"/library/metadata/1001/thumb/1700000002","addedAt":1700000000,
-		 "Media":[{"id":5001,"duration":3480000,"videoResolution":"1080","Part":[{"id":6001,
-		 "key":"/library/parts/6001/1700000000/file.mp4","duration":3480000,"file":"/media/fitness/x.mp4","size":123}]}]},
-		{"ratingKey":"1000","key":"/library/metadata/1000","parentRatingKey":"101","type":"episode",
-		 "title":"Chest & Back","summary":"Push-ups and pull-ups.","index":1,"parentIndex":1,"duration":3600000,
-		 "thumb":"/library/metadata/1000/thumb/1700000002",
-		 "Media":[{"id":5000,"duration":3600000,"Part":[{"id":6000,"key":"/library/parts/6000/1700000000/file.mp4"}]}]}]}}`,
-	"/library/metadata/102/children": `{"MediaContainer":{"size":2,"parentIndex":2,"Metadata":[
-		{"ratingKey":"1004","key":"/library/metadata/1004","type":"episode","title":"Broken Episode","index":2,"parentIndex":2},
-		{"ratingKey":"1003","key":"/library/metadata/1003","type":"episode","title":"Yoga X","index":1,"parentIndex":2,
-		 "thumb":"/library/metadata/1003/thumb/1","Media":[{"duration":5520000,"Part":[{"key":"/library/parts/6003/1/file.mkv"}]}]}]}}`,
-	"/library/metadata/109/children": `{"MediaContainer":{"size":1,"parentIndex":0,"Metadata":[
-		{"ratingKey":"1009","key":"/library/metadata/1009","type":"episode","title":"Ab Ripper X","index":1,"parentIndex":0,
-		 "duration":1020000}]}}`,
-	"/library/metadata/200/children": `{"MediaContainer":{"size":1,"Metadata":[
-		{"ratingKey":"201","key":"/library/metadata/201/children","type":"season","title":"Season 1","index":1}]}}`,
-	"/library/metadata/201/children": `{"MediaContainer":{"size":1,"Metadata":[
-		{"ratingKey":"2001","key":"/library/metadata/2001","type":"episode","title":"Morning Flow","index":1,"parentIndex":1,
-		 "duration":1234567,"thumb":"/library/metadata/2001/thumb/9"}]}}`,
 }
 
 // fakePlex serves plexResponses, demanding the token header.
