@@ -153,6 +153,18 @@ func TestAppleDistanceFilledOnReimport(t *testing.T) {
 	}
 }
 
+// A workout title comes from the file's activity type: it is cleaned like
+// any imported text.
+func TestAppleWorkoutTitleCleaned(t *testing.T) {
+	doc := "<HealthData><Workout workoutActivityType=\"HKWorkoutActivityTypeYoga&#x85;Flow\" duration=\"30\" durationUnit=\"min\"" +
+		" startDate=\"2024-01-05 07:00:00 +0000\" endDate=\"2024-01-05 07:30:00 +0000\"/></HealthData>"
+	db := newDB(t)
+	s := mustImportBytes(t, db, "export.xml", doc, Options{})
+	if w := workouts(t, db); len(w) != 1 || w[0].Title != "Yoga Flow" || s.CharsDropped != 1 {
+		t.Errorf("workouts %+v dropped %d", w, s.CharsDropped)
+	}
+}
+
 func TestXMLCharFilter(t *testing.T) {
 	doc := "<HealthData>\n <Workout workoutActivityType=\"HKWorkoutActivityTypeYoga\" duration=\"30\" durationUnit=\"min\"" +
 		" startDate=\"2024-01-05 07:00:00 +0000\" endDate=\"2024-01-05 07:30:00 +0000\">\n" +

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/text"
 )
 
 // appleWorkout is the Workout element being read.
@@ -53,6 +54,8 @@ func (p *appleParser) startWorkout(t xml.StartElement) {
 		p.reject("Workout", "Workout", format, args...)
 	}
 	typ, title := workoutType(activity)
+	title, n := text.Clean(text.Line, title)
+	p.dropped += n
 	if typ == "" {
 		fail("workoutActivityType %q is not a workout type", activity)
 		return
