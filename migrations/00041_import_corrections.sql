@@ -36,8 +36,9 @@ CREATE TABLE import_staged (
     ckey      TEXT NOT NULL,    -- content key: an exact repeat of a row is "repeated in file"
     line      INTEGER NOT NULL,
     at        TEXT NOT NULL,
-    s1        TEXT NOT NULL DEFAULT '',
-    s2        TEXT NOT NULL DEFAULT '',
+    s1        TEXT NOT NULL DEFAULT '',  -- meal name | workout type
+    s2        TEXT NOT NULL DEFAULT '',  -- workout title
+    s3        TEXT NOT NULL DEFAULT '',  -- workout content id
     n1 REAL, n2 REAL, n3 REAL, n4 REAL, n5 REAL, n6 REAL,
     PRIMARY KEY (import_id, nkey, ckey)
 ) WITHOUT ROWID;
@@ -54,30 +55,10 @@ CREATE TABLE import_touched (
     PRIMARY KEY (import_id, slot_key)
 ) WITHOUT ROWID;
 
--- Body-composition readings without a weigh-in nearby (Apple body fat or lean
--- mass alone) are body scans with only the figure they have.
-CREATE TABLE body_scans_new (
-    id           INTEGER PRIMARY KEY,
-    member_id    TEXT NOT NULL REFERENCES members(id) ON DELETE CASCADE,
-    scanned_at   TEXT NOT NULL,
-    body_fat_pct REAL CHECK (body_fat_pct IS NULL OR (body_fat_pct >= 0 AND body_fat_pct <= 100)),
-    lean_mass_kg REAL CHECK (lean_mass_kg IS NULL OR lean_mass_kg > 0),
-    fat_mass_kg  REAL,
-    bone_mass_kg REAL,
-    visceral_fat REAL,
-    source       TEXT NOT NULL DEFAULT 'manual',
-    source_key   TEXT,
-    created_at   TEXT NOT NULL,
-    CHECK (body_fat_pct IS NOT NULL OR lean_mass_kg IS NOT NULL)
-);
-INSERT INTO body_scans_new (id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg,
-    visceral_fat, source, source_key, created_at)
-SELECT id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg,
-    visceral_fat, source, source_key, created_at FROM body_scans;
-DROP TABLE body_scans;
-ALTER TABLE body_scans_new RENAME TO body_scans;
-CREATE INDEX scans_member_time ON body_scans(member_id, scanned_at);
-CREATE UNIQUE INDEX scans_source_key ON body_scans(member_id, source, source_key);
+-- Body-composition readings without a weigh-in nearby become body scans
+-- with only the figure they have: body_scans is rebuilt with nullable
+-- figures by Go migration 42 (internal/store/bodyscans.go), which keeps
+-- migration 70's unique source-key index whichever of the two runs first.
 
 -- CSV rows imported before natural keys were keyed by a hash of their
 -- values; weigh-ins and workouts get their natural key here (a later
@@ -88,7 +69,6 @@ UPDATE OR IGNORE weight_readings SET source_key = 'w|' || measured_at WHERE sour
 UPDATE OR IGNORE workouts SET source_key = 'wo|' || started_at || '|' || type WHERE source = 'csv';
 
 -- +goose Down
-DROP INDEX scans_source_key;
 DROP TABLE import_touched;
 DROP TABLE import_staged;
 DROP TABLE import_ledger;

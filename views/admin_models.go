@@ -16,6 +16,8 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
 	{"definitions", "Agents", "/admin/definitions"},
+	{"backups", "Backups", "/admin/backups"},
+	{"api", "API", "/admin/api"},
 }
 
 // AdminPage is what every admin page shares.

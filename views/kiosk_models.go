@@ -14,6 +14,9 @@ type HouseholdPage struct {
 	Clock   string // initial clock text, e.g. "07:42"
 	Date    string // e.g. "Saturday 14 February"
 	Members []MemberTile
+	// Alert is the admin badge: something an admin should look at (a
+	// failed backup); "" shows nothing.
+	Alert string
 }
 
 // MemberHead is the member a dashboard belongs to.

@@ -26,6 +26,7 @@ var importKinds = []views.Option{
 	{Value: "csv-weight", Label: "CSV: weigh-ins"},
 	{Value: "csv-meals", Label: "CSV: meals"},
 	{Value: "csv-workouts", Label: "CSV: workouts"},
+	{Value: "csv-body-scans", Label: "CSV: body scans (Hearth's own export)"},
 }
 
 var importUnits = []views.Option{

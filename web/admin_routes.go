@@ -31,6 +31,10 @@ type AdminDeps struct {
 	Importer  Importer     // imports page
 	// Definitions are the agent definition pages (*definition.Service).
 	Definitions DefinitionsAdmin
+	// Backups is Admin → Backups (*backup.Service).
+	Backups BackupsAdmin
+	// MemberData exports and erases a member's data (Admin → Household).
+	MemberData MemberData
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -64,6 +68,11 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		g.POST("/household/:member", s.adminMemberUpdate)
 		g.POST("/household/:member/goals", s.adminGoalCreate)
 		g.POST("/household/:member/goals/:goal", s.adminGoalStatus)
+		if a.MemberData != nil {
+			g.GET("/household/:member/export", s.adminMemberExport)
+			g.GET("/household/:member/erase", s.adminMemberErasePage)
+			g.POST("/household/:member/erase", s.adminMemberErase)
+		}
 	}
 	if a.Schedule != nil {
 		g.GET("/schedules", s.adminSchedules)
@@ -90,6 +99,10 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Definitions != nil {
 		s.definitionRoutes(g, a.Definitions)
 	}
+	if a.Backups != nil {
+		s.backupRoutes(g)
+	}
+	g.GET("/api", s.adminAPIDoc)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

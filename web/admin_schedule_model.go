@@ -39,6 +39,8 @@ func shorten(s string, n int) string {
 // taskTarget says in words what a task runs.
 func taskTarget(t schedule.Task) string {
 	switch {
+	case t.System():
+		return "Hearth itself: " + t.AssignmentID
 	case t.Kind == schedule.KindHeartbeat:
 		return t.AgentID + " works through its to-do list"
 	case t.AssignmentID != "" && t.MemberID == "":

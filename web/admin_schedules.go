@@ -33,6 +33,7 @@ func (s *Server) schedulesPage(c echo.Context, form views.FormState, notice view
 	if s.deps.Admin.Agents != nil {
 		p.Agents = s.agentViews()
 	}
+	p.Agents = append(p.Agents, s.systemAgentView()...)
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return p, err
 	}
@@ -96,6 +97,7 @@ func (s *Server) taskPage(c echo.Context, id int64, form *views.FormState, notic
 	if s.deps.Admin.Agents != nil {
 		p.Agents = s.agentViews()
 	}
+	p.Agents = append(p.Agents, s.systemAgentView()...)
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return p, err
 	}
@@ -254,4 +256,14 @@ func (s *Server) liveSchedule(c echo.Context) error {
 		}
 		return []templ.Component{views.TaskSummary(csrf, s.taskRow(t)), views.LedgerTable(csrf, id, s.fireRows(t, fires))}, nil
 	})
+}
+
+// systemAgentView offers Hearth's own jobs in the task form, so the nightly
+// backup can be edited (or a second one made) like any task.
+func (s *Server) systemAgentView() []views.AdminAgent {
+	if s.deps.Admin.Backups == nil {
+		return nil
+	}
+	return []views.AdminAgent{{ID: schedule.SystemAgent, Description: "Hearth itself",
+		Assignments: []views.AdminAssignment{{Agent: schedule.SystemAgent, ID: "backup", Description: "Back up the household's data"}}}}
 }

@@ -218,6 +218,9 @@ func (s *Server) streamHousehold(c echo.Context) error {
 		if err := sse.PatchElementTempl(views.Tiles(tiles)); err != nil {
 			return err
 		}
+		if err := sse.PatchElementTempl(views.AdminAlert(s.adminAlert(ctx))); err != nil {
+			return err
+		}
 		return keepAlive(sse)
 	}
 	if send() != nil {

@@ -34,7 +34,7 @@ func (s *Server) pageHousehold(c echo.Context) error {
 	}
 	now := time.Now().In(s.opt.Location)
 	p := views.HouseholdPage{Page: s.kioskPage(c, "Household", "/live/household", false),
-		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles}
+		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
 	return render(c, http.StatusOK, views.Household(p))
 }
 
@@ -110,4 +110,18 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fs vie
 		d.Sheets.Workout = fs
 	}
 	return render(c, status, views.MemberDashboard(d))
+}
+
+// adminAlert is the household view's admin badge text; a failure to read it
+// is logged, never shown on the kiosk.
+func (s *Server) adminAlert(ctx context.Context) string {
+	if s.deps.Alerts == nil {
+		return ""
+	}
+	a, err := s.deps.Alerts.Alert(ctx)
+	if err != nil {
+		s.log.Error("admin alert", "err", err)
+		return ""
+	}
+	return a
 }

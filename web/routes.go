@@ -22,6 +22,7 @@ type Deps struct {
 	Voice      Voice       // nil: voice memos are refused
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
+	Alerts     Alerts      // nil: no admin badge on the household view
 	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
 	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
@@ -70,6 +71,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
 	api.GET("/catalog", s.apiCatalog)
 	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)
+	e.GET("/api/openapi.json", s.apiOpenAPI)
 
 	// Admin area.
 	e.GET("/admin/login", s.pageLogin)

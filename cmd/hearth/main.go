@@ -2,6 +2,8 @@
 //
 //	hearth [flags]                      serve (see -h for flags and env vars)
 //	hearth import --member ID FILE…     import Apple Health or CSV files
+//	hearth backup [--to DIR]            write a verified backup archive (server may run)
+//	hearth restore ARCHIVE              restore a backup (server stopped)
 package main
 
 import (
@@ -20,8 +22,15 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "import" {
-		os.Exit(runImport(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "import":
+			os.Exit(runImport(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		case "backup":
+			os.Exit(runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		case "restore":
+			os.Exit(runRestore(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		}
 	}
 	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
@@ -68,6 +77,12 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	// One server per database; `hearth restore` checks the same lock.
+	release, err := store.LockFile(cfg.DBPath)
+	if err != nil {
+		return err
+	}
+	defer release()
 	logger := app.NewLogger(stderr, cfg.LogLevel)
 	slog.SetDefault(logger)
 	logger.Info("hearth starting", cfg.Summary()...)

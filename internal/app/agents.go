@@ -97,9 +97,12 @@ func (a *App) buildScheduler() error {
 	if catchUp == 0 {
 		catchUp = -1 // HEARTH_CATCHUP=0 turns catch-up off
 	}
-	s, err := schedule.New(a.DB, scheduleRunner{a.Agents}, a.Hub, a.log, schedule.Options{
+	s, err := schedule.New(a.DB, scheduleRunner{o: a.Agents, system: a.runSystemJob}, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp,
 		CheckTarget: func(agentID, assignmentID string) error {
+			if agentID == schedule.SystemAgent {
+				return checkSystemJob(assignmentID)
+			}
 			info, err := a.Agents.Agent(agentID)
 			if err != nil {
 				return err
@@ -122,8 +125,12 @@ func (a *App) buildScheduler() error {
 	return nil
 }
 
-// scheduleRunner adapts the orchestrator to what the scheduler fires.
-type scheduleRunner struct{ o *agent.Orchestrator }
+// scheduleRunner adapts the orchestrator to what the scheduler fires, and
+// runs Hearth's own (system) jobs itself.
+type scheduleRunner struct {
+	o      *agent.Orchestrator
+	system func(ctx context.Context, job, trigger string) error
+}
 
 func trigger(t string) agent.Trigger {
 	if t == schedule.TriggerManual {
@@ -141,6 +148,9 @@ func runErr(r agent.Run) error {
 }
 
 func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trig string) (int64, error) {
+	if agentID == schedule.SystemAgent {
+		return 0, s.system(ctx, assignmentID, trig)
+	}
 	if memberID == "" {
 		runs, err := s.o.RunAssignmentForAll(ctx, agentID, assignmentID, trigger(trig))
 		if err != nil {

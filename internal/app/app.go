@@ -16,6 +16,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/backup"
 	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
@@ -48,6 +49,7 @@ type App struct {
 	Schedule   *schedule.Service
 
 	Definitions *definition.Service
+	Backups     *backup.Service
 
 	coachTuning coach.TuningSource
 
@@ -111,6 +113,9 @@ func (a *App) build(ctx context.Context) error {
 	tuning := &coachDefinition{}
 	a.coachTuning = tuning
 	if err := a.registerAgents(ctx); err != nil {
+		return err
+	}
+	if err := a.buildBackups(ctx); err != nil {
 		return err
 	}
 	defs, err := a.buildDefinitions(ctx, tuning)
@@ -200,6 +205,9 @@ func (a *App) Close() error {
 	}
 	if a.Agents != nil {
 		errs = append(errs, a.Agents.Close(ctx))
+	}
+	if a.Backups != nil {
+		a.Backups.Close()
 	}
 	errs = append(errs, a.DB.Close())
 	return errors.Join(errs...)

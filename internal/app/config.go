@@ -16,9 +16,11 @@ import (
 
 // Config is everything Hearth reads from the environment and flags (DESIGN §8).
 type Config struct {
-	Addr          string
-	DataDir       string
-	DBPath        string
+	Addr    string
+	DataDir string
+	DBPath  string
+	// BackupDir is where backups go: HEARTH_BACKUP_DIR, default $HEARTH_DATA/backups.
+	BackupDir     string
 	TZName        string
 	Location      *time.Location
 	Demo          bool
@@ -77,6 +79,7 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.Addr, "addr", env("HEARTH_ADDR", "127.0.0.1:8080"), "listen address (HEARTH_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("HEARTH_DATA", "./data"), "data directory (HEARTH_DATA)")
 	fs.StringVar(&c.DBPath, "db", env("HEARTH_DB", ""), "database file (HEARTH_DB, default $HEARTH_DATA/hearth.db)")
+	fs.StringVar(&c.BackupDir, "backup-dir", env("HEARTH_BACKUP_DIR", ""), "backup directory, e.g. a USB drive or NAS mount (HEARTH_BACKUP_DIR, default $HEARTH_DATA/backups)")
 	fs.StringVar(&c.TZName, "tz", env("HEARTH_TZ", "Local"), "household time zone (HEARTH_TZ)")
 	demo := fs.String("demo", env("HEARTH_DEMO", "0"), "seed a demo household into an empty database (HEARTH_DEMO)")
 	fs.StringVar(&c.AdminPassword, "admin-password", env("HEARTH_ADMIN_PASSWORD", ""), "admin password (HEARTH_ADMIN_PASSWORD)")
@@ -113,6 +116,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.DBPath == "" {
 		c.DBPath = filepath.Join(c.DataDir, "hearth.db")
+	}
+	if c.BackupDir == "" {
+		c.BackupDir = filepath.Join(c.DataDir, "backups")
 	}
 	if c.Location, err = time.LoadLocation(c.TZName); err != nil {
 		return c, fmt.Errorf("config: HEARTH_TZ %q: %w", c.TZName, err)
@@ -172,7 +178,7 @@ func mask(s string) string {
 // Summary lists the effective configuration with secrets masked, for the start log.
 func (c Config) Summary() []any {
 	return []any{
-		"addr", c.Addr, "data", c.DataDir, "db", c.DBPath, "tz", c.Location.String(), "demo", c.Demo,
+		"addr", c.Addr, "data", c.DataDir, "db", c.DBPath, "backup_dir", c.BackupDir, "tz", c.Location.String(), "demo", c.Demo,
 		"admin_password", mask(c.AdminPassword), "api_token", mask(c.APIToken),
 		"openai_api_key", mask(c.OpenAIKey), "openai_base_url", c.OpenAIBaseURL, "model", c.Model,
 		"transcribe_model", c.TranscribeModel,

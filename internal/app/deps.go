@@ -17,7 +17,8 @@ func (a *App) webDeps() web.Deps {
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
-			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports")},
+			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports"),
+			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
@@ -28,6 +29,7 @@ func (a *App) webDeps() web.Deps {
 		Requests:   idempotency.New(a.DB),
 		Sessions:   a.Sessions,
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
+		Alerts:     a.Backups,
 	}
 }
 

@@ -38,7 +38,7 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 		fs.PrintDefaults()
 	}
 	member := fs.String("member", "", "id of the member the records belong to (required)")
-	kindName := fs.String("kind", "auto", "auto, apple, csv-weight, csv-meals or csv-workouts")
+	kindName := fs.String("kind", "auto", "auto, apple, csv-weight, csv-meals, csv-workouts or csv-body-scans")
 	tz := fs.String("tz", "Local", "time zone of CSV times written without an offset")
 	unitName := fs.String("unit", "", "weight unit of CSV files that do not state one: kg or lb (default: the member's unit)")
 	strict := fs.Bool("strict", false, "import nothing from a file with any bad record")

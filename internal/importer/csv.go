@@ -199,9 +199,10 @@ func (p *csvParser) headerless(n, line int) error {
 
 // headerlessOrder is the column order of a file without a header.
 var headerlessOrder = map[Kind][]csvField{
-	KindCSVWeight:   {fTime, fWeight, fUnit, fBodyFat},
-	KindCSVMeals:    {fTime, fName, fCalories, fProtein, fCarbs, fFat},
-	KindCSVWorkouts: {fTime, fType, fTitle, fDuration, fAvgHR},
+	KindCSVWeight:    {fTime, fWeight, fUnit, fBodyFat},
+	KindCSVMeals:     {fTime, fName, fCalories, fProtein, fCarbs, fFat},
+	KindCSVWorkouts:  {fTime, fType, fTitle, fDuration, fAvgHR},
+	KindCSVBodyScans: {fTime, fBodyFat, fLeanMass, fFatMass, fBoneMass, fVisceral},
 }
 
 var kindMerge = map[Kind]mergeMode{KindCSVWeight: mergeLast, KindCSVMeals: mergeSum, KindCSVWorkouts: mergeSum}
@@ -245,15 +246,18 @@ func (p *csvParser) header(row []string, line int) error {
 	return p.mapHeader(cols, line)
 }
 
-var kindNoun = map[Kind]string{KindCSVWeight: "weigh-ins", KindCSVMeals: "meals", KindCSVWorkouts: "workouts"}
+var kindNoun = map[Kind]string{KindCSVWeight: "weigh-ins", KindCSVMeals: "meals", KindCSVWorkouts: "workouts",
+	KindCSVBodyScans: "body scans"}
 
 // kindOfHeader guesses a generic file's kind from its columns: a weight
-// column makes weigh-ins, a duration workouts, calories meals.
+// column makes weigh-ins, a duration workouts, calories meals, and body
+// composition without a weight body scans (Hearth's own export).
 func kindOfHeader(cols []headerCol) Kind {
 	for _, try := range []struct {
 		kind  Kind
 		field csvField
-	}{{KindCSVWeight, fWeight}, {KindCSVWorkouts, fDuration}, {KindCSVMeals, fCalories}} {
+	}{{KindCSVWeight, fWeight}, {KindCSVWorkouts, fDuration}, {KindCSVMeals, fCalories}, {KindCSVBodyScans, fBodyFat},
+		{KindCSVBodyScans, fLeanMass}} {
 		for _, c := range cols {
 			if f, ok := kindFields[try.kind][c.base]; ok && f == try.field {
 				return try.kind

@@ -101,11 +101,15 @@ const (
 	fMaxHR
 	fEnergy
 	fDistance
+	fContent // the catalog item a workout played (Hearth's own export)
+	fBoneMass
+	fVisceral
 	nFields
 )
 
 var fieldNames = [nFields]string{"date", "weight", "unit", "body fat", "fat mass", "lean mass", "name", "calories",
-	"protein", "carbs", "fat", "type", "title", "duration", "average heart rate", "maximum heart rate", "energy", "distance"}
+	"protein", "carbs", "fat", "type", "title", "duration", "average heart rate", "maximum heart rate", "energy", "distance",
+	"content id", "bone mass", "visceral fat"}
 
 // Aliases: the bases (after parseHeaderCell) that name each field, by kind.
 // Localised names come from the apps' own exports where those were found
@@ -113,7 +117,7 @@ var fieldNames = [nFields]string{"date", "weight", "unit", "body fat", "fat mass
 // the others are the plain words of those languages.
 var (
 	timeAliases = []string{"date", "datetime", "date_time", "time", "timestamp", "day", "datum", "fecha", "data",
-		"measured_at", "eaten_at", "started_at", "start_time", "start", "start_date"}
+		"measured_at", "eaten_at", "started_at", "start_time", "start", "start_date", "scanned_at"}
 	weightAliases  = []string{"weight", "body_weight", "bodyweight", "body_mass", "gewicht", "körpergewicht", "poids", "peso", "massa"}
 	unitAliases    = []string{"unit", "units", "weight_unit", "einheit", "unité", "unidad", "unità"}
 	bodyFatAliases = []string{"body_fat", "bodyfat", "fat_ratio", "fat_percentage", "body_fat_percentage", "körperfett",
@@ -142,7 +146,11 @@ var kindFields = map[Kind]map[string]csvField{
 	KindCSVMeals: aliases(map[csvField][]string{fTime: timeAliases, fName: nameAliases, fCalories: caloriesAliases,
 		fProtein: proteinAliases, fCarbs: carbsAliases, fFat: fatAliases}),
 	KindCSVWorkouts: aliases(map[csvField][]string{fTime: timeAliases, fType: typeAliases, fTitle: titleAliases,
-		fDuration: durationAliases, fAvgHR: avgHRAliases, fMaxHR: maxHRAliases, fEnergy: energyAliases, fDistance: distanceAliases}),
+		fDuration: durationAliases, fAvgHR: avgHRAliases, fMaxHR: maxHRAliases, fEnergy: energyAliases, fDistance: distanceAliases,
+		fContent: {"content_id"}}),
+	// Hearth's own export: scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat.
+	KindCSVBodyScans: aliases(map[csvField][]string{fTime: timeAliases, fBodyFat: bodyFatAliases, fLeanMass: leanMassAliases,
+		fFatMass: fatMassAliases, fBoneMass: {"bone_mass", "knochenmasse"}, fVisceral: {"visceral_fat"}}),
 }
 
 func aliases(m map[csvField][]string) map[string]csvField {

@@ -80,6 +80,8 @@ func (p *csvParser) parseRow(rec []string, line int) string {
 		return p.weight(rec)
 	case KindCSVMeals:
 		return p.meal(rec)
+	case KindCSVBodyScans:
+		return p.bodyScan(rec)
 	default:
 		return p.workout(rec)
 	}
@@ -129,10 +131,16 @@ func cell(rec []string, i int) string {
 }
 
 // clean passes imported text through text.Clean (control characters and
-// invalid UTF-8 dropped and counted), trimmed and cut to max bytes.
+// invalid UTF-8 dropped and counted; a newline inside a quoted cell stays),
+// undoes the apostrophe Hearth's own export puts before a cell starting with
+// =, +, - or @ (so spreadsheets do not run it as a formula), and trims and
+// cuts to max bytes.
 func (p *csvParser) clean(s string, max int) string {
-	s, n := text.Clean(text.Line, s)
+	s, n := text.Clean(text.Multi, s)
 	p.dropped += n
+	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		s = s[1:]
+	}
 	return truncate(strings.TrimSpace(s), max)
 }
 
@@ -145,7 +153,7 @@ var (
 	rateUnits     = map[string]float64{"": 1, "bpm": 1}
 	distanceUnits = map[string]float64{"": 1, "km": 1, "m": 0.001, "mi": 1.609344}
 	percentUnits  = map[string]float64{"": 1, "%": 1}
-	fieldUnits    = map[csvField]map[string]float64{fWeight: massUnits, fFatMass: massUnits, fLeanMass: massUnits,
+	fieldUnits    = map[csvField]map[string]float64{fWeight: massUnits, fFatMass: massUnits, fLeanMass: massUnits, fBoneMass: massUnits,
 		fBodyFat: percentUnits, fCalories: energyUnits, fEnergy: energyUnits, fProtein: macroUnits, fCarbs: macroUnits,
 		fFat: macroUnits, fDuration: durationUnits, fAvgHR: rateUnits, fMaxHR: rateUnits, fDistance: distanceUnits}
 )
@@ -157,16 +165,18 @@ var csvWeightUnits = map[string]float64{"kg": 1, "kgs": 1, "kilogram": 1, "kilog
 
 // required fields per kind: a file without them cannot be read as that kind.
 var requiredFields = map[Kind][]csvField{
-	KindCSVWeight:   {fTime, fWeight},
-	KindCSVMeals:    {fTime, fCalories},
-	KindCSVWorkouts: {fTime, fType, fDuration},
+	KindCSVWeight:    {fTime, fWeight},
+	KindCSVMeals:     {fTime, fCalories},
+	KindCSVWorkouts:  {fTime, fType, fDuration},
+	KindCSVBodyScans: {fTime},
 }
 
 // keeps says what an entry of each kind holds, for "not imported" warnings.
 var keeps = map[Kind]string{
-	KindCSVWeight:   "Hearth keeps weight, body fat and lean mass",
-	KindCSVMeals:    "Hearth keeps calories, protein, carbs and fat",
-	KindCSVWorkouts: "Hearth keeps type, title, duration, heart rate, energy and distance",
+	KindCSVWeight:    "Hearth keeps weight, body fat and lean mass",
+	KindCSVMeals:     "Hearth keeps calories, protein, carbs and fat",
+	KindCSVWorkouts:  "Hearth keeps type, title, duration, heart rate, energy and distance",
+	KindCSVBodyScans: "Hearth keeps body fat, lean, fat and bone mass and visceral fat",
 }
 
 // fieldOf finds the field a header cell names for the parser's kind.
@@ -470,7 +480,7 @@ func (p *csvParser) workout(rec []string) string {
 	if typ == "" {
 		return "type is missing"
 	}
-	w := health.Workout{StartedAt: at, Type: typ, Title: p.clean(p.get(rec, fTitle), 120)}
+	w := health.Workout{StartedAt: at, Type: typ, Title: p.clean(p.get(rec, fTitle), 120), ContentID: p.clean(p.get(rec, fContent), 200)}
 	if w.Title == "" {
 		w.Title = capitalize(strings.ReplaceAll(typ, "_", " "))
 	}
@@ -529,7 +539,42 @@ func (p *csvParser) setWorkout(w health.Workout) {
 			k.num(float64(*v))
 		}
 	}
-	p.rec.ckey = k.optNum(w.EnergyKcal).optNum(w.DistanceKm).sum()
+	p.rec.ckey = k.optNum(w.EnergyKcal).optNum(w.DistanceKm).str(w.ContentID).sum()
+}
+
+// bodyScan reads a row of Hearth's own body-scan export: kept as it is,
+// keyed by its values (a re-import adds nothing).
+func (p *csvParser) bodyScan(rec []string) string {
+	at, msg := p.time(p.get(rec, fTime))
+	if msg != "" {
+		return msg
+	}
+	sc := health.BodyScan{ScannedAt: at}
+	for _, x := range []struct {
+		f   csvField
+		dst **float64
+	}{{fBodyFat, &sc.BodyFatPct}, {fLeanMass, &sc.LeanMassKg}, {fFatMass, &sc.FatMassKg}, {fBoneMass, &sc.BoneMassKg},
+		{fVisceral, &sc.VisceralFat}} {
+		v, ok, msg := p.measure(rec, x.f, false)
+		if msg != "" {
+			return msg
+		}
+		if ok {
+			*x.dst = &v
+		}
+	}
+	switch {
+	case sc.BodyFatPct == nil && sc.LeanMassKg == nil:
+		return "body fat and lean mass are both missing"
+	case sc.BodyFatPct != nil && *sc.BodyFatPct > 100:
+		return fmt.Sprintf("body fat %s is over 100%%", p.get(rec, fBodyFat))
+	case sc.LeanMassKg != nil && (*sc.LeanMassKg <= 0 || *sc.LeanMassKg > 700):
+		return fmt.Sprintf("lean mass %s is out of range", p.get(rec, fLeanMass))
+	}
+	p.rec.kind, p.rec.scan = recBodyScan, sc
+	p.rec.key = p.k.reset(string(KindCSVBodyScans)).time(at).optNum(sc.BodyFatPct).optNum(sc.LeanMassKg).
+		optNum(sc.FatMassKg).optNum(sc.BoneMassKg).optNum(sc.VisceralFat).sum()
+	return ""
 }
 
 // workoutSlug turns a free-text activity into a workout type: lower case,

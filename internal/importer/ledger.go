@@ -48,7 +48,7 @@ func rowHash(k *keyer, r *record) string {
 	case recWorkout:
 		x := &r.workout
 		k.reset("wo").str(store.FormatTime(x.StartedAt)).str(x.Type).str(x.Title).str(f(x.DurationMin)).str(optInt(x.AvgHR)).
-			str(optInt(x.MaxHR)).str(opt(x.EnergyKcal)).str(opt(x.DistanceKm))
+			str(optInt(x.MaxHR)).str(opt(x.EnergyKcal)).str(opt(x.DistanceKm)).str(x.ContentID)
 	}
 	return k.sum()
 }
@@ -59,7 +59,7 @@ var selectRowSQL = map[recKind]string{
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 	recMeal: `SELECT id, eaten_at, name, calories, protein_g, carbs_g, fat_g FROM meals
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
-	recWorkout: `SELECT id, started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km FROM workouts
+	recWorkout: `SELECT id, started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id FROM workouts
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 }
 
@@ -83,7 +83,7 @@ var updateRowSQL = map[recKind]string{
 	recMeal: `UPDATE meals SET eaten_at = ?, name = ?, calories = ?, protein_g = ?, carbs_g = ?, fat_g = ?, import_id = ?
 		WHERE id = ?`,
 	recWorkout: `UPDATE workouts SET started_at = ?, type = ?, title = ?, duration_min = ?, avg_hr = ?, max_hr = ?,
-		energy_kcal = ?, distance_km = ?, import_id = ? WHERE id = ?`,
+		energy_kcal = ?, distance_km = ?, content_id = ?, import_id = ? WHERE id = ?`,
 }
 
 var tableOf = map[recKind]string{recWeight: "weight_readings", recMeal: "meals", recWorkout: "workouts"}
@@ -105,7 +105,9 @@ func (w *writer) current(r *record, cur *record) (id int64, found bool, err erro
 		x := &cur.workout
 		var avg, mx sql.NullInt64
 		var kcal, km sql.NullFloat64
-		err = row.Scan(&id, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &km)
+		var content sql.NullString
+		err = row.Scan(&id, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &km, &content)
+		x.ContentID = content.String
 		x.AvgHR, x.MaxHR, x.EnergyKcal, x.DistanceKm = store.IntPtr(avg), store.IntPtr(mx), store.FloatPtr(kcal), store.FloatPtr(km)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
@@ -252,7 +254,7 @@ func (w *writer) update(r *record, id int64) error {
 	case recWorkout:
 		x := &r.workout
 		args = []any{store.FormatTime(x.StartedAt), x.Type, x.Title, x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR),
-			store.NullFloat(x.EnergyKcal), store.NullFloat(x.DistanceKm)}
+			store.NullFloat(x.EnergyKcal), store.NullFloat(x.DistanceKm), store.NullString(x.ContentID)}
 	}
 	if _, err := w.q.ExecContext(w.ctx, updateRowSQL[r.kind], append(args, w.importID, id)...); err != nil {
 		return fmt.Errorf("importer: update %s: %w", ledgerKind[r.kind], err)

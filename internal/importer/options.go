@@ -21,6 +21,8 @@ const (
 	KindCSVWeight   Kind = "csv-weight"
 	KindCSVMeals    Kind = "csv-meals"
 	KindCSVWorkouts Kind = "csv-workouts"
+	// KindCSVBodyScans reads body scans (Hearth's own export writes them).
+	KindCSVBodyScans Kind = "csv-body-scans"
 )
 
 // Record sources written by the importer.
@@ -34,13 +36,15 @@ func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
 	case "", "csv":
 		return KindAuto, nil
-	case KindAuto, KindApple, KindCSVWeight, KindCSVMeals, KindCSVWorkouts:
+	case KindAuto, KindApple, KindCSVWeight, KindCSVMeals, KindCSVWorkouts, KindCSVBodyScans:
 		return k, nil
 	}
-	return "", apperr.Invalidf("unknown import kind %q (want auto, apple, csv-weight, csv-meals or csv-workouts)", s)
+	return "", apperr.Invalidf("unknown import kind %q (want auto, apple, csv-weight, csv-meals, csv-workouts or csv-body-scans)", s)
 }
 
-func (k Kind) isCSV() bool { return k == KindCSVWeight || k == KindCSVMeals || k == KindCSVWorkouts }
+func (k Kind) isCSV() bool {
+	return k == KindCSVWeight || k == KindCSVMeals || k == KindCSVWorkouts || k == KindCSVBodyScans
+}
 
 // Options say whose data a file is and how to read it.
 type Options struct {

@@ -14,10 +14,11 @@ import (
 type recKind uint8
 
 const (
-	recWeight  recKind = iota + 1 // weight_readings
-	recMeal                       // meals (CSV)
-	recWorkout                    // workouts
-	recSample                     // import_samples (Apple dietary and body composition)
+	recWeight   recKind = iota + 1 // weight_readings
+	recMeal                        // meals (CSV)
+	recWorkout                     // workouts
+	recSample                      // import_samples (Apple dietary and body composition)
+	recBodyScan                    // body_scans (CSV)
 )
 
 // sample is an Apple quantity sample that is staged, not stored one-to-one.
@@ -40,9 +41,10 @@ const (
 
 // record is one parsed record, ready to store. Parsers fill the part named
 // by kind; MemberID, Source and created_at are set by the writer. For Apple
-// records key is the source key (a hash of the record); for CSV rows it is
-// the entry's natural key and ckey identifies the row's content, so an
-// exact repeat of a row is recognised.
+// records (and CSV body scans, Hearth's own export) key is the source key,
+// a hash of the record; for other CSV rows it is the entry's natural key and
+// ckey identifies the row's content, so an exact repeat of a row is
+// recognised.
 type record struct {
 	kind    recKind
 	label   string // count label: Apple type identifier or CSV kind
@@ -53,6 +55,7 @@ type record struct {
 	weight  health.WeightReading
 	meal    health.Meal
 	workout health.Workout
+	scan    health.BodyScan
 	sample  sample
 }
 

@@ -15,8 +15,8 @@ import (
 // corrected file updates the entries it changed. Staging keeps memory flat
 // whatever the file's size; the rows go when the transaction ends.
 
-const stageSQL = `INSERT INTO import_staged (import_id, nkey, ckey, line, at, s1, s2, n1, n2, n3, n4, n5, n6)
-	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
+const stageSQL = `INSERT INTO import_staged (import_id, nkey, ckey, line, at, s1, s2, s3, n1, n2, n3, n4, n5, n6)
+	VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 
 // stage keeps a parsed CSV row; an exact repeat of a staged row is counted
 // as repeated in the file.
@@ -24,7 +24,7 @@ func (w *writer) stage(r *record) error {
 	if w.csvKind == 0 {
 		w.csvKind, w.csvMerge, w.csvLabel = r.kind, r.merge, r.label
 	}
-	var at, s1, s2 string
+	var at, s1, s2, s3 string
 	var n [6]any
 	switch r.kind {
 	case recWeight:
@@ -35,13 +35,13 @@ func (w *writer) stage(r *record) error {
 		at, s1, n[0], n[1], n[2], n[3] = store.FormatTime(x.EatenAt), x.Name, x.Calories, x.ProteinG, x.CarbsG, x.FatG
 	case recWorkout:
 		x := &r.workout
-		at, s1, s2 = store.FormatTime(x.StartedAt), x.Type, x.Title
+		at, s1, s2, s3 = store.FormatTime(x.StartedAt), x.Type, x.Title, x.ContentID
 		n[0], n[1], n[2], n[3], n[4] = x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR),
 			store.NullFloat(x.EnergyKcal), store.NullFloat(x.DistanceKm)
 	default:
 		return fmt.Errorf("importer: cannot stage record kind %d", r.kind)
 	}
-	res, err := w.q.ExecContext(w.ctx, stageSQL, w.importID, r.key, r.ckey, r.line, at, s1, s2, n[0], n[1], n[2], n[3], n[4], n[5])
+	res, err := w.q.ExecContext(w.ctx, stageSQL, w.importID, r.key, r.ckey, r.line, at, s1, s2, s3, n[0], n[1], n[2], n[3], n[4], n[5])
 	if err != nil {
 		return err
 	}
@@ -58,9 +58,9 @@ func (w *writer) stage(r *record) error {
 
 // stagedRow is one row of import_staged.
 type stagedRow struct {
-	nkey, at, s1, s2 string
-	line             int
-	n                [6]sql.NullFloat64
+	nkey, at, s1, s2, s3 string
+	line                 int
+	n                    [6]sql.NullFloat64
 }
 
 // finalizeCSV merges the staged rows of each natural key into an entry and
@@ -78,7 +78,7 @@ func finalizeCSV(w *writer) error {
 }
 
 func (w *writer) mergeStaged() error {
-	rows, err := w.q.QueryContext(w.ctx, `SELECT nkey, line, at, s1, s2, n1, n2, n3, n4, n5, n6 FROM import_staged
+	rows, err := w.q.QueryContext(w.ctx, `SELECT nkey, line, at, s1, s2, s3, n1, n2, n3, n4, n5, n6 FROM import_staged
 		WHERE import_id = ? ORDER BY nkey, line`, w.importID)
 	if err != nil {
 		return fmt.Errorf("importer: read staged rows: %w", err)
@@ -100,7 +100,7 @@ func (w *writer) mergeStaged() error {
 	}
 	for rows.Next() {
 		var s stagedRow
-		if err := rows.Scan(&s.nkey, &s.line, &s.at, &s.s1, &s.s2, &s.n[0], &s.n[1], &s.n[2], &s.n[3], &s.n[4], &s.n[5]); err != nil {
+		if err := rows.Scan(&s.nkey, &s.line, &s.at, &s.s1, &s.s2, &s.s3, &s.n[0], &s.n[1], &s.n[2], &s.n[3], &s.n[4], &s.n[5]); err != nil {
 			return fmt.Errorf("importer: scan staged row: %w", err)
 		}
 		if len(group) > 0 && group[0].nkey != s.nkey {
@@ -174,7 +174,7 @@ func (w *writer) merged(g []stagedRow) (*record, error) {
 // mergeWorkouts adds up rows of one start and type (mergeSum), or groups the
 // sets of a session, whose duration every row repeats (mergeSession).
 func mergeWorkouts(g []stagedRow, at time.Time, mode mergeMode) health.Workout {
-	x := health.Workout{StartedAt: at, Type: g[0].s1, Title: g[0].s2}
+	x := health.Workout{StartedAt: at, Type: g[0].s1, Title: g[0].s2, ContentID: g[0].s3}
 	var hrSum, hrWeight float64
 	for _, s := range g {
 		d := s.n[0].Float64

@@ -130,10 +130,10 @@ func (w *writer) emit(r *record) error {
 		return nil
 	}
 	var err error
-	if w.source == SourceCSV {
+	if w.source == SourceCSV && r.kind != recBodyScan {
 		err = w.stage(r)
 	} else {
-		err = w.storeApple(r)
+		err = w.storeKeyed(r)
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -151,7 +151,7 @@ const (
 	insertMealSQL = `INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g,
 		source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 	insertWorkoutSQL = `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, distance_km, source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+		energy_kcal, distance_km, content_id, source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT DO NOTHING`
 	insertSampleSQL = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, slot_explicit, value)
 		VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
@@ -174,7 +174,10 @@ func (w *writer) insert(r *record) (bool, error) {
 		x := &r.workout
 		res, err = w.q.ExecContext(w.ctx, insertWorkoutSQL, w.member, store.FormatTime(x.StartedAt), x.Type, x.Title,
 			x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR), store.NullFloat(x.EnergyKcal),
-			store.NullFloat(x.DistanceKm), w.source, r.key, store.FormatTime(w.now), w.importID)
+			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), w.source, r.key, store.FormatTime(w.now), w.importID)
+	case recBodyScan:
+		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, w.source, r.key
+		return store.InsertBodyScan(w.ctx, w.q, w.now, &r.scan)
 	case recSample:
 		s := &r.sample
 		res, err = w.q.ExecContext(w.ctx, insertSampleSQL, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,
@@ -189,9 +192,10 @@ func (w *writer) insert(r *record) (bool, error) {
 	return n > 0, err
 }
 
-// storeApple stores an Apple record. One whose key is taken is a repeat
-// inside this file, or a duplicate of an earlier import's record.
-func (w *writer) storeApple(r *record) error {
+// storeKeyed stores an Apple record (or a CSV body scan) keyed by its
+// values. One whose key is taken is a repeat inside this file, or a
+// duplicate of an earlier import's record.
+func (w *writer) storeKeyed(r *record) error {
 	switch r.kind {
 	case recWeight:
 		w.body(r.weight.MeasuredAt)

@@ -34,3 +34,11 @@ func (s *Service) EnsureDefault(ctx context.Context) error {
 	}
 	return nil
 }
+
+// EnsureDefaultTask creates the task once per database under name, like
+// EnsureDefault's: a default the admin deleted is not brought back. The app
+// uses it for system tasks (the nightly backup).
+func (s *Service) EnsureDefaultTask(ctx context.Context, name string, in TaskInput) error {
+	_, err := s.create(ctx, in, ByUser, 0, "default:"+name)
+	return err
+}

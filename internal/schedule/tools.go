@@ -164,7 +164,7 @@ func (s *Service) listActionsTool() agent.Tool {
 			}
 			out := []map[string]any{}
 			for _, t := range tasks {
-				if t.Kind == KindHeartbeat || (t.MemberID != "" && t.MemberID != scope.MemberID) {
+				if t.Kind == KindHeartbeat || t.System() || (t.MemberID != "" && t.MemberID != scope.MemberID) {
 					continue
 				}
 				out = append(out, s.taskSummary(t))
@@ -178,7 +178,7 @@ func (s *Service) listActionsTool() agent.Tool {
 // task looks like it does not exist.
 func (s *Service) ownTask(ctx context.Context, scope agent.Scope, id flexID, action string) (Task, error) {
 	t, err := s.Get(ctx, int64(id))
-	if err == nil && (t.CreatedBy != ByAgent || t.MemberID != scope.MemberID || t.AgentID != s.agentOf(scope)) {
+	if err == nil && (t.System() || t.CreatedBy != ByAgent || t.MemberID != scope.MemberID || t.AgentID != s.agentOf(scope)) {
 		err = apperr.NotFoundf("no action %d that you created for this member (only those can be changed)", id)
 	}
 	if apperr.Is(err, apperr.NotFound) {

@@ -261,3 +261,43 @@ func TestHeartbeatRunsTodoOnlyWhenIdle(t *testing.T) {
 		t.Fatalf("idle beat wrote the ledger: %+v", fires)
 	}
 }
+
+// A system task (the nightly backup) is a task like any other for the
+// admin, but the agents' tools never list, delete or stop it, even for an
+// agent that calls itself "system".
+func TestSystemTasksAreInvisibleToAgentTools(t *testing.T) {
+	h := newHarness(t).start()
+	ctx := context.Background()
+	task, err := h.svc.Create(ctx, TaskInput{Description: "Back up the household's data", Kind: KindInterval, Schedule: "60",
+		AgentID: SystemAgent, AssignmentID: "backup"}, ByUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !task.System() {
+		t.Fatal("not a system task")
+	}
+	if _, err := h.svc.Create(ctx, TaskInput{Description: "x", Kind: KindInterval, Schedule: "60",
+		AgentID: SystemAgent, AssignmentID: "backup", MemberID: "ada"}, ByUser); err == nil {
+		t.Fatal("a system task for one member was accepted")
+	}
+	tl := tools(t, h.svc)
+	for _, scope := range []agent.Scope{{AgentID: "health-coach", MemberID: "ada", RunID: 1}, {AgentID: SystemAgent, MemberID: "ada", RunID: 1}} {
+		res, err := callTool(t, tl["list_scheduled_actions"], scope, `{}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range res["actions"].([]any) {
+			if int64(a.(map[string]any)["id"].(float64)) == task.ID {
+				t.Errorf("%s sees the system task", scope.AgentID)
+			}
+		}
+		for _, tool := range []string{"delete_scheduled_action", "stop_interval_action"} {
+			if _, err := callTool(t, tl[tool], scope, fmt.Sprintf(`{"task_id":%d}`, task.ID)); err == nil {
+				t.Errorf("%s: %s on the system task succeeded", scope.AgentID, tool)
+			}
+		}
+	}
+	if got := h.get(task.ID); got.Status != StatusActive {
+		t.Fatalf("system task after the tools: %+v", got)
+	}
+}

@@ -122,6 +122,15 @@ type Task struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
+// SystemAgent is the agent id of Hearth's own jobs (the nightly backup):
+// their AssignmentID names the job. The app's Runner runs them; they are
+// shown and edited in the admin like any task, and the agents' tools never
+// see or touch them.
+const SystemAgent = "system"
+
+// System reports whether the task is one of Hearth's own jobs.
+func (t Task) System() bool { return t.AgentID == SystemAgent }
+
 // Freeform reports whether the task runs a prompt rather than an assignment.
 func (t Task) Freeform() bool { return t.Kind != KindHeartbeat && t.AssignmentID == "" }
 

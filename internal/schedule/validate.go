@@ -89,6 +89,13 @@ func (s *Service) normalizeTarget(ctx context.Context, q store.Queryer, t *Task)
 		return invalidField("agent", "agent, assignment and member ids are at most 100 bytes")
 	}
 	switch {
+	case t.AgentID == SystemAgent:
+		switch {
+		case t.AssignmentID == "":
+			return invalidField("assignment", "a system task names its job (e.g. backup)")
+		case t.MemberID != "" || t.Prompt != "" || t.Kind == KindHeartbeat:
+			return invalidField("member", "a system task runs for the whole household: no member, prompt or heartbeat")
+		}
 	case t.Kind == KindHeartbeat:
 		if t.AssignmentID != "" || t.MemberID != "" || t.Prompt != "" {
 			return invalidField("type", "inconsistent target: a heartbeat names only the agent (it works through the agent's to-do list)")

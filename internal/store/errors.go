@@ -39,3 +39,10 @@ func unwritable(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && (se.Code == sqlite3.ErrReadonly || se.Code == sqlite3.ErrCantOpen || se.Code == sqlite3.ErrPerm)
 }
+
+// isCorruptErr reports whether err is SQLite finding a damaged file or one
+// that is not a database at all.
+func isCorruptErr(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
+}

@@ -186,7 +186,8 @@ func (db *DB) Workouts(ctx context.Context, member string, rg Range) ([]health.W
 	return out, rows.Err()
 }
 
-// InsertBodyScan inserts a scan (idempotent on SourceKey, see InsertWeight).
+// InsertBodyScan inserts a scan; like InsertWeight it inserts nothing for a
+// SourceKey already stored for the member and source.
 func InsertBodyScan(ctx context.Context, q Queryer, now time.Time, s *health.BodyScan) (bool, error) {
 	s.Source = source(s.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO body_scans (member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,

@@ -1,0 +1,62 @@
+package app
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"hearth/internal/backup"
+	"hearth/internal/schedule"
+)
+
+// The nightly backup is a system task made once per database; firing it
+// (here "Run now") makes a backup through the scheduler's ledger, and a
+// system task naming a job Hearth does not have is refused.
+func TestBackupIsASystemTask(t *testing.T) {
+	ctx := context.Background()
+	a, err := New(ctx, testConfig(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	if err := a.Schedule.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := a.Schedule.List(ctx, schedule.TaskFilter{AgentID: schedule.SystemAgent})
+	if err != nil || len(tasks) != 1 || tasks[0].AssignmentID != "backup" || tasks[0].Schedule != DefaultBackupCron {
+		t.Fatalf("system tasks: %+v, %v", tasks, err)
+	}
+	fire, err := a.Schedule.RunNow(ctx, tasks[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		fires, err := a.Schedule.Ledger(ctx, tasks[0].ID, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fires) > 0 && fires[0].ID == fire.ID && fires[0].Outcome == schedule.OutcomeRan {
+			break
+		}
+		if len(fires) > 0 && fires[0].Outcome == schedule.OutcomeFailed {
+			t.Fatalf("the backup task failed: %s", fires[0].Reason)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the backup task did not run: %+v", fires)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	list, err := a.Backups.List()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("backups after the task ran: %v, %v", list, err)
+	}
+	if _, err := backup.Verify(ctx, list[0].Path, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Schedule.Create(ctx, schedule.TaskInput{Description: "x", Kind: schedule.KindRecurring, Schedule: "0 1 * * *",
+		AgentID: schedule.SystemAgent, AssignmentID: "defragment"}, schedule.ByUser)
+	if err == nil {
+		t.Fatal("a system task for an unknown job was accepted")
+	}
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/export"
+	"hearth/internal/health"
+	"hearth/internal/live"
+	"hearth/internal/store"
+)
+
+// memberData is a member's data as a whole: export it, count it, erase it
+// (rows and files), for Admin → Household.
+type memberData struct {
+	db      *store.DB
+	dataDir string
+	hub     *live.Hub
+}
+
+func (m memberData) Export(ctx context.Context, member string, w io.Writer) error {
+	return export.Member(ctx, m.db, m.dataDir, member, time.Now(), w)
+}
+
+func (m memberData) ExportName(member string) string { return export.FileName(member, time.Now()) }
+
+func (m memberData) Counts(ctx context.Context, member string) ([]store.MemberDataCount, error) {
+	return m.db.CountMemberData(ctx, member)
+}
+
+// Erase deletes every row of the member (one transaction), then their
+// files, and tells every screen.
+func (m memberData) Erase(ctx context.Context, member string) error {
+	if !health.ValidMemberID(member) { // the id becomes a path below
+		return apperr.NotFoundf("no member %q", member)
+	}
+	if _, err := m.db.EraseMember(ctx, member); err != nil {
+		return err
+	}
+	for _, d := range store.MemberDirs {
+		if err := os.RemoveAll(filepath.Join(m.dataDir, fmt.Sprintf(d, member))); err != nil {
+			return fmt.Errorf("app: erase %s's files: %w", member, err)
+		}
+	}
+	m.hub.Publish(live.MemberTopic(member), "member", member)
+	m.hub.Publish(live.TopicHousehold, "member", member)
+	return nil
+}

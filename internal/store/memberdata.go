@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"hearth/internal/apperr"
+)
+
+// MemberTable is one table that holds a member's data.
+type MemberTable struct {
+	Table string
+	// Where selects the member's rows; its one ? is the member id.
+	Where string
+	// What the rows are, in words for the erase page.
+	What string
+	// JSON names the columns that hold JSON documents with the member's data.
+	JSON []string
+}
+
+// MemberData names every table and JSON document that holds a member's
+// data, children before parents: EraseMember deletes in this order. A table
+// added later with a member_id column, or a foreign key to one of these,
+// must be added here (TestMemberDataListsEveryMemberTable fails otherwise).
+var MemberData = []MemberTable{
+	{Table: "agent_messages", Where: "thread_id IN (SELECT id FROM agent_threads WHERE member_id = ?)", What: "chat messages"},
+	{Table: "agent_memory_history", Where: "member_id = ?", What: "coach memory history"},
+	{Table: "agent_memory", Where: "member_id = ?", What: "coach memory"},
+	{Table: "coaching_notes", Where: "member_id = ?", What: "coaching notes"},
+	{Table: "dashboards", Where: "member_id = ?", What: "daily dashboards", JSON: []string{"document"}},
+	{Table: "prompt_answers", Where: "member_id = ?", What: "prompt answers"},
+	{Table: "voice_memos", Where: "member_id = ?", What: "voice memos (and their audio files)"},
+	{Table: "content_consumed", Where: "member_id = ?", What: "content marked done"},
+	{Table: "playlist_items", Where: "member_id = ?", What: "playlist entries"},
+	{Table: "program_substitutions", Where: "state_id IN (SELECT id FROM program_states WHERE member_id = ?)", What: "program substitutions"},
+	{Table: "program_states", Where: "member_id = ?", What: "program history"},
+	{Table: "task_fires", Where: "task_id IN (SELECT id FROM scheduled_tasks WHERE member_id = ?)", What: "ledger of the member's scheduled tasks"},
+	{Table: "scheduled_tasks", Where: "member_id = ?", What: "scheduled tasks for the member"},
+	{Table: "agent_todos", Where: "member_id = ?", What: "coach to-dos"},
+	{Table: "agent_runs", Where: "member_id = ?", What: "coach runs (prompts, outputs, tool calls)",
+		JSON: []string{"output", "prompt", "tool_calls", "validation_errors", "timings"}},
+	{Table: "agent_threads", Where: "member_id = ?", What: "chat threads"},
+	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
+	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
+	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},
+	{Table: "imports", Where: "member_id = ?", What: "import history", JSON: []string{"summary"}},
+	{Table: "weight_readings", Where: "member_id = ?", What: "weigh-ins"},
+	{Table: "meals", Where: "member_id = ?", What: "meals"},
+	{Table: "workouts", Where: "member_id = ?", What: "workouts"},
+	{Table: "body_scans", Where: "member_id = ?", What: "body scans"},
+	{Table: "goals", Where: "member_id = ?", What: "goals"},
+	{Table: "members", Where: "id = ?", What: "the member's profile and targets"},
+}
+
+// MemberDirs are the directories under the data directory that hold a
+// member's files; %s is the member id.
+var MemberDirs = []string{"voice/%s"}
+
+// MemberDataCount is how many rows of one table belong to a member.
+type MemberDataCount struct {
+	Table string `json:"table"`
+	What  string `json:"what"`
+	Rows  int64  `json:"rows"`
+}
+
+// CountMemberData counts the member's rows in every MemberData table
+// (apperr.NotFound for an unknown member).
+func (db *DB) CountMemberData(ctx context.Context, member string) ([]MemberDataCount, error) {
+	if _, err := db.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	out := make([]MemberDataCount, 0, len(MemberData))
+	for _, t := range MemberData {
+		var n int64
+		if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM `+t.Table+` WHERE `+t.Where, member).Scan(&n); err != nil {
+			return nil, fmt.Errorf("store: count %s of %q: %w", t.Table, member, err)
+		}
+		out = append(out, MemberDataCount{Table: t.Table, What: t.What, Rows: n})
+	}
+	return out, nil
+}
+
+// EraseMember deletes every row of the member from every MemberData table
+// in one transaction and returns what it deleted. Files (MemberDirs) are the
+// caller's: the store does not know the data directory.
+func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount, error) {
+	var out []MemberDataCount
+	err := db.Tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE id = ?`, member).Scan(&n); err != nil {
+			return fmt.Errorf("store: erase %q: %w", member, err)
+		}
+		if n == 0 {
+			return apperr.NotFoundf("no member %q", member)
+		}
+		for _, t := range MemberData {
+			res, err := tx.ExecContext(ctx, `DELETE FROM `+t.Table+` WHERE `+t.Where, member)
+			if err != nil {
+				return fmt.Errorf("store: erase %s of %q: %w", t.Table, member, err)
+			}
+			rows, _ := res.RowsAffected()
+			out = append(out, MemberDataCount{Table: t.Table, What: t.What, Rows: rows})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,242 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
+
+	"hearth/web"
+)
+
+func loadOpenAPI(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(web.OpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("openapi.json is not a valid OpenAPI document: %v", err)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.1") {
+		t.Fatalf("openapi %q, want 3.1", doc.OpenAPI)
+	}
+	return doc
+}
+
+// oasPath turns an Echo route path into an OpenAPI one: /a/:id → /a/{id}.
+func oasPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if strings.HasPrefix(s, ":") {
+			parts[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// Every route the server registers under /api is described, and every
+// described operation is a route: a route added later without its
+// description fails here.
+func TestOpenAPIDescribesEveryRoute(t *testing.T) {
+	doc := loadOpenAPI(t)
+	s := newSweepServer(t)
+	registered := map[string]bool{}
+	for _, rt := range s.app.Echo.Routes() {
+		if !strings.HasPrefix(rt.Path, "/api") {
+			continue
+		}
+		switch rt.Method {
+		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		default:
+			continue // group placeholders
+		}
+		key := rt.Method + " " + oasPath(rt.Path)
+		registered[key] = true
+		item := doc.Paths.Value(oasPath(rt.Path))
+		if item == nil || item.GetOperation(rt.Method) == nil {
+			t.Errorf("%s %s is a route but web/openapi.json does not describe it", rt.Method, rt.Path)
+		}
+	}
+	if len(registered) < 20 {
+		t.Fatalf("only %d /api routes: is the server wired?", len(registered))
+	}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !registered[method+" "+path] {
+				t.Errorf("web/openapi.json describes %s %s, which is not a route", method, path)
+			}
+		}
+	}
+}
+
+// apiCall is one real request of the response check.
+type apiCall struct {
+	method, path, body string
+	want               int
+}
+
+// Every response of every described route, successes and errors, is
+// validated against the description, and so is every request sent.
+func TestAPIResponsesMatchDescription(t *testing.T) {
+	doc := loadOpenAPI(t)
+	// The description's server is relative ("/"); the requests go to this host.
+	doc.Servers = openapi3.Servers{{URL: "http://127.0.0.1:8080"}}
+	router, err := legacyrouter.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSweepServer(t)
+	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	calls := []apiCall{
+		{"GET", "/api/openapi.json", "", 200},
+		{"GET", "/api/v1/members", "", 200},
+		{"GET", "/api/v1/catalog?limit=3&kind=stretch", "", 200},
+		{"GET", "/api/v1/catalog?limit=0", "", 400},
+		{"GET", "/api/v1/health-dashboard/maya/today", "", 200},
+		{"GET", "/api/v1/health-dashboard/maya/2001-01-01", "", 404},
+		{"GET", "/api/v1/health-dashboard/maya/yesterday", "", 400},
+		{"GET", "/api/v1/health-dashboard/nobody/today", "", 404},
+		{"POST", "/api/v1/members/maya/weight", `{"weight_kg": 70.4, "body_fat_pct": 30.1, "lean_mass_kg": 48.2}`, 201},
+		{"POST", "/api/v1/members/maya/weight", `{"weight_kg": 1}`, 400},
+		{"POST", "/api/v1/members/nobody/weight", `{"weight_kg": 70}`, 404},
+		{"GET", "/api/v1/members/maya/weight?limit=5", "", 200},
+		{"GET", "/api/v1/members/maya/weight?limit=0", "", 400},
+		{"POST", "/api/v1/members/maya/meals", `{"name": "Soup", "calories": 320.5, "protein_g": 12}`, 201},
+		{"POST", "/api/v1/members/maya/meals", `{"name": "Soup"}`, 400},
+		{"GET", "/api/v1/members/maya/meals?limit=5", "", 200},
+		{"POST", "/api/v1/members/theo/workouts", `{"type": "run", "title": "Evening run", "duration_min": 31.5, "avg_hr": 140, "max_hr": 171}`, 201},
+		{"POST", "/api/v1/members/theo/workouts", `{"type": "run"}`, 400},
+		{"GET", "/api/v1/members/theo/workouts", "", 200},
+		{"POST", "/api/v1/members/theo/body-scans", `{"body_fat_pct": 20.5, "lean_mass_kg": 70.2, "fat_mass_kg": 18.1}`, 201},
+		{"POST", "/api/v1/members/theo/body-scans", `{"body_fat_pct": 20.5}`, 400},
+		{"GET", "/api/v1/members/theo/body-scans", "", 200},
+		{"GET", "/api/v1/members/nobody/body-scans", "", 404},
+		{"POST", "/api/v1/members/maya/prompts/no-such-prompt/answer", `{"answer": "Yes"}`, 0},
+		{"POST", "/api/v1/members/maya/prompts/p1/answer", `{}`, 400},
+		{"GET", "/api/agents", "", 200},
+		{"GET", "/api/agents/health-coach/assignments", "", 200},
+		{"GET", "/api/agents/nobody/assignments", "", 404},
+		{"POST", "/api/agents/health-coach/assignments/daily-dashboard/run", `{"member": "maya", "wait": true}`, 200},
+		{"POST", "/api/agents/health-coach/assignments/daily-dashboard/run", `{"all": true}`, 202},
+		{"POST", "/api/agents/health-coach/assignments/daily-dashboard/run", `{}`, 400},
+		{"POST", "/api/agents/health-coach/assignments/nothing/run", `{"member": "maya"}`, 404},
+		{"POST", "/api/agents/health-coach/run", `{"member": "maya", "message": "How am I doing?"}`, 200},
+		{"POST", "/api/agents/health-coach/run", `{"member": "maya"}`, 400},
+		{"POST", "/api/agents/health-coach/run-background", `{"member": "theo", "message": "Plan my week"}`, 202},
+		{"GET", "/api/runs?limit=3", "", 200},
+		{"GET", "/api/runs?status=nope", "", 400},
+		{"GET", "/api/runs/1", "", 200},
+		{"GET", "/api/runs/999999", "", 404},
+		{"GET", "/api/agent/tasks", "", 200},
+		{"GET", "/api/agent/tasks?agent=system", "", 200},
+		{"POST", "/api/agent/tasks", fmt.Sprintf(`{"description": "Check in", "type": "once", "schedule": %q, "agent": "health-coach", "member": "maya"}`, future), 201},
+		{"POST", "/api/agent/tasks", `{"description": "x", "type": "interval", "schedule": "0"}`, 400},
+		{"GET", "/api/agent/tasks/1", "", 200},
+		{"GET", "/api/agent/tasks/99999", "", 404},
+		{"PUT", "/api/agent/tasks/1", `{"status": "paused", "pause_note": "holiday"}`, 200},
+		{"PUT", "/api/agent/tasks/1", `{"schedule": "99 * * * *"}`, 400},
+		{"DELETE", "/api/agent/tasks/2", "", 200},
+		{"DELETE", "/api/agent/tasks/99999", "", 404},
+	}
+	// A prompt of today's document, answered with one of its options.
+	for _, m := range []string{"maya", "theo"} {
+		rec := s.do(swReq{method: "GET", path: "/api/v1/health-dashboard/" + m + "/today"})
+		var d struct {
+			Coach struct {
+				Prompts []struct {
+					ID, Type string
+					Options  []string
+				}
+			}
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &d)
+		for _, p := range d.Coach.Prompts {
+			if p.Type == "multiple_choice" && len(p.Options) > 0 {
+				b, _ := json.Marshal(map[string]string{"answer": p.Options[0]})
+				calls = append(calls, apiCall{"POST", "/api/v1/members/" + m + "/prompts/" + p.ID + "/answer", string(b), 201})
+			}
+		}
+	}
+	covered := map[string]bool{}
+	for _, c := range calls {
+		rec := s.do(swReq{method: c.method, path: c.path, ctype: "application/json", body: []byte(c.body)})
+		what := fmt.Sprintf("%s %s", c.method, c.path)
+		if c.want != 0 && rec.Code != c.want {
+			t.Errorf("%s: status %d, want %d: %.300s", what, rec.Code, c.want, rec.Body.String())
+		}
+		req := httptest.NewRequest(c.method, "http://127.0.0.1:8080"+c.path, strings.NewReader(c.body))
+		if c.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		route, params, err := router.FindRoute(req)
+		if err != nil {
+			t.Errorf("%s: no described route: %v", what, err)
+			continue
+		}
+		covered[route.Method+" "+route.Path] = true
+		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+		if rec.Code < 300 { // what the server accepted must be what the description allows
+			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+				t.Errorf("%s: the request the server accepted does not match the description: %v", what, err)
+			}
+		}
+		validateResponse(t, what, in, rec)
+	}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !covered[method+" "+path] {
+				t.Errorf("no response of %s %s was checked: add a call", method, path)
+			}
+		}
+	}
+}
+
+func validateResponse(t *testing.T, what string, in *openapi3filter.RequestValidationInput, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}}
+	out.SetBodyBytes(rec.Body.Bytes())
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		t.Errorf("%s: the %d response does not match the description: %v\n%.400s", what, rec.Code, err, rec.Body.String())
+	}
+}
+
+// Admin → API renders the description (server-side, every route and schema).
+func TestAdminAPIPageRendersTheDescription(t *testing.T) {
+	doc := loadOpenAPI(t)
+	s := newSweepServer(t)
+	rec := s.do(swReq{method: http.MethodGet, path: "/admin/api"})
+	if rec.Code != 200 {
+		t.Fatalf("/admin/api: %d", rec.Code)
+	}
+	page := rec.Body.String()
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !strings.Contains(page, method+" "+path) {
+				t.Errorf("the page does not show %s %s", method, path)
+			}
+		}
+	}
+	for name := range doc.Components.Schemas {
+		if !strings.Contains(page, `id="schema-`+name+`"`) {
+			t.Errorf("the page does not show schema %s", name)
+		}
+	}
+	if strings.Contains(page, "cdn") || strings.Contains(page, "https://") {
+		t.Error("the page loads something from outside")
+	}
+	served := s.do(swReq{method: http.MethodGet, path: "/api/openapi.json"})
+	if served.Body.String() != string(web.OpenAPI()) {
+		t.Error("/api/openapi.json is not the embedded description")
+	}
+}
