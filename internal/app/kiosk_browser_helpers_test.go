@@ -309,6 +309,28 @@ func postJSON(t *testing.T, url, body string) {
 	}
 }
 
+// seededApp serves a fresh app with seed's household (UTC, a long idle).
+func seededApp(t *testing.T) *running {
+	t.Helper()
+	dir := t.TempDir()
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
+	seed(t, srv.app)
+	return srv
+}
+
+// newTab opens a tab of browser whose actions time out after d.
+func newTab(t *testing.T, browser context.Context, d time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // open the tab on a context without a timeout
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(ctx, d)
+	t.Cleanup(cancelT)
+	return ctx
+}
+
 // newBrowser starts Debian's chromium (skipping the test without it, or in
 // -short mode) and returns a browser context; tabs are chromedp.NewContext
 // of it. It is stopped when the test ends.
