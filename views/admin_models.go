@@ -310,17 +310,17 @@ type AdminCatalog struct {
 
 // ImportTypeRow counts one record type of an imported file.
 type ImportTypeRow struct {
-	Type                       string
-	Added, Duplicate, Rejected int
+	Type                                          string
+	Added, Updated, Duplicate, Repeated, Rejected int
 }
 
 // ImportSummaryView is the outcome of one import, as the CLI prints it.
 type ImportSummaryView struct {
-	File, Kind, Size, Took                     string
-	Added, Duplicate, Unknown, Rejected        int
-	Types                                      []ImportTypeRow
-	Apple                                      bool
-	MealsCreated, MealsUpdated, BodyCompLinked int
+	File, Kind, Profile, Size, Took                              string
+	Added, Updated, Duplicate, Repeated, Kept, Unknown, Rejected int
+	Types                                                        []ImportTypeRow
+	Notes                                                        []string // what was derived, assumed or not imported
+	Problems                                                     []string // rejected records (the rest imported)
 }
 
 // ImportStatus is the live progress area of the imports page.
@@ -349,6 +349,7 @@ type AdminImports struct {
 	Form    FormState
 	Members []Option
 	Kinds   []Option
+	Units   []Option
 	Status  ImportStatus
 	Recent  []ImportRow
 	MaxSize string

@@ -42,7 +42,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 			Weight:    weightWidget(m, r, now, loc),
 			Nutrition: nutritionWidget(m, r, now, loc),
 			Body:      bodyWidget(m, r, now, loc),
-			Workouts:  workoutsWidget(r, now, loc),
+			Workouts:  workoutsWidget(m, r, now, loc),
 		},
 		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize())},
 	}

@@ -115,7 +115,7 @@ func seed(t *testing.T, a *app.App) {
 				return err
 			}
 		}
-		scan := health.BodyScan{MemberID: "ada", ScannedAt: now.AddDate(0, 0, -20), BodyFatPct: 27.4, LeanMassKg: 49.8, SourceKey: "1", Source: "dexa"}
+		scan := health.BodyScan{MemberID: "ada", ScannedAt: now.AddDate(0, 0, -20), BodyFatPct: new(27.4), LeanMassKg: new(49.8), SourceKey: "1", Source: "dexa"}
 		if _, err := store.InsertBodyScan(ctx, tx, now, &scan); err != nil {
 			return err
 		}

@@ -201,8 +201,12 @@ func (c *core) bodyView(ctx context.Context, m health.Member, now time.Time) (Bo
 	if !ok {
 		return BodyView{Text: "no body-composition scan yet"}, nil
 	}
-	lean := round1(m.Unit.FromKg(comp.Latest.LeanMassKg))
+	var fat *float64
+	if comp.Latest.BodyFatPct != nil {
+		v := round1(*comp.Latest.BodyFatPct)
+		fat = &v
+	}
 	return BodyView{HasScan: true, Date: dateOf(comp.Latest.ScannedAt, c.loc), DaysAgo: comp.DaysAgo,
-		BodyFatPct: round1(comp.Latest.BodyFatPct), LeanMass: lean, BodyFatChange: comp.BodyFatChangePct,
+		BodyFatPct: fat, LeanMass: inUnit(m.Unit, comp.Latest.LeanMassKg), BodyFatChange: comp.BodyFatChangePct,
 		LeanChange: inUnit(m.Unit, comp.LeanChangeKg), Text: comp.Text(m.Unit)}, nil
 }

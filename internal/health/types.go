@@ -134,18 +134,21 @@ type Workout struct {
 	AvgHR       *int      `json:"avg_hr,omitempty"`
 	MaxHR       *int      `json:"max_hr,omitempty"`
 	EnergyKcal  *float64  `json:"energy_kcal,omitempty"`
+	DistanceKm  *float64  `json:"distance_km,omitempty"`
 	ContentID   string    `json:"content_id,omitempty"`
 	Source      string    `json:"source"`
 	SourceKey   string    `json:"-"`
 }
 
-// BodyScan is a manual body-composition (DEXA) entry.
+// BodyScan is a body-composition entry: a manual scan (DEXA) with both
+// figures, or an imported reading that has only one of them (a smart
+// scale's body fat without a weigh-in nearby); at least one is set.
 type BodyScan struct {
 	ID          int64     `json:"id"`
 	MemberID    string    `json:"member"`
 	ScannedAt   time.Time `json:"scanned_at"`
-	BodyFatPct  float64   `json:"body_fat_pct"`
-	LeanMassKg  float64   `json:"lean_mass_kg"`
+	BodyFatPct  *float64  `json:"body_fat_pct,omitempty"`
+	LeanMassKg  *float64  `json:"lean_mass_kg,omitempty"`
 	FatMassKg   *float64  `json:"fat_mass_kg,omitempty"`
 	BoneMassKg  *float64  `json:"bone_mass_kg,omitempty"`
 	VisceralFat *float64  `json:"visceral_fat,omitempty"`

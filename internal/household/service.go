@@ -205,8 +205,8 @@ func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) 
 	if err := f.err(); err != nil {
 		return health.BodyScan{}, err
 	}
-	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: in.BodyFatPct,
-		LeanMassKg: in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
+	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: &in.BodyFatPct,
+		LeanMassKg: &in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
 	if err != nil {
 		return b, err
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"errors"
+	"fmt"
 	"io"
 	"path"
 	"strings"
@@ -65,6 +66,12 @@ func openZip(r io.ReaderAt, size int64) (io.ReadCloser, int64, error) {
 		}
 	}
 	if pick == nil {
+		for _, f := range zr.File {
+			if strings.EqualFold(path.Ext(f.Name), ".csv") { // MyFitnessPal and Withings send zips of CSV files
+				return nil, 0, Problem{Message: fmt.Sprintf("the zip holds CSV files (%s, …), not an Apple Health export: "+
+					"unzip it and import each CSV file", path.Base(f.Name))}
+			}
+		}
 		return nil, 0, Problem{Message: "the zip holds no Apple Health export (apple_health_export/export.xml)"}
 	}
 	rc, err := pick.Open()

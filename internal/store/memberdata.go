@@ -42,6 +42,7 @@ var MemberData = []MemberTable{
 	{Table: "agent_threads", Where: "member_id = ?", What: "chat threads"},
 	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
+	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},
 	{Table: "imports", Where: "member_id = ?", What: "import history", JSON: []string{"summary"}},
 	{Table: "weight_readings", Where: "member_id = ?", What: "weigh-ins"},
 	{Table: "meals", Where: "member_id = ?", What: "meals"},

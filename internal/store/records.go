@@ -136,9 +136,11 @@ func (db *DB) Meals(ctx context.Context, member string, rg Range) ([]health.Meal
 func InsertWorkout(ctx context.Context, q Queryer, now time.Time, w *health.Workout) (bool, error) {
 	w.Source = source(w.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, content_id, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+		energy_kcal, distance_km, content_id, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT DO NOTHING`,
 		w.MemberID, FormatTime(w.StartedAt), w.Type, w.Title, w.DurationMin, NullInt(w.AvgHR), NullInt(w.MaxHR),
-		NullFloat(w.EnergyKcal), NullString(w.ContentID), w.Source, NullString(w.SourceKey), FormatTime(now))
+		NullFloat(w.EnergyKcal), NullFloat(w.DistanceKm), NullString(w.ContentID), w.Source, NullString(w.SourceKey),
+		FormatTime(now))
 	return inserted(res, err, &w.ID, "workout")
 }
 
@@ -155,17 +157,17 @@ func (db *DB) Workouts(ctx context.Context, member string, rg Range) ([]health.W
 		var x health.Workout
 		var at string
 		var avg, mx sql.NullInt64
-		var kcal sql.NullFloat64
+		var kcal, km sql.NullFloat64
 		var content sql.NullString
-		if err := row.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &content, &x.Source); err != nil {
+		if err := row.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &km, &content, &x.Source); err != nil {
 			return x, err
 		}
-		x.AvgHR, x.MaxHR, x.EnergyKcal, x.ContentID = IntPtr(avg), IntPtr(mx), FloatPtr(kcal), content.String
+		x.AvgHR, x.MaxHR, x.EnergyKcal, x.DistanceKm, x.ContentID = IntPtr(avg), IntPtr(mx), FloatPtr(kcal), FloatPtr(km), content.String
 		var err error
 		x.StartedAt, err = ParseTime(at)
 		return x, err
 	}, `SELECT id, member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
+		energy_kcal, distance_km, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: workouts: %w", err)
 	}
@@ -178,7 +180,7 @@ func InsertBodyScan(ctx context.Context, q Queryer, now time.Time, s *health.Bod
 	s.Source = source(s.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO body_scans (member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
 		bone_mass_kg, visceral_fat, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
-		s.MemberID, FormatTime(s.ScannedAt), s.BodyFatPct, s.LeanMassKg, NullFloat(s.FatMassKg), NullFloat(s.BoneMassKg),
+		s.MemberID, FormatTime(s.ScannedAt), NullFloat(s.BodyFatPct), NullFloat(s.LeanMassKg), NullFloat(s.FatMassKg), NullFloat(s.BoneMassKg),
 		NullFloat(s.VisceralFat), s.Source, NullString(s.SourceKey), FormatTime(now))
 	return inserted(res, err, &s.ID, "body scan")
 }
@@ -195,10 +197,11 @@ func (db *DB) BodyScans(ctx context.Context, member string, rg Range) ([]health.
 	out, err := All(ctx, db.Read, func(row Scanner) (health.BodyScan, error) {
 		var s health.BodyScan
 		var at string
-		var fm, bm, vf sql.NullFloat64
-		if err := row.Scan(&s.ID, &s.MemberID, &at, &s.BodyFatPct, &s.LeanMassKg, &fm, &bm, &vf, &s.Source); err != nil {
+		var bf, lean, fm, bm, vf sql.NullFloat64
+		if err := row.Scan(&s.ID, &s.MemberID, &at, &bf, &lean, &fm, &bm, &vf, &s.Source); err != nil {
 			return s, err
 		}
+		s.BodyFatPct, s.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
 		s.FatMassKg, s.BoneMassKg, s.VisceralFat = FloatPtr(fm), FloatPtr(bm), FloatPtr(vf)
 		var err error
 		s.ScannedAt, err = ParseTime(at)
