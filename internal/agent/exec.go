@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"hearth/internal/store"
 )
@@ -190,7 +191,7 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 		if len(errs) == 0 {
 			return out, nil
 		}
-		x.invalid(rq.Source, errs)
+		x.invalid(rq.Source, res.Output, errs)
 		last = errs
 		rq.Messages = append(slices.Clone(base),
 			Message{Role: RoleAssistant, Content: res.Output},
@@ -199,10 +200,18 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 	return nil, &InvalidOutputError{Attempts: tries, Last: last}
 }
 
-// invalid books one invalid output on the run.
-func (x *Exec) invalid(source string, errs []ValidationError) {
+// invalid books one invalid output on the run, with the output itself
+// (clipped) so the run view and evals can see what was rejected.
+func (x *Exec) invalid(source, output string, errs []ValidationError) {
+	if len(output) > MaxRejectedOutput {
+		cut := MaxRejectedOutput
+		for cut > 0 && !utf8.RuneStart(output[cut]) {
+			cut--
+		}
+		output = output[:cut] + "…"
+	}
 	x.update(func(r *Run) {
-		r.ValidationErrors = append(r.ValidationErrors, AttemptErrors{Attempt: r.Attempts, Source: source, Errors: errs})
+		r.ValidationErrors = append(r.ValidationErrors, AttemptErrors{Attempt: r.Attempts, Source: source, Errors: errs, Output: output})
 	})
 }
 

@@ -70,12 +70,17 @@ type PhaseTiming struct {
 	MS    float64 `json:"ms"`
 }
 
-// AttemptErrors are the validation errors of one output.
+// AttemptErrors are the validation errors of one output, and the output
+// that was rejected (clipped to MaxRejectedOutput bytes).
 type AttemptErrors struct {
 	Attempt int               `json:"attempt"`
 	Source  string            `json:"source"` // model, heuristic or reuse
 	Errors  []ValidationError `json:"errors"`
+	Output  string            `json:"output,omitempty"`
 }
+
+// MaxRejectedOutput caps how much of a rejected output a run keeps.
+const MaxRejectedOutput = 32 << 10
 
 // Run is one execution of an assignment or a chat turn. Assignment is ""
 // for chat runs, which carry ThreadID. Attempts counts reasoning attempts

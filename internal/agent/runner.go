@@ -104,7 +104,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			}
 			if len(errs) > 0 {
 				if source != SourceModel { // the loop books the model's own
-					x.invalid(source, errs)
+					x.invalid(source, raw, errs)
 				}
 				return nil, errs
 			}
