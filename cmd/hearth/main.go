@@ -4,6 +4,7 @@
 //	hearth import --member ID FILE…     import Apple Health or CSV files
 //	hearth backup [--to DIR]            write a verified backup archive (server may run)
 //	hearth restore ARCHIVE              restore a backup (server stopped)
+//	hearth eval [flags]                 measure the coach on the scenario suite (see hearth eval -h)
 package main
 
 import (
@@ -30,6 +31,8 @@ func main() {
 			os.Exit(runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 		case "restore":
 			os.Exit(runRestore(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		case "eval":
+			os.Exit(runEval(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 		}
 	}
 	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {

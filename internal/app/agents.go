@@ -76,6 +76,7 @@ func (a *App) buildAgents(ctx context.Context) error {
 	o, err := agent.NewOrchestrator(a.DB, rt, memberIDs{a.DB}, a.Hub, a.log, agent.Options{
 		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD},
 		Location: a.cfg.Location, RunTimeout: 10 * time.Minute, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
+		ModelSlots: a.opts.modelSlots,
 	})
 	if err != nil {
 		return fmt.Errorf("app: orchestrator: %w", err)

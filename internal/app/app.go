@@ -50,6 +50,7 @@ type App struct {
 	Definitions *definition.Service
 	Backups     *backup.Service
 
+	opts   buildOptions
 	ln     net.Listener
 	cancel context.CancelFunc
 }
@@ -57,6 +58,18 @@ type App struct {
 // New opens the database, seeds the demo household when asked and builds
 // every service and the HTTP server. It does not listen yet.
 func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
+	return newApp(ctx, cfg, logger, buildOptions{})
+}
+
+// buildOptions are what a Hearth built for something other than serving
+// (an eval scenario) changes: its clock, and model-call slots shared with
+// other instances so they stay within one HEARTH_MODEL_CONCURRENCY.
+type buildOptions struct {
+	now        func() time.Time
+	modelSlots chan struct{}
+}
+
+func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -64,7 +77,10 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub()}
+	if opts.now != nil {
+		db.Now = opts.now // before any service copies the clock
+	}
+	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts}
 	if err := a.build(ctx); err != nil {
 		_ = db.Close()
 		return nil, err

@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+
+	"hearth/internal/eval"
+)
+
+// EvalFactory returns the factory `hearth eval` and Admin → Evals build
+// each scenario's Hearth with: New's wiring over a fresh database in the
+// scenario's directory, on the scenario's clock and time zone, with cfg's
+// runtime (the model when one is configured, else the heuristic coach)
+// and prices. The instances take model calls from slots, so all of them
+// together stay within one limit (nil: a new set of
+// HEARTH_MODEL_CONCURRENCY slots).
+func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Factory {
+	if slots == nil {
+		slots = make(chan struct{}, max(cfg.ModelConcurrency, 1))
+	}
+	return func(ctx context.Context, spec eval.InstanceSpec) (*eval.Instance, error) {
+		c := cfg
+		c.Addr = "127.0.0.1:0"
+		c.DataDir, c.DBPath, c.BackupDir = spec.Dir, filepath.Join(spec.Dir, "hearth.db"), filepath.Join(spec.Dir, "backups")
+		c.Location = spec.Location
+		c.Demo, c.Catalog = false, ""
+		c.PlexURL, c.PlexToken, c.PlexSection = "", "", ""
+		c.AdminPassword, c.APIToken = "", ""
+		c.BudgetTokens, c.BudgetUSD = spec.BudgetTokens, 0
+		a, err := newApp(ctx, c, logger, buildOptions{now: spec.Now, modelSlots: slots})
+		if err != nil {
+			return nil, err
+		}
+		runtime := "heuristic"
+		if c.ModelConfigured() {
+			runtime = c.Model
+		}
+		return &eval.Instance{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
+			Agents: a.Agents, Definitions: a.Definitions.Repo, Runtime: runtime, Close: a.Close}, nil
+	}
+}
