@@ -57,12 +57,12 @@ type Facts struct {
 // database by the eval itself (not from the coach's view of it), for the
 // stale-CTA grader.
 type Truth struct {
-	Now          time.Time  `json:"now"`
-	LastWeighIn  *time.Time `json:"last_weigh_in,omitempty"`
-	WeighInsRecent int      `json:"weigh_ins_today_or_yesterday"`
-	MealsYesterday int      `json:"meals_yesterday"`
-	MealsToday     int      `json:"meals_today"`
-	WorkoutsRecent int      `json:"workouts_today_or_yesterday"`
+	Now            time.Time  `json:"now"`
+	LastWeighIn    *time.Time `json:"last_weigh_in,omitempty"`
+	WeighInsRecent int        `json:"weigh_ins_today_or_yesterday"`
+	MealsYesterday int        `json:"meals_yesterday"`
+	MealsToday     int        `json:"meals_today"`
+	WorkoutsRecent int        `json:"workouts_today_or_yesterday"`
 	// FinishedToday is content finished today (a done tap or a workout
 	// naming it).
 	FinishedToday map[string]bool `json:"finished_today,omitempty"`

@@ -110,14 +110,14 @@ type Summary struct {
 	StaleCTARate      float64 `json:"stale_cta_rate"`
 	// Retries are validation retries (rejected outputs); Fallbacks runs
 	// that ended on the heuristic although a model was configured.
-	Retries   int            `json:"validation_retries"`
-	Fallbacks int            `json:"fallbacks"`
-	Reasons   map[string]int `json:"fallback_reasons,omitempty"`
-	TokensIn  int64          `json:"tokens_in"`
-	TokensOut int64          `json:"tokens_out"`
-	CostUSD   float64        `json:"cost_usd"`
-	LatencyP50 float64       `json:"latency_p50_ms"`
-	LatencyP95 float64       `json:"latency_p95_ms"`
+	Retries    int            `json:"validation_retries"`
+	Fallbacks  int            `json:"fallbacks"`
+	Reasons    map[string]int `json:"fallback_reasons,omitempty"`
+	TokensIn   int64          `json:"tokens_in"`
+	TokensOut  int64          `json:"tokens_out"`
+	CostUSD    float64        `json:"cost_usd"`
+	LatencyP50 float64        `json:"latency_p50_ms"`
+	LatencyP95 float64        `json:"latency_p95_ms"`
 	// Judge averages the judge model's scores (1-5) when one was asked.
 	JudgeTone        float64 `json:"judge_tone,omitempty"`
 	JudgeHelpfulness float64 `json:"judge_helpfulness,omitempty"`
