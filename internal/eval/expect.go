@@ -27,6 +27,9 @@ const (
 	// CheckNoContent: no pick (Up Next, alternates, playlist) has any of
 	// tags, kinds, ids or a title matching pattern.
 	CheckNoContent = "no_content"
+	// CheckOffers: Up Next or an alternate is one of ids, of one of kinds,
+	// has one of tags, or belongs to program.
+	CheckOffers = "offers"
 	// CheckCTA: a CTA of type / action / message (pattern) is there, or
 	// with absent none is.
 	CheckCTA = "cta"
@@ -55,7 +58,7 @@ const (
 	CheckGoal = "goal"
 )
 
-var checkKinds = []string{CheckUpNext, CheckAlternates, CheckPlaylist, CheckNoContent, CheckCTA, CheckCTACount,
+var checkKinds = []string{CheckUpNext, CheckAlternates, CheckPlaylist, CheckNoContent, CheckOffers, CheckCTA, CheckCTACount,
 	CheckPrompt, CheckPromptCount, CheckMentions, CheckWords, CheckRun, CheckMemory, CheckProgram, CheckGoal}
 
 // Runtimes an expectation can be limited to.
@@ -149,6 +152,8 @@ func (e *Expectation) check() error {
 		return need(e.Min != nil || e.Max != nil, "min or max is required")
 	case CheckNoContent:
 		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs) > 0 || e.Pattern != "", "tags, kinds, ids or pattern is required")
+	case CheckOffers:
+		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs) > 0 || e.Program != "", "tags, kinds, ids or program is required")
 	case CheckRun:
 		return need(e.Status != "" || e.Fallback != "" || e.Model != "", "status, fallback or model is required")
 	case CheckMemory:
@@ -249,6 +254,8 @@ func (e *Expectation) evaluate(d *dashboard.Document, catalog map[string]content
 		return e.playlist(d, catalog)
 	case CheckNoContent:
 		return e.noContent(d, catalog)
+	case CheckOffers:
+		return e.offers(d, catalog)
 	case CheckCTA:
 		return e.cta(d)
 	case CheckCTACount:
@@ -405,6 +412,29 @@ func (e *Expectation) noContent(d *dashboard.Document, catalog map[string]conten
 		return "unwanted content: " + strings.Join(bad, "; ")
 	}
 	return ""
+}
+
+func (e *Expectation) offers(d *dashboard.Document, catalog map[string]content.Item) string {
+	picks := slices.Clone(d.Curated.UpNext.Alternates)
+	if p := d.Curated.UpNext.Primary; p != nil {
+		picks = append([]dashboard.ContentRef{*p}, picks...)
+	}
+	var seen []string
+	for _, c := range picks {
+		it := catalog[c.ContentID]
+		hit := slices.Contains(e.IDs, c.ContentID) || slices.Contains(e.Kinds, it.Kind) || (e.Program != "" && it.Program == e.Program)
+		for _, t := range it.Tags {
+			hit = hit || slices.Contains(e.Tags, t)
+		}
+		if hit {
+			return ""
+		}
+		seen = append(seen, describe(c, catalog))
+	}
+	if len(seen) == 0 {
+		return "nothing is offered"
+	}
+	return "offered: " + strings.Join(seen, "; ")
 }
 
 func (e *Expectation) cta(d *dashboard.Document) string {
