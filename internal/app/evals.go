@@ -32,7 +32,7 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 		if err != nil {
 			return nil, err
 		}
-		runtime := "heuristic"
+		runtime := eval.RuntimeHeuristic
 		if c.ModelConfigured() {
 			runtime = c.Model
 		}

@@ -24,7 +24,8 @@ type Instance struct {
 	Dashboards  *dashboard.Store
 	Agents      *agent.Orchestrator
 	Definitions *definition.Repo
-	// Runtime names what the coach reasons with: "heuristic", or the model.
+	// Runtime names what the coach reasons with: RuntimeHeuristic, or the
+	// model's name.
 	Runtime string
 	// Close releases the instance (its database stays in its directory).
 	Close func() error

@@ -35,9 +35,11 @@ type CheckResult struct {
 	KnownGap string `json:"known_gap,omitempty"`
 }
 
-// RunInfo summarises the graded run.
+// RunInfo summarises the graded run. Runtime is what the instance was
+// configured with ("heuristic" or the model); Model what the run used.
 type RunInfo struct {
 	ID             int64   `json:"id"`
+	Runtime        string  `json:"runtime"`
 	Status         string  `json:"status"`
 	Model          string  `json:"model"`
 	FallbackReason string  `json:"fallback_reason,omitempty"`

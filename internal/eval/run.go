@@ -80,8 +80,8 @@ func Run(ctx context.Context, scenarios []*Scenario, opts Options) (*Report, err
 				results[i], ran[i] = res, true
 				done++
 				n := done
-				if rep.Runtime == "" && res.Run.Model != "" {
-					rep.Runtime = runtimeName(res.Run)
+				if rep.Runtime == "" {
+					rep.Runtime = res.Run.Runtime
 				}
 				mu.Unlock()
 				if opts.Progress != nil {
@@ -111,15 +111,6 @@ feed:
 		return rep, ctx.Err()
 	}
 	return rep, nil
-}
-
-// runtimeName is what a run reasoned with: the model, or "heuristic"
-// (a fallback run still names the model it was meant to use).
-func runtimeName(r RunInfo) string {
-	if r.Model == "" {
-		return "heuristic"
-	}
-	return r.Model
 }
 
 // runScenario builds a fresh Hearth, seeds the scenario, runs the daily
@@ -172,6 +163,7 @@ func runScenario(ctx context.Context, sc *Scenario, opts Options, gr *Grader) (r
 		return fail(fmt.Errorf("run: %w", err))
 	}
 	res.Run = runInfo(run, time.Since(start))
+	res.Run.Runtime = inst.Runtime
 	// What the model was told is fact too: the prompt and its tool results.
 	if run.Prompt != nil {
 		facts.Numbers.AddText(run.Prompt.System)
@@ -207,7 +199,7 @@ func runScenario(ctx context.Context, sc *Scenario, opts Options, gr *Grader) (r
 	if err != nil {
 		return fail(fmt.Errorf("state after the run: %w", err))
 	}
-	res.Checks = grade(sc, gr, final, facts, after)
+	res.Checks = grade(sc, gr, final, facts, after, inst.Runtime == RuntimeHeuristic)
 	res.Passed = true
 	for _, c := range res.Checks {
 		if c.Status == StatusFail {
@@ -245,9 +237,9 @@ func runInfo(r agent.Run, took time.Duration) RunInfo {
 
 // grade runs the generic graders on the plan the member sees and the
 // scenario's expectations.
-func grade(sc *Scenario, gr *Grader, final *Plan, facts Facts, after After) []CheckResult {
+func grade(sc *Scenario, gr *Grader, final *Plan, facts Facts, after After, heuristicOnly bool) []CheckResult {
 	runtime := RuntimeModel
-	if after.Run.Model == "heuristic" {
+	if heuristicOnly {
 		runtime = RuntimeHeuristic
 	}
 	// Known gaps are the heuristic coach's: they excuse its plans (also as
