@@ -46,7 +46,9 @@ var (
 	}
 )
 
-func only(id string) func(*eval.Scenario) bool { return func(sc *eval.Scenario) bool { return sc.ID == id } }
+func only(id string) func(*eval.Scenario) bool {
+	return func(sc *eval.Scenario) bool { return sc.ID == id }
+}
 
 // TestScriptedModelMistakesAreCaught is the CI run with a scripted model
 // (the fake Chat Completions server, real wire format, real openai-go
