@@ -16,6 +16,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
 	{"definitions", "Agents", "/admin/definitions"},
+	{"evals", "Evals", "/admin/evals"},
 	{"backups", "Backups", "/admin/backups"},
 	{"api", "API", "/admin/api"},
 }

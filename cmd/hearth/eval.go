@@ -19,6 +19,7 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
 	"hearth/internal/app"
+	"hearth/internal/apperr"
 	"hearth/internal/coach"
 	"hearth/internal/eval"
 	"hearth/internal/store"
@@ -84,22 +85,13 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "hearth eval:", err)
 		return 1
 	}
-	if *only != "" {
-		re, err := regexp.Compile(*only)
-		if err != nil {
-			fmt.Fprintln(stderr, "hearth eval: --scenario:", err)
-			return 2
+	if scenarios, err = eval.Select(scenarios, *only); err != nil {
+		msg := err.Error()
+		if ae := apperr.As(err); ae != nil {
+			msg = ae.Message
 		}
-		var keep []*eval.Scenario
-		for _, sc := range scenarios {
-			if re.MatchString(sc.ID) {
-				keep = append(keep, sc)
-			}
-		}
-		if scenarios = keep; len(scenarios) == 0 {
-			fmt.Fprintf(stderr, "hearth eval: no scenario matches %q (hearth eval --list)\n", *only)
-			return 2
-		}
+		fmt.Fprintf(stderr, "hearth eval: --scenario: %s (hearth eval --list)\n", msg)
+		return 2
 	}
 	if *list {
 		for _, sc := range scenarios {

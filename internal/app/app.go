@@ -19,6 +19,7 @@ import (
 	"hearth/internal/backup"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/eval"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/program"
@@ -49,6 +50,8 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Evals runs the coach's eval suite from Admin → Evals.
+	Evals *eval.Service
 
 	opts   buildOptions
 	ln     net.Listener
@@ -127,6 +130,9 @@ func (a *App) build(ctx context.Context) error {
 		return err
 	}
 	if err := a.buildBackups(ctx); err != nil {
+		return err
+	}
+	if err := a.buildEvals(ctx); err != nil {
 		return err
 	}
 	e, err := web.New(a.webDeps(), web.Options{
@@ -214,6 +220,9 @@ func (a *App) Close() error {
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
+	}
+	if a.Evals != nil {
+		a.Evals.Close()
 	}
 	errs = append(errs, a.DB.Close())
 	return errors.Join(errs...)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 
@@ -39,4 +40,23 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 		return &eval.Instance{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
 			Agents: a.Agents, Definitions: a.Definitions.Repo, Runtime: runtime, Close: a.Close}, nil
 	}
+}
+
+// buildEvals creates the service behind Admin → Evals: the suite with the
+// server's runtime, its scenarios' model calls taking the server's slots
+// (one HEARTH_MODEL_CONCURRENCY for both), two scenarios at once so the
+// kiosk stays responsive.
+func (a *App) buildEvals(ctx context.Context) error {
+	runtime := eval.RuntimeHeuristic
+	if a.cfg.ModelConfigured() {
+		runtime = a.cfg.Model
+	}
+	s, err := eval.NewService(ctx, a.DB, a.Definitions.Repo, eval.ServiceOptions{
+		Factory: EvalFactory(a.cfg, nil, a.Agents.ModelSlots()), Runtime: runtime, Parallel: 2, Publisher: a.Hub, Logger: a.log,
+	})
+	if err != nil {
+		return fmt.Errorf("app: evals: %w", err)
+	}
+	a.Evals = s
+	return nil
 }

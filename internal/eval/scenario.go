@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/internal/apperr"
 	"hearth/internal/health"
 )
 
@@ -496,4 +497,32 @@ func (sc *Scenario) Member(id string) MemberSpec {
 		}
 	}
 	return MemberSpec{}
+}
+
+// MaxFilter caps a scenario filter's length.
+const MaxFilter = 200
+
+// Select keeps the scenarios whose id matches the regular expression only
+// ("" keeps all); Invalid when it does not compile or matches none.
+func Select(scs []*Scenario, only string) ([]*Scenario, error) {
+	if only == "" {
+		return scs, nil
+	}
+	if len(only) > MaxFilter {
+		return nil, apperr.Invalidf("the scenario filter is longer than %d characters", MaxFilter)
+	}
+	re, err := regexp.Compile(only)
+	if err != nil {
+		return nil, apperr.Invalidf("the scenario filter is not a regular expression: %v", err)
+	}
+	var keep []*Scenario
+	for _, sc := range scs {
+		if re.MatchString(sc.ID) {
+			keep = append(keep, sc)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, apperr.Invalidf("no scenario id matches %q", only)
+	}
+	return keep, nil
 }

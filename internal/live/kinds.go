@@ -49,9 +49,11 @@ const (
 	// KindBackup: a backup's progress or outcome (admin topic; the
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
+	// KindEval: an eval suite run's progress or outcome (admin topic).
+	KindEval Kind = "eval"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindEval}

@@ -129,9 +129,11 @@ type Version struct {
 	DeactivatedAt *time.Time `json:"deactivated_at,omitempty"`
 	DeactivatedBy string     `json:"deactivated_by,omitempty"`
 	// Draft: saved but never active (SaveDraft), waiting to be evaluated
-	// and activated or discarded.
-	Draft bool `json:"draft"`
-	// ActivatedAt and ActivatedBy record a draft's activation.
+	// and activated or discarded; Discarded: a draft retired unused.
+	Draft     bool `json:"draft"`
+	Discarded bool `json:"discarded,omitempty"`
+	// ActivatedAt and ActivatedBy say when the version became active: when
+	// it was saved, or later for an activated draft (nil: never).
 	ActivatedAt *time.Time `json:"activated_at,omitempty"`
 	ActivatedBy string     `json:"activated_by,omitempty"`
 }

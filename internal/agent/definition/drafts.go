@@ -57,7 +57,8 @@ func (r *Repo) Activate(ctx context.Context, agentID string, number int, by stri
 			WHERE version_id = ?`, store.FormatTime(now), by, v.ID); err != nil {
 			return fmt.Errorf("definition: activate %s v%d: %w", agentID, number, err)
 		}
-		v.Active, v.Draft, v.ActivatedAt, v.ActivatedBy = true, false, &now, by
+		v.Active, v.ActivatedAt, v.ActivatedBy = true, &now, by
+		v.setState()
 		out = v
 		return nil
 	})
@@ -100,7 +101,7 @@ func (r *Repo) draft(ctx context.Context, q store.Queryer, agentID string, numbe
 	return v, nil
 }
 
-// retire deactivates a draft (it is kept, no longer a draft).
+// retire deactivates a draft: it is kept, discarded.
 func (r *Repo) retire(ctx context.Context, tx *store.Tx, v Version, by string) error {
 	_, err := tx.ExecContext(ctx, `UPDATE agent_definitions SET deactivated_at = ?, deactivated_by = ? WHERE version_id = ?`,
 		store.FormatTime(r.now()), by, v.ID)

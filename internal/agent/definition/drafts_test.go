@@ -47,9 +47,16 @@ func TestDraftIsSavedButNotCurrentUntilActivated(t *testing.T) {
 	if _, err := f.repo.Activate(ctx, "writer", 2, "admin"); !apperr.Is(err, apperr.Conflict) {
 		t.Fatalf("activating a version that is no longer a draft: %v", err)
 	}
-	// The activated draft rolls back like any version.
+	// The activated draft rolls back like any version (rolled back, not
+	// discarded: it was active).
 	if prev, err := f.repo.Rollback(ctx, "writer", "admin"); err != nil || prev.Number != 1 {
 		t.Fatalf("rollback = %+v, %v", prev, err)
+	}
+	if v, _ := f.repo.Version(ctx, "writer", 2); v.Discarded || v.Draft || v.Active {
+		t.Fatalf("rolled-back activated draft = %+v", v)
+	}
+	if v, _ := f.repo.Version(ctx, "writer", 1); v.ActivatedAt == nil || !v.ActivatedAt.Equal(v.CreatedAt) {
+		t.Fatalf("a version saved active became active when saved: %+v", v)
 	}
 }
 
@@ -90,6 +97,9 @@ func TestDiscardedDraftCannotBeActivated(t *testing.T) {
 	}
 	if _, err := f.repo.Activate(ctx, "writer", 2, "admin"); !apperr.Is(err, apperr.Conflict) {
 		t.Fatalf("activating a discarded draft: %v", err)
+	}
+	if v, _ := f.repo.Version(ctx, "writer", 2); !v.Discarded || v.Draft || v.DeactivatedBy != "admin" {
+		t.Fatalf("discarded draft = %+v", v)
 	}
 	if err := f.repo.Discard(ctx, "writer", 1, "admin"); !apperr.Is(err, apperr.Conflict) {
 		t.Fatalf("discarding an active version: %v", err)

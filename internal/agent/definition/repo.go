@@ -179,11 +179,12 @@ func (r *Repo) insertTx(ctx context.Context, tx *store.Tx, d Definition, by, not
 	if err := r.reg.validate(&d, g); err != nil {
 		return Version{}, false, err
 	}
-	v := Version{Definition: d, Number: last + 1, Active: active, Draft: !active,
+	v := Version{Definition: d, Number: last + 1, Active: active,
 		CreatedAt: r.now().UTC().Truncate(time.Millisecond), CreatedBy: by, ChangeNote: note}
 	if v.ID, err = insertVersion(ctx, tx, &v); err != nil {
 		return Version{}, false, err
 	}
+	v.setState()
 	return v, true, nil
 }
 

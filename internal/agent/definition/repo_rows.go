@@ -16,6 +16,14 @@ const versionColumns = `version_id, agent_id, version, system_prompt, user_templ
 	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by, activated_at, activated_by`
 
 func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, error) {
+	// A version saved active became active when it was saved.
+	var activated sql.NullString
+	activatedBy := ""
+	if v.Active {
+		at := v.CreatedAt
+		v.ActivatedAt, v.ActivatedBy = &at, v.CreatedBy
+		activated, activatedBy = sql.NullString{String: store.FormatTime(at), Valid: true}, v.CreatedBy
+	}
 	js := func(x any) (string, error) {
 		b, err := json.Marshal(x)
 		return string(b), err
@@ -38,11 +46,11 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 	}
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_definitions (agent_id, version, system_prompt, user_template,
 		model, temperature, max_tokens, max_iterations, max_retries, tool_ids, context_types, output_schema,
-		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note, activated_at, activated_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.AgentID, v.Number, v.SystemPrompt, v.UserTemplate, v.Model, store.NullFloat(v.Temperature), v.MaxTokens,
 		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5], v.Active,
-		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote)
+		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote, activated, activatedBy)
 	if err != nil {
 		return 0, fmt.Errorf("definition: insert %s: %w", v.AgentID, err)
 	}
@@ -89,7 +97,7 @@ func scanVersion(row store.Scanner) (Version, error) {
 	if v.ActivatedAt, err = store.ParseNullTime(activated); err != nil {
 		return v, err
 	}
-	v.Draft = !v.Active && v.DeactivatedAt == nil
+	v.setState()
 	v.Normalize()
 	return v, nil
 }
@@ -140,7 +148,7 @@ func (r *Repo) List(ctx context.Context) ([]Summary, error) {
 		if v.Draft {
 			s.Drafts++
 		}
-		if v.ActivatedAt != nil && !v.ActivatedAt.Before(s.UpdatedAt) {
+		if v.ActivatedAt != nil && v.ActivatedAt.After(v.CreatedAt) && !v.ActivatedAt.Before(s.UpdatedAt) {
 			s.UpdatedAt, s.UpdatedBy = *v.ActivatedAt, v.ActivatedBy
 		}
 		if !v.CreatedAt.Before(s.UpdatedAt) {
@@ -170,6 +178,12 @@ func scanVersionRow(row store.Scanner) (Version, error) {
 		return v, err
 	}
 	v.ActivatedAt, err = store.ParseNullTime(act)
-	v.Draft = !v.Active && v.DeactivatedAt == nil
+	v.setState()
 	return v, err
+}
+
+// setState derives Draft and Discarded from the stored flags.
+func (v *Version) setState() {
+	v.Draft = !v.Active && v.DeactivatedAt == nil
+	v.Discarded = !v.Active && v.DeactivatedAt != nil && v.ActivatedAt == nil
 }
