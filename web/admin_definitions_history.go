@@ -101,8 +101,8 @@ func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.Adm
 	return p, nil
 }
 
-// draftAction activates or discards a draft, then shows the history; a
-// version that is not a draft is a Conflict shown on the page.
+// draftAction activates or discards a draft (act returns the version to
+// name in the notice).
 func (h *definitionPages) draftAction(c echo.Context, act func(ctx context.Context, agentID string, n int) (int, error), done string) error {
 	agentID := c.Param("agent")
 	n, err := strconv.Atoi(c.Param("version"))
@@ -110,6 +110,13 @@ func (h *definitionPages) draftAction(c echo.Context, act func(ctx context.Conte
 		return apperr.NotFoundf("no version %q", c.Param("version"))
 	}
 	shown, err := act(c.Request().Context(), agentID, n)
+	return h.afterAction(c, agentID, err, done, shown)
+}
+
+// afterAction ends an action of the history page: a refusal (Conflict,
+// Invalid) shown on the page with 409, other errors as errors, success as
+// a redirect to the history with done=version for its notice.
+func (h *definitionPages) afterAction(c echo.Context, agentID string, err error, done string, version int) error {
 	if apperr.Is(err, apperr.Conflict) || apperr.Is(err, apperr.Invalid) {
 		p, perr := h.historyPage(c, agentID)
 		if perr != nil {
@@ -121,7 +128,7 @@ func (h *definitionPages) draftAction(c echo.Context, act func(ctx context.Conte
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?%s=%d", url.PathEscape(agentID), done, shown))
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?%s=%d", url.PathEscape(agentID), done, version))
 }
 
 func (h *definitionPages) activate(c echo.Context) error {
@@ -140,18 +147,7 @@ func (h *definitionPages) discard(c echo.Context) error {
 func (h *definitionPages) rollback(c echo.Context) error {
 	agentID := c.Param("agent")
 	v, err := h.defs.Rollback(c.Request().Context(), agentID, definitionActor)
-	if apperr.Is(err, apperr.Conflict) {
-		p, perr := h.historyPage(c, agentID)
-		if perr != nil {
-			return perr
-		}
-		p.Error = definitionErrText(err)
-		return render(c, http.StatusConflict, views.AdminDefinitionHistoryPage(p))
-	}
-	if err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?rolledback=%d", agentID, v.Number))
+	return h.afterAction(c, agentID, err, "rolledback", v.Number)
 }
 
 // definitionErrText is an error's user-facing text: an apperr's message, else the

@@ -33,12 +33,8 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 		if err != nil {
 			return nil, err
 		}
-		runtime := eval.RuntimeHeuristic
-		if c.ModelConfigured() {
-			runtime = c.Model
-		}
 		return &eval.Instance{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
-			Agents: a.Agents, Definitions: a.Definitions.Repo, Runtime: runtime, Close: a.Close}, nil
+			Agents: a.Agents, Definitions: a.Definitions.Repo, Runtime: evalRuntime(c), Close: a.Close}, nil
 	}
 }
 
@@ -47,16 +43,22 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 // (one HEARTH_MODEL_CONCURRENCY for both), two scenarios at once so the
 // kiosk stays responsive.
 func (a *App) buildEvals(ctx context.Context) error {
-	runtime := eval.RuntimeHeuristic
-	if a.cfg.ModelConfigured() {
-		runtime = a.cfg.Model
-	}
 	s, err := eval.NewService(ctx, a.DB, a.Definitions.Repo, eval.ServiceOptions{
-		Factory: EvalFactory(a.cfg, nil, a.Agents.ModelSlots()), Runtime: runtime, Parallel: 2, Publisher: a.Hub, Logger: a.log,
+		Factory: EvalFactory(a.cfg, nil, a.Agents.ModelSlots()), Runtime: evalRuntime(a.cfg), Parallel: 2, Publisher: a.Hub,
+		Logger: a.log,
 	})
 	if err != nil {
 		return fmt.Errorf("app: evals: %w", err)
 	}
 	a.Evals = s
 	return nil
+}
+
+// evalRuntime names what the coach reasons with under cfg: the model, or
+// the heuristic coach.
+func evalRuntime(cfg Config) string {
+	if cfg.ModelConfigured() {
+		return cfg.Model
+	}
+	return eval.RuntimeHeuristic
 }

@@ -447,14 +447,21 @@ func (e *Expectation) cta(d *dashboard.Document) string {
 			hits = append(hits, s)
 		}
 	}
+	return e.presence(hits, seen, "unwanted call to action: ", "no calls to action", "calls to action: ")
+}
+
+// presence is the verdict of a check that wants something (hits) there,
+// or with absent not there: "" when it holds, else what was unwanted
+// (unwanted + hits) or, when it is missing, what there is (none, or
+// present + seen).
+func (e *Expectation) presence(hits, seen []string, unwanted, none, present string) string {
 	switch {
 	case e.Absent && len(hits) > 0:
-		return "unwanted call to action: " + strings.Join(hits, "; ")
+		return unwanted + strings.Join(hits, "; ")
+	case !e.Absent && len(hits) == 0 && len(seen) == 0:
+		return none
 	case !e.Absent && len(hits) == 0:
-		if len(seen) == 0 {
-			return "no calls to action"
-		}
-		return "calls to action: " + strings.Join(seen, "; ")
+		return present + strings.Join(seen, "; ")
 	}
 	return ""
 }
@@ -473,16 +480,7 @@ func (e *Expectation) prompt(d *dashboard.Document) string {
 			hits = append(hits, s)
 		}
 	}
-	switch {
-	case e.Absent && len(hits) > 0:
-		return "unwanted prompt: " + strings.Join(hits, "; ")
-	case !e.Absent && len(hits) == 0:
-		if len(seen) == 0 {
-			return "no prompts"
-		}
-		return "prompts: " + strings.Join(seen, "; ")
-	}
-	return ""
+	return e.presence(hits, seen, "unwanted prompt: ", "no prompts", "prompts: ")
 }
 
 // fieldText joins the text of a field of the coach's words.
@@ -530,13 +528,7 @@ func (e *Expectation) memoryCheck(mem []agent.MemoryEntry) string {
 			hits = append(hits, fmt.Sprintf("%s=%q", m.Key, clip(m.Value, 80)))
 		}
 	}
-	switch {
-	case e.Absent && len(hits) > 0:
-		return "memory holds " + strings.Join(hits, "; ")
-	case !e.Absent && len(hits) == 0:
-		return "memory keys: " + strings.Join(keys, ", ")
-	}
-	return ""
+	return e.presence(hits, keys, "memory holds ", "memory is empty", "memory keys: ")
 }
 
 func (e *Expectation) programCheck(p *ProgramAfter) string {
@@ -569,13 +561,7 @@ func (e *Expectation) goalCheck(goals []health.Goal) string {
 			hits = append(hits, g.Description)
 		}
 	}
-	switch {
-	case e.Absent && len(hits) > 0:
-		return "goals include " + strings.Join(hits, "; ")
-	case !e.Absent && len(hits) == 0:
-		return "active goals: " + strings.Join(active, "; ")
-	}
-	return ""
+	return e.presence(hits, active, "goals include ", "no active goals", "active goals: ")
 }
 
 func clip(s string, n int) string {

@@ -245,7 +245,7 @@ func coachTexts(d dashboard.Document) []pathText {
 func coachFigures(d dashboard.Document, facts *Numbers) []Figure {
 	var out []Figure
 	for _, t := range coachTexts(d) {
-		out = append(out, figures(t.path, t.text, facts)...)
+		out = append(out, figuresIn(t.path, t.text, facts)...)
 	}
 	return out
 }

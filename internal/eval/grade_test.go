@@ -190,7 +190,7 @@ func TestFiguresMatchAtTheirWrittenPrecision(t *testing.T) {
 		"81": true, "81.4": true, "81.43": true, "81.0": false, "81.5": false, "1,640": true, "1640": true, "7": true,
 		"8": false, "-7": true, // a sign is words ("down 7"), not part of the figure
 	} {
-		figs := figures("x", text, n)
+		figs := figuresIn("x", text, n)
 		if len(figs) != 1 || figs[0].Known != known {
 			t.Errorf("%q: figures %+v, want known=%v", text, figs, known)
 		}
