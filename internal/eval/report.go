@@ -250,9 +250,8 @@ func percentile(xs []float64, p float64) float64 {
 	return s[max(0, min(i, len(s)-1))]
 }
 
-// Thresholds fail a suite run; zero values check nothing, except that
-// MinDesignedPassRate and MaxHallucinationRate are always checked when set
-// through flags (see cmd/hearth).
+// Thresholds fail a suite run (hearth eval's flags): nil fields check
+// nothing; a scenario that could not run always fails it.
 type Thresholds struct {
 	MinDesignedPassRate  *float64
 	MinPassRate          *float64
