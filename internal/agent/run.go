@@ -113,7 +113,7 @@ type Run struct {
 	// trimmed to the context window.
 	ModelNotes []string `json:"model_notes"`
 	InputHash  string   `json:"input_hash,omitempty"`
-	ReusedFrom *int64          `json:"reused_from,omitempty"`
+	ReusedFrom *int64   `json:"reused_from,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

@@ -275,7 +275,9 @@ func TestLlamaCppGrammarDialectAndSeparateToolPhase(t *testing.T) {
 // the minimal dialect is the next rung.
 func TestVLLMXGrammarRefusalStepsToMinimal(t *testing.T) {
 	srv := llmtest.NewFamily(t, llmtest.VLLM(llmtest.VLLMOptions{XGrammar: true, AutoTools: true}))
-	srv.Otherwise(func(r llmtest.Request) llmtest.Reply { return llmtest.JSON(map[string]any{"tags": []string{"a"}}, 5, 5) })
+	srv.Otherwise(func(r llmtest.Request) llmtest.Reply {
+		return llmtest.JSON(map[string]any{"tags": []string{"a"}}, 5, 5)
+	})
 	c, _ := runtimeFor(t, srv, nil)
 	schema := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"tags"},
 		"properties": map[string]any{"tags": map[string]any{"type": "array", "uniqueItems": true, "items": map[string]any{"type": "string"}}}}
