@@ -17,6 +17,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"todos", "To-dos", "/admin/todos"},
 	{"definitions", "Agents", "/admin/definitions"},
 	{"backups", "Backups", "/admin/backups"},
+	{"model", "Model", "/admin/model"},
 	{"api", "API", "/admin/api"},
 }
 
@@ -86,8 +87,11 @@ type RunView struct {
 	TokensIn, TokensOut                  int64
 	Cost                                 string
 	Error, FallbackReason                string
-	ReusedFrom, ThreadID                 int64
-	Active                               bool // queued or running
+	// ModelNotes say what the model calls adapted to (a refused schema,
+	// tools off, a trimmed prompt), with the server's words.
+	ModelNotes           []string
+	ReusedFrom, ThreadID int64
+	Active               bool // queued or running
 }
 
 // Label names what the run did: the assignment, or "chat" for a freeform run.

@@ -16,6 +16,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
@@ -49,9 +50,14 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Model is Admin → Model: the endpoint, what was learned, the check.
+	Model *llm.ModelAdmin
 
 	ln     net.Listener
 	cancel context.CancelFunc
+	// bg is background work's context (a connection check), ended by Close.
+	bg     context.Context
+	stopBG context.CancelFunc
 }
 
 // New opens the database, seeds the demo household when asked and builds
@@ -65,7 +71,9 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 		return nil, err
 	}
 	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub()}
+	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
+		a.stopBG()
 		_ = db.Close()
 		return nil, err
 	}
@@ -198,6 +206,12 @@ func (a *App) Close() error {
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
+	}
+	if a.stopBG != nil {
+		a.stopBG()
+	}
+	if a.Model != nil {
+		a.Model.Wait() // a check may be saving what it learned
 	}
 	errs = append(errs, a.DB.Close())
 	return errors.Join(errs...)

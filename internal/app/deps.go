@@ -19,7 +19,7 @@ func (a *App) webDeps() web.Deps {
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
 			Importer: importer.NewService(a.DB, a.Hub, a.cfg.Location), UploadDir: filepath.Join(a.dataDir(), "imports"),
-			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}},
+			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}, Model: a.Model},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
