@@ -56,7 +56,7 @@ type Config struct {
 	ModelFirstTokenTimeout time.Duration
 	ModelTimeout           time.Duration
 	RunTimeout             time.Duration
-	LogLevel         string
+	LogLevel               string
 	// Hosts are extra Host names Hearth answers to (HEARTH_HOSTS): the
 	// household's LAN name or address. Loopback names and the listen
 	// address always work.
