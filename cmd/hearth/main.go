@@ -4,6 +4,7 @@
 //	hearth import --member ID FILE…     import Apple Health or CSV files
 //	hearth backup [--to DIR]            write a verified backup archive (server may run)
 //	hearth restore ARCHIVE              restore a backup (server stopped)
+//	hearth model check                  test the configured model server
 package main
 
 import (
@@ -30,6 +31,8 @@ func main() {
 			os.Exit(runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 		case "restore":
 			os.Exit(runRestore(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		case "model":
+			os.Exit(runModel(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
 		}
 	}
 	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {

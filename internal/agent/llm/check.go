@@ -101,7 +101,7 @@ func (c *OpenAI) Check(ctx context.Context, progress func(CheckReport)) CheckRep
 		case list.Err != nil:
 			return CheckFailed, list.Err.Error()
 		case list.Has(c.cfg.Model):
-			return CheckOK, fmt.Sprintf("%d models; %s is among them", len(list.Models), c.cfg.Model)
+			return CheckOK, fmt.Sprintf("%d listed; %s is among them", len(list.Models), c.cfg.Model)
 		}
 		ids := make([]string, 0, 5)
 		for i, m := range list.Models {

@@ -163,8 +163,8 @@ func (p Profile) Settings() string {
 	default:
 		fmt.Fprintf(&b, "; tools (%s)", p.ToolDialect)
 	}
-	if p.Split {
-		b.WriteString(", separate from the output format")
+	if p.Split && p.Tools == ToolsNative {
+		b.WriteString(", in requests without the output format")
 	}
 	fmt.Fprintf(&b, "; %s", p.TokensField)
 	if p.ContextTokens > 0 {
