@@ -155,7 +155,19 @@ func parseErrorBody(status int, body []byte) *ServerError {
 			var msgs []string
 			for _, item := range d {
 				if m, ok := item.(map[string]any); ok {
-					msgs = append(msgs, scalar(m["msg"]))
+					var loc []string // pydantic's location names the field: ["body","tools"]
+					if l, ok := m["loc"].([]any); ok {
+						for _, part := range l {
+							if p := scalar(part); p != "" && p != "body" {
+								loc = append(loc, p)
+							}
+						}
+					}
+					msg := scalar(m["msg"])
+					if len(loc) > 0 {
+						msg = strings.Join(loc, ".") + ": " + msg
+					}
+					msgs = append(msgs, msg)
 				}
 			}
 			se.Message = strings.Join(msgs, "; ")
@@ -297,6 +309,14 @@ func (e *ServerError) refusesFormat() bool {
 // OpenAI's "Unsupported parameter: 'max_tokens' is not supported with this
 // model. Use 'max_completion_tokens' instead.".
 var fieldRefusal = regexp.MustCompile(`(?:unsupported parameter|unrecognized request argument|unknown field)s?:?\s*'?"?([a-z_]+)|'([a-z_]+)' is not supported`)
+
+// refusesJSONSchema: the json_schema response format as such is refused
+// (OpenAI's "'response_format' of type 'json_schema' is not supported with
+// this model"), so a simpler schema would not help.
+func (e *ServerError) refusesJSONSchema() bool {
+	t := e.text()
+	return e.refusesFormat() && strings.Contains(t, "json_schema") && strings.Contains(t, "not supported")
+}
 
 // refusedField is the request field the server refused ("" if none).
 func (e *ServerError) refusedField() string {

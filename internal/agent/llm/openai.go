@@ -389,7 +389,7 @@ func (cl *call) adapt(ctx context.Context, err error) bool {
 	case cl.sentTools && !formatFirst && se.refusesTools():
 		cl.p.Tools, what = ToolsNone, "tools off (tool-less mode)"
 	case cl.sentFormat && se.refusesFormat():
-		step, ok := cl.p.stepOutput()
+		step, ok := cl.p.stepOutput(se.refusesJSONSchema())
 		if !ok {
 			return false
 		}

@@ -184,11 +184,12 @@ func (p *Profile) learn(now time.Time, what, because string) {
 // stepOutput moves structured output one rung down: the schema in the
 // minimal dialect, then json_object with the schema in the prompt (LM
 // Studio refuses json_object, so it goes to text), then plain text.
-// It reports false at the bottom.
-func (p *Profile) stepOutput() (string, bool) {
+// noSchema skips the minimal rung (the server refused json_schema as
+// such, not this schema). It reports false at the bottom.
+func (p *Profile) stepOutput(noSchema bool) (string, bool) {
 	from := p.outputName()
 	switch {
-	case p.Output == OutputJSONSchema && p.Dialect != DialectMinimal:
+	case p.Output == OutputJSONSchema && p.Dialect != DialectMinimal && !noSchema:
 		p.Dialect = DialectMinimal
 	case p.Output == OutputJSONSchema && p.Family != FamilyLMStudio:
 		p.Output = OutputJSONObject
