@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -50,7 +51,7 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 	}
 	open := func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg.DBPath, nil) }
 	// CSV times without an offset are household time unless --tz says otherwise.
-	args = append([]string{"--tz", cfg.TZName}, args...)
+	args = append([]string{"--tz", cfg.TZName, "--max-bytes", strconv.FormatInt(cfg.ImportMaxBytes, 10)}, args...)
 	return importer.RunCLI(ctx, args, stdout, stderr, open)
 }
 

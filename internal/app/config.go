@@ -11,6 +11,7 @@ import (
 	_ "time/tzdata" // a household time zone must work on images without zoneinfo
 
 	"hearth/internal/agent"
+	"hearth/internal/importer"
 	"hearth/internal/voice"
 )
 
@@ -56,6 +57,9 @@ type Config struct {
 	// per client address.
 	MaxStreams          int
 	MaxStreamsPerClient int
+	// ImportMaxBytes caps an import: the uploaded file and what it
+	// unpacks to (HEARTH_IMPORT_MAX_BYTES).
+	ImportMaxBytes int64
 }
 
 // ModelConfigured reports whether an OpenAI-compatible model should be used.
@@ -106,6 +110,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
 	secure := fs.String("secure-cookies", env("HEARTH_SECURE_COOKIES", "0"), "mark admin cookies Secure (HEARTH_SECURE_COOKIES)")
 	maxStreams := fs.String("max-streams", env("HEARTH_MAX_STREAMS", "2000"), "most open live streams (HEARTH_MAX_STREAMS)")
+	importMax := fs.String("import-max-bytes", env("HEARTH_IMPORT_MAX_BYTES", strconv.FormatInt(importer.DefaultMaxBytes, 10)),
+		"most bytes one import may upload or unpack to (HEARTH_IMPORT_MAX_BYTES)")
 	maxPerClient := fs.String("max-streams-per-client", env("HEARTH_MAX_STREAMS_PER_CLIENT", "50"),
 		"most open live streams per client address (HEARTH_MAX_STREAMS_PER_CLIENT)")
 	if err := fs.Parse(args); err != nil {
@@ -159,6 +165,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.MaxStreams, err = strconv.Atoi(*maxStreams); err != nil || c.MaxStreams < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS %q: want a whole number ≥ 1", *maxStreams)
 	}
+	if c.ImportMaxBytes, err = strconv.ParseInt(*importMax, 10, 64); err != nil || c.ImportMaxBytes < 1<<20 {
+		return c, fmt.Errorf("config: HEARTH_IMPORT_MAX_BYTES %q: want a number of bytes, at least 1048576", *importMax)
+	}
 	if c.MaxStreamsPerClient, err = strconv.Atoi(*maxPerClient); err != nil || c.MaxStreamsPerClient < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS_PER_CLIENT %q: want a whole number ≥ 1", *maxPerClient)
 	}
@@ -193,6 +202,6 @@ func (c Config) Summary() []any {
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
 		"model_concurrency", c.ModelConcurrency,
 		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
-		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient,
+		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient, "import_max_bytes", c.ImportMaxBytes,
 	}
 }
