@@ -82,17 +82,17 @@ func TestCraftedFilesAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		path, want string
-		max        int64
+		name, path, want string
+		max              int64
 	}{
-		{ratio, "times its size", 0},
-		{spaces, "more than 1 MiB", 0},
-		{attr, "more than 1 MiB", 0},
-		{comment, "more than 1 MiB", 0},
-		{line, "a line of more than 1 MiB", 0},
-		{attr, "larger than 2 MiB", 2 << 20},
+		{"zip ratio", ratio, "times its size", 0},
+		{"zip of spaces", spaces, "more than 1 MiB", 0},
+		{"huge attribute", attr, "more than 1 MiB", 0},
+		{"huge comment", comment, "more than 1 MiB", 0},
+		{"huge csv line", line, "a line of more than 1 MiB", 0},
+		{"over the size limit", attr, "larger than 2 MiB", 2 << 20},
 	} {
-		t.Run(filepath.Base(c.path), func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			db := newDB(t)
 			sum, err := ImportFile(context.Background(), db, Options{Member: "ada", MaxBytes: c.max}, c.path)
 			var ve *ValidationError
