@@ -1,13 +1,18 @@
 // Command hearth runs the household fitness dashboard and its coach.
 //
-//	hearth [flags]                      serve (see -h for flags and env vars)
+//	hearth [flags]                      serve (see -h for flags, env vars and commands)
 //	hearth import --member ID FILE…     import Apple Health or CSV files
 //	hearth backup [--to DIR]            write a verified backup archive (server may run)
 //	hearth restore ARCHIVE              restore a backup (server stopped)
+//	hearth version                      version, commit, build date, schema
+//	hearth service print|install        the systemd service
+//	hearth screen-url                   the kiosk URL for a screen, with a QR code
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,20 +26,46 @@ import (
 	"hearth/internal/store"
 )
 
+// command is one `hearth NAME …` subcommand.
+type command struct {
+	name, args, help string
+	run              func(args []string, getenv func(string) string, stdout, stderr io.Writer) int
+}
+
+// commands are the subcommands, in the order `hearth -h` lists them.
+var commands = []command{
+	{"import", "--member ID FILE…", "import Apple Health exports or CSV files (the server may run)", runImport},
+	{"backup", "[--to DIR]", "write a verified backup archive (the server may run)", runBackup},
+	{"restore", "ARCHIVE", "restore a backup archive (stop the server first)", runRestore},
+	{"version", "", "print the version, commit, build date and newest schema version", runVersion},
+	{"service", "print|install [flags]", "show or install Hearth as a systemd service (-h for its flags)", runService},
+	{"screen-url", "[-addr A] [-hosts H]", "print the kiosk URL for a screen on the household network, with a QR code", runScreenURL},
+}
+
 func main() {
 	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case "import":
-			os.Exit(runImport(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
-		case "backup":
-			os.Exit(runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
-		case "restore":
-			os.Exit(runRestore(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		for _, c := range commands {
+			if os.Args[1] == c.name {
+				os.Exit(c.run(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+			}
 		}
 	}
-	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) { // the flags were printed: add the commands
+		printCommands(os.Stderr)
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
 		os.Exit(1)
+	}
+}
+
+// printCommands lists the subcommands after the server's flags in `hearth -h`.
+func printCommands(w io.Writer) {
+	fmt.Fprintln(w, "\nCommands (hearth COMMAND -h for their flags):")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  hearth %-10s %-24s %s\n", c.name, c.args, c.help)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/backup"
+	"hearth/internal/buildinfo"
 	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
@@ -127,7 +128,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL,
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(),
 	})
 	if err != nil {
 		return err
