@@ -255,4 +255,6 @@ func TestInstallStopsOnFailure(t *testing.T) {
 
 type failingSystem struct{ fakeSystem }
 
-func (f *failingSystem) Run(context.Context, string, ...string) error { return errors.New("exit status 1") }
+func (f *failingSystem) Run(context.Context, string, ...string) error {
+	return errors.New("exit status 1")
+}
