@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"path/filepath"
 
 	"hearth/internal/live"
 	"hearth/internal/store"
@@ -11,12 +10,7 @@ import (
 
 // dataDir is where voice memos and local media live: HEARTH_DATA, or the
 // database's directory when no data directory is configured (tests).
-func (a *App) dataDir() string {
-	if a.cfg.DataDir != "" {
-		return a.cfg.DataDir
-	}
-	return filepath.Dir(a.cfg.DBPath)
-}
+func (a *App) dataDir() string { return a.cfg.dataDirectory() }
 
 // voiceService stores voice memos under the data directory and transcribes
 // them through the configured OpenAI-compatible endpoint when there is one.

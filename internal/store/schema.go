@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,5 +155,26 @@ func FileSchema(ctx context.Context, path string) (Schema, error) {
 		return Schema{}, err
 	}
 	defer db.Close()
+	return ReadSchema(ctx, db)
+}
+
+// PeekSchema reads the schema state of the existing database file at path
+// as Open would find it, before anything migrates: for deciding to back up
+// or refuse first. Its connection writes nothing, and unlike FileSchema's
+// read-only one (which cannot remove them) it leaves no -wal or -shm file
+// behind: a refused database stays exactly as it was.
+func PeekSchema(ctx context.Context, path string) (Schema, error) {
+	if _, err := os.Stat(path); err != nil {
+		return Schema{}, fmt.Errorf("store: %w", err)
+	}
+	q := url.Values{}
+	q.Set("mode", "rw") // never creates the file
+	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return Schema{}, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
 	return ReadSchema(ctx, db)
 }
