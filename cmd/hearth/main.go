@@ -79,7 +79,20 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "hearth import:", err)
 		return 2
 	}
-	open := func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg.DBPath, nil) }
+	// The server's safe open: a newer schema is refused, an older one is
+	// backed up before it is migrated, and only while no server (an older
+	// Hearth) runs on it.
+	open := func(ctx context.Context) (*store.DB, error) {
+		if s, err := store.PeekSchema(ctx, cfg.DBPath); err == nil && s.Version > 0 && len(s.Pending) > 0 {
+			release, err := store.LockFile(cfg.DBPath)
+			if err != nil {
+				return nil, fmt.Errorf("this Hearth would upgrade the database, but a Hearth server (an older version) is running on it: "+
+					"stop it and start this version first: %w", err)
+			}
+			defer release()
+		}
+		return app.OpenDatabase(ctx, cfg, app.NewLogger(stderr, "warn"))
+	}
 	// CSV times without an offset are household time unless --tz says otherwise.
 	args = append([]string{"--tz", cfg.TZName}, args...)
 	return importer.RunCLI(ctx, args, stdout, stderr, open)

@@ -64,7 +64,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := openDatabase(ctx, cfg, logger)
+	db, err := OpenDatabase(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"hearth/internal/store"
 )
 
-// openDatabase opens the server's database so that an upgrade cannot cost
+// OpenDatabase opens the database (for the server and `hearth import`) so that an upgrade cannot cost
 // the household its data:
 //   - a database a newer Hearth wrote is refused before anything opens it
 //     for writing (the check `hearth restore` makes), so it stays untouched;
@@ -21,7 +21,7 @@ import (
 //     archive a rollback restores with the previous binary);
 //   - when a migration fails, the database is put back from that archive,
 //     as it was before the start, and the error says so.
-func openDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (*store.DB, error) {
+func OpenDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (*store.DB, error) {
 	schema, exists, err := fileSchema(ctx, cfg.DBPath)
 	if err != nil {
 		return nil, err
