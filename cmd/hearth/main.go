@@ -24,6 +24,7 @@ import (
 	"hearth/internal/app"
 	"hearth/internal/importer"
 	"hearth/internal/store"
+	"hearth/internal/systemd"
 )
 
 // command is one `hearth NAME …` subcommand.
@@ -57,6 +58,9 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
+		if errors.Is(err, store.ErrNewerSchema) || errors.Is(err, store.ErrMigrate) {
+			os.Exit(systemd.ExitRefused) // the service does not restart into the same refusal
+		}
 		os.Exit(1)
 	}
 }

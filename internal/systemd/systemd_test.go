@@ -59,7 +59,7 @@ func TestUnitDefaults(t *testing.T) {
 		"Restart": "on-failure", "NoNewPrivileges": "yes", "ProtectSystem": "strict", "PrivateTmp": "yes",
 		"ProtectHome": "yes", "MemoryMax": "512M", "ReadWritePaths": "/var/lib/hearth", "StandardError": "journal",
 		"StandardOutput": "journal", "SyslogIdentifier": "hearth", "EnvironmentFile": "-/etc/hearth/hearth.env",
-		"CapabilityBoundingSet": "", "KillSignal": "SIGTERM",
+		"CapabilityBoundingSet": "", "KillSignal": "SIGTERM", "RestartPreventExitStatus": "3",
 	} {
 		one(t, u, svc, k, v)
 	}

@@ -25,6 +25,12 @@ const (
 	DefaultMemoryMax = "512M"
 )
 
+// ExitRefused is hearth's exit status when its database needs a person: a
+// newer Hearth wrote it, or an upgrade's migration failed (and the database
+// was put back). The unit does not restart on it: a retry every few seconds
+// would only repeat the refusal, or the backup before a failing upgrade.
+const ExitRefused = 3
+
 // Options say how the service runs. Zero fields take the defaults above.
 type Options struct {
 	Binary    string // ExecStart: the hearth executable, an absolute path
@@ -178,6 +184,8 @@ func Unit(o Options) (string, error) {
 	w("EnvironmentFile=-%s", o.EnvFile)
 	w("Restart=on-failure")
 	w("RestartSec=5s")
+	w("# Exit status %d: the database needs a person (written by a newer Hearth, or an upgrade failed and was undone).", ExitRefused)
+	w("RestartPreventExitStatus=%d", ExitRefused)
 	w("# SIGTERM: Hearth ends its streams, marks running coach runs interrupted and closes the database.")
 	w("KillSignal=SIGTERM")
 	w("TimeoutStopSec=30s")
