@@ -4,7 +4,9 @@
 // dashboard/coach, 30-39 schedule, 40-49 imports, 50-59 kiosk, 60-69 definitions,
 // 70-79 data safety (backups, export, erase).
 // Version 9 is a Go migration in internal/store (repair_text: normalises
-// control characters in text stored before package text existed).
+// control characters in text stored before package text existed); so is
+// version 42 (bodyscans.go: body scans with one figure, rebuilt in Go to keep
+// migration 70's index whichever runs first).
 package migrations
 
 import "embed"

@@ -104,6 +104,10 @@ func (r RunView) Label() string {
 // ToolCallView is one tool call of a run.
 type ToolCallView struct{ Name, Args, Result, Error string }
 
+// EffectView is a write a tool staged during the run and what became of it
+// (applied, refused, discarded).
+type EffectView struct{ Tool, Outcome, Reason string }
+
 // AttemptView lists the validation errors of one reasoning attempt.
 type AttemptView struct {
 	Attempt int
@@ -117,6 +121,7 @@ type RunDetail struct {
 	System, User string // the prompt sent to the model
 	Output       string // pretty-printed JSON
 	ToolCalls    []ToolCallView
+	Effects      []EffectView
 	Validation   []AttemptView
 }
 
@@ -308,17 +313,17 @@ type AdminCatalog struct {
 
 // ImportTypeRow counts one record type of an imported file.
 type ImportTypeRow struct {
-	Type                       string
-	Added, Duplicate, Rejected int
+	Type                                          string
+	Added, Updated, Duplicate, Repeated, Rejected int
 }
 
 // ImportSummaryView is the outcome of one import, as the CLI prints it.
 type ImportSummaryView struct {
-	File, Kind, Size, Took                     string
-	Added, Duplicate, Unknown, Rejected        int
-	Types                                      []ImportTypeRow
-	Apple                                      bool
-	MealsCreated, MealsUpdated, BodyCompLinked int
+	File, Kind, Profile, Size, Took                              string
+	Added, Updated, Duplicate, Repeated, Kept, Unknown, Rejected int
+	Types                                                        []ImportTypeRow
+	Notes                                                        []string // what was derived, assumed or not imported
+	Problems                                                     []string // rejected records (the rest imported)
 }
 
 // ImportStatus is the live progress area of the imports page.
@@ -347,6 +352,7 @@ type AdminImports struct {
 	Form    FormState
 	Members []Option
 	Kinds   []Option
+	Units   []Option
 	Status  ImportStatus
 	Recent  []ImportRow
 	MaxSize string

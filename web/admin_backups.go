@@ -12,6 +12,7 @@ import (
 
 	"hearth/internal/backup"
 	"hearth/internal/importer"
+	"hearth/internal/live"
 	"hearth/views"
 )
 
@@ -189,7 +190,7 @@ func (s *Server) adminBackupDelete(c echo.Context) error {
 // liveBackups re-renders the status and list on backup events.
 func (s *Server) liveBackups(c echo.Context) error {
 	csrf := csrfToken(c)
-	return s.adminStream(c, isKind(backup.KindBackup), func(ctx context.Context) ([]templ.Component, error) {
+	return s.adminStream(c, isKind(live.KindBackup), func(ctx context.Context) ([]templ.Component, error) {
 		st, err := s.backupStatus(ctx)
 		if err != nil {
 			return nil, err

@@ -93,7 +93,7 @@ func (h *definitionPages) editPage(c echo.Context, agentID string, form views.Fo
 }
 
 func (h *definitionPages) newAgent(c echo.Context) error {
-	p := h.editPage(c, "", views.FormState{Values: definition.NewFormValues()}, views.AdminTry{})
+	p := h.editPage(c, "", views.FormState{Values: newDefinitionFormValues()}, views.AdminTry{})
 	return render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
 }
 
@@ -107,7 +107,7 @@ func (h *definitionPages) loadForm(c echo.Context, agentID string) (views.FormSt
 			return views.FormState{}, 0, apperr.NotFoundf("no version %q", from)
 		}
 		v, err := h.defs.Version(ctx, agentID, n)
-		return views.FormState{Values: definition.FormValues(v.Definition)}, n, err
+		return views.FormState{Values: definitionFormValues(v.Definition)}, n, err
 	}
 	v, err := h.defs.Active(ctx, agentID)
 	if apperr.Is(err, apperr.NotFound) {
@@ -115,9 +115,9 @@ func (h *definitionPages) loadForm(c echo.Context, agentID string) (views.FormSt
 		if herr != nil {
 			return views.FormState{}, 0, herr
 		}
-		return views.FormState{Values: definition.FormValues(hist[0].Definition)}, hist[0].Number, nil
+		return views.FormState{Values: definitionFormValues(hist[0].Definition)}, hist[0].Number, nil
 	}
-	return views.FormState{Values: definition.FormValues(v.Definition)}, 0, err
+	return views.FormState{Values: definitionFormValues(v.Definition)}, 0, err
 }
 
 func (h *definitionPages) edit(c echo.Context) error {
@@ -137,7 +137,7 @@ func (h *definitionPages) edit(c echo.Context) error {
 // definitionSubmitted keeps every field as typed.
 func definitionSubmitted(c echo.Context) map[string]string {
 	out := map[string]string{}
-	for _, n := range append(definition.FormFields, "change_note") {
+	for _, n := range append(definitionFormFields, "change_note") {
 		out[n] = c.FormValue(n)
 	}
 	return out
@@ -163,7 +163,7 @@ func (h *definitionPages) save(c echo.Context) error {
 	}
 	values := definitionSubmitted(c)
 	values["agent_id"] = agentID
-	d, err := definition.ParseForm(values)
+	d, err := parseDefinitionForm(values)
 	var v definition.Version
 	if err == nil {
 		v, err = h.defs.Save(c.Request().Context(), d, definitionActor, strings.TrimSpace(values["change_note"]))
@@ -176,7 +176,7 @@ func (h *definitionPages) save(c echo.Context) error {
 
 func (h *definitionPages) create(c echo.Context) error {
 	values := definitionSubmitted(c)
-	d, err := definition.ParseForm(values)
+	d, err := parseDefinitionForm(values)
 	if err == nil {
 		if _, herr := h.defs.History(c.Request().Context(), d.AgentID); herr == nil {
 			err = apperr.FieldErrors(map[string]string{"agent_id": "is taken: edit that agent instead"})

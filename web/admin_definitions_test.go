@@ -58,7 +58,12 @@ func newDefsAdmin(t *testing.T) *defsAdmin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := definition.NewRunner(repo, rt, definition.Options{Runs: agent.NewRunStore(db, nil)})
+	engine, err := agent.NewOrchestrator(db, agent.Runtimes{Model: rt, Heuristic: llm.Heuristic{}}, nil, hub, nil, agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = engine.Close(context.Background()) })
+	runner, err := definition.NewRunner(repo, engine, definition.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +139,7 @@ func (d *defsAdmin) editForm(id string) url.Values {
 		d.t.Fatal(err)
 	}
 	form := url.Values{}
-	for k, val := range definition.FormValues(v.Definition) {
+	for k, val := range definitionFormValues(v.Definition) {
 		form.Set(k, val)
 	}
 	return form
@@ -253,7 +258,7 @@ func TestAdminDefinitionListAndCreate(t *testing.T) {
 		t.Fatalf("new form: %d", code)
 	}
 	form := url.Values{}
-	for k, v := range definition.NewFormValues() {
+	for k, v := range newDefinitionFormValues() {
 		form.Set(k, v)
 	}
 	form.Set("agent_id", "writer")

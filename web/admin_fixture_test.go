@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -62,7 +61,7 @@ func (noteTask) ValidateDomain(context.Context, any, json.RawMessage) []agent.Va
 func (noteTask) Plan(_ context.Context, g any, _ *agent.Memory) (any, error) {
 	return map[string]string{"text": "Keep going, " + g.(map[string]string)["member"] + "!"}, nil
 }
-func (noteTask) Act(_ context.Context, _ *sql.Tx, act *agent.ActEnv) error {
+func (noteTask) Act(_ context.Context, _ *store.Tx, act *agent.ActEnv) error {
 	var out struct{ Text string }
 	if err := json.Unmarshal(act.Output, &out); err != nil {
 		return err

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strings"
@@ -25,6 +26,13 @@ var importKinds = []views.Option{
 	{Value: "csv-weight", Label: "CSV: weigh-ins"},
 	{Value: "csv-meals", Label: "CSV: meals"},
 	{Value: "csv-workouts", Label: "CSV: workouts"},
+	{Value: "csv-body-scans", Label: "CSV: body scans (Hearth's own export)"},
+}
+
+var importUnits = []views.Option{
+	{Value: "", Label: "the member's unit"},
+	{Value: "kg", Label: "kg"},
+	{Value: "lb", Label: "lb"},
 }
 
 func (s *Server) recentImportRows(ctx context.Context) ([]views.ImportRow, error) {
@@ -43,7 +51,7 @@ func (s *Server) recentImportRows(ctx context.Context) ([]views.ImportRow, error
 
 func (s *Server) importsPage(c echo.Context, form views.FormState, st views.ImportStatus) (views.AdminImports, error) {
 	ctx := c.Request().Context()
-	p := views.AdminImports{AdminPage: s.adminPage(c, "Imports", "imports"), Form: form, Kinds: importKinds, Status: st,
+	p := views.AdminImports{AdminPage: s.adminPage(c, "Imports", "imports"), Form: form, Kinds: importKinds, Units: importUnits, Status: st,
 		MaxSize: importer.FormatBytes(s.maxImportBytes())}
 	var err error
 	if p.Members, err = s.memberOptions(ctx); err != nil {
@@ -66,13 +74,19 @@ func (s *Server) adminImports(c echo.Context) error {
 
 // importSummaryView is the same summary the CLI prints.
 func importSummaryView(sum importer.Summary) *views.ImportSummaryView {
-	v := &views.ImportSummaryView{File: sum.File, Kind: string(sum.Kind), Size: importer.FormatBytes(sum.Bytes),
-		Took: sum.Duration.Round(time.Millisecond).String(), Added: sum.Added, Duplicate: sum.SkippedDuplicate,
-		Unknown: sum.SkippedUnknown, Rejected: sum.Rejected, Apple: sum.Kind == importer.KindApple,
-		MealsCreated: sum.MealsCreated, MealsUpdated: sum.MealsUpdated, BodyCompLinked: sum.BodyCompLinked}
+	v := &views.ImportSummaryView{File: sum.File, Kind: string(sum.Kind), Profile: sum.Profile, Size: importer.FormatBytes(sum.Bytes),
+		Took: sum.Duration.Round(time.Millisecond).String(), Added: sum.Added, Updated: sum.Updated, Duplicate: sum.SkippedDuplicate,
+		Repeated: sum.RepeatedInFile, Kept: sum.KeptEdits, Unknown: sum.SkippedUnknown, Rejected: sum.Rejected,
+		Notes: importer.SummaryLines(sum)[1:]} // the first line is the counts above
+	for _, p := range sum.Problems {
+		v.Problems = append(v.Problems, p.Error())
+	}
+	if more := sum.TotalProblems - len(sum.Problems); more > 0 {
+		v.Problems = append(v.Problems, fmt.Sprintf("… and %d more", more))
+	}
 	for label, tc := range sum.Types {
 		v.Types = append(v.Types, views.ImportTypeRow{Type: strings.TrimPrefix(label, "HKQuantityTypeIdentifier"),
-			Added: tc.Added, Duplicate: tc.Duplicate, Rejected: tc.Rejected})
+			Added: tc.Added, Updated: tc.Updated, Duplicate: tc.Duplicate, Repeated: tc.Repeated, Rejected: tc.Rejected})
 	}
 	sort.Slice(v.Types, func(i, j int) bool { return v.Types[i].Type < v.Types[j].Type })
 	return v
@@ -126,6 +140,10 @@ func checkUpload(u *upload) (importer.Options, error) {
 		errs["kind"] = "choose a kind from the list"
 	}
 	opts.Kind = kind
+	if opts.Unit, err = importer.ParseUnit(u.fields["unit"]); err != nil {
+		errs["unit"] = "choose kg, lb or the member's unit"
+	}
+	opts.Strict = u.fields["strict"] == "1"
 	if u.file == nil || u.size == 0 {
 		errs["file"] = "choose a non-empty file"
 	}
@@ -203,7 +221,7 @@ func (s *Server) importRefused(c echo.Context, u *upload, err error) error {
 	if isDatastar(c) {
 		return s.finishImportStream(c.Request().Context(), newSSE(c), st)
 	}
-	values := map[string]string{"member": u.fields["member"], "kind": u.fields["kind"]}
+	values := map[string]string{"member": u.fields["member"], "kind": u.fields["kind"], "unit": u.fields["unit"], "strict": u.fields["strict"]}
 	fs, ferr := formFailure(err, values)
 	if ferr != nil {
 		fs = views.FormState{Values: values}

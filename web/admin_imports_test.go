@@ -52,13 +52,37 @@ func TestImportUploadStreamsProgressAndSummary(t *testing.T) {
 	mustContain(t, "plain upload", body, "<h1>Imports</h1>", `data-count="duplicate">2<`)
 }
 
+// By default a bad record is listed and the rest imports; an app export is
+// named, and what it assumed or left out is said.
+func TestImportUploadReportsRejectionsAndNotes(t *testing.T) {
+	env := newAdminEnv(t)
+	bad := "date,weight,unit\n2024-01-05,81.4,kg\n2024-01-06,81.x,kg\n"
+	_, body := env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "auto"}, "file", "bad.csv", []byte(bad), true)
+	mustContain(t, "bad row", body, "Imported bad.csv", `data-count="added">1<`, `data-count="rejected">1<`,
+		"Rejected records (the others were imported)", "line 3: weight &#34;81.x&#34; is not a number")
+	if n := countWeights(t, env); n != 1 {
+		t.Fatalf("weights = %d, want the good row", n)
+	}
+	measurements := "Date,Weight\r\n2024-03-01,184.6\r\n"
+	_, body = env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "auto", "unit": "lb"}, "file",
+		"Measurement-Summary-2024-03-01-to-2024-03-05.csv", []byte(measurements), true)
+	mustContain(t, "unit", body, "MyFitnessPal Measurement-Summary", `data-count="added">1<`,
+		"the file does not say its weight unit: read as lb (as chosen for this import)")
+	var kg float64
+	if err := env.db.Read.QueryRow(`SELECT weight_kg FROM weight_readings WHERE measured_at LIKE '2024-03-01%'`).Scan(&kg); err != nil || kg < 83.7 || kg > 83.8 {
+		t.Fatalf("184.6 lb stored as %v kg (%v)", kg, err)
+	}
+	_, body = env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "auto", "unit": "stone"}, "file", "w.csv", []byte(weightCSV), true)
+	mustContain(t, "bad unit", body, "choose kg, lb or the member")
+}
+
 func TestImportUploadRefusals(t *testing.T) {
 	env := newAdminEnv(t)
 	bad := "date,weight,unit\n2024-01-05,81.4,kg\n2024-01-06,81.x,kg\n"
-	_, body := env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "csv-weight"}, "file", "bad.csv", []byte(bad), true)
-	mustContain(t, "bad row", body, "Nothing was imported", "line 3", `class="problems"`)
+	_, body := env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "csv-weight", "strict": "1"}, "file", "bad.csv", []byte(bad), true)
+	mustContain(t, "bad row, strict", body, "Nothing was imported", "line 3", `class="problems"`)
 	if n := countWeights(t, env); n != 0 {
-		t.Fatalf("a bad file imported %d weights", n)
+		t.Fatalf("a bad file imported %d weights with strict on", n)
 	}
 	_, body = env.upload("/admin/imports", map[string]string{"member": "", "kind": "auto"}, "file", "w.csv", []byte(weightCSV), true)
 	mustContain(t, "no member", body, "choose the member")

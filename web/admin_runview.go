@@ -118,7 +118,8 @@ func indentJSON(raw []byte) string {
 	return b.String()
 }
 
-// runDetail adds the prompt, output, tool calls and validation errors.
+// runDetail adds the prompt, output, tool calls, staged writes and
+// validation errors.
 func (s *Server) runDetail(r agent.Run) views.RunDetail {
 	d := views.RunDetail{RunView: s.runView(r), Output: indentJSON(r.Output)}
 	if r.Prompt != nil {
@@ -127,6 +128,9 @@ func (s *Server) runDetail(r agent.Run) views.RunDetail {
 	for _, tc := range r.ToolCalls {
 		d.ToolCalls = append(d.ToolCalls, views.ToolCallView{Name: tc.Name, Args: indentJSON(tc.Args),
 			Result: indentJSON(tc.Result), Error: tc.Error})
+	}
+	for _, e := range r.Effects {
+		d.Effects = append(d.Effects, views.EffectView{Tool: e.Tool, Outcome: e.Outcome, Reason: e.Reason})
 	}
 	for _, a := range r.ValidationErrors {
 		av := views.AttemptView{Attempt: a.Attempt, Source: a.Source}

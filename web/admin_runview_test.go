@@ -37,6 +37,8 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 		FallbackReason: "model output invalid after 3 attempts", Output: json.RawMessage(`{"briefing":"<b>Hi</b>"}`),
 		Prompt:    &agent.Prompt{System: "sys", User: "user text"},
 		ToolCalls: []agent.ToolCall{{Name: "get_weight_trend", Args: json.RawMessage(`{"days":7}`), Result: json.RawMessage(`"down 0.4 kg"`)}},
+		Effects: []agent.EffectOutcome{{Key: "schedule_action:ab", Tool: "schedule_action", Outcome: agent.EffectDiscarded,
+			Reason: "the run's output is not the model's"}},
 		ValidationErrors: []agent.AttemptErrors{{Attempt: 1, Source: "model",
 			Errors: []agent.ValidationError{{Path: "/coach/briefing", Message: "missing property"}}}}}
 	d := s.runDetail(fell)
@@ -50,7 +52,8 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 	html := b.String()
 	for _, want := range []string{"Used the heuristic planner instead of the model: model output invalid after 3 attempts",
 		"/coach/briefing: missing property", "Attempt 1 (model)", "get_weight_trend", "&#34;days&#34;: 7", "down 0.4 kg",
-		"&lt;b&gt;Hi&lt;/b&gt;", "gpt-4o-mini", "1200", "user text", `data-status="fell_back"`} {
+		"&lt;b&gt;Hi&lt;/b&gt;", "gpt-4o-mini", "1200", "user text", `data-status="fell_back"`,
+		"<code>schedule_action</code>: discarded", "the run&#39;s output is not the model&#39;s"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("run detail lacks %q", want)
 		}

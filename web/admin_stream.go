@@ -91,14 +91,14 @@ func (s *Server) adminStream(c echo.Context, concerns func(live.Event) bool, par
 
 // runEvent returns the run event carried by ev, if it is one.
 func runEvent(ev live.Event) (agent.RunEvent, bool) {
-	if ev.Kind != "run" {
+	if ev.Kind != live.KindRun {
 		return agent.RunEvent{}, false
 	}
 	re, ok := ev.Data.(agent.RunEvent)
 	return re, ok
 }
 
-func isKind(kinds ...string) func(live.Event) bool {
+func isKind(kinds ...live.Kind) func(live.Event) bool {
 	return func(ev live.Event) bool {
 		for _, k := range kinds {
 			if ev.Kind == k {

@@ -216,3 +216,33 @@ func TestFormBodiesAreCappedBeforeParsing(t *testing.T) {
 		t.Fatalf("weights = %d after an oversized form", n)
 	}
 }
+
+// The API returns measured values at the precision they mean, not the float
+// noise of a unit conversion (an import of 140 lb stores 63.502931800000006 kg).
+func TestAPIRoundsMeasuredValues(t *testing.T) {
+	srv, db := newTestServer(t)
+	if _, err := db.Write.Exec(`INSERT INTO weight_readings (member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg, source, created_at)
+		VALUES ('ada', '2026-02-01T07:00:00.000Z', 63.502931800000006, 22.149999999, 49.532286804000006, 'csv', '2026-02-01T07:00:00.000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Write.Exec(`INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source, created_at)
+		VALUES ('ada', '2026-02-01T12:00:00.000Z', 'Lunch', 599.9999999999999, 18.000000000000004, 0.30000000000000004, 12.349, 'csv', '2026-02-01T12:00:00.000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]string{
+		"/api/v1/members/ada/weight": {`"weight_kg":63.5,`, `"body_fat_pct":22.1,`, `"lean_mass_kg":49.53,`},
+		"/api/v1/members/ada/meals":  {`"calories":600,`, `"protein_g":18,`, `"carbs_g":0.3,`, `"fat_g":12.3,`},
+	} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, w := range want {
+			if !strings.Contains(string(raw), w) {
+				t.Errorf("GET %s: %s lacks %s", path, raw, w)
+			}
+		}
+	}
+}

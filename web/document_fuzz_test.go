@@ -3,7 +3,6 @@ package web_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"mime/multipart"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 )
 
 // FuzzDashboardDocument stores an arbitrary dashboard document (model
@@ -46,8 +46,8 @@ func FuzzDashboardDocument(f *testing.F) {
 			return
 		}
 		day := s.app.Dashboards.Day(time.Now())
-		err := s.app.DB.Tx(ctx, func(tx *sql.Tx) error {
-			return dashboard.PutTx(ctx, tx, time.Now(), "maya", day, 0, doc, "fuzz")
+		err := s.app.DB.Tx(ctx, func(tx *store.Tx) error {
+			return s.app.Dashboards.PutTx(ctx, tx, time.Now(), "maya", day, 0, doc, "fuzz")
 		})
 		if err != nil {
 			t.Fatalf("store: %v", err)

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
-	"hearth/internal/store"
 	"hearth/views"
 )
 
@@ -21,6 +20,7 @@ var codeStatus = map[apperr.Code]int{
 	apperr.Unauthorized: http.StatusUnauthorized,
 	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
 	apperr.Unavailable:  http.StatusServiceUnavailable,
+	apperr.NoSpace:      http.StatusInsufficientStorage,
 	apperr.TooMany:      http.StatusTooManyRequests,
 	apperr.Internal:     http.StatusInternalServerError,
 }
@@ -35,14 +35,10 @@ type errorBody struct {
 // classify turns any error into a status and a user-safe body; internal
 // details never reach the client.
 func classify(err error) (int, errorBody) {
-	var ae *apperr.Error
 	var he *echo.HTTPError
+	ae := apperr.As(err) // SQLite's disk-full and busy errors arrive translated
 	switch {
-	case store.IsDiskFull(err):
-		return http.StatusInsufficientStorage, errorBody{Error: "the disk is full: nothing was saved; free some space on the server"}
-	case store.IsBusy(err):
-		return http.StatusServiceUnavailable, errorBody{Error: "the database is busy (a large import?): nothing was saved; try again in a minute"}
-	case errors.As(err, &ae):
+	case ae != nil:
 		code := codeStatus[ae.Code]
 		if code == 0 || code == http.StatusInternalServerError {
 			return 500, errorBody{Error: "internal error"}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hearth/internal/voice"
 )
@@ -60,26 +61,35 @@ func TestStateChangesNeedCSRFToken(t *testing.T) {
 	}
 }
 
-func TestTapAnswerPatchesThePrompt(t *testing.T) {
+// A tap records the answer and answers with nothing to patch: the open
+// stream of every screen (this one too) replaces the prompt by the answer.
+func TestTapAnswerReachesTheStream(t *testing.T) {
 	k := newKiosk(t)
 	k.putDoc("ada", today(), sampleDoc("Morning."))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, stream := k.openStream(ctx, "/live/m/ada")
+	defer stream.Body.Close()
+	s.until(t, 2*time.Second, `id="coach"`, "p1")
 	resp, body := k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Something lighter"), "")
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "datastar-patch-elements") || !strings.Contains(body, `<span class="answer-text">Something lighter</span>`) {
-		t.Fatalf("tap answer: %d\n%s", resp.StatusCode, body)
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, "datastar-patch-elements") {
+		t.Fatalf("tap answer: %d, want 200 and no re-rendered view\n%s", resp.StatusCode, body)
 	}
-	// A second screen answering too sees the first answer, not an error.
-	resp, body = k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Rest day"), "")
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Something lighter") {
+	s.until(t, time.Second, `id="coach"`, `<span class="answer-text">Something lighter</span>`)
+	// A second screen answering too keeps the first answer, not an error.
+	if resp, _ = k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Rest day"), ""); resp.StatusCode != http.StatusOK {
 		t.Fatalf("second answer: %d", resp.StatusCode)
+	}
+	if answers, _ := k.ds.Today(ctx, "ada", time.Now()); answers.Prompts[0].Answer.Answer != "Something lighter" {
+		t.Fatalf("p1 answered %q", answers.Prompts[0].Answer.Answer)
 	}
 	// A tap must be one of the options; typed text is the fallback.
 	_, body = k.post("/m/ada/answer", formOf("prompt", "p2", "kind", "tap", "answer", "made up"), "")
 	if !strings.Contains(body, `id="flash"`) || !strings.Contains(body, "options") {
 		t.Errorf("invalid tap not reported in the flash area: %s", body)
 	}
-	if _, body = k.post("/m/ada/answer", formOf("prompt", "p2", "kind", "text", "answer", "Tired but OK"), ""); !strings.Contains(body, "Tired but OK") {
-		t.Error("typed answer not shown")
-	}
+	k.post("/m/ada/answer", formOf("prompt", "p2", "kind", "text", "answer", "Tired but OK"), "")
+	s.until(t, time.Second, `id="coach"`, "Tired but OK")
 }
 
 func TestSheetValidationKeepsInput(t *testing.T) {
@@ -116,8 +126,8 @@ func TestPlaylistBuilder(t *testing.T) {
 	ctx := context.Background()
 	k.putDoc("ada", today(), sampleDoc("Morning."))
 	for _, id := range []string{"local:ember-core-01", "local:ember-core-02", "local:ember-core-03"} {
-		if resp, body := k.post("/m/ada/playlist", formOf("op", "add", "id", id), ""); resp.StatusCode != 200 || !strings.Contains(body, `id="w-playlist"`) {
-			t.Fatalf("add %s: %d %s", id, resp.StatusCode, body)
+		if resp, body := k.post("/m/ada/playlist", formOf("op", "add", "id", id), ""); resp.StatusCode != 200 || strings.Contains(body, "datastar-patch-elements") {
+			t.Fatalf("add %s: %d, want 200 and nothing to patch (the stream shows the playlist): %s", id, resp.StatusCode, body)
 		}
 	}
 	step := func(op, pos, id string, want ...string) {

@@ -12,9 +12,9 @@ import (
 	"hearth/views"
 )
 
-// kioskAnswer records a tap (one of the prompt's options) or a typed answer.
-// The prompt turns into the answer here at once and, through the live hub,
-// on every other screen showing it.
+// kioskAnswer records a tap (one of the prompt's options) or a typed
+// answer. The prompt turns into the answer through the live stream, on this
+// screen as on every other one showing it; the answer itself is empty.
 func (s *Server) kioskAnswer(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
@@ -32,16 +32,8 @@ func (s *Server) kioskAnswer(c echo.Context) error {
 	if !isDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	return s.patchCoach(c, id)
-}
-
-// patchCoach answers a Datastar action with the re-rendered coach area.
-func (s *Server) patchCoach(c echo.Context, id string) error {
-	d, err := s.dashboardModel(c.Request().Context(), id, csrfToken(c))
-	if err != nil {
-		return err
-	}
-	return newSSE(c).PatchElementTempl(views.CoachView(d.Coach))
+	newSSE(c) // 200 with no events: the stream patches the coach column
+	return nil
 }
 
 // voiceUploadLimit bounds the whole multipart body: the audio plus headroom

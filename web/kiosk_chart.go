@@ -84,7 +84,7 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 	}
 	c.TrendPath = strings.TrimSpace(path.String())
 	if goalKg != nil && *goalKg > 0 {
-		label := "goal " + trim1(goal) + " " + string(unitOr(unit))
+		label := "goal " + trim1(goal) + " " + string(unit.Normalize())
 		switch {
 		case goalIn:
 			c.Goal = &views.ChartLine{Y: chartRound(y(goal)), Label: label}
@@ -109,7 +109,7 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 		c.XTicks = append(c.XTicks, t)
 	}
 	firstV, lastV := unit.FromKg(points[0].TrendKg), unit.FromKg(points[len(points)-1].TrendKg)
-	c.Label = fmt.Sprintf("Weight trend over %d days: from %s to %s %s", health.ChartDays, trim1(firstV), trim1(lastV), unitOr(unit))
+	c.Label = fmt.Sprintf("Weight trend over %d days: from %s to %s %s", health.ChartDays, trim1(firstV), trim1(lastV), unit.Normalize())
 	return c
 }
 
@@ -126,13 +126,6 @@ func minSpan(u health.Unit) float64 {
 		return 2
 	}
 	return 1
-}
-
-func unitOr(u health.Unit) health.Unit {
-	if u == health.LB {
-		return u
-	}
-	return health.KG
 }
 
 // niceStep rounds a raw tick step to 0.1, 0.2, 0.5, 1, 2, 5, 10…

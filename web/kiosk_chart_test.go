@@ -87,6 +87,11 @@ func TestAffectedWidgets(t *testing.T) {
 		{"member:ada", "something-new", nil, wAll},
 		{"household", "weight", "bo", 0},
 		{"household", "privacy", "bo", wHead},
+		{"household", "member", "bo", wHead},
+		{"member:ada", "run", nil, 0},
+		{"member:ada", "notify", nil, 0},
+		{"member:ada", "import", nil, wData},
+		{"member:ada", "privacy", "ada", wHead},
 	}
 	for _, c := range cases {
 		if got := affected(liveEvent(c.topic, c.kind, c.data), "ada"); got != c.want {
@@ -95,6 +100,16 @@ func TestAffectedWidgets(t *testing.T) {
 	}
 }
 
+// Every kind a writer can publish is mapped on purpose, not by the
+// re-render-everything default.
+func TestEveryKindMapped(t *testing.T) {
+	for _, k := range live.Kinds {
+		if _, ok := memberWidgets[k]; !ok {
+			t.Errorf("kind %q has no entry in memberWidgets", k)
+		}
+	}
+}
+
 func liveEvent(topic, kind string, data any) live.Event {
-	return live.Event{Topic: topic, Kind: kind, Data: data}
+	return live.Event{Topic: topic, Kind: live.Kind(kind), Data: data}
 }

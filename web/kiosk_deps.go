@@ -12,20 +12,17 @@ import (
 	"hearth/internal/voice"
 )
 
-// Dashboards is what the kiosk needs from the dashboard store (documents,
-// answers, voice memos, consumed marks, playlists).
+// Dashboards is what the kiosk needs from the dashboard store: today's
+// dashboard with its staleness rules applied, the stored documents for the
+// API, answers, consumed marks and playlists.
 type Dashboards interface {
 	Day(t time.Time) string
-	DayStart(t time.Time) time.Time
+	Today(ctx context.Context, member string, now time.Time) (dashboard.Today, error)
 	Get(ctx context.Context, member, day string) (dashboard.Stored, error)
-	Latest(ctx context.Context, member, day string) (dashboard.Stored, error)
-	Answers(ctx context.Context, member, day string) (map[string]dashboard.Answer, error)
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
-	VoiceMemos(ctx context.Context, member string, since time.Time) ([]dashboard.VoiceMemo, error)
-	ConsumedSince(ctx context.Context, member string, t time.Time) (map[string]time.Time, error)
 	MarkConsumed(ctx context.Context, member, contentID, source string) error
 	Playlist(ctx context.Context, member string) ([]string, error)
-	SetPlaylist(ctx context.Context, member string, ids []string) error
+	EditPlaylist(ctx context.Context, member string, edit dashboard.PlaylistEdit) error
 }
 
 // Catalog is the content catalog the kiosk shows and plays from.

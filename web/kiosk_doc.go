@@ -11,69 +11,36 @@ import (
 	"hearth/views"
 )
 
-// docView is what the curated and coach areas are built from: the member's
-// newest document (nil when the coach has not run yet) and the live facts
-// that decide what in it is stale.
+// docView maps the member's dashboard.Today (the document with its
+// staleness rules applied) to the curated and coach view models.
 type docView struct {
-	member   health.Member
-	stored   *dashboard.Stored
-	today    string
-	now      time.Time
-	loc      *time.Location
-	items    map[string]content.Item
-	consumed map[string]bool // content finished since the document was prepared
-	answers  map[string]dashboard.Answer
-	memos    []dashboard.VoiceMemo
-	// lastEntry is the newest entry time per kind: weight, meal, workout.
-	lastEntry   map[string]time.Time
+	member      health.Member
+	today       dashboard.Today
+	now         time.Time
+	loc         *time.Location
+	items       map[string]content.Item // the document's content in the catalog
 	transcribes bool
 	canPrepare  bool // the coach can be asked to prepare today now
 }
 
-// since is when the document's day began or it was prepared, whichever is
-// earlier: content finished after that is "done" for this document.
-func (d docView) since() time.Time {
-	y, m, dd := d.now.In(d.loc).Date()
-	start := time.Date(y, m, dd, 0, 0, 0, 0, d.loc)
-	if d.stored == nil {
-		return start
-	}
-	if t, err := time.ParseInLocation(time.DateOnly, d.stored.Day, d.loc); err == nil {
-		start = t
-	}
-	if g := d.generatedAt(); !g.IsZero() && g.Before(start) {
-		return g
-	}
-	return start
-}
-
-func (d docView) generatedAt() time.Time {
-	if d.stored == nil {
-		return time.Time{}
-	}
-	if !d.stored.Document.GeneratedAt.IsZero() {
-		return d.stored.Document.GeneratedAt
-	}
-	return d.stored.CreatedAt
-}
-
 // chip is the provenance of the curated and coach areas.
 func (d docView) chip() views.Chip {
-	if d.stored == nil {
+	st := d.today.Doc
+	if st == nil {
 		return views.Chip{Text: "not prepared yet", Stale: true}
 	}
-	at := d.generatedAt().In(d.loc)
+	at := d.today.PreparedAt.In(d.loc)
 	src := ""
-	if d.stored.Sources != "" {
-		src = " · from " + d.stored.Sources
+	if st.Sources != "" {
+		src = " · from " + st.Sources
 	}
-	if d.stored.Day == d.today {
+	if st.Day == d.today.Day {
 		return views.Chip{Text: "prepared " + at.Format("15:04") + src}
 	}
-	if t, err := time.ParseInLocation(time.DateOnly, d.stored.Day, d.loc); err == nil && health.DaysAgo(t, d.now, d.loc) == 1 {
+	if t, err := time.ParseInLocation(time.DateOnly, st.Day, d.loc); err == nil && health.DaysAgo(t, d.now, d.loc) == 1 {
 		return views.Chip{Text: "yesterday's · prepared " + at.Format("Mon 15:04") + src, Stale: true}
 	}
-	return views.Chip{Text: "from " + d.stored.Day + src, Stale: true}
+	return views.Chip{Text: "from " + st.Day + src, Stale: true}
 }
 
 func contentHref(id, member string) string {
@@ -106,30 +73,31 @@ func itemCard(it content.Item, member string) views.ContentCard {
 }
 
 func (d docView) curated(discover []content.Item) views.CuratedArea {
-	a := views.CuratedArea{Chip: d.chip(), HasDoc: d.stored != nil}
-	if d.stored == nil {
+	t := d.today
+	a := views.CuratedArea{Chip: d.chip(), HasDoc: t.Doc != nil}
+	if t.Doc == nil {
 		for _, it := range discover {
 			a.Discover = append(a.Discover, itemCard(it, d.member.ID))
 		}
 		return a
 	}
-	cur := d.stored.Document.Curated
-	if p := cur.UpNext.Primary; p != nil {
-		if c, ok := d.card(*p); ok {
-			if d.consumed[p.ContentID] {
-				a.UpNextDone = c.Title
-			} else {
-				a.UpNext = &c
-			}
+	if t.UpNext != nil {
+		if c, ok := d.card(*t.UpNext); ok {
+			a.UpNext = &c
 		}
 	}
-	for _, alt := range cur.UpNext.Alternates {
-		if c, ok := d.card(alt); ok && !d.consumed[alt.ContentID] {
+	if t.UpNextDone != nil {
+		if c, ok := d.card(*t.UpNextDone); ok {
+			a.UpNextDone = c.Title
+		}
+	}
+	for _, alt := range t.Alternates {
+		if c, ok := d.card(alt); ok {
 			a.Alternates = append(a.Alternates, c)
 		}
 	}
 	total := 0
-	for _, s := range cur.PlaylistSuggestion {
+	for _, s := range t.Suggestion {
 		if c, ok := d.card(s); ok {
 			a.Suggestion = append(a.Suggestion, c)
 			total += d.items[s.ContentID].DurationMin
@@ -141,75 +109,51 @@ func (d docView) curated(discover []content.Item) views.CuratedArea {
 	return a
 }
 
-// ctaSheet maps a CTA action to the logging sheet it opens and the button
-// label; data-gap CTAs of these actions go stale once such an entry exists.
-var ctaSheet = map[string]struct{ sheet, label, kind string }{
-	dashboard.ActionOpenWeight:    {"weight", "Log weight", "weight"},
-	dashboard.ActionOpenNutrition: {"meal", "Log a meal", "meal"},
-	dashboard.ActionOpenWorkout:   {"workout", "Log a workout", "workout"},
+// ctaSheet maps a CTA action to the logging sheet it opens and its label.
+var ctaSheet = map[string]struct{ sheet, label string }{
+	dashboard.ActionOpenWeight:    {"weight", "Log weight"},
+	dashboard.ActionOpenNutrition: {"meal", "Log a meal"},
+	dashboard.ActionOpenWorkout:   {"workout", "Log a workout"},
+}
+
+func ctaView(c dashboard.CTA, upNext *views.ContentCard) (views.CTAView, bool) {
+	if m, ok := ctaSheet[c.Action]; ok {
+		return views.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet}, true
+	}
+	if c.Action == dashboard.ActionPlayUpNext {
+		if upNext == nil {
+			return views.CTAView{}, false
+		}
+		return views.CTAView{Message: c.Message, Label: "▶ Play", Href: upNext.Href}, true
+	}
+	return views.CTAView{Message: c.Message}, true
 }
 
 func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
-	a := views.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: d.stored != nil, Transcribes: d.transcribes,
-		CanPrepare: d.canPrepare && (d.stored == nil || d.stored.Day != d.today)}
-	if d.stored == nil {
+	t := d.today
+	a := views.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: t.Doc != nil, Transcribes: d.transcribes,
+		CanPrepare: d.canPrepare && (t.Doc == nil || t.Doc.Day != t.Day)}
+	ctas := t.CTAs
+	if t.Doc == nil {
 		a.Onboarding = true
 		a.Briefing = greeting(d.member.Name, d.now.In(d.loc))
-		a.CTAs = d.onboardingCTAs()
-		return a
+		ctas = t.Onboarding
+	} else {
+		a.Briefing, a.Feedback = t.Briefing, t.Feedback
 	}
-	doc := d.stored.Document.Coach
-	a.Briefing = doc.Briefing
-	gen := d.generatedAt()
-	for _, c := range doc.CTA {
-		if m, ok := ctaSheet[c.Action]; ok {
-			if c.Type == dashboard.CTADataGap && d.lastEntry[m.kind].After(gen) {
-				continue // the gap was filled after the coach wrote this
-			}
-			a.CTAs = append(a.CTAs, views.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet})
-			continue
-		}
-		if c.Action == dashboard.ActionPlayUpNext {
-			if upNext != nil {
-				a.CTAs = append(a.CTAs, views.CTAView{Message: c.Message, Label: "▶ Play", Href: upNext.Href})
-			}
-			continue
-		}
-		a.CTAs = append(a.CTAs, views.CTAView{Message: c.Message})
-	}
-	memoState := map[string]string{}
-	for _, m := range d.memos { // newest first
-		if m.Day >= d.stored.Day && memoState[m.PromptID] == "" {
-			memoState[m.PromptID] = m.Status
+	for _, c := range ctas {
+		if v, ok := ctaView(c, upNext); ok {
+			a.CTAs = append(a.CTAs, v)
 		}
 	}
-	for _, p := range doc.Prompts {
-		pv := views.PromptView{ID: p.ID, Type: p.Type, Question: p.Question, Options: p.Options}
-		if ans, ok := d.answers[p.ID]; ok {
-			pv.Answer, pv.AnswerVia = ans.Answer, ans.Kind
-		} else if s := memoState[p.ID]; s == "stored" || s == "failed" {
-			pv.Voice = s
+	for _, p := range t.Prompts {
+		pv := views.PromptView{ID: p.ID, Type: p.Type, Question: p.Question, Options: p.Options, Voice: p.Voice}
+		if p.Answer != nil {
+			pv.Answer, pv.AnswerVia = p.Answer.Answer, p.Answer.Kind
 		}
 		a.Prompts = append(a.Prompts, pv)
 	}
-	a.Feedback = doc.Feedback
 	return a
-}
-
-// onboardingCTAs are data-habit nudges from live state, shown until the
-// coach's first document exists.
-func (d docView) onboardingCTAs() []views.CTAView {
-	var out []views.CTAView
-	if d.lastEntry["weight"].IsZero() {
-		out = append(out, views.CTAView{Message: "Step on the scale: one weigh-in starts your trend.", Label: "Log weight", Sheet: "weight"})
-	}
-	if t := d.lastEntry["meal"]; t.IsZero() || health.DaysAgo(t, d.now, d.loc) > 0 {
-		out = append(out, views.CTAView{Message: "Log today's meals to see them against your targets.", Label: "Log a meal", Sheet: "meal"})
-	}
-	if t := d.lastEntry["workout"]; t.IsZero() || health.DaysAgo(t, d.now, d.loc) > 7 {
-		out = append(out, views.CTAView{Message: "Log your last workout, or pick something short from Up next.", Label: "Log a workout", Sheet: "workout"})
-	}
-	return out
 }
 
 func greeting(name string, now time.Time) string {

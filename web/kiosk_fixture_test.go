@@ -3,7 +3,6 @@ package web_test
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -152,13 +151,12 @@ func (k *kiosk) send(path string, form url.Values, token string, datastar bool) 
 func (k *kiosk) putDoc(member, day string, doc dashboard.Document) {
 	k.t.Helper()
 	ctx := context.Background()
-	err := k.db.Tx(ctx, func(tx *sql.Tx) error {
-		return dashboard.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
+	err := k.db.Tx(ctx, func(tx *store.Tx) error {
+		return k.ds.PutTx(ctx, tx, time.Now(), member, day, 7, doc, "weight, meals, 3 notes")
 	})
 	if err != nil {
 		k.t.Fatal(err)
 	}
-	k.ds.Published(member)
 }
 
 func today() string { return time.Now().UTC().Format(time.DateOnly) }

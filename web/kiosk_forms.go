@@ -97,7 +97,7 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 	}
 	sh := views.Sheets{MemberID: c.Param("member"), CSRF: csrfToken(c)}
 	if m, merr := s.deps.Household.Member(c.Request().Context(), sh.MemberID); merr == nil {
-		sh.Unit = string(unitOr(m.Unit))
+		sh.Unit = string(m.Unit.Normalize())
 	}
 	if err == nil {
 		fs.OK = savedText[form]

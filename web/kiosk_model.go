@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
@@ -36,23 +35,23 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 	}
 	now, loc := time.Now(), s.opt.Location
 	d := views.Dashboard{
-		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(unitOr(m.Unit)), Private: m.PrivateFigures},
+		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
 		State: views.StateArea{
 			Weight:    weightWidget(m, r, now, loc),
 			Nutrition: nutritionWidget(m, r, now, loc),
 			Body:      bodyWidget(m, r, now, loc),
-			Workouts:  workoutsWidget(r, now, loc),
+			Workouts:  workoutsWidget(m, r, now, loc),
 		},
-		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(unitOr(m.Unit))},
+		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize())},
 	}
-	dv, err := s.docView(ctx, m, r, now)
+	dv, err := s.docView(ctx, m, now)
 	if err != nil {
 		return d, err
 	}
 	var discover []content.Item
-	if dv.stored == nil && s.deps.Catalog != nil {
+	if dv.today.Doc == nil && s.deps.Catalog != nil {
 		if discover, err = s.deps.Catalog.List(ctx, content.Filter{MaxDuration: 20, Limit: discoverItems}); err != nil {
 			return d, err
 		}
@@ -84,56 +83,21 @@ func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
 	return r, err
 }
 
-// docView loads the member's newest document and the live facts its
-// staleness rules need.
-func (s *Server) docView(ctx context.Context, m health.Member, r records, now time.Time) (docView, error) {
-	dv := docView{member: m, now: now, loc: s.opt.Location, lastEntry: map[string]time.Time{}, consumed: map[string]bool{},
+// docView loads the member's dashboard for today (the staleness rules are
+// dashboard.Today's) and the catalog entries its cards show.
+func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
+	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
-	if len(r.weights) > 0 {
-		dv.lastEntry["weight"] = r.weights[0].MeasuredAt
-	}
-	if len(r.meals) > 0 {
-		dv.lastEntry["meal"] = r.meals[0].EatenAt
-	}
-	if len(r.workouts) > 0 {
-		dv.lastEntry["workout"] = r.workouts[0].StartedAt
-	}
 	ds := s.deps.Dashboards
 	if ds == nil {
 		return dv, nil
 	}
-	dv.today = ds.Day(now)
-	st, err := ds.Latest(ctx, m.ID, dv.today)
-	switch {
-	case apperr.Is(err, apperr.NotFound):
-		return dv, nil
-	case err != nil:
+	var err error
+	if dv.today, err = ds.Today(ctx, m.ID, now); err != nil {
 		return dv, err
 	}
-	dv.stored = &st
-	if dv.answers, err = ds.Answers(ctx, m.ID, st.Day); err != nil {
-		return dv, err
-	}
-	since := dv.since()
-	if dv.memos, err = ds.VoiceMemos(ctx, m.ID, since.Add(-24*time.Hour)); err != nil {
-		return dv, err
-	}
-	done, err := ds.ConsumedSince(ctx, m.ID, since)
-	if err != nil {
-		return dv, err
-	}
-	for id := range done {
-		dv.consumed[id] = true
-	}
-	// A logged workout that names the content counts as finishing it, from
-	// whatever screen, script or import it came.
-	for _, w := range r.workouts {
-		if w.ContentID != "" && !w.StartedAt.Before(since) {
-			dv.consumed[w.ContentID] = true
-		}
-	}
-	if s.deps.Catalog != nil {
-		if dv.items, err = s.deps.Catalog.Lookup(ctx, st.Document.ContentIDs()); err != nil {
+	if dv.today.Doc != nil && s.deps.Catalog != nil {
+		if dv.items, err = s.deps.Catalog.Lookup(ctx, dv.today.Doc.Document.ContentIDs()); err != nil {
 			return dv, err
 		}
 	}
@@ -142,9 +106,7 @@ func (s *Server) docView(ctx context.Context, m health.Member, r records, now ti
 
 func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docView) (views.PlaylistWidget, error) {
 	p := views.PlaylistWidget{MemberID: member, CSRF: csrf}
-	if dv.stored != nil && len(dv.stored.Document.Curated.PlaylistSuggestion) > 0 {
-		p.CanSuggest = true
-	}
+	p.CanSuggest = len(dv.today.Suggestion) > 0
 	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
 		return p, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/importer"
 	"hearth/views"
 )
 
@@ -28,7 +29,7 @@ const (
 
 func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WeightWidget {
 	t := health.WeightTrend(r.weights, m, now, loc)
-	u := unitOr(m.Unit)
+	u := m.Unit.Normalize()
 	w := views.WeightWidget{Unit: string(u)}
 	if t.CurrentKg == nil {
 		return w
@@ -113,28 +114,51 @@ func macroBar(label string, p health.MacroProgress, unit string, overAt float64)
 }
 
 func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) views.BodyWidget {
-	u := unitOr(m.Unit)
-	if c, ok := health.BodyComposition(r.scans, now, loc); ok {
-		b := views.BodyWidget{HasData: true, BodyFat: fmt.Sprintf("%.1f %%", c.Latest.BodyFatPct),
-			Lean: u.Format(c.Latest.LeanMassKg), Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
+	u := m.Unit.Normalize()
+	// The newest reading wins: a scan, an imported body-composition reading,
+	// or a smart scale's body fat on a weigh-in (r.weights is newest first).
+	var scale *health.WeightReading
+	for i, w := range r.weights {
+		if w.BodyFatPct != nil && !w.MeasuredAt.After(now) {
+			scale = &r.weights[i]
+			break
+		}
+	}
+	c, ok := health.BodyComposition(r.scans, now, loc)
+	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
+		b := views.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
+			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
+		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
+			b.Measured = "Measured " + when(c.Latest.ScannedAt, now, loc)
+		}
 		if c.Previous != nil && c.BodyFatChangePct != nil {
-			b.Changes = fmt.Sprintf("%s %% body fat, %s lean since %s", signed(*c.BodyFatChangePct),
-				u.FormatDelta(derefOr(c.LeanChangeKg)), c.Previous.ScannedAt.In(loc).Format("2 Jan"))
+			b.Changes = fmt.Sprintf("%s %% body fat", signed(*c.BodyFatChangePct))
+			if c.LeanChangeKg != nil {
+				b.Changes += ", " + u.FormatDelta(*c.LeanChangeKg) + " lean"
+			}
+			b.Changes += " since " + c.Previous.ScannedAt.In(loc).Format("2 Jan")
 		}
 		return b
 	}
-	// No scan: a smart scale's body-fat reading is better than nothing.
-	for _, w := range r.weights {
-		if w.BodyFatPct != nil && !w.MeasuredAt.After(now) {
-			b := views.BodyWidget{HasData: true, BodyFat: fmt.Sprintf("%.1f %%", *w.BodyFatPct), Lean: "–",
-				Measured: "From the scale, " + when(w.MeasuredAt, now, loc)}
-			if w.LeanMassKg != nil {
-				b.Lean = u.Format(*w.LeanMassKg)
-			}
-			return b
-		}
+	if scale != nil {
+		return views.BodyWidget{HasData: true, BodyFat: pctOrDash(scale.BodyFatPct), Lean: kgOrDash(u, scale.LeanMassKg),
+			Measured: "From the scale, " + when(scale.MeasuredAt, now, loc)}
 	}
 	return views.BodyWidget{}
+}
+
+func pctOrDash(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f %%", *p)
+}
+
+func kgOrDash(u health.Unit, kg *float64) string {
+	if kg == nil {
+		return "–"
+	}
+	return u.Format(*kg)
 }
 
 func signed(v float64) string {
@@ -154,10 +178,13 @@ func derefOr(p *float64) float64 {
 	return *p
 }
 
-func workoutsWidget(r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
+func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
 	var w views.WorkoutsWidget
 	for _, x := range health.RecentWorkouts(r.workouts, 4) {
 		detail := fmt.Sprintf("%.0f min", x.DurationMin)
+		if x.DistanceKm != nil {
+			detail += " · " + distance(m.Unit.Normalize(), *x.DistanceKm)
+		}
 		if x.AvgHR != nil {
 			detail += fmt.Sprintf(" · %d bpm", *x.AvgHR)
 		}
@@ -175,6 +202,15 @@ func workoutsWidget(r records, now time.Time, loc *time.Location) views.Workouts
 		}
 	}
 	return w
+}
+
+// distance renders km in the member's unit system: miles for a member who
+// weighs in pounds.
+func distance(u health.Unit, km float64) string {
+	if u == health.LB {
+		return fmt.Sprintf("%.1f mi", km/1.609344)
+	}
+	return fmt.Sprintf("%.1f km", km)
 }
 
 func dayWord(t, now time.Time, loc *time.Location) string {

@@ -27,37 +27,56 @@ const (
 	wAll  widgets = 1<<iota - 1
 )
 
-// affected maps a change notification to the widgets that show it.
+// wData is every widget that shows the member's records.
+const wData = wWeight | wNutrition | wBody | wWorkouts | wCurated | wCoach
+
+// memberWidgets maps each kind published on a member's topic to the widgets
+// that show it. Kinds nothing on the dashboard shows map to 0: a coach run
+// publishes about ten progress events, and each used to rebuild and
+// re-patch every widget of every open kiosk of that member.
+var memberWidgets = map[live.Kind]widgets{
+	live.KindWeight:    wWeight | wBody | wCoach, // body: scale body fat; coach: data-gap CTAs
+	live.KindMeal:      wNutrition | wCoach,
+	live.KindWorkout:   wWorkouts | wCurated | wCoach, // curated: a workout can finish Up Next
+	live.KindScan:      wBody,
+	live.KindImport:    wData,
+	live.KindMember:    wAll, // name, unit, targets
+	live.KindPrivacy:   wHead,
+	live.KindDashboard: wCurated | wCoach | wPlaylist,
+	live.KindAnswer:    wCoach,
+	live.KindVoice:     wCoach,
+	live.KindConsumed:  wCurated | wCoach,
+	live.KindPlaylist:  wPlaylist,
+	live.KindNotify:    0, // not shown on the kiosk yet
+	live.KindRun:       0, // run progress is an admin view
+	live.KindTask:      0,
+	live.KindTodo:      0,
+	live.KindBackup:    0, // the household view's admin badge, not a dashboard
+}
+
+// householdWidgets maps kinds on the household topic: other members'
+// entries do not show here (this member's arrive on their own topic too);
+// membership and privacy changes do (switcher, blur).
+var householdWidgets = map[live.Kind]widgets{
+	live.KindWeight:  0,
+	live.KindMeal:    0,
+	live.KindWorkout: 0,
+	live.KindScan:    0,
+	live.KindImport:  0,
+	live.KindMember:  wHead,
+	live.KindPrivacy: wHead,
+	live.KindBackup:  0, // the household view shows the badge
+}
+
+// affected maps a change notification to the widgets that show it. A kind
+// missing from the tables (none today) re-renders everything, to be safe.
 func affected(ev live.Event, member string) widgets {
+	table := memberWidgets
 	if ev.Topic == live.TopicHousehold {
-		// Other members' entries do not show on this dashboard; membership
-		// and privacy changes do (switcher, blur).
-		switch ev.Kind {
-		case "weight", "meal", "workout", "scan":
-			return 0
-		}
-		if id, ok := ev.Data.(string); ok && id != "" && id != member && ev.Kind == "privacy" {
-			return wHead
-		}
-		return wAll
+		table = householdWidgets
 	}
-	switch ev.Kind {
-	case "weight":
-		return wWeight | wBody | wCoach
-	case "meal":
-		return wNutrition | wCoach
-	case "workout":
-		return wWorkouts | wCurated | wCoach
-	case "scan":
-		return wBody
-	case "dashboard":
-		return wCurated | wCoach | wPlaylist
-	case "answer", "voice":
-		return wCoach
-	case "consumed":
-		return wCurated | wCoach
-	case "playlist":
-		return wPlaylist
+	if w, ok := table[ev.Kind]; ok {
+		return w
 	}
 	return wAll
 }

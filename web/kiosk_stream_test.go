@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/internal/dashboard"
 	"hearth/internal/household"
 	"hearth/internal/live"
 )
@@ -83,7 +84,7 @@ func TestStreamPatchesChangedWidgets(t *testing.T) {
 	doc := sampleDoc("A new plan for today.")
 	k.putDoc("ada", today(), doc)
 	s.until(t, time.Second, `id="coach"`, "A new plan for today.")
-	if err := k.ds.SetPlaylist(ctx, "ada", []string{"local:ember-core-03"}); err != nil {
+	if err := k.ds.EditPlaylist(ctx, "ada", dashboard.PlaylistEdit{Op: dashboard.PlaylistAdd, ContentID: "local:ember-core-03"}); err != nil {
 		t.Fatal(err)
 	}
 	s.until(t, time.Second, `id="w-playlist"`, "Rotation Station")

@@ -68,7 +68,7 @@ func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error)
 			t.Glance, t.GlanceLabel = "–", "no weigh-in yet"
 			continue
 		}
-		u := unitOr(m.Unit)
+		u := m.Unit.Normalize()
 		t.Glance = fmt.Sprintf("%.1f %s", u.FromKg(*tr.CurrentKg), u) // as the weight widget shows it
 		if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"

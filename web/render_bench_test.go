@@ -178,8 +178,8 @@ func BenchmarkSSEPatch(b *testing.B) {
 	srv := httptest.NewServer(s.app.Echo)
 	defer srv.Close()
 	defer s.app.Hub.Close() // ends the streams before srv.Close waits for them
-	for _, kind := range []string{"weight", "meal", "workout", "dashboard", "everything"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, kind := range []live.Kind{live.KindWeight, live.KindMeal, live.KindWorkout, live.KindDashboard, "everything"} {
+		b.Run(string(kind), func(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			st := openBenchStream(b, ctx, srv.URL+"/live/m/maya")

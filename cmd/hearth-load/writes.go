@@ -20,10 +20,7 @@ import (
 // run. The server stores kilograms rounded to 0.01 and the widget prints
 // the unit value with one decimal, so the needle is computed the same way.
 func (m *member) nextWrite(format string) (*write, error) {
-	u := health.Unit(m.unit)
-	if u != health.LB {
-		u = health.KG
-	}
+	u := health.Unit(m.unit).Normalize()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for tries := 0; tries < 10000; tries++ {

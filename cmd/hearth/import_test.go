@@ -27,7 +27,7 @@ func TestImportSubcommandIsIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := func(k string) string { return map[string]string{"HEARTH_DATA": dir}[k] }
-	for i, want := range []string{"added 2, skipped as duplicate 0", "added 0, skipped as duplicate 2"} {
+	for i, want := range []string{"added 2, updated 0, skipped as duplicate 0", "added 0, updated 0, skipped as duplicate 2"} {
 		var out, errb bytes.Buffer
 		if code := runImport([]string{"--member", "ada", csv}, env, &out, &errb); code != 0 {
 			t.Fatalf("import %d exit %d: %s %s", i, code, out.String(), errb.String())

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -98,7 +99,7 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		return app.OpenDatabase(ctx, cfg, app.NewLogger(stderr, "warn"))
 	}
 	// CSV times without an offset are household time unless --tz says otherwise.
-	args = append([]string{"--tz", cfg.TZName}, args...)
+	args = append([]string{"--tz", cfg.TZName, "--max-bytes", strconv.FormatInt(cfg.ImportMaxBytes, 10)}, args...)
 	return importer.RunCLI(ctx, args, stdout, stderr, open)
 }
 

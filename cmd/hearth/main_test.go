@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -106,7 +107,9 @@ func serveAndStop(t *testing.T, sig syscall.Signal, reason string) {
 	if !strings.Contains(out, "openai_api_key=****") {
 		t.Fatalf("config summary missing or unmasked:\n%s", out)
 	}
-	if _, err := filepath.Glob(filepath.Join(dir, "hearth.db")); err != nil {
-		t.Fatal(err)
+	// The database is the file HEARTH_DATA names (filepath.Glob, used here
+	// before, reports no error for a missing file).
+	if fi, err := os.Stat(filepath.Join(dir, "hearth.db")); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		t.Fatalf("database file in HEARTH_DATA: %v, %v", fi, err)
 	}
 }

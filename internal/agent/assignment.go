@@ -2,8 +2,8 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
+	"hearth/internal/store"
 )
 
 // Assignment is a structured workflow an agent runs for one member. The
@@ -34,7 +34,7 @@ type Assignment interface {
 	// Act writes the validated output. It must write only through tx (the
 	// database has one writer connection, held by tx), and may change mem;
 	// the memory is saved in the same transaction.
-	Act(ctx context.Context, tx *sql.Tx, act *ActEnv) error
+	Act(ctx context.Context, tx *store.Tx, act *ActEnv) error
 }
 
 // Prompt is the text an assignment sends to the model.

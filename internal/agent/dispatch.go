@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -112,12 +113,84 @@ func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentReques
 		return Run{}, nil, err
 	}
 	o.publish(&r)
-	inf := o.launchLocked(r, key, func(ctx context.Context, r *Run) error {
+	inf := o.launchLocked(r, key, func(ctx context.Context, x *Exec) error {
 		if err := acquire(ctx, o.runSlots); err != nil {
 			return err
 		}
 		defer func() { <-o.runSlots }()
-		return o.timed(ctx, func(ctx context.Context) error { return o.runAssignment(ctx, reg, ca, r) })
+		return o.timed(ctx, func(ctx context.Context) error { return o.runAssignment(ctx, reg, ca, x) })
 	})
 	return r, inf, nil
+}
+
+// TaskRequest asks for a run whose steps are driven by the caller's code
+// (a declarative definition, a workflow step) rather than a registered
+// assignment; Agent need not be registered.
+type TaskRequest struct {
+	Agent string
+	// Assignment names what the run does ("invoke" for a definition).
+	Assignment string
+	Member     string
+	// Trigger defaults to TriggerAPI.
+	Trigger Trigger
+}
+
+// Driver runs a task's steps on x and returns the run's output; the engine
+// then commits it with the writes the model's tools staged.
+type Driver func(ctx context.Context, x *Exec) (json.RawMessage, error)
+
+// Execute records a run for req, runs drive on the engine (a run slot, the
+// run timeout, the orchestrator's context) and waits for it. On success
+// the output, every staged write and the loaded memories commit together;
+// on failure nothing the model staged is applied. It returns the finished
+// run and drive's error (apperr codes intact). If ctx ends first, the
+// error is ctx's and the run carries on.
+func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Driver) (Run, error) {
+	if !agentID.MatchString(req.Agent) {
+		return Run{}, apperr.Invalidf("agent id %q must match %s", req.Agent, agentID)
+	}
+	if req.Member == "" {
+		return Run{}, apperr.Invalidf("a member is required")
+	}
+	if req.Trigger == "" {
+		req.Trigger = TriggerAPI
+	}
+	if !req.Trigger.Valid() {
+		return Run{}, apperr.Invalidf("unknown trigger %q", req.Trigger)
+	}
+	o.mu.Lock()
+	if o.closed {
+		o.mu.Unlock()
+		return Run{}, errClosed
+	}
+	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
+	// Not in the (agent, assignment, member) slot: several invokes may run at once.
+	if err := o.runs.create(ctx, o.db.Write, &r); err != nil {
+		o.mu.Unlock()
+		return Run{}, err
+	}
+	o.publish(&r)
+	inf := o.launchLocked(r, runKey{}, func(ctx context.Context, x *Exec) error {
+		if err := acquire(ctx, o.runSlots); err != nil {
+			return err
+		}
+		defer func() { <-o.runSlots }()
+		return o.timed(ctx, func(ctx context.Context) error {
+			if err := o.startRunning(ctx, x); err != nil {
+				return err
+			}
+			out, err := drive(ctx, x)
+			if err != nil {
+				return err
+			}
+			x.update(func(r *Run) { r.Output = out })
+			return x.commit(ctx, true, nil)
+		})
+	})
+	o.mu.Unlock()
+	run, runErr, err := o.wait(ctx, inf)
+	if err != nil {
+		return Run{ID: r.ID}, err
+	}
+	return run, runErr
 }

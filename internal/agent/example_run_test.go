@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,7 +41,7 @@ func (greeting) ValidateDomain(context.Context, any, json.RawMessage) []agent.Va
 func (greeting) Plan(_ context.Context, g any, _ *agent.Memory) (any, error) {
 	return map[string]string{"text": "Good morning, " + g.(map[string]string)["member"] + "!"}, nil
 }
-func (greeting) Act(_ context.Context, _ *sql.Tx, act *agent.ActEnv) error {
+func (greeting) Act(_ context.Context, _ *store.Tx, act *agent.ActEnv) error {
 	var out struct{ Text string }
 	if err := json.Unmarshal(act.Output, &out); err != nil {
 		return err

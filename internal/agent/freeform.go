@@ -2,13 +2,14 @@ package agent
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 	"hearth/internal/text"
 )
 
@@ -61,7 +62,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	}
 	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
 	var userMsg ThreadMessage
-	err = o.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
 		if threadID == 0 {
 			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg)}
@@ -89,13 +90,13 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 		return Run{}, err
 	}
 	o.publish(&r)
-	o.launchLocked(r, runKey{}, func(ctx context.Context, r *Run) error {
-		unlock, err := o.lockThread(ctx, *r.ThreadID)
+	o.launchLocked(r, runKey{}, func(ctx context.Context, x *Exec) error {
+		unlock, err := o.lockThread(ctx, *x.run.ThreadID)
 		if err != nil {
 			return err
 		}
 		defer unlock()
-		return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, r, userMsg) })
+		return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg) })
 	})
 	return r, nil
 }
@@ -110,22 +111,13 @@ func (o *Orchestrator) Freeform(ctx context.Context, req FreeformRequest) (Run, 
 	return o.Wait(ctx, r.ID)
 }
 
-func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, r *Run, userMsg ThreadMessage) error {
-	if err := o.startRunning(ctx, r); err != nil {
-		return err
-	}
-	end := o.phase(ctx, r, PhaseLoadMemory, false)
-	mem, err := o.memory.Load(ctx, r.Agent, r.Member)
-	end()
+func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage) error {
+	mem, err := o.begin(ctx, x)
 	if err != nil {
 		return err
 	}
-	end = o.phase(ctx, r, PhasePrune, false)
-	mem.Prune()
-	end()
-	scope := Scope{AgentID: r.Agent, MemberID: r.Member, RunID: r.ID, Now: o.now(), Memory: mem}
 
-	end = o.phase(ctx, r, PhaseHistory, false)
+	end := x.Phase(ctx, PhaseHistory)
 	history, err := o.threads.Messages(ctx, userMsg.ThreadID, userMsg.ID, o.opts.HistoryMessages)
 	end()
 	if err != nil {
@@ -137,87 +129,71 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, r *Run,
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
 	system := joinNonEmpty("\n\n", reg.def.SystemPrompt, "## Working memory\n"+mem.Serialize())
-	r.Prompt = &Prompt{System: system, User: userMsg.Content}
+	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	reply, err := o.chatReply(ctx, reg, r, scope, Request{System: system, Messages: msgs})
+	reply, fromModel, err := o.chatReply(ctx, reg, x, mem, Request{System: system, Messages: msgs})
 	if err != nil {
 		return err
 	}
-	r.Output, _ = json.Marshal(map[string]string{"reply": reply})
-
-	end = o.phase(ctx, r, PhaseSave, false)
-	final := *r
-	err = o.db.Tx(ctx, func(tx *sql.Tx) error {
-		m := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Content: reply, RunID: &r.ID}
-		if err := o.threads.addMessage(ctx, tx, &m); err != nil {
-			return err
-		}
-		if err := o.memory.Save(ctx, tx, mem, RunActor(r.ID), r.ID); err != nil {
-			return err
-		}
-		end()
-		end = func() {}
-		final = o.succeed(*r)
-		return o.runs.save(ctx, tx, &final)
+	out, _ := json.Marshal(map[string]string{"reply": reply})
+	x.update(func(r *Run) { r.Output = out })
+	return x.commit(ctx, fromModel, func(tx *store.Tx) error {
+		m := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Content: reply, RunID: &x.run.ID}
+		return o.threads.addMessage(ctx, tx, &m)
 	})
-	end()
-	if err != nil {
-		return err
-	}
-	*r = final
-	return nil
 }
 
-// chatReply asks the model (or, without one, with the budget spent or after
-// a model error, the agent's heuristic reply).
-func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, r *Run, scope Scope, req Request) (string, error) {
+// chatReply asks the model through the engine's loop (or, without one,
+// with the budget spent or after a model error, the agent's heuristic
+// reply); fromModel says whose reply it is.
+func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, mem *Memory, req Request) (string, bool, error) {
 	message := req.Messages[len(req.Messages)-1].Content
-	heuristic := func(fallback string) (string, error) {
-		r.FallbackReason = fallback
-		end := o.phase(ctx, r, PhaseReason, false)
-		defer end()
-		r.Attempts++
+	scope := x.Scope(x.run.Agent, mem)
+	heuristic := func(fallback string) (string, bool, error) {
+		if fallback != "" {
+			x.fallBack(fallback)
+		}
 		req.Planner = func(ctx context.Context) (string, error) {
 			if reg.def.Reply == nil {
 				return defaultReply, nil
 			}
 			return reg.def.Reply(ctx, scope, message)
 		}
-		res, err := o.rt.Heuristic.Execute(ctx, req)
-		if r.Model == "" {
-			r.Model = res.Model
-		}
+		res, err := x.heuristic(ctx, req)
 		if err != nil {
-			return "", fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
+			return "", false, fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
 		}
-		return res.Output, nil
+		return res.Output, false, nil
 	}
-	if o.rt.Model == nil {
+	switch fallback, err := x.Fallback(ctx); {
+	case err != nil:
+		return "", false, err
+	case fallback == FallbackNoModel:
 		return heuristic("")
-	}
-	if st, err := o.BudgetStatus(ctx); err != nil {
-		return "", err
-	} else if st.Exhausted {
-		return heuristic(FallbackBudget)
+	case fallback != "":
+		return heuristic(fallback)
 	}
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
 	if specs := reg.tools.Specs(); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, reg.tools.Caller(scope)
 	}
-	end := o.phase(ctx, r, PhaseReason, false)
-	res, err := o.callModel(ctx, r, req)
-	end()
+	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError) {
+		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
+			return strings.TrimSpace(s), nil
+		}
+		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}
+	}})
+	var invalid *InvalidOutputError
 	switch {
-	case err != nil && ctx.Err() != nil:
-		return "", fmt.Errorf("reason: %w", err)
-	case err != nil:
-		return heuristic("model_error: " + err.Error())
-	case strings.TrimSpace(res.Output) == "":
+	case err == nil:
+		return out.(string), true, nil
+	case errors.As(err, &invalid):
 		return heuristic("model_error: empty reply")
+	case ctx.Err() != nil:
+		return "", false, fmt.Errorf("reason: %w", err)
 	}
-	out, _ := text.Clean(text.Multi, res.Output) // model text reaches screens
-	return strings.TrimSpace(out), nil
+	return heuristic("model_error: " + err.Error())
 }
 
 // title makes a thread title from its first message.

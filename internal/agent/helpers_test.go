@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
 	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
@@ -50,11 +50,11 @@ type published struct {
 	ev          agent.RunEvent
 }
 
-func (e *events) Publish(topic, kind string, data any) {
+func (e *events) Publish(topic string, kind live.Kind, data any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	ev, _ := data.(agent.RunEvent)
-	e.all = append(e.all, published{topic, kind, ev})
+	e.all = append(e.all, published{topic, string(kind), ev})
 	if topic == "admin" && ev.Phase != "" && e.log != nil {
 		e.log.addPhase(ev.Phase)
 	}
@@ -201,7 +201,7 @@ func (a *testAssignment) Plan(context.Context, any, *agent.Memory) (any, error) 
 	return output{Title: "heuristic", Score: 1}, nil
 }
 
-func (a *testAssignment) Act(ctx context.Context, tx *sql.Tx, act *agent.ActEnv) error {
+func (a *testAssignment) Act(ctx context.Context, tx *store.Tx, act *agent.ActEnv) error {
 	a.log.add("act")
 	if _, err := tx.ExecContext(ctx, `INSERT INTO test_outputs (member, body, source) VALUES (?, ?, ?)`,
 		act.Scope.MemberID, string(act.Output), act.Source); err != nil {

@@ -37,6 +37,17 @@ func (o *Orchestrator) Wait(ctx context.Context, id int64) (Run, error) {
 	}
 }
 
+// wait is Wait for a run this process launched, returning also the error
+// its driver returned (with its apperr code, for the caller to map).
+func (o *Orchestrator) wait(ctx context.Context, inf *inflight) (Run, error, error) {
+	select {
+	case <-inf.done:
+		return inf.run, inf.err, nil
+	case <-ctx.Done():
+		return Run{}, nil, ctx.Err()
+	}
+}
+
 // Close stops accepting runs, cancels those in flight (they end as
 // interrupted) and waits for them until ctx ends.
 func (o *Orchestrator) Close(ctx context.Context) error {
@@ -56,7 +67,7 @@ func (o *Orchestrator) Close(ctx context.Context) error {
 
 // launchLocked registers r as in flight and executes it in the background.
 // Callers hold o.mu.
-func (o *Orchestrator) launchLocked(r Run, key runKey, exec func(ctx context.Context, r *Run) error) *inflight {
+func (o *Orchestrator) launchLocked(r Run, key runKey, exec func(ctx context.Context, x *Exec) error) *inflight {
 	inf := &inflight{id: r.ID, key: key, done: make(chan struct{})}
 	if key.assignment != "" {
 		o.active[key] = inf
@@ -65,24 +76,30 @@ func (o *Orchestrator) launchLocked(r Run, key runKey, exec func(ctx context.Con
 	o.wg.Add(1)
 	go func() {
 		defer o.wg.Done()
-		final := o.execute(r, exec)
+		final, err := o.execute(r, exec)
 		o.mu.Lock()
 		if o.active[key] == inf {
 			delete(o.active, key)
 		}
 		delete(o.byID, r.ID)
-		inf.run = final
+		inf.run, inf.err = final, err
 		o.mu.Unlock()
 		close(inf.done)
 	}()
 	return inf
 }
 
-// execute runs exec on the orchestrator's context and records the outcome.
-// exec applies Options.RunTimeout once it may start (see timed).
-func (o *Orchestrator) execute(r Run, exec func(ctx context.Context, r *Run) error) Run {
+// execute runs exec on the orchestrator's context and records the outcome;
+// it returns the final run and exec's error. exec applies
+// Options.RunTimeout once it may start (see timed).
+func (o *Orchestrator) execute(start Run, exec func(ctx context.Context, x *Exec) error) (Run, error) {
 	ctx := o.ctx
-	err := exec(ctx, &r)
+	x := o.newExec(&start)
+	err := exec(ctx, x)
+	r := x.snapshot()
+	if err != nil && x.stage.Len() > 0 {
+		r.Effects = append(r.Effects, x.stage.discard("the run did not succeed")...)
+	}
 	now := o.now().UTC()
 	r.FinishedAt = &now
 	r.Phase = ""
@@ -107,7 +124,7 @@ func (o *Orchestrator) execute(r Run, exec func(ctx context.Context, r *Run) err
 		"member", r.Member, "status", r.Status, "model", r.Model, "tokens_in", r.TokensIn, "tokens_out", r.TokensOut,
 		"fallback", r.FallbackReason, "err", r.Error)
 	o.publish(&r)
-	return r
+	return r, err
 }
 
 func (o *Orchestrator) publish(r *Run) {
@@ -115,8 +132,8 @@ func (o *Orchestrator) publish(r *Run) {
 		return
 	}
 	ev := r.event()
-	o.pub.Publish(live.TopicAdmin, "run", ev)
-	o.pub.Publish(live.MemberTopic(r.Member), "run", ev)
+	o.pub.Publish(live.TopicAdmin, live.KindRun, ev)
+	o.pub.Publish(live.MemberTopic(r.Member), live.KindRun, ev)
 }
 
 // timed runs fn under Options.RunTimeout.

@@ -61,7 +61,7 @@ func (s *MemoryStore) adminWrite(ctx context.Context, agentID, memberID, key str
 	}
 	now := s.now()
 	var id int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM agent_memory WHERE agent_id = ? AND member_id = ? AND key = ?
 			AND expires_at IS NOT NULL AND expires_at <= ?`, agentID, memberID, key, store.FormatTime(now)); err != nil {
 			return fmt.Errorf("agent: prune memory: %w", err)
@@ -136,27 +136,15 @@ func (s *MemoryStore) History(ctx context.Context, agentID, memberID string, lim
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT `+changeColumns+` FROM agent_memory_history
+	out, err := store.All(ctx, s.db.Read, scanChange, `SELECT `+changeColumns+` FROM agent_memory_history
 		WHERE agent_id = ? AND member_id = ? ORDER BY id DESC LIMIT ?`, agentID, memberID, limit)
 	if err != nil {
-		return nil, fmt.Errorf("agent: memory history: %w", err)
-	}
-	defer rows.Close()
-	var out []MemoryChange
-	for rows.Next() {
-		c, err := scanChange(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("agent: memory history: %w", err)
 	}
 	return out, nil
 }
 
-func scanChange(row interface{ Scan(...any) error }) (MemoryChange, error) {
+func scanChange(row store.Scanner) (MemoryChange, error) {
 	var c MemoryChange
 	var oldV, oldExp, newV, newExp sql.NullString
 	var runID, undoOf sql.NullInt64

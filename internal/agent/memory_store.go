@@ -44,33 +44,28 @@ func (s *MemoryStore) Load(ctx context.Context, agentID, memberID string) (*Memo
 }
 
 func loadEntries(ctx context.Context, q store.Queryer, agentID, memberID string, now time.Time) ([]MemoryEntry, error) {
-	rows, err := q.QueryContext(ctx, `SELECT key, value, expires_at, updated_at FROM agent_memory
+	out, err := store.All(ctx, q, scanEntry, `SELECT key, value, expires_at, updated_at FROM agent_memory
 		WHERE agent_id = ? AND member_id = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key`,
 		agentID, memberID, store.FormatTime(now))
 	if err != nil {
 		return nil, fmt.Errorf("agent: load memory %s/%s: %w", agentID, memberID, err)
 	}
-	defer rows.Close()
-	var out []MemoryEntry
-	for rows.Next() {
-		var e MemoryEntry
-		var exp sql.NullString
-		var upd string
-		if err := rows.Scan(&e.Key, &e.Value, &exp, &upd); err != nil {
-			return nil, fmt.Errorf("agent: scan memory: %w", err)
-		}
-		if e.ExpiresAt, err = store.ParseNullTime(exp); err != nil {
-			return nil, err
-		}
-		if e.UpdatedAt, err = store.ParseTime(upd); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("agent: load memory: %w", err)
-	}
 	return out, nil
+}
+
+func scanEntry(row store.Scanner) (MemoryEntry, error) {
+	var e MemoryEntry
+	var exp sql.NullString
+	var upd string
+	if err := row.Scan(&e.Key, &e.Value, &exp, &upd); err != nil {
+		return e, err
+	}
+	var err error
+	if e.ExpiresAt, err = store.ParseNullTime(exp); err != nil {
+		return e, err
+	}
+	e.UpdatedAt, err = store.ParseTime(upd)
+	return e, err
 }
 
 // Save writes what changed in m since it was loaded, inside tx, recording a
@@ -78,7 +73,7 @@ func loadEntries(ctx context.Context, q store.Queryer, agentID, memberID string,
 // (0 for none). Expired rows of (agent, member) are deleted without history.
 // Keys the caller did not touch are left as they are in the database, so a
 // concurrent admin edit of another key survives.
-func (s *MemoryStore) Save(ctx context.Context, tx *sql.Tx, m *Memory, actor string, runID int64) error {
+func (s *MemoryStore) Save(ctx context.Context, tx *store.Tx, m *Memory, actor string, runID int64) error {
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM agent_memory WHERE agent_id = ? AND member_id = ?
 		AND expires_at IS NOT NULL AND expires_at <= ?`, m.agentID, m.memberID, store.FormatTime(now)); err != nil {
@@ -94,7 +89,7 @@ func (s *MemoryStore) Save(ctx context.Context, tx *sql.Tx, m *Memory, actor str
 
 // writeMemory sets (e != nil) or deletes key, appending a history row when
 // the stored value actually changes. It reports the history id (0 if none).
-func writeMemory(ctx context.Context, tx *sql.Tx, now time.Time, agentID, memberID, key string,
+func writeMemory(ctx context.Context, tx *store.Tx, now time.Time, agentID, memberID, key string,
 	e *MemoryEntry, actor string, runID, undoOf int64) (int64, error) {
 	cur, err := currentEntry(ctx, tx, agentID, memberID, key)
 	if err != nil {
@@ -136,22 +131,13 @@ func writeMemory(ctx context.Context, tx *sql.Tx, now time.Time, agentID, member
 
 // currentEntry reads the stored row for key regardless of expiry (nil if none).
 func currentEntry(ctx context.Context, q store.Queryer, agentID, memberID, key string) (*MemoryEntry, error) {
-	var e MemoryEntry
-	var exp sql.NullString
-	var upd string
-	err := q.QueryRowContext(ctx, `SELECT key, value, expires_at, updated_at FROM agent_memory
-		WHERE agent_id = ? AND member_id = ? AND key = ?`, agentID, memberID, key).Scan(&e.Key, &e.Value, &exp, &upd)
+	e, err := store.One(ctx, q, scanEntry, `SELECT key, value, expires_at, updated_at FROM agent_memory
+		WHERE agent_id = ? AND member_id = ? AND key = ?`, agentID, memberID, key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: read memory %q: %w", key, err)
-	}
-	if e.ExpiresAt, err = store.ParseNullTime(exp); err != nil {
-		return nil, err
-	}
-	if e.UpdatedAt, err = store.ParseTime(upd); err != nil {
-		return nil, err
 	}
 	return &e, nil
 }

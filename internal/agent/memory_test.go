@@ -2,13 +2,13 @@ package agent_test
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"testing"
 	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
@@ -88,10 +88,10 @@ func TestMemorySetLimits(t *testing.T) {
 
 // saveMemory saves m in its own transaction as run-less actor.
 func saveMemory(t *testing.T, s *agent.MemoryStore, db interface {
-	Tx(context.Context, func(*sql.Tx) error) error
+	Tx(context.Context, func(*store.Tx) error) error
 }, m *agent.Memory, actor string) {
 	t.Helper()
-	if err := db.Tx(context.Background(), func(tx *sql.Tx) error {
+	if err := db.Tx(context.Background(), func(tx *store.Tx) error {
 		return s.Save(context.Background(), tx, m, actor, 0)
 	}); err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestMemoryHistoryAndUndo(t *testing.T) {
 	}
 	m, _ := s.Load(ctx, "coach", "ada")
 	_ = m.Set("goal", "run a marathon", 0)
-	if err := db.Tx(ctx, func(tx *sql.Tx) error { return s.Save(ctx, tx, m, agent.RunActor(0), 0) }); err != nil {
+	if err := db.Tx(ctx, func(tx *store.Tx) error { return s.Save(ctx, tx, m, agent.RunActor(0), 0) }); err != nil {
 		t.Fatal(err)
 	}
 	hist, _ := s.History(ctx, "coach", "ada", 10)

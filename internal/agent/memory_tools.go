@@ -2,71 +2,66 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
+
+	"hearth/internal/store"
 )
 
+// rememberArgs are remember's arguments (limits: MaxMemoryKeyLen, MaxMemoryValueLen).
+type rememberArgs struct {
+	Key      string  `json:"key" schema:"minLength=1,maxLength=100"`
+	Value    string  `json:"value" schema:"maxLength=2000"`
+	TTLHours float64 `json:"ttl_hours" schema:"minimum=0,maximum=8784"`
+}
+
+type forgetArgs struct {
+	Key string `json:"key" schema:"minLength=1"`
+}
+
+type okResult struct {
+	OK   bool   `json:"ok"`
+	Note string `json:"note"`
+}
+
+var errNoMemory = errors.New("no working memory in this context")
+
+// stagedNote tells the model a write waits for its output to be accepted.
+const stagedNote = "staged: saved when your output is accepted"
+
 // MemoryTools lets a model keep notes in the run's working memory
-// ("remember" and "forget"); the run saves them with its other writes.
+// ("remember" and "forget"). The changes are staged: the run applies them
+// to its memory when it commits, and only if the model's output was
+// accepted.
 func MemoryTools() ToolFactory {
 	return ToolFactoryFunc(func() []Tool {
 		return []Tool{
-			{
-				Name:        "remember",
-				Description: "Store an interpretation or decision in working memory (not facts you can look up). ttl_hours 0 keeps it until removed.",
-				Parameters: map[string]any{
-					"type": "object",
-					"properties": map[string]any{
-						"key":       map[string]any{"type": "string", "minLength": 1, "maxLength": MaxMemoryKeyLen},
-						"value":     map[string]any{"type": "string", "maxLength": MaxMemoryValueLen},
-						"ttl_hours": map[string]any{"type": "number", "minimum": 0, "maximum": 24 * 366},
-					},
-					"required":             []string{"key", "value", "ttl_hours"},
-					"additionalProperties": false,
-				},
-				Execute: func(_ context.Context, scope Scope, args json.RawMessage) (any, error) {
-					var a struct {
-						Key      string  `json:"key"`
-						Value    string  `json:"value"`
-						TTLHours float64 `json:"ttl_hours"`
-					}
-					if err := json.Unmarshal(args, &a); err != nil {
-						return nil, err
-					}
-					if scope.Memory == nil {
-						return nil, errors.New("no working memory in this context")
+			NewTool("remember", "Store an interpretation or decision in working memory (not facts you can look up). ttl_hours 0 keeps it until removed.",
+				func(_ context.Context, scope Scope, a rememberArgs) (okResult, error) {
+					mem := scope.Memory
+					if mem == nil {
+						return okResult{}, errNoMemory
 					}
 					ttl := time.Duration(a.TTLHours * float64(time.Hour))
-					if err := scope.Memory.Set(a.Key, a.Value, ttl); err != nil {
-						return nil, err
+					value, err := checkMemoryEntry(a.Key, a.Value, ttl)
+					if err != nil {
+						return okResult{}, err
 					}
-					return map[string]any{"ok": true}, nil
-				},
-			},
-			{
-				Name:        "forget",
-				Description: "Remove an entry from working memory.",
-				Parameters: map[string]any{
-					"type":                 "object",
-					"properties":           map[string]any{"key": map[string]any{"type": "string", "minLength": 1}},
-					"required":             []string{"key"},
-					"additionalProperties": false,
-				},
-				Execute: func(_ context.Context, scope Scope, args json.RawMessage) (any, error) {
-					var a struct {
-						Key string `json:"key"`
+					return okResult{OK: true, Note: stagedNote}, scope.Stage(func(context.Context, *store.Tx) error {
+						return mem.Set(a.Key, value, ttl)
+					})
+				}),
+			NewTool("forget", "Remove an entry from working memory.",
+				func(_ context.Context, scope Scope, a forgetArgs) (okResult, error) {
+					mem := scope.Memory
+					if mem == nil {
+						return okResult{}, errNoMemory
 					}
-					if err := json.Unmarshal(args, &a); err != nil {
-						return nil, err
-					}
-					if scope.Memory == nil {
-						return nil, errors.New("no working memory in this context")
-					}
-					scope.Memory.Remove(a.Key)
-					return map[string]any{"ok": true}, nil
-				},
-			},
+					return okResult{OK: true, Note: stagedNote}, scope.Stage(func(context.Context, *store.Tx) error {
+						mem.Remove(a.Key)
+						return nil
+					})
+				}),
 		}
 	})
 }

@@ -52,10 +52,13 @@ func TestSchemaViolationIsSentBackAndCorrected(t *testing.T) {
 	}
 	reqs := f.srv.ChatRequests()
 	mustEqual(t, "requests", len(reqs), 2)
-	retry := reqs[1].LastMessage()
-	if retry.Role != "user" || !strings.Contains(retry.Content, "/: missing property 'score'") ||
-		!strings.Contains(retry.Content, `{"title":"draft"}`) {
+	msgs := reqs[1].Messages()
+	retry, prev := msgs[len(msgs)-1], msgs[len(msgs)-2]
+	if retry.Role != "user" || !strings.Contains(retry.Content, "/: missing property 'score'") {
 		t.Fatalf("correction message:\n%s", retry.Content)
+	}
+	if prev.Role != "assistant" || prev.Content != `{"title":"draft"}` {
+		t.Fatalf("the invalid reply is not sent back as the assistant's turn: %+v", prev)
 	}
 	if len(r.ValidationErrors) != 1 || r.ValidationErrors[0].Attempt != 1 || r.ValidationErrors[0].Source != "model" {
 		t.Fatalf("validation errors = %+v", r.ValidationErrors)

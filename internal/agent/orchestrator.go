@@ -9,14 +9,9 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
-
-// Publisher receives run progress events (kind "run", data RunEvent) on the
-// "admin" topic and the member's "member:<id>" topic. It must not block.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
 
 // Members lists the member ids an assignment fans out to.
 type Members interface {
@@ -40,10 +35,12 @@ type Options struct {
 	Budget Budget
 	// Location sets the day boundary for the budget (default UTC).
 	Location *time.Location
-	// MaxConcurrentRuns caps assignment runs executing at once (default 2);
-	// further runs wait as queued. Chat runs are not counted.
+	// MaxConcurrentRuns caps assignment and driven runs (Execute)
+	// executing at once (default 2); further runs wait as queued. Chat runs
+	// are not counted.
 	MaxConcurrentRuns int
-	// MaxConcurrentModelCalls caps model requests in flight (default 2).
+	// MaxConcurrentModelCalls caps model requests in flight across every
+	// run (default 2; HEARTH_MODEL_CONCURRENCY).
 	MaxConcurrentModelCalls int
 	// RunTimeout bounds one run from the moment it starts executing (time
 	// spent queued for a worker is not counted; default 10 minutes).
@@ -59,7 +56,7 @@ type Orchestrator struct {
 	db      *store.DB
 	rt      Runtimes
 	members Members
-	pub     Publisher
+	pub     live.Publisher
 	log     *slog.Logger
 	opts    Options
 	now     func() time.Time
@@ -90,12 +87,13 @@ type inflight struct {
 	id   int64
 	key  runKey
 	done chan struct{}
-	run  Run // final state, set before done closes
+	run  Run   // final state, set before done closes
+	err  error // what the run's driver returned
 }
 
 // NewOrchestrator builds an orchestrator over db. rt.Heuristic is required;
 // pub and logger may be nil.
-func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub Publisher, logger *slog.Logger, opts Options) (*Orchestrator, error) {
+func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publisher, logger *slog.Logger, opts Options) (*Orchestrator, error) {
 	if db == nil {
 		return nil, errors.New("agent: orchestrator needs a database")
 	}
@@ -216,3 +214,7 @@ func (o *Orchestrator) Memory() *MemoryStore { return o.memory }
 
 // Threads returns the chat thread store.
 func (o *Orchestrator) Threads() *ThreadStore { return o.threads }
+
+// HasModel reports whether a language model is configured (without one
+// every run uses the heuristic runtime).
+func (o *Orchestrator) HasModel() bool { return o.rt.Model != nil }

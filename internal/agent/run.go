@@ -57,8 +57,12 @@ const (
 	PhaseSave       = "save"
 )
 
-// FallbackBudget is the fallback reason when the day's budget was spent.
-const FallbackBudget = "budget"
+// Why a run cannot use the model (Exec.Fallback). FallbackBudget is also
+// the fallback reason recorded when the day's budget was spent.
+const (
+	FallbackBudget  = "budget"
+	FallbackNoModel = "no_model"
+)
 
 // PhaseTiming is the time spent in one phase (summed over retries).
 type PhaseTiming struct {
@@ -100,8 +104,12 @@ type Run struct {
 	Prompt           *Prompt         `json:"prompt,omitempty"`
 	ToolCalls        []ToolCall      `json:"tool_calls"`
 	ValidationErrors []AttemptErrors `json:"validation_errors"`
-	InputHash        string          `json:"input_hash,omitempty"`
-	ReusedFrom       *int64          `json:"reused_from,omitempty"`
+	// Effects are the writes the model's tools staged and what became of
+	// them: applied at commit when the model's output was accepted,
+	// discarded otherwise.
+	Effects    []EffectOutcome `json:"effects"`
+	InputHash  string          `json:"input_hash,omitempty"`
+	ReusedFrom *int64          `json:"reused_from,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"hearth/internal/apperr"
@@ -29,7 +28,7 @@ func NewRunStore(db *store.DB, now func() time.Time) *RunStore {
 
 const runColumns = `id, agent_id, assignment_id, member_id, thread_id, triggered_by, status, phase, created_at,
 	started_at, finished_at, timings, attempts, model, tokens_in, tokens_out, cost_usd, error, fallback_reason,
-	output, prompt, tool_calls, validation_errors, input_hash, reused_from`
+	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects`
 
 // create inserts a queued run and fills in its id and creation time.
 func (s *RunStore) create(ctx context.Context, q store.Queryer, r *Run) error {
@@ -61,7 +60,7 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	if len(r.Output) > 0 {
 		output = sql.NullString{String: string(r.Output), Valid: true}
 	}
-	timings, calls, verrs := r.Timings, r.ToolCalls, r.ValidationErrors
+	timings, calls, verrs, effects := r.Timings, r.ToolCalls, r.ValidationErrors, r.Effects
 	if timings == nil {
 		timings = []PhaseTiming{}
 	}
@@ -71,14 +70,17 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	if verrs == nil {
 		verrs = []AttemptErrors{}
 	}
+	if effects == nil {
+		effects = []EffectOutcome{}
+	}
 	_, err := q.ExecContext(ctx, `UPDATE agent_runs SET status = ?, phase = ?, started_at = ?, finished_at = ?,
 		timings = ?, attempts = ?, model = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, error = ?,
 		fallback_reason = ?, output = ?, prompt = ?, tool_calls = ?, validation_errors = ?, input_hash = ?,
-		reused_from = ?, thread_id = ? WHERE id = ?`,
+		reused_from = ?, thread_id = ?, effects = ? WHERE id = ?`,
 		string(r.Status), r.Phase, store.NullTime(r.StartedAt), store.NullTime(r.FinishedAt),
 		js(timings), r.Attempts, r.Model, r.TokensIn, r.TokensOut, r.CostUSD, r.Error,
 		r.FallbackReason, output, prompt, js(calls), js(verrs), r.InputHash,
-		nullID(r.ReusedFrom), nullID(r.ThreadID), r.ID)
+		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), r.ID)
 	if err != nil {
 		return fmt.Errorf("agent: save run %d: %w", r.ID, err)
 	}
@@ -103,52 +105,21 @@ func (s *RunStore) Get(ctx context.Context, id int64) (Run, error) {
 
 // List returns runs matching f, newest first.
 func (s *RunStore) List(ctx context.Context, f RunFilter) ([]Run, error) {
-	var where []string
-	var args []any
-	add := func(cond string, v any) { where = append(where, cond); args = append(args, v) }
-	if f.Agent != "" {
-		add("agent_id = ?", f.Agent)
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, apperr.Invalidf("unknown run status %q", f.Status)
 	}
-	if f.Assignment != "" {
-		add("assignment_id = ?", f.Assignment)
-	}
-	if f.Member != "" {
-		add("member_id = ?", f.Member)
-	}
-	if f.Status != "" {
-		if !f.Status.Valid() {
-			return nil, apperr.Invalidf("unknown run status %q", f.Status)
-		}
-		add("status = ?", string(f.Status))
-	}
+	var w store.Where
+	w.Eq("agent_id", f.Agent).Eq("assignment_id", f.Assignment).Eq("member_id", f.Member).Eq("status", string(f.Status))
 	if f.BeforeID > 0 {
-		add("id < ?", f.BeforeID)
+		w.And("id < ?", f.BeforeID)
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 50
 	}
-	limit = min(limit, 500)
-	q := `SELECT ` + runColumns + ` FROM agent_runs`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
-	}
-	q += " ORDER BY id DESC LIMIT ?"
-	args = append(args, limit)
-	rows, err := s.db.Read.QueryContext(ctx, q, args...)
+	out, err := store.All(ctx, s.db.Read, scanRun, `SELECT `+runColumns+` FROM agent_runs`+w.String()+
+		` ORDER BY id DESC LIMIT ?`, w.Args(min(limit, 500))...)
 	if err != nil {
-		return nil, fmt.Errorf("agent: list runs: %w", err)
-	}
-	defer rows.Close()
-	out := []Run{}
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("agent: list runs: %w", err)
 	}
 	return out, nil
@@ -199,14 +170,14 @@ func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member stri
 		ORDER BY id DESC LIMIT 1`, agent, assignment, member))
 }
 
-func scanRun(row interface{ Scan(...any) error }) (Run, error) {
+func scanRun(row store.Scanner) (Run, error) {
 	var r Run
 	var threadID, reused sql.NullInt64
-	var trig, status, created, timings, calls, verrs string
+	var trig, status, created, timings, calls, verrs, effects string
 	var started, finished, output, prompt sql.NullString
 	err := row.Scan(&r.ID, &r.Agent, &r.Assignment, &r.Member, &threadID, &trig, &status, &r.Phase, &created,
 		&started, &finished, &timings, &r.Attempts, &r.Model, &r.TokensIn, &r.TokensOut, &r.CostUSD, &r.Error,
-		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused)
+		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -241,7 +212,7 @@ func scanRun(row interface{ Scan(...any) error }) (Run, error) {
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}} {
+	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}, {effects, &r.Effects}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return r, fmt.Errorf("agent: run %d: %w", r.ID, err)
 		}

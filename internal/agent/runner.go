@@ -1,113 +1,214 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
-	"time"
+
+	"hearth/internal/store"
 )
 
 // startRunning marks r running and records the start time.
-func (o *Orchestrator) startRunning(ctx context.Context, r *Run) error {
+func (o *Orchestrator) startRunning(ctx context.Context, x *Exec) error {
 	now := o.now().UTC()
-	r.Status, r.StartedAt = StatusRunning, &now
-	return o.runs.save(ctx, o.db.Write, r)
+	x.update(func(r *Run) { r.Status, r.StartedAt = StatusRunning, &now })
+	snap := x.snapshot()
+	return o.runs.save(ctx, o.db.Write, &snap)
 }
 
-// phase records that r entered phase (persisted and published unless inTx,
-// where the writer connection is taken) and returns the function that ends
-// it and adds its duration to the run's timings.
-func (o *Orchestrator) phase(ctx context.Context, r *Run, name string, inTx bool) func() {
-	r.Phase = name
-	if !inTx {
-		if err := o.runs.save(ctx, o.db.Write, r); err != nil {
-			o.log.Warn("agent: record run phase", "run", r.ID, "phase", name, "err", err)
-		}
+// begin marks a run running and loads its agent's working memory (the
+// load_memory and prune phases every run starts with).
+func (o *Orchestrator) begin(ctx context.Context, x *Exec) (*Memory, error) {
+	if err := o.startRunning(ctx, x); err != nil {
+		return nil, err
 	}
-	o.publish(r)
-	start := time.Now()
-	return func() { r.addTiming(name, time.Since(start)) }
+	end := x.Phase(ctx, PhaseLoadMemory)
+	mem, err := x.Memory(ctx, x.run.Agent)
+	end()
+	if err != nil {
+		return nil, err
+	}
+	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
+	return mem, nil
 }
 
 // runAssignment is the assignment template:
 // load memory → prune → gather → prompt → reason → validate → act → save memory.
-func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, r *Run) error {
-	if err := o.startRunning(ctx, r); err != nil {
-		return err
-	}
-	scope := Scope{AgentID: r.Agent, MemberID: r.Member, RunID: r.ID, Now: o.now()}
-
-	end := o.phase(ctx, r, PhaseLoadMemory, false)
-	mem, err := o.memory.Load(ctx, r.Agent, r.Member)
-	end()
+func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec) error {
+	agentID := x.run.Agent
+	mem, err := o.begin(ctx, x)
 	if err != nil {
 		return err
 	}
-	end = o.phase(ctx, r, PhasePrune, false)
-	mem.Prune()
-	end()
-	scope.Memory = mem
 
-	end = o.phase(ctx, r, PhaseGather, false)
-	gathered, err := ca.a.Gather(ctx, &Env{Scope: scope, Memory: mem, Tools: reg.tools})
+	end := x.Phase(ctx, PhaseGather)
+	gathered, err := ca.a.Gather(ctx, &Env{Scope: x.readScope(agentID, mem), Memory: mem, Tools: reg.tools})
 	end()
 	if err != nil {
 		return fmt.Errorf("gather: %w", err)
 	}
 
-	end = o.phase(ctx, r, PhasePrompt, false)
+	end = x.Phase(ctx, PhasePrompt)
 	p, err := ca.a.Prompt(ctx, gathered, mem)
+	var hash string
 	if err == nil {
 		p.System = joinNonEmpty("\n\n", reg.def.SystemPrompt, p.System)
-		r.Prompt = &p
-		r.InputHash, err = inputHash(p.System, gathered, mem)
+		x.SetPrompt(p)
+		hash, err = inputHash(p.System, gathered, mem)
+		x.update(func(r *Run) { r.InputHash = hash })
 	}
 	end()
 	if err != nil {
 		return fmt.Errorf("prompt: %w", err)
 	}
 
-	res, err := o.reason(ctx, reg, ca, r, scope, gathered, mem)
+	res, err := o.reason(ctx, reg, ca, x, p, gathered, mem)
 	if err != nil {
 		return err
 	}
-	r.Output = res.output
-	return o.act(ctx, ca, r, &ActEnv{Scope: scope, Gathered: gathered, Output: res.output, Memory: mem,
-		Source: res.source, FallbackReason: r.FallbackReason})
-}
-
-// act runs the assignment's Act, saves memory and records the run's success
-// in one transaction, then runs the after-commit hooks.
-func (o *Orchestrator) act(ctx context.Context, ca *compiledAssignment, r *Run, env *ActEnv) error {
-	end := o.phase(ctx, r, PhaseAct, false)
-	final := *r
-	err := o.db.Tx(ctx, func(tx *sql.Tx) error {
-		if err := ca.a.Act(ctx, tx, env); err != nil {
+	x.update(func(r *Run) { r.Output = res.output })
+	scope := x.Scope(agentID, mem)
+	act := &ActEnv{Scope: scope, Gathered: gathered, Output: res.output, Memory: mem, Source: res.source,
+		FallbackReason: x.snapshot().FallbackReason}
+	return x.commit(ctx, res.source == SourceModel, func(tx *store.Tx) error {
+		if err := ca.a.Act(ctx, tx, act); err != nil {
 			return fmt.Errorf("act: %w", err)
 		}
-		end()
-		end = o.phase(ctx, r, PhaseSaveMemory, true)
-		if err := o.memory.Save(ctx, tx, env.Memory, RunActor(r.ID), r.ID); err != nil {
-			return err
-		}
-		end()
-		end = func() {}
-		final = o.succeed(*r)
-		return o.runs.save(ctx, tx, &final)
+		return nil
 	})
+}
+
+// reasoned is a validated output and where it came from.
+type reasoned struct {
+	output json.RawMessage
+	source string
+}
+
+// reason produces a validated output: reuse of identical input, else the
+// model through the engine's loop, else (without a model, with the budget
+// spent, after a model error or invalid replies) the heuristic planner,
+// recording why on the run.
+func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec,
+	p Prompt, gathered any, mem *Memory) (reasoned, error) {
+	check := func(source string) func(ctx context.Context, raw string) (any, []ValidationError) {
+		return func(ctx context.Context, raw string) (any, []ValidationError) {
+			doc := ExtractJSON(raw)
+			errs := ca.schema.Validate([]byte(doc))
+			if len(errs) == 0 {
+				errs = ca.a.ValidateDomain(ctx, gathered, json.RawMessage(doc))
+			}
+			if len(errs) > 0 {
+				if source != SourceModel { // the loop books the model's own
+					x.invalid(source, errs)
+				}
+				return nil, errs
+			}
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, []byte(doc)); err != nil {
+				return json.RawMessage(doc), nil
+			}
+			return json.RawMessage(buf.Bytes()), nil
+		}
+	}
+	heuristic := func(fallback string) (reasoned, error) {
+		if fallback != "" {
+			x.fallBack(fallback)
+		}
+		planner := func(ctx context.Context) (string, error) {
+			v, err := ca.a.Plan(ctx, gathered, mem)
+			if err != nil {
+				return "", err
+			}
+			b, err := json.Marshal(v)
+			return string(b), err
+		}
+		res, err := x.heuristic(ctx, Request{System: p.System, Output: &ca.output, Planner: planner})
+		if err != nil {
+			return reasoned{}, fmt.Errorf("heuristic plan: %w%s", err, fallbackNote(fallback))
+		}
+		end := x.Phase(ctx, PhaseValidate)
+		out, errs := check(SourceHeuristic)(ctx, res.Output)
+		end()
+		if len(errs) > 0 {
+			return reasoned{}, fmt.Errorf("heuristic output invalid: %s%s", SummarizeErrors(errs), fallbackNote(fallback))
+		}
+		return reasoned{output: out.(json.RawMessage), source: SourceHeuristic}, nil
+	}
+
+	fallback, err := x.Fallback(ctx)
+	switch {
+	case err != nil:
+		return reasoned{}, err
+	case fallback == FallbackNoModel:
+		return heuristic("")
+	}
+	if !reg.def.NoReuse {
+		if out, ok, err := o.reuse(ctx, x, check(SourceReuse)); err != nil {
+			return reasoned{}, err
+		} else if ok {
+			return reasoned{output: out, source: SourceReuse}, nil
+		}
+	}
+	if fallback != "" {
+		return heuristic(fallback)
+	}
+
+	settings := reg.def.Model.Merge(p.Model)
+	rq := Reasoning{
+		Request: Request{
+			System:        p.System,
+			Messages:      []Message{{Role: RoleUser, Content: p.User}},
+			Output:        &ca.output,
+			Model:         settings.Model,
+			Temperature:   settings.Temperature,
+			MaxTokens:     settings.MaxTokens,
+			MaxIterations: settings.maxIterations(),
+		},
+		Check:   check(SourceModel),
+		Retries: settings.maxRetries(),
+	}
+	if specs := reg.tools.Specs(); len(specs) > 0 {
+		rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+	}
+	out, err := x.Reason(ctx, rq)
+	var invalid *InvalidOutputError
+	switch {
+	case err == nil:
+		return reasoned{output: out.(json.RawMessage), source: SourceModel}, nil
+	case errors.As(err, &invalid):
+		return heuristic("invalid_output: " + invalid.Error())
+	case ctx.Err() != nil:
+		return reasoned{}, fmt.Errorf("reason: %w", err)
+	}
+	o.log.Warn("agent: model failed, using heuristic", "run", x.run.ID, "err", err)
+	return heuristic("model_error: " + err.Error())
+}
+
+// reuse returns the last successful run's output when the input hash matches
+// and the output still validates.
+func (o *Orchestrator) reuse(ctx context.Context, x *Exec, check func(context.Context, string) (any, []ValidationError)) (json.RawMessage, bool, error) {
+	r := x.snapshot()
+	last, ok, err := o.runs.lastSucceeded(ctx, r.Agent, r.Assignment, r.Member, r.ID)
+	if err != nil || !ok || last.InputHash != r.InputHash || len(last.Output) == 0 {
+		return nil, false, err
+	}
+	end := x.Phase(ctx, PhaseValidate)
+	out, errs := check(ctx, string(last.Output))
 	end()
-	if err != nil {
-		return err
+	if len(errs) > 0 {
+		return nil, false, nil
 	}
-	*r = final
-	for _, fn := range env.afterCommit {
-		fn()
+	src := last.ID
+	if last.ReusedFrom != nil {
+		src = *last.ReusedFrom
 	}
-	return nil
+	x.update(func(r *Run) { r.ReusedFrom, r.Model = &src, last.Model })
+	return out.(json.RawMessage), true, nil
 }
 
 // succeed returns r in its terminal state after a successful write.
@@ -143,4 +244,11 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(keep, sep)
+}
+
+func fallbackNote(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return " (after falling back: " + reason + ")"
 }

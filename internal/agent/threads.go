@@ -97,22 +97,13 @@ func (s *ThreadStore) Threads(ctx context.Context, agentID, memberID string, lim
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, agent_id, member_id, title, created_at, updated_at
+	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, created_at, updated_at
 		FROM agent_threads WHERE agent_id = ? AND member_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
 		agentID, memberID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: list threads: %w", err)
 	}
-	defer rows.Close()
-	out := []Thread{}
-	for rows.Next() {
-		t, err := scanThread(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Messages returns up to limit messages of a thread with id < beforeID
@@ -124,37 +115,32 @@ func (s *ThreadStore) Messages(ctx context.Context, threadID, beforeID int64, li
 	if beforeID <= 0 {
 		beforeID = 1<<62 - 1
 	}
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, thread_id, role, content, run_id, created_at
+	out, err := store.All(ctx, s.db.Read, scanMessage, `SELECT id, thread_id, role, content, run_id, created_at
 		FROM agent_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, threadID, beforeID, limit)
 	if err != nil {
-		return nil, fmt.Errorf("agent: list messages: %w", err)
-	}
-	defer rows.Close()
-	out := []ThreadMessage{}
-	for rows.Next() {
-		var m ThreadMessage
-		var role, at string
-		var runID sql.NullInt64
-		if err := rows.Scan(&m.ID, &m.ThreadID, &role, &m.Content, &runID, &at); err != nil {
-			return nil, fmt.Errorf("agent: scan message: %w", err)
-		}
-		m.Role = Role(role)
-		if runID.Valid {
-			m.RunID = &runID.Int64
-		}
-		if m.CreatedAt, err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("agent: list messages: %w", err)
 	}
 	slices.Reverse(out)
 	return out, nil
 }
 
-func scanThread(row interface{ Scan(...any) error }) (Thread, error) {
+func scanMessage(row store.Scanner) (ThreadMessage, error) {
+	var m ThreadMessage
+	var role, at string
+	var runID sql.NullInt64
+	if err := row.Scan(&m.ID, &m.ThreadID, &role, &m.Content, &runID, &at); err != nil {
+		return m, err
+	}
+	m.Role = Role(role)
+	if runID.Valid {
+		m.RunID = &runID.Int64
+	}
+	var err error
+	m.CreatedAt, err = store.ParseTime(at)
+	return m, err
+}
+
+func scanThread(row store.Scanner) (Thread, error) {
 	var t Thread
 	var created, updated string
 	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &created, &updated); err != nil {

@@ -17,6 +17,9 @@ type Scope struct {
 	// Memory is the run's working memory (nil outside a run); tools such as
 	// MemoryTools read and write it, and the run saves it with act.
 	Memory *Memory
+
+	stager *Stager   // where Stage puts writes (nil outside a run)
+	call   *toolCall // the tool call being executed, for effect keys
 }
 
 // Tool is one capability offered to an agent (and callable by code in the

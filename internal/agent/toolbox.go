@@ -115,6 +115,7 @@ func (b *Toolbox) Call(ctx context.Context, scope Scope, name string, args json.
 	if errs := bt.schema.Validate(args); len(errs) > 0 {
 		return nil, &ArgsError{Tool: name, Errors: errs}
 	}
+	scope.call = newToolCall(name, args)
 	return bt.tool.Execute(ctx, scope, args)
 }
 

@@ -75,7 +75,7 @@ func (a *App) buildAgents(ctx context.Context) error {
 	a.Runtimes = rt
 	o, err := agent.NewOrchestrator(a.DB, rt, memberIDs{a.DB}, a.Hub, a.log, agent.Options{
 		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD},
-		Location: a.cfg.Location, RunTimeout: 10 * time.Minute,
+		Location: a.cfg.Location, RunTimeout: 10 * time.Minute, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
 	})
 	if err != nil {
 		return fmt.Errorf("app: orchestrator: %w", err)

@@ -18,7 +18,6 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/backup"
 	"hearth/internal/buildinfo"
-	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
@@ -51,8 +50,6 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
-
-	coachTuning coach.TuningSource
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -111,19 +108,12 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
-	tuning := &coachDefinition{}
-	a.coachTuning = tuning
 	if err := a.registerAgents(ctx); err != nil {
 		return err
 	}
 	if err := a.buildBackups(ctx); err != nil {
 		return err
 	}
-	defs, err := a.buildDefinitions(ctx, tuning)
-	if err != nil {
-		return err
-	}
-	a.Definitions = defs
 	e, err := web.New(a.webDeps(), web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,

@@ -11,6 +11,7 @@ import (
 	_ "time/tzdata" // a household time zone must work on images without zoneinfo
 
 	"hearth/internal/agent"
+	"hearth/internal/importer"
 	"hearth/internal/voice"
 )
 
@@ -41,7 +42,10 @@ type Config struct {
 	BudgetTokens    int64
 	BudgetUSD       float64
 	Prices          agent.Prices
-	LogLevel        string
+	// ModelConcurrency caps model requests in flight across every agent
+	// run (assignments, chat, definitions).
+	ModelConcurrency int
+	LogLevel         string
 	// Hosts are extra Host names Hearth answers to (HEARTH_HOSTS): the
 	// household's LAN name or address. Loopback names and the listen
 	// address always work.
@@ -53,6 +57,9 @@ type Config struct {
 	// per client address.
 	MaxStreams          int
 	MaxStreamsPerClient int
+	// ImportMaxBytes caps an import: the uploaded file and what it
+	// unpacks to (HEARTH_IMPORT_MAX_BYTES).
+	ImportMaxBytes int64
 }
 
 // dataDirectory is DataDir, or the database's directory when unset (a
@@ -114,11 +121,14 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
+	modelConc := fs.String("model-concurrency", env("HEARTH_MODEL_CONCURRENCY", "2"), "model requests in flight at most, across all agents (HEARTH_MODEL_CONCURRENCY)")
 	prices := fs.String("prices", env("HEARTH_PRICES", ""), "model prices, model=in/out USD per 1M tokens, comma separated (HEARTH_PRICES)")
 	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
 	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
 	secure := fs.String("secure-cookies", env("HEARTH_SECURE_COOKIES", "0"), "mark admin cookies Secure (HEARTH_SECURE_COOKIES)")
 	maxStreams := fs.String("max-streams", env("HEARTH_MAX_STREAMS", "2000"), "most open live streams (HEARTH_MAX_STREAMS)")
+	importMax := fs.String("import-max-bytes", env("HEARTH_IMPORT_MAX_BYTES", strconv.FormatInt(importer.DefaultMaxBytes, 10)),
+		"most bytes one import may upload or unpack to (HEARTH_IMPORT_MAX_BYTES)")
 	maxPerClient := fs.String("max-streams-per-client", env("HEARTH_MAX_STREAMS_PER_CLIENT", "50"),
 		"most open live streams per client address (HEARTH_MAX_STREAMS_PER_CLIENT)")
 	if err := fs.Parse(args); err != nil {
@@ -152,6 +162,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || !finiteNonNeg(c.BudgetUSD) {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
 	}
+	if c.ModelConcurrency, err = strconv.Atoi(*modelConc); err != nil || c.ModelConcurrency < 1 || c.ModelConcurrency > 64 {
+		return c, fmt.Errorf("config: HEARTH_MODEL_CONCURRENCY %q: want a whole number from 1 to 64", *modelConc)
+	}
 	if c.Prices, err = ParsePrices(*prices); err != nil {
 		return c, err
 	}
@@ -168,6 +181,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.MaxStreams, err = strconv.Atoi(*maxStreams); err != nil || c.MaxStreams < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS %q: want a whole number ≥ 1", *maxStreams)
+	}
+	if c.ImportMaxBytes, err = strconv.ParseInt(*importMax, 10, 64); err != nil || c.ImportMaxBytes < 1<<20 {
+		return c, fmt.Errorf("config: HEARTH_IMPORT_MAX_BYTES %q: want a number of bytes, at least 1048576", *importMax)
 	}
 	if c.MaxStreamsPerClient, err = strconv.Atoi(*maxPerClient); err != nil || c.MaxStreamsPerClient < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS_PER_CLIENT %q: want a whole number ≥ 1", *maxPerClient)
@@ -201,7 +217,8 @@ func (c Config) Summary() []any {
 		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
+		"model_concurrency", c.ModelConcurrency,
 		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
-		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient,
+		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient, "import_max_bytes", c.ImportMaxBytes,
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"hearth/internal/agent"
-	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/coach"
 )
@@ -16,17 +15,10 @@ import (
 // the model, and a rollback restores the seeded prompt.
 func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.New(t)
+	a, srv := modelApp(t)
 	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Text("not a dashboard", 10, 5) })
-	cfg := testConfig(t)
-	cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model = srv.URL(), "test-key", "fake"
-	a, err := New(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
 
-	v1, err := a.Definitions.Active(ctx, definition.CoachAgentID)
+	v1, err := a.Definitions.Active(ctx, coach.AgentID)
 	if err != nil || v1.Number != 1 {
 		t.Fatalf("seeded coach definition: %+v %v", v1.Number, err)
 	}
@@ -58,7 +50,7 @@ func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	if sys := run(); !strings.Contains(sys, "EDITED-PROMPT-MARKER") {
 		t.Fatalf("edited prompt not sent; system message starts %q", sys[:min(len(sys), 120)])
 	}
-	if _, err := a.Definitions.Rollback(ctx, definition.CoachAgentID, "admin:test"); err != nil {
+	if _, err := a.Definitions.Rollback(ctx, coach.AgentID, "admin:test"); err != nil {
 		t.Fatal(err)
 	}
 	if sys := run(); strings.Contains(sys, "EDITED-PROMPT-MARKER") {

@@ -7,6 +7,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/coach"
 	"hearth/internal/idempotency"
+	"hearth/internal/importer"
 	"hearth/web"
 )
 
@@ -17,14 +18,15 @@ func (a *App) webDeps() web.Deps {
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
-			Importer: imports{db: a.DB, pub: a.Hub}, UploadDir: filepath.Join(a.dataDir(), "imports"),
+			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
+			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,
 		Live:       a.Hub,
 		Voice:      a.voiceService(),
-		Privacy:    privacy{db: a.DB, hub: a.Hub},
+		Privacy:    a.Household,
 		Coach:      dayPreparer{agents: a.Agents},
 		Requests:   idempotency.New(a.DB),
 		Sessions:   a.Sessions,

@@ -2,34 +2,9 @@ package app
 
 import (
 	"context"
-	"io"
 
 	"hearth/internal/importer"
-	"hearth/internal/live"
-	"hearth/internal/store"
 )
-
-// imports adapts the importer package to the admin upload page and tells
-// the member's screens when records arrived.
-type imports struct {
-	db  *store.DB
-	pub interface {
-		Publish(topic, kind string, data any)
-	}
-}
-
-func (i imports) Import(ctx context.Context, o importer.Options, name string, r io.ReaderAt, size int64) (importer.Summary, error) {
-	sum, err := importer.Import(ctx, i.db, o, name, r, size)
-	if err == nil && sum.Added > 0 && i.pub != nil {
-		i.pub.Publish(live.MemberTopic(o.Member), "import", nil)
-		i.pub.Publish(live.TopicHousehold, "import", o.Member)
-	}
-	return sum, err
-}
-
-func (i imports) Recent(ctx context.Context, member string, limit int) ([]importer.Run, error) {
-	return importer.ListRuns(ctx, i.db, member, limit)
-}
 
 // markImportsInterrupted turns imports a crash left 'running' into
 // 'interrupted'; their records were never committed (one transaction per

@@ -1,10 +1,6 @@
 package app
 
 import (
-	"context"
-
-	"hearth/internal/live"
-	"hearth/internal/store"
 	"hearth/internal/voice"
 )
 
@@ -20,21 +16,4 @@ func (a *App) voiceService() *voice.Service {
 		opt.Transcriber = voice.NewOpenAI(a.cfg.OpenAIBaseURL, a.cfg.OpenAIKey, a.cfg.TranscribeModel, nil)
 	}
 	return voice.New(a.Dashboards, opt)
-}
-
-// privacy flips a member's private-figures flag and tells every screen.
-type privacy struct {
-	db  *store.DB
-	hub *live.Hub
-}
-
-// SetPrivateFigures stores the flag, then publishes to the member's screens
-// and the household view.
-func (p privacy) SetPrivateFigures(ctx context.Context, member string, on bool) error {
-	if err := p.db.SetPrivateFigures(ctx, member, on); err != nil {
-		return err
-	}
-	p.hub.Publish(live.MemberTopic(member), "privacy", member)
-	p.hub.Publish(live.TopicHousehold, "privacy", member)
-	return nil
 }

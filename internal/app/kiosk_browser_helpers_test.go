@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -94,7 +93,7 @@ func seed(t *testing.T, a *app.App) {
 	if _, err := a.Catalog.LoadDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
+	err := a.DB.Tx(ctx, func(tx *store.Tx) error {
 		for i := 30; i >= 1; i-- {
 			kg := 70 - float64(30-i)*0.05 + float64(i%3)*0.2
 			w := health.WeightReading{MemberID: "ada", MeasuredAt: now.AddDate(0, 0, -i), WeightKg: kg, SourceKey: fmt.Sprint(i), Source: "scale"}
@@ -116,15 +115,15 @@ func seed(t *testing.T, a *app.App) {
 				return err
 			}
 		}
-		scan := health.BodyScan{MemberID: "ada", ScannedAt: now.AddDate(0, 0, -20), BodyFatPct: 27.4, LeanMassKg: 49.8, SourceKey: "1", Source: "dexa"}
+		scan := health.BodyScan{MemberID: "ada", ScannedAt: now.AddDate(0, 0, -20), BodyFatPct: new(27.4), LeanMassKg: new(49.8), SourceKey: "1", Source: "dexa"}
 		if _, err := store.InsertBodyScan(ctx, tx, now, &scan); err != nil {
 			return err
 		}
 		day := now.Format(time.DateOnly)
-		if err := dashboard.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
+		if err := a.Dashboards.PutTx(ctx, tx, now, "ada", day, 1, adaDoc(now), "weight, meals, 3 notes"); err != nil {
 			return err
 		}
-		return dashboard.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
+		return a.Dashboards.PutTx(ctx, tx, now, "bo", day, 2, evilDoc(now), "weight")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -307,6 +306,28 @@ func postJSON(t *testing.T, url, body string) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST %s: %d", url, resp.StatusCode)
 	}
+}
+
+// seededApp serves a fresh app with seed's household (UTC, a long idle).
+func seededApp(t *testing.T) *running {
+	t.Helper()
+	dir := t.TempDir()
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
+	seed(t, srv.app)
+	return srv
+}
+
+// newTab opens a tab of browser whose actions time out after d.
+func newTab(t *testing.T, browser context.Context, d time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil { // open the tab on a context without a timeout
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(ctx, d)
+	t.Cleanup(cancelT)
+	return ctx
 }
 
 // newBrowser starts Debian's chromium (skipping the test without it, or in

@@ -47,7 +47,7 @@ func (m memberData) Erase(ctx context.Context, member string) error {
 			return fmt.Errorf("app: erase %s's files: %w", member, err)
 		}
 	}
-	m.hub.Publish(live.MemberTopic(member), "member", member)
-	m.hub.Publish(live.TopicHousehold, "member", member)
+	m.hub.Publish(live.MemberTopic(member), live.KindMember, member)
+	m.hub.Publish(live.TopicHousehold, live.KindMember, member)
 	return nil
 }

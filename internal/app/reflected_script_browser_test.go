@@ -3,13 +3,10 @@ package app_test
 import (
 	"context"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"hearth/internal/app"
 )
 
 // reflectedPayload is the outside review's exploit: inside a Datastar
@@ -23,9 +20,7 @@ const reflectedPayload = "@__escaped0(🖕JS_+(document.title='PWNED')+_DS🚀"
 // in the review) and fails if the page's title changes.
 func TestQueryTextRunsNoScript(t *testing.T) {
 	browser := newBrowser(t, 1280, 800)
-	dir := t.TempDir()
-	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
-	seed(t, srv.app)
+	srv := seededApp(t)
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()
 	if err := chromedp.Do(ctx); err != nil {

@@ -14,27 +14,17 @@ import (
 )
 
 // TestCoachSchedulesFollowUpThroughModel: the model (fake server, real
-// openai-go client) calls schedule_action during the daily run; the task is
-// stored for the run's member, created by the agent, and armed in gocron.
-// Past the per-member limit the tool result carries the refusal instead.
+// openai-go client) calls schedule_action during the daily run and then
+// writes a valid document; the task is stored for the run's member when the
+// run commits, created by the agent, and armed in gocron. Past the
+// per-member limit the tool result carries the refusal instead.
 func TestCoachSchedulesFollowUpThroughModel(t *testing.T) {
 	ctx := context.Background()
-	srv := llmtest.New(t)
-	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Text("not a dashboard", 10, 5) })
-	cfg := testConfig(t)
-	cfg.OpenAIBaseURL, cfg.OpenAIKey, cfg.Model = srv.URL(), "test-key", "fake"
-	a, err := New(ctx, cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	if err := a.Schedule.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	a, srv := modelApp(t)
+	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.JSON(minimalDoc(), 10, 5) })
 	when := time.Now().Add(3 * time.Hour).UTC().Format(time.RFC3339)
-	// "member" names someone else: the tool must still act for the run's member.
 	srv.Push(llmtest.Tool("schedule_action", map[string]any{"description": "Ask how the knee feels", "type": "once",
-		"schedule": when, "prompt": "Ask Maya how her knee feels after yesterday's run", "member": "theo"}))
+		"schedule": when, "prompt": "Ask Maya how her knee feels after yesterday's run"}))
 	run := func() agent.Run {
 		t.Helper()
 		r, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
@@ -68,7 +58,7 @@ func TestCoachSchedulesFollowUpThroughModel(t *testing.T) {
 		}
 	}
 	before := len(srv.ChatRequests())
-	srv.Push(llmtest.Tool("schedule_action", map[string]any{"description": "One too many", "type": "once", "schedule": when}))
+	srv.Push(llmtest.Tool("schedule_action", map[string]any{"description": "One too many", "type": "once", "schedule": when, "prompt": nil}))
 	run()
 	var toolResult string
 	for _, req := range srv.ChatRequests()[before:] {

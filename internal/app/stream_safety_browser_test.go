@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,8 +11,6 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
-
-	"hearth/internal/app"
 )
 
 // streamPayload is the reported attack: a "\r" ends the current SSE data
@@ -28,9 +25,7 @@ const streamPayload = "Oats\r\revent: datastar-patch-signals\rdata: signals {pwn
 // event, because the stream itself never sends a "\r".
 func TestMealNameCannotForgeStreamEvents(t *testing.T) {
 	browser := newBrowser(t, 1280, 800)
-	dir := t.TempDir()
-	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
-	seed(t, srv.app)
+	srv := seededApp(t)
 
 	resp, err := http.Post(srv.url+"/api/v1/members/ada/meals", "application/json",
 		strings.NewReader(`{"name":`+jsString(streamPayload)+`,"calories":300}`))
@@ -79,9 +74,7 @@ func TestMealNameCannotForgeStreamEvents(t *testing.T) {
 // answer it with the first result and store one weigh-in.
 func TestRetriedPostStoresOnce(t *testing.T) {
 	browser := newBrowser(t, 1280, 800)
-	dir := t.TempDir()
-	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute})
-	seed(t, srv.app)
+	srv := seededApp(t)
 
 	ctx, cancel := chromedp.NewContext(browser)
 	defer cancel()

@@ -3,13 +3,13 @@ package app
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"io"
 	"testing"
 	"time"
 
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 )
 
 // webmHeader is the EBML magic a WebM recording starts with, enough for the
@@ -47,8 +47,8 @@ func TestVoiceUsesConfiguredTranscriptionModel(t *testing.T) {
 			ctx := context.Background()
 			doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{
 				Prompts: []dashboard.Prompt{{ID: "legs", Type: dashboard.PromptVoiceMemo, Question: "How are your legs?"}}}}
-			if err := a.DB.Tx(ctx, func(tx *sql.Tx) error {
-				return dashboard.PutTx(ctx, tx, time.Now(), "maya", a.Dashboards.Day(time.Now()), 0, doc, "test")
+			if err := a.DB.Tx(ctx, func(tx *store.Tx) error {
+				return a.Dashboards.PutTx(ctx, tx, time.Now(), "maya", a.Dashboards.Day(time.Now()), 0, doc, "test")
 			}); err != nil {
 				t.Fatal(err)
 			}

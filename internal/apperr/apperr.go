@@ -21,6 +21,8 @@ const (
 	// Unavailable: a part Hearth depends on (the coach's run) could not do
 	// it now; trying again later may work. The message is shown.
 	Unavailable Code = "unavailable"
+	// NoSpace: the disk is full; nothing was saved.
+	NoSpace Code = "no_space"
 	// TooMany: the client sent too much too fast (failed logins, open
 	// streams, uploads over a quota); it may try again later.
 	TooMany Code = "too_many"
@@ -60,10 +62,36 @@ func FieldErrors(fields map[string]string) *Error {
 	return &Error{Code: Invalid, Message: "invalid input", Fields: fields}
 }
 
-// CodeOf reports the code of err, Internal when it carries none.
-func CodeOf(err error) Code {
+// A Translator recognises a lower layer's errors (SQLite's "disk full",
+// "database is busy") and says what they mean to a user; nil when it does
+// not know err.
+type Translator func(err error) *Error
+
+var translators []Translator
+
+// RegisterTranslator adds t to the translators As consults. Packages that
+// own a kind of error register one from init (internal/store does), so the
+// layers above map it without importing the package that produced it.
+func RegisterTranslator(t Translator) { translators = append(translators, t) }
+
+// As returns err's application error: the *Error it wraps, else what a
+// registered translator makes of it, else nil.
+func As(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
+		return e
+	}
+	for _, t := range translators {
+		if e := t(err); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// CodeOf reports the code of err, Internal when it carries none.
+func CodeOf(err error) Code {
+	if e := As(err); e != nil {
 		return e.Code
 	}
 	return Internal

@@ -11,20 +11,8 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
-)
-
-// Publisher is the live hub as seen from here.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
-// Event kinds and topics published (the admin pages and the kiosk's
-// household view listen).
-const (
-	KindBackup     = "backup"
-	topicAdmin     = "admin"
-	topicHousehold = "household"
 )
 
 // Options configure the server's backup service.
@@ -33,7 +21,7 @@ type Options struct {
 	Dir       string // target directory: HEARTH_BACKUP_DIR or $HEARTH_DATA/backups
 	Location  *time.Location
 	Logger    *slog.Logger
-	Publisher Publisher
+	Publisher live.Publisher
 	Now       func() time.Time
 }
 
@@ -71,12 +59,13 @@ func New(db *store.DB, opt Options) *Service {
 
 type nopPublisher struct{}
 
-func (nopPublisher) Publish(string, string, any) {}
+func (nopPublisher) Publish(string, live.Kind, any) {}
 
 // Dir is the target directory.
 func (s *Service) Dir() string { return s.opt.Dir }
 
-// Event is the Data of a KindBackup event.
+// Event is the Data of a live.KindBackup event (admin pages and the
+// kiosk's household view listen).
 type Event struct {
 	Running  bool     `json:"running"`
 	Progress Progress `json:"progress"`
@@ -148,7 +137,7 @@ func (s *Service) run(ctx context.Context, trigger string) (Archive, error) {
 			s.mu.Unlock()
 			if now := time.Now(); now.Sub(last) >= 200*time.Millisecond { // a few updates a second is plenty
 				last = now
-				s.opt.Publisher.Publish(topicAdmin, KindBackup, Event{Running: true, Progress: p})
+				s.opt.Publisher.Publish(live.TopicAdmin, live.KindBackup, Event{Running: true, Progress: p})
 			}
 		}})
 	if err == nil && auto(trigger) {
@@ -177,8 +166,8 @@ func (s *Service) run(ctx context.Context, trigger string) (Archive, error) {
 	s.progress = nil
 	s.mu.Unlock()
 	ev := Event{Done: true, Failed: err != nil}
-	s.opt.Publisher.Publish(topicAdmin, KindBackup, ev)
-	s.opt.Publisher.Publish(topicHousehold, KindBackup, ev) // the kiosk's admin badge
+	s.opt.Publisher.Publish(live.TopicAdmin, live.KindBackup, ev)
+	s.opt.Publisher.Publish(live.TopicHousehold, live.KindBackup, ev) // the kiosk's admin badge
 	return a, err
 }
 
@@ -321,6 +310,6 @@ func (s *Service) Delete(name string) error {
 	if err := os.Remove(p); err != nil {
 		return fmt.Errorf("backup: delete %s: %w", name, err)
 	}
-	s.opt.Publisher.Publish(topicAdmin, KindBackup, Event{Done: true})
+	s.opt.Publisher.Publish(live.TopicAdmin, live.KindBackup, Event{Done: true})
 	return nil
 }

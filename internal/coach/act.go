@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -19,7 +18,7 @@ import (
 // run's updates (program, goals, memory), marks the answers it consumed,
 // records follow-ups and data-quality flags in memory, logs coaching notes
 // and stores today's document; screens are told after commit.
-func (a *DailyDashboard) Act(ctx context.Context, tx *sql.Tx, act *agent.ActEnv) error {
+func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEnv) error {
 	g, ok := act.Gathered.(*Gathered)
 	if !ok {
 		return errGathered
@@ -73,11 +72,7 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *sql.Tx, act *agent.ActEnv)
 			return err
 		}
 	}
-	if err := dashboard.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes))); err != nil {
-		return err
-	}
-	act.AfterCommit(func() { a.c.dash.Published(member) })
-	return nil
+	return a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes)))
 }
 
 // applyUpdate applies one update in tx; stateID follows a declaration.
@@ -86,7 +81,7 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *sql.Tx, act *agent.ActEnv)
 // program.Service cannot be called here) and are guarded by the state the
 // run saw: a state changed since (an admin edit in between) is left alone
 // and reported as not applied.
-func applyUpdate(ctx context.Context, tx *sql.Tx, now time.Time, member string, stateID *int64, u Update, mem *agent.Memory) (bool, error) {
+func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string, stateID *int64, u Update, mem *agent.Memory) (bool, error) {
 	switch u.Kind {
 	case UpdateDeclare:
 		id, _, err := program.DeclareTx(ctx, tx, now, member, program.Declaration{ProgramID: u.ProgramID, Title: u.Title,

@@ -1,7 +1,6 @@
 package coach
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -17,7 +16,7 @@ import (
 func seedHousehold(b *testing.B, f *fixture, n int) []string {
 	b.Helper()
 	ids := make([]string, n)
-	err := f.db.Tx(f.ctx, func(tx *sql.Tx) error {
+	err := f.db.Tx(f.ctx, func(tx *store.Tx) error {
 		now := f.clk.Now()
 		for i := range n {
 			id := fmt.Sprintf("m%03d", i)
@@ -93,7 +92,7 @@ func BenchmarkDailyDashboardHeuristic(b *testing.B) {
 					if errs := a.ValidateDomain(f.ctx, g, raw); len(errs) > 0 {
 						b.Fatalf("invalid plan for %s: %v", id, errs)
 					}
-					err = f.db.Tx(f.ctx, func(tx *sql.Tx) error {
+					err = f.db.Tx(f.ctx, func(tx *store.Tx) error {
 						return a.Act(f.ctx, tx, &agent.ActEnv{Scope: scope, Gathered: g, Output: raw, Memory: mem, Source: agent.SourceHeuristic})
 					})
 					if err != nil {

@@ -87,6 +87,17 @@ func (c *core) clock(scope agent.Scope) time.Time {
 	return c.now()
 }
 
+// Toolset returns every tool factory the coach offers: its own tools, the
+// working-memory tools and, when given, the scheduling tools (the agent's
+// toolbox, and the tool registry of declarative definitions).
+func Toolset(deps Deps) []agent.ToolFactory {
+	factories := append(NewTools(deps).All(), agent.MemoryTools())
+	if deps.Schedule != nil {
+		factories = append(factories, deps.Schedule)
+	}
+	return factories
+}
+
 // New returns the health-coach agent: its tools (coach tools, working-memory
 // tools and, when given, the scheduling tools), the daily-dashboard
 // assignment, default model settings and a no-model chat reply. Register it
@@ -94,16 +105,11 @@ func (c *core) clock(scope agent.Scope) time.Time {
 // missing.
 func New(deps Deps) agent.Agent {
 	c := newCore(deps)
-	tools := NewTools(deps)
-	factories := append(tools.All(), agent.MemoryTools())
-	if deps.Schedule != nil {
-		factories = append(factories, deps.Schedule)
-	}
 	return agent.Agent{
 		ID:           AgentID,
 		Description:  "Health coach: prepares each member's daily dashboard and answers their questions.",
 		SystemPrompt: Persona,
-		Tools:        factories,
+		Tools:        Toolset(deps),
 		Assignments:  []agent.Assignment{newDailyDashboard(c)},
 		Model:        DefaultTuning().Model,
 		Reply:        newReplier(c).Reply,

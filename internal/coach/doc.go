@@ -23,8 +23,20 @@
 // Writes in act go through the transaction only (the database has one
 // writer connection, held by the transaction): program changes use the
 // guarded Tx functions of internal/program (DeclareTx, AdvanceTx, …), goals
-// store.InsertGoal, documents dashboard.PutTx. Screens are notified after
-// commit.
+// store.InsertGoal, documents Dashboards.PutTx, which tells the member's
+// screens once the transaction commits.
+//
+// Tools are typed (agent.NewTool: strict schemas derived from their
+// argument structs). The write tools (update_program_state,
+// write_dashboard, log_coaching_note, and the memory and scheduling tools
+// the agent adds) check the call at once and stage the write: it happens in
+// the run's commit, only when the model's output is accepted.
+//
+// The coach's declarative definition (internal/agent/definition) is
+// seeded from its code defaults (Seed, SeedDefinition); its current version
+// is the tuning of every run (DefinitionTuning), and Contexts provides the
+// coach's context types (program_state, health_summary, catalog_menu,
+// targets_goals) to definitions.
 //
 // Memory keys the coach owns (all values are short text):
 //
@@ -39,10 +51,13 @@
 //
 // Wiring (internal/app):
 //
-//	coachAgent := coach.New(coach.Deps{DB: db, Catalog: catalog, Programs: programs,
-//		Dashboards: dashboards, Schedule: sched.AgentTools(), Location: loc,
-//		Tuning: definitions /* optional TuningSource */, Logger: log})
-//	orchestrator.Register(coachAgent)
+//	deps := coach.Deps{DB: db, Catalog: catalog, Programs: programs,
+//		Dashboards: dashboards, Schedule: sched.AgentTools(), Location: loc, Logger: log}
+//	box, _ := agent.NewToolbox(coach.Toolset(deps)...) // the definitions' tool registry
+//	repo := definition.NewRepo(db, definition.Registry{Tools: box, Contexts: coach.Contexts(box, db.Now), …})
+//	coach.Seed(ctx, repo, box.Names())
+//	deps.Tuning = coach.DefinitionTuning(repo)
+//	orchestrator.Register(coach.New(deps))
 //
 // The scheduler's default task runs coach.AgentID / coach.DailyDashboardID
 // (DailyDashboardSchedule) for every member. Location must be the same

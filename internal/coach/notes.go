@@ -54,25 +54,23 @@ func Notes(ctx context.Context, db *store.DB, member string, limit int) ([]Note,
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, note, run_id, created_at FROM coaching_notes
+	out, err := store.All(ctx, db.Read, scanNote, `SELECT id, member_id, note, run_id, created_at FROM coaching_notes
 		WHERE member_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, member, limit)
 	if err != nil {
 		return nil, fmt.Errorf("coach: notes: %w", err)
 	}
-	defer rows.Close()
-	var out []Note
-	for rows.Next() {
-		var n Note
-		var run sql.NullInt64
-		var at string
-		if err := rows.Scan(&n.ID, &n.MemberID, &n.Note, &run, &at); err != nil {
-			return nil, fmt.Errorf("coach: scan note: %w", err)
-		}
-		n.RunID = run.Int64
-		if n.CreatedAt, err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
+	return out, nil
+}
+
+func scanNote(row store.Scanner) (Note, error) {
+	var n Note
+	var run sql.NullInt64
+	var at string
+	if err := row.Scan(&n.ID, &n.MemberID, &n.Note, &run, &at); err != nil {
+		return n, err
 	}
-	return out, rows.Err()
+	n.RunID = run.Int64
+	var err error
+	n.CreatedAt, err = store.ParseTime(at)
+	return n, err
 }

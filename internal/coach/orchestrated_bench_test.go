@@ -2,7 +2,6 @@ package coach_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func benchHousehold(b *testing.B, db *store.DB, progs *program.Service, n int) [
 	ctx := context.Background()
 	now := time.Now().UTC()
 	ids := make([]string, n)
-	err := db.Tx(ctx, func(tx *sql.Tx) error {
+	err := db.Tx(ctx, func(tx *store.Tx) error {
 		for i := range n {
 			id := fmt.Sprintf("m%03d", i)
 			ids[i] = id

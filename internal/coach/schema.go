@@ -1,55 +1,43 @@
 package coach
 
 import (
-	"encoding/json"
-	"fmt"
-	"maps"
-	"slices"
+	"context"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/health"
 )
 
-// object is a strict tool parameter schema: every property required, no
-// others allowed (optional ones are nullable), as OpenAI strict mode wants.
-func object(props map[string]any) map[string]any {
-	required := append([]string{}, slices.Sorted(maps.Keys(props))...)
-	return map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
-	}
+// noArgs are the arguments of a tool that takes none.
+type noArgs struct{}
+
+// dateArgs are the arguments of a tool about one day.
+type dateArgs struct {
+	Date *string `json:"date" desc:"The day: YYYY-MM-DD, \"today\" or \"yesterday\"; null = today." pattern:"^(today|yesterday|\\d{4}-\\d{2}-\\d{2})$"`
 }
 
-// nullable is a property of type typ or null, with extra keywords.
-func nullable(typ, description string, extra map[string]any) map[string]any {
-	m := map[string]any{"type": []string{typ, "null"}, "description": description}
-	maps.Copy(m, extra)
-	return m
+// memberTool is a tool about the run's member (typed arguments, strict
+// schema; see agent.NewTool): fn gets the member and the run's time.
+func memberTool[A, R any](c *core, name, description string, fn func(ctx context.Context, m health.Member, now time.Time, a A) (R, error)) agent.Tool {
+	return agent.NewTool(name, description, func(ctx context.Context, scope agent.Scope, a A) (R, error) {
+		m, err := c.member(ctx, scope)
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return fn(ctx, m, c.clock(scope), a)
+	})
 }
 
-// noParams is the schema of a tool without arguments.
-func noParams() map[string]any { return object(map[string]any{}) }
-
-// dateParam is an optional day argument.
-func dateParam(what string) map[string]any {
-	return nullable("string", what+": YYYY-MM-DD, \"today\" or \"yesterday\"; null = today.",
-		map[string]any{"pattern": `^(today|yesterday|\d{4}-\d{2}-\d{2})$`})
-}
-
-// daysParam is an optional look-back window.
-func daysParam(def, maxDays int) map[string]any {
-	return nullable("integer", fmt.Sprintf("How many days back (1-%d); null = %d.", maxDays, def),
-		map[string]any{"minimum": 1, "maximum": maxDays})
-}
-
-// decodeArgs reads tool arguments (already schema-checked by the toolbox).
-func decodeArgs(raw json.RawMessage, v any) error {
-	if len(raw) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
-	}
-	return nil
+// scopedTool is a tool that needs the run's member id but not the member.
+func scopedTool[A, R any](name, description string, fn func(ctx context.Context, scope agent.Scope, a A) (R, error)) agent.Tool {
+	return agent.NewTool(name, description, func(ctx context.Context, scope agent.Scope, a A) (R, error) {
+		if scope.MemberID == "" {
+			var zero R
+			return zero, errNoMember
+		}
+		return fn(ctx, scope, a)
+	})
 }
 
 // orInt returns *p, or def when p is nil.

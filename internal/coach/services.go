@@ -30,16 +30,20 @@ type Catalog interface {
 	Program(ctx context.Context, id string) (content.Program, error)
 }
 
-// Programs is the program-state service (*program.Service).
+// Programs is the program-state service (*program.Service): the coach
+// reads the state, and its tool builds operations that are checked at
+// once and applied in the run's commit transaction.
 type Programs interface {
 	Current(ctx context.Context, member string) (program.State, error)
 	Today(ctx context.Context, member string, now time.Time, loc *time.Location) (program.Today, error)
-	Declare(ctx context.Context, member, programID, startDate, pattern string) (program.State, error)
-	Advance(ctx context.Context, member string) (program.State, error)
-	RecordSubstitution(ctx context.Context, member string, day int, original, actual, reason string) (program.State, error)
-	Pause(ctx context.Context, member, note string) (program.State, error)
-	Resume(ctx context.Context, member string) (program.State, error)
-	Complete(ctx context.Context, member string) (program.State, error)
+	DeclareOp(ctx context.Context, member, programID, startDate, pattern string) (program.Op, error)
+	AdvanceOp(member string) program.Op
+	SubstituteOp(ctx context.Context, member string, day int, original, actual, reason string) (program.Op, error)
+	PauseOp(member, note string) program.Op
+	ResumeOp(member string) program.Op
+	CompleteOp(member string) program.Op
+	Check(ctx context.Context, op program.Op) error
+	DoTx(ctx context.Context, tx *store.Tx, op program.Op) error
 }
 
 // Dashboards is what the coach reads of the dashboard store and how it
@@ -50,7 +54,9 @@ type Dashboards interface {
 	UnprocessedAnswers(ctx context.Context, member string) ([]dashboard.Answer, error)
 	VoiceMemos(ctx context.Context, member string, since time.Time) ([]dashboard.VoiceMemo, error)
 	ConsumedSince(ctx context.Context, member string, t time.Time) (map[string]time.Time, error)
-	Published(member string)
+	// PutTx stores today's document in the run's transaction and tells the
+	// member's screens once it commits.
+	PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc dashboard.Document, sources string) error
 }
 
 var (

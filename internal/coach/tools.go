@@ -66,9 +66,7 @@ func (c *core) member(ctx context.Context, scope agent.Scope) (health.Member, er
 	if err != nil {
 		return m, fmt.Errorf("coach: member %s: %w", scope.MemberID, err)
 	}
-	if m.Unit != health.LB {
-		m.Unit = health.KG
-	}
+	m.Unit = m.Unit.Normalize()
 	return m, nil
 }
 

@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"hearth/internal/agent"
@@ -24,22 +23,16 @@ type MemoLine struct {
 // maxTranscript caps a transcript in tool results (characters).
 const maxTranscript = 500
 
+// memosArgs are get_voice_memos's arguments.
+type memosArgs struct {
+	Days *int `json:"days" desc:"How many days back (1-30); null = 7." schema:"minimum=1,maximum=30"`
+}
+
 func (t *Tools) voiceMemos() agent.Tool {
-	return agent.Tool{
-		Name:        "get_voice_memos",
-		Description: "The member's recent voice memos as transcripts (newest first), with the prompt each answered if any.",
-		Parameters:  object(map[string]any{"days": daysParam(7, 30)}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Days *int }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
+	return scopedTool("get_voice_memos", "The member's recent voice memos as transcripts (newest first), with the prompt each answered if any.",
+		func(ctx context.Context, scope agent.Scope, a memosArgs) ([]MemoLine, error) {
 			return t.c.memos(ctx, scope.MemberID, orInt(a.Days, 7), t.c.clock(scope))
-		},
-	}
+		})
 }
 
 func (c *core) memos(ctx context.Context, member string, days int, now time.Time) ([]MemoLine, error) {
@@ -95,23 +88,18 @@ type PromptsView struct {
 	latestAt time.Time // when the latest dashboard was written
 }
 
+// answersArgs are get_prompt_responses's arguments.
+type answersArgs struct {
+	Days *int `json:"days" desc:"How many days back (1-60); null = 14." schema:"minimum=1,maximum=60"`
+}
+
 func (t *Tools) promptResponses() agent.Tool {
-	return agent.Tool{
-		Name: "get_prompt_responses",
-		Description: "The prompts of the member's latest dashboard (answered or not) and their recent answers, " +
+	return scopedTool("get_prompt_responses",
+		"The prompts of the member's latest dashboard (answered or not) and their recent answers, "+
 			"including the ones no run has acted on yet.",
-		Parameters: object(map[string]any{"days": daysParam(14, 60)}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Days *int }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
+		func(ctx context.Context, scope agent.Scope, a answersArgs) (PromptsView, error) {
 			return t.c.promptsView(ctx, scope.MemberID, orInt(a.Days, 14), t.c.clock(scope))
-		},
-	}
+		})
 }
 
 func (c *core) promptsView(ctx context.Context, member string, days int, now time.Time) (PromptsView, error) {

@@ -2,56 +2,45 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 
 	"hearth/internal/agent"
 	"hearth/internal/content"
 	"hearth/internal/health"
 )
 
+// contentKind is a content kind filter: one of content.Kinds().
+type contentKind string
+
+// JSONSchema implements agent.Schemer: the catalog's kinds as an enum.
+func (contentKind) JSONSchema() map[string]any {
+	kinds := []any{}
+	for _, k := range content.Kinds() {
+		kinds = append(kinds, k)
+	}
+	return map[string]any{"type": "string", "enum": kinds}
+}
+
+// contentArgs are get_fitness_content's arguments.
+type contentArgs struct {
+	Kind        *contentKind `json:"kind" desc:"Only this kind; null = any."`
+	Program     *string      `json:"program" desc:"Only sessions of this program id; null = any." schema:"maxLength=64"`
+	Query       *string      `json:"query" desc:"Words to find in titles, programs, summaries or tags; null = none." schema:"maxLength=100"`
+	MaxDuration *int         `json:"max_duration" desc:"At most this many minutes; null = any." schema:"minimum=1,maximum=600"`
+	Limit       *int         `json:"limit" desc:"At most this many items (1-60); null = 30." schema:"minimum=1,maximum=60"`
+}
+
 func (t *Tools) fitnessContent() agent.Tool {
-	return agent.Tool{
-		Name: "get_fitness_content",
-		Description: "Browse the workout catalog. With every filter null: a balanced menu (a few items of each kind) and the " +
+	return scopedTool("get_fitness_content",
+		"Browse the workout catalog. With every filter null: a balanced menu (a few items of each kind) and the "+
 			"programs with their first session. Choose content only from ids this tool or the menu returned.",
-		Parameters: object(map[string]any{
-			"kind":         nullable("string", "Only this kind; null = any.", map[string]any{"enum": append(anySlice(content.Kinds()), nil)}),
-			"program":      nullable("string", "Only sessions of this program id; null = any.", map[string]any{"maxLength": 64}),
-			"query":        nullable("string", "Words to find in titles, programs, summaries or tags; null = none.", map[string]any{"maxLength": 100}),
-			"max_duration": nullable("integer", "At most this many minutes; null = any.", map[string]any{"minimum": 1, "maximum": 600}),
-			"limit":        nullable("integer", "At most this many items (1-60); null = 30.", map[string]any{"minimum": 1, "maximum": 60}),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct {
-				Kind, Program, Query *string
-				MaxDuration          *int `json:"max_duration"`
-				Limit                *int
+		func(ctx context.Context, scope agent.Scope, a contentArgs) (ContentView, error) {
+			var kind *string
+			if a.Kind != nil {
+				k := string(*a.Kind)
+				kind = &k
 			}
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
-			return t.c.contentView(ctx, scope, a.Kind, a.Program, a.Query, a.MaxDuration, a.Limit)
-		},
-	}
-}
-
-func anySlice(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return strings.TrimSpace(*s)
+			return t.c.contentView(ctx, scope, kind, a.Program, a.Query, a.MaxDuration, a.Limit)
+		})
 }
 
 func (c *core) contentView(ctx context.Context, scope agent.Scope, kind, prog, query *string, maxDur, limit *int) (ContentView, error) {

@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -34,27 +33,16 @@ type GoalsView struct {
 	Text       string         `json:"text"`
 }
 
+// goalsArgs are get_user_goals's arguments.
+type goalsArgs struct {
+	IncludeInactive *bool `json:"include_inactive" desc:"Also list achieved and dropped goals; null = false."`
+}
+
 func (t *Tools) userGoals() agent.Tool {
-	return agent.Tool{
-		Name:        "get_user_goals",
-		Description: "The member's goals, goal weight (member's unit) and daily nutrition targets.",
-		Parameters: object(map[string]any{
-			"include_inactive": nullable("boolean", "Also list achieved and dropped goals; null = false.", nil),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct {
-				IncludeInactive *bool `json:"include_inactive"`
-			}
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
+	return memberTool(t.c, "get_user_goals", "The member's goals, goal weight (member's unit) and daily nutrition targets.",
+		func(ctx context.Context, m health.Member, _ time.Time, a goalsArgs) (GoalsView, error) {
 			return t.c.goalsView(ctx, m, a.IncludeInactive != nil && *a.IncludeInactive)
-		},
-	}
+		})
 }
 
 func (c *core) goalsView(ctx context.Context, m health.Member, all bool) (GoalsView, error) {
@@ -97,25 +85,15 @@ func (c *core) goalsView(ctx context.Context, m health.Member, all bool) (GoalsV
 	return v, nil
 }
 
+// progressArgs are calculate_goal_progress's arguments.
+type progressArgs struct {
+	GoalWeight *float64 `json:"goal_weight" desc:"A goal weight in the member's unit; null = the member's goal weight." schema:"exclusiveMinimum=0,maximum=1000"`
+}
+
 func (t *Tools) goalProgress() agent.Tool {
-	return agent.Tool{
-		Name:        "calculate_goal_progress",
-		Description: "Progress toward a goal weight (default: the member's): trend now, amount to go, percent covered, weekly pace and ETA.",
-		Parameters: object(map[string]any{
-			"goal_weight": nullable("number", "A goal weight in the member's unit; null = the member's goal weight.",
-				map[string]any{"exclusiveMinimum": 0, "maximum": 1000}),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct {
-				GoalWeight *float64 `json:"goal_weight"`
-			}
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
+	return memberTool(t.c, "calculate_goal_progress",
+		"Progress toward a goal weight (default: the member's): trend now, amount to go, percent covered, weekly pace and ETA.",
+		func(ctx context.Context, m health.Member, now time.Time, a progressArgs) (any, error) {
 			goal := m.GoalWeightKg
 			if a.GoalWeight != nil {
 				kg := m.Unit.ToKg(*a.GoalWeight)
@@ -124,35 +102,24 @@ func (t *Tools) goalProgress() agent.Tool {
 			if goal == nil {
 				return nil, errors.New("the member has no goal weight; pass goal_weight")
 			}
-			now := t.c.clock(scope)
 			rs, err := t.c.rec.Weights(ctx, m.ID, store.Range{From: now.AddDate(0, 0, -weightWindowDays)})
 			if err != nil {
 				return nil, err
 			}
 			return goalView(health.GoalProgress(rs, *goal, nil, now, t.c.loc), m.Unit, t.c.loc), nil
-		},
-	}
+		})
+}
+
+// calorieArgs are suggest_calorie_target's arguments.
+type calorieArgs struct {
+	Weight *float64 `json:"weight" desc:"Body weight in the member's unit; null = the latest weigh-in." schema:"exclusiveMinimum=0,maximum=1000"`
 }
 
 func (t *Tools) calorieTarget() agent.Tool {
-	return agent.Tool{
-		Name: "suggest_calorie_target",
-		Description: "A daily calorie target: Mifflin-St Jeor BMR × the activity multiplier (TDEE), adjusted toward the goal " +
+	return memberTool(t.c, "suggest_calorie_target",
+		"A daily calorie target: Mifflin-St Jeor BMR × the activity multiplier (TDEE), adjusted toward the goal "+
 			"weight, never below a safe floor; with the reasoning.",
-		Parameters: object(map[string]any{
-			"weight": nullable("number", "Body weight in the member's unit; null = the latest weigh-in.",
-				map[string]any{"exclusiveMinimum": 0, "maximum": 1000}),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Weight *float64 }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			now := t.c.clock(scope)
+		func(ctx context.Context, m health.Member, now time.Time, a calorieArgs) (any, error) {
 			var kg float64
 			if a.Weight != nil {
 				kg = m.Unit.ToKg(*a.Weight)
@@ -171,25 +138,14 @@ func (t *Tools) calorieTarget() agent.Tool {
 				return nil, fmt.Errorf("cannot compute a target: %v; the member's profile needs it (admin pages)", err)
 			}
 			return s, err
-		},
-	}
+		})
 }
 
 func (t *Tools) remainingMacros() agent.Tool {
-	return agent.Tool{
-		Name:        "calculate_remaining_macros",
-		Description: "What is left of the daily calorie and macro targets on a day (default today), after the meals logged so far.",
-		Parameters:  object(map[string]any{"date": dateParam("The day")}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Date *string }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			day, err := t.c.day(a.Date, t.c.clock(scope))
+	return memberTool(t.c, "calculate_remaining_macros",
+		"What is left of the daily calorie and macro targets on a day (default today), after the meals logged so far.",
+		func(ctx context.Context, m health.Member, now time.Time, a dateArgs) (any, error) {
+			day, err := t.c.day(a.Date, now)
 			if err != nil {
 				return nil, err
 			}
@@ -198,6 +154,5 @@ func (t *Tools) remainingMacros() agent.Tool {
 				return nil, err
 			}
 			return map[string]any{"date": d.Date, "remaining": d.VsTargets, "text": d.VsTargets.Text()}, nil
-		},
-	}
+		})
 }

@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"hearth/internal/agent"
@@ -19,18 +18,11 @@ const (
 )
 
 func (t *Tools) weightTrend() agent.Tool {
-	return agent.Tool{
-		Name:        "get_weight_trend",
-		Description: "The member's weight: latest reading, smoothed trend, 7- and 30-day change, days since the last weigh-in, and progress toward the goal weight, in the member's unit.",
-		Parameters:  noParams(),
-		Execute: func(ctx context.Context, scope agent.Scope, _ json.RawMessage) (any, error) {
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			return t.c.weightView(ctx, m, t.c.clock(scope))
-		},
-	}
+	return memberTool(t.c, "get_weight_trend",
+		"The member's weight: latest reading, smoothed trend, 7- and 30-day change, days since the last weigh-in, and progress toward the goal weight, in the member's unit.",
+		func(ctx context.Context, m health.Member, now time.Time, _ noArgs) (WeightView, error) {
+			return t.c.weightView(ctx, m, now)
+		})
 }
 
 func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (WeightView, error) {
@@ -65,26 +57,15 @@ func goalView(p health.Progress, u health.Unit, loc *time.Location) GoalView {
 }
 
 func (t *Tools) todayNutrition() agent.Tool {
-	return agent.Tool{
-		Name:        "get_today_nutrition",
-		Description: "Calories and macros logged on one day (default today) against the member's targets, with the meal-logging streak.",
-		Parameters:  object(map[string]any{"date": dateParam("The day")}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Date *string }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
+	return memberTool(t.c, "get_today_nutrition",
+		"Calories and macros logged on one day (default today) against the member's targets, with the meal-logging streak.",
+		func(ctx context.Context, m health.Member, now time.Time, a dateArgs) (NutritionDayView, error) {
+			day, err := t.c.day(a.Date, now)
 			if err != nil {
-				return nil, err
-			}
-			day, err := t.c.day(a.Date, t.c.clock(scope))
-			if err != nil {
-				return nil, err
+				return NutritionDayView{}, err
 			}
 			return t.c.nutritionDay(ctx, m, day)
-		},
-	}
+		})
 }
 
 // nutritionDay summarises the local day of asOf, as it stood at asOf.
@@ -98,23 +79,17 @@ func (c *core) nutritionDay(ctx context.Context, m health.Member, asOf time.Time
 		LoggingStreak: health.LoggingStreak(meals, asOf, c.loc), Text: d.Text()}, nil
 }
 
+// historyArgs are get_nutrition_history's arguments.
+type historyArgs struct {
+	Days *int `json:"days" desc:"How many days back (1-90); null = 7." schema:"minimum=1,maximum=90"`
+}
+
 func (t *Tools) nutritionHistory() agent.Tool {
-	return agent.Tool{
-		Name:        "get_nutrition_history",
-		Description: "Nutrition over the last complete days (today excluded): per-day calories and protein, days missing a log, and daily averages against targets.",
-		Parameters:  object(map[string]any{"days": daysParam(7, 90)}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Days *int }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			return t.c.nutritionHistory(ctx, m, orInt(a.Days, 7), t.c.clock(scope))
-		},
-	}
+	return memberTool(t.c, "get_nutrition_history",
+		"Nutrition over the last complete days (today excluded): per-day calories and protein, days missing a log, and daily averages against targets.",
+		func(ctx context.Context, m health.Member, now time.Time, a historyArgs) (NutritionHistoryView, error) {
+			return t.c.nutritionHistory(ctx, m, orInt(a.Days, 7), now)
+		})
 }
 
 func (c *core) nutritionHistory(ctx context.Context, m health.Member, n int, now time.Time) (NutritionHistoryView, error) {
@@ -135,20 +110,9 @@ func (c *core) nutritionHistory(ctx context.Context, m health.Member, n int, now
 }
 
 func (t *Tools) healthSummary() agent.Tool {
-	return agent.Tool{
-		Name:        "get_health_summary",
-		Description: "A few labelled lines summarising one day (default today): weight, nutrition, logging streak, training rhythm, workouts, body composition.",
-		Parameters:  object(map[string]any{"date": dateParam("The day")}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Date *string }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			now := t.c.clock(scope)
+	return memberTool(t.c, "get_health_summary",
+		"A few labelled lines summarising one day (default today): weight, nutrition, logging streak, training rhythm, workouts, body composition.",
+		func(ctx context.Context, m health.Member, now time.Time, a dateArgs) (any, error) {
 			day, err := t.c.day(a.Date, now)
 			if err != nil {
 				return nil, err
@@ -169,8 +133,7 @@ func (t *Tools) healthSummary() agent.Tool {
 			}
 			s := health.DaySummary(m, r, day, now, t.c.loc)
 			return map[string]any{"date": dateOf(s.Day, t.c.loc), "logging_streak": s.LoggingStreak, "text": s.Text(t.c.loc)}, nil
-		},
-	}
+		})
 }
 
 // MealLine is one logged meal.
@@ -182,24 +145,16 @@ type MealLine struct {
 	ProteinG float64 `json:"protein_g"`
 }
 
+// mealsArgs are get_recent_meals's arguments.
+type mealsArgs struct {
+	Days  *int `json:"days" desc:"How many days back (1-14); null = 3." schema:"minimum=1,maximum=14"`
+	Limit *int `json:"limit" desc:"At most this many meals (1-50); null = 15." schema:"minimum=1,maximum=50"`
+}
+
 func (t *Tools) recentMeals() agent.Tool {
-	return agent.Tool{
-		Name:        "get_recent_meals",
-		Description: "The member's most recent meals (newest first) with calories and protein, and the foods they log most often; useful for concrete meal suggestions.",
-		Parameters: object(map[string]any{
-			"days":  daysParam(3, 14),
-			"limit": nullable("integer", "At most this many meals (1-50); null = 15.", map[string]any{"minimum": 1, "maximum": 50}),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Days, Limit *int }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			now := t.c.clock(scope)
+	return memberTool(t.c, "get_recent_meals",
+		"The member's most recent meals (newest first) with calories and protein, and the foods they log most often; useful for concrete meal suggestions.",
+		func(ctx context.Context, m health.Member, now time.Time, a mealsArgs) (any, error) {
 			from := health.LocalDay(now, t.c.loc).AddDate(0, 0, 1-orInt(a.Days, 3))
 			meals, err := t.c.rec.Meals(ctx, m.ID, store.Range{From: from, To: now.Add(time.Nanosecond), Desc: true})
 			if err != nil {
@@ -226,23 +181,15 @@ func (t *Tools) recentMeals() agent.Tool {
 				}
 			}
 			return map[string]any{"meals": lines, "frequent": frequent}, nil
-		},
-	}
+		})
 }
 
 func (t *Tools) bodyComposition() agent.Tool {
-	return agent.Tool{
-		Name:        "get_body_composition",
-		Description: "The latest body-composition scan (body fat %, lean mass in the member's unit) and the change since the previous scan.",
-		Parameters:  noParams(),
-		Execute: func(ctx context.Context, scope agent.Scope, _ json.RawMessage) (any, error) {
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			return t.c.bodyView(ctx, m, t.c.clock(scope))
-		},
-	}
+	return memberTool(t.c, "get_body_composition",
+		"The latest body-composition scan (body fat %, lean mass in the member's unit) and the change since the previous scan.",
+		func(ctx context.Context, m health.Member, now time.Time, _ noArgs) (BodyView, error) {
+			return t.c.bodyView(ctx, m, now)
+		})
 }
 
 func (c *core) bodyView(ctx context.Context, m health.Member, now time.Time) (BodyView, error) {
@@ -254,8 +201,12 @@ func (c *core) bodyView(ctx context.Context, m health.Member, now time.Time) (Bo
 	if !ok {
 		return BodyView{Text: "no body-composition scan yet"}, nil
 	}
-	lean := round1(m.Unit.FromKg(comp.Latest.LeanMassKg))
+	var fat *float64
+	if comp.Latest.BodyFatPct != nil {
+		v := round1(*comp.Latest.BodyFatPct)
+		fat = &v
+	}
 	return BodyView{HasScan: true, Date: dateOf(comp.Latest.ScannedAt, c.loc), DaysAgo: comp.DaysAgo,
-		BodyFatPct: round1(comp.Latest.BodyFatPct), LeanMass: lean, BodyFatChange: comp.BodyFatChangePct,
+		BodyFatPct: fat, LeanMass: inUnit(m.Unit, comp.Latest.LeanMassKg), BodyFatChange: comp.BodyFatChangePct,
 		LeanChange: inUnit(m.Unit, comp.LeanChangeKg), Text: comp.Text(m.Unit)}, nil
 }

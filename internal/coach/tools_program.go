@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/internal/program"
+	"hearth/internal/store"
 )
 
 // ProgramView is get_program_state's result: the member's program and what
@@ -47,17 +47,11 @@ type ProgramView struct {
 }
 
 func (t *Tools) programState() agent.Tool {
-	return agent.Tool{
-		Name:        "get_program_state",
-		Description: "The member's workout program: which program, status, position (next day to do), schedule pattern, what today is (training, rest, not started), how far behind or ahead, and the next sessions.",
-		Parameters:  noParams(),
-		Execute: func(ctx context.Context, scope agent.Scope, _ json.RawMessage) (any, error) {
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
+	return scopedTool("get_program_state",
+		"The member's workout program: which program, status, position (next day to do), schedule pattern, what today is (training, rest, not started), how far behind or ahead, and the next sessions.",
+		func(ctx context.Context, scope agent.Scope, _ noArgs) (ProgramView, error) {
 			return t.c.programView(ctx, scope.MemberID, t.c.clock(scope))
-		},
-	}
+		})
 }
 
 func (c *core) programView(ctx context.Context, member string, now time.Time) (ProgramView, error) {
@@ -155,85 +149,92 @@ func (v ProgramView) text() string {
 	return b.String()
 }
 
-func (t *Tools) updateProgram() agent.Tool {
-	str := func(desc string) map[string]any { return nullable("string", desc, map[string]any{"maxLength": 200}) }
-	return agent.Tool{
-		Name: "update_program_state",
-		Description: "Change the member's program: declare (program_id, start_date, pattern) when they say they start one; " +
-			"advance after they did today's session; substitute (day, actual, reason) when they did something else; " +
-			"pause (note), resume, complete. Returns the new state.",
-		Parameters: object(map[string]any{
-			"action":     map[string]any{"type": "string", "enum": []string{"declare", "advance", "substitute", "pause", "resume", "complete"}},
-			"program_id": str("declare: the catalog program id."),
-			"start_date": str("declare: YYYY-MM-DD, today, tomorrow or a weekday (\"monday\"); null = today."),
-			"pattern":    str("declare: training weekdays, \"daily\" or e.g. \"mon,wed,fri\"; null = daily."),
-			"day":        nullable("integer", "substitute: the program day; null = the current day.", map[string]any{"minimum": 1, "maximum": 1000}),
-			"original":   str("substitute: the program's content id for the day; null = from the program."),
-			"actual":     str("substitute: a catalog id or a short description of what they did."),
-			"reason":     str("substitute: why."),
-			"note":       str("pause: why."),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct {
-				Action                                  string
-				ProgramID                               *string `json:"program_id"`
-				StartDate                               *string `json:"start_date"`
-				Pattern, Original, Actual, Reason, Note *string
-				Day                                     *int
-			}
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
-			if err := t.c.changeProgram(ctx, scope, a.Action, deref(a.ProgramID), deref(a.StartDate), deref(a.Pattern),
-				a.Day, deref(a.Original), deref(a.Actual), deref(a.Reason), deref(a.Note)); err != nil {
-				return nil, t.c.refusal(a.Action, err)
-			}
-			return t.c.programView(ctx, scope.MemberID, t.c.clock(scope))
-		},
-	}
+// programArgs are update_program_state's arguments.
+type programArgs struct {
+	Action    string  `json:"action" enum:"declare|advance|substitute|pause|resume|complete"`
+	ProgramID *string `json:"program_id" desc:"declare: the catalog program id." schema:"maxLength=200"`
+	StartDate *string `json:"start_date" desc:"declare: YYYY-MM-DD, today, tomorrow or a weekday (\"monday\"); null = today." schema:"maxLength=200"`
+	Pattern   *string `json:"pattern" desc:"declare: training weekdays, \"daily\" or e.g. \"mon,wed,fri\"; null = daily." schema:"maxLength=200"`
+	Day       *int    `json:"day" desc:"substitute: the program day; null = the current day." schema:"minimum=1,maximum=1000"`
+	Original  *string `json:"original" desc:"substitute: the program's content id for the day; null = from the program." schema:"maxLength=200"`
+	Actual    *string `json:"actual" desc:"substitute: a catalog id or a short description of what they did." schema:"maxLength=200"`
+	Reason    *string `json:"reason" desc:"substitute: why." schema:"maxLength=200"`
+	Note      *string `json:"note" desc:"pause: why." schema:"maxLength=200"`
 }
 
-func (c *core) changeProgram(ctx context.Context, scope agent.Scope, action, programID, start, pattern string,
-	day *int, original, actual, reason, note string) error {
+// stagedResult is what a write tool answers: the change waits for the run.
+type stagedResult[V any] struct {
+	Staged bool   `json:"staged"`
+	Note   string `json:"note"`
+	Now    V      `json:"current"`
+}
+
+// stagedNote tells the model when its write happens.
+const stagedNote = "staged: applied when your output is accepted; a run that falls back applies nothing"
+
+func (t *Tools) updateProgram() agent.Tool {
+	return scopedTool("update_program_state",
+		"Change the member's program: declare (program_id, start_date, pattern) when they say they start one; "+
+			"advance after they did today's session; substitute (day, actual, reason) when they did something else; "+
+			"pause (note), resume, complete. The change is checked now and applied when your output is accepted.",
+		func(ctx context.Context, scope agent.Scope, a programArgs) (stagedResult[ProgramView], error) {
+			op, err := t.c.programOp(ctx, scope, a)
+			if err == nil {
+				err = t.c.prog.Check(ctx, op)
+			}
+			if err != nil {
+				return stagedResult[ProgramView]{}, t.c.refusal(a.Action, err)
+			}
+			if err := scope.Stage(func(ctx context.Context, tx *store.Tx) error { return t.c.prog.DoTx(ctx, tx, op) }); err != nil {
+				return stagedResult[ProgramView]{}, err
+			}
+			v, err := t.c.programView(ctx, scope.MemberID, t.c.clock(scope))
+			return stagedResult[ProgramView]{Staged: true, Note: stagedNote, Now: v}, err
+		})
+}
+
+// programOp turns the tool's arguments into a program operation.
+func (c *core) programOp(ctx context.Context, scope agent.Scope, a programArgs) (program.Op, error) {
 	m := scope.MemberID
-	var err error
-	switch action {
+	switch a.Action {
 	case "declare":
-		if programID == "" {
-			return apperr.Invalidf("declare needs program_id")
+		if deref(a.ProgramID) == "" {
+			return program.Op{}, apperr.Invalidf("declare needs program_id")
 		}
-		d, derr := resolveDay(start, civilDate(c.clock(scope), c.loc))
-		if derr != nil {
-			return derr
+		d, err := resolveDay(deref(a.StartDate), civilDate(c.clock(scope), c.loc))
+		if err != nil {
+			return program.Op{}, err
 		}
-		_, err = c.prog.Declare(ctx, m, programID, d.Format(time.DateOnly), pattern)
+		return c.prog.DeclareOp(ctx, m, deref(a.ProgramID), d.Format(time.DateOnly), deref(a.Pattern))
 	case "advance":
-		_, err = c.prog.Advance(ctx, m)
+		return c.prog.AdvanceOp(m), nil
 	case "substitute":
 		d := 0
-		if day != nil {
-			d = *day
+		if a.Day != nil {
+			d = *a.Day
 		} else {
-			st, cerr := c.prog.Current(ctx, m)
-			if cerr != nil {
-				return cerr
+			st, err := c.prog.Current(ctx, m)
+			if err != nil {
+				return program.Op{}, err
 			}
 			d = st.CurrentDay
 		}
-		_, err = c.prog.RecordSubstitution(ctx, m, d, original, actual, reason)
+		return c.prog.SubstituteOp(ctx, m, d, deref(a.Original), deref(a.Actual), deref(a.Reason))
 	case "pause":
-		_, err = c.prog.Pause(ctx, m, note)
+		return c.prog.PauseOp(m, deref(a.Note)), nil
 	case "resume":
-		_, err = c.prog.Resume(ctx, m)
+		return c.prog.ResumeOp(m), nil
 	case "complete":
-		_, err = c.prog.Complete(ctx, m)
-	default:
-		return apperr.Invalidf("unknown action %q", action)
+		return c.prog.CompleteOp(m), nil
 	}
-	return err
+	return program.Op{}, apperr.Invalidf("unknown action %q", a.Action)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
 }
 
 // refusal turns a service error into the message the model sees: the

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
+	"hearth/internal/live"
 	"hearth/internal/program"
 )
 
@@ -118,11 +120,20 @@ func TestUpdateProgramStateTool(t *testing.T) {
 		maps.Copy(full, args)
 		raw, _ := json.Marshal(full)
 		box, _ := f.orch.Toolbox(AgentID)
-		v, err := box.Call(f.ctx, agent.Scope{AgentID: AgentID, MemberID: "ada", Now: f.clk.Now()}, "update_program_state", raw)
-		if err != nil {
+		st := agent.NewStager()
+		scope := agent.Scope{AgentID: AgentID, MemberID: "ada", Now: f.clk.Now()}.WithStager(st)
+		before, _ := f.progs.Current(f.ctx, "ada")
+		if _, err := box.Call(f.ctx, scope, "update_program_state", raw); err != nil {
 			return ProgramView{}, err
 		}
-		return v.(ProgramView), nil
+		// Checked now, written only when the run commits.
+		if now, _ := f.progs.Current(f.ctx, "ada"); now.UpdatedAt != before.UpdatedAt || now.ID != before.ID || st.Len() != 1 {
+			t.Fatalf("%v: the tool wrote before the commit (or staged %d writes)", args["action"], st.Len())
+		}
+		if _, err := agent.ApplyStaged(f.ctx, f.db, st); err != nil {
+			return ProgramView{}, err
+		}
+		return NewTools(f.deps).c.programView(f.ctx, "ada", f.clk.Now())
 	}
 	if _, err := call(map[string]any{"action": "advance"}); err == nil || !strings.Contains(err.Error(), "advance refused: ada has no current program") {
 		t.Fatalf("advance without a program: %v", err)
@@ -156,10 +167,14 @@ func TestWriteDashboardToolValidatesContent(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	f.member(health.Member{ID: "ada", Name: "Ada"})
 	box, _ := f.orch.Toolbox(AgentID)
-	scope := agent.Scope{AgentID: AgentID, MemberID: "ada", Now: f.clk.Now(), RunID: 0}
 	write := func(d dashboard.Document) error {
+		st := agent.NewStager()
+		scope := agent.Scope{AgentID: AgentID, MemberID: "ada", Now: f.clk.Now(), RunID: 0}.WithStager(st)
 		raw, _ := json.Marshal(map[string]any{"document": d})
-		_, err := box.Call(f.ctx, scope, "write_dashboard", raw)
+		if _, err := box.Call(f.ctx, scope, "write_dashboard", raw); err != nil {
+			return err
+		}
+		_, err := agent.ApplyStaged(f.ctx, f.db, st)
 		return err
 	}
 	bad := modelDoc("local:ember-core-04", "Hollow Body Basics", 45, "Hi.")
@@ -186,8 +201,15 @@ func TestLogCoachingNoteTool(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	f.member(health.Member{ID: "ada", Name: "Ada"})
 	box, _ := f.orch.Toolbox(AgentID)
-	if _, err := box.Call(f.ctx, agent.Scope{AgentID: AgentID, MemberID: "ada", RunID: 42, Now: f.clk.Now()}, "log_coaching_note",
-		json.RawMessage(`{"note":"Responds well to direct feedback."}`)); err != nil {
+	st := agent.NewStager()
+	scope := agent.Scope{AgentID: AgentID, MemberID: "ada", RunID: 42, Now: f.clk.Now()}.WithStager(st)
+	if _, err := box.Call(f.ctx, scope, "log_coaching_note", json.RawMessage(`{"note":"Responds well to direct feedback."}`)); err != nil {
+		t.Fatal(err)
+	}
+	if notes, _ := Notes(f.ctx, f.db, "ada", 0); len(notes) != 0 {
+		t.Fatalf("the note was written before the run committed: %+v", notes)
+	}
+	if _, err := agent.ApplyStaged(f.ctx, f.db, st); err != nil {
 		t.Fatal(err)
 	}
 	notes, err := Notes(f.ctx, f.db, "ada", 0)
@@ -254,25 +276,28 @@ func TestNoModelReply(t *testing.T) {
 	}
 }
 
-// spyDashboards records Published calls.
-type spyDashboards struct {
-	*dashboard.Store
+// pubSpy records what was published.
+type pubSpy struct {
+	mu        sync.Mutex
 	published []string
 }
 
-func (s *spyDashboards) Published(member string) { s.published = append(s.published, member) }
+func (s *pubSpy) Publish(topic string, kind live.Kind, _ any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.published = append(s.published, topic+" "+string(kind))
+}
 
 // TestNewWiresToolsAndPublishesAfterCommit: New adds the scheduling tools
 // it is given, and a run tells the member's screens once it committed.
 func TestNewWiresToolsAndPublishesAfterCommit(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	f.member(health.Member{ID: "ada", Name: "Ada"})
-	spy := &spyDashboards{Store: f.dash}
+	spy := &pubSpy{}
 	deps := f.deps
-	deps.Dashboards = spy
+	deps.Dashboards = dashboard.NewStore(f.db, spy, time.UTC)
 	deps.Schedule = agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{{Name: "schedule_action", Parameters: object(map[string]any{}),
-			Execute: func(context.Context, agent.Scope, json.RawMessage) (any, error) { return "ok", nil }}}
+		return []agent.Tool{agent.NewTool("schedule_action", "Schedule.", func(context.Context, agent.Scope, noArgs) (string, error) { return "ok", nil })}
 	})
 	a := New(deps)
 	a.ID = "coach-under-test"
@@ -289,7 +314,7 @@ func TestNewWiresToolsAndPublishesAfterCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustStatus(t, r, agent.StatusSucceeded)
-	if !slices.Equal(spy.published, []string{"ada"}) {
-		t.Errorf("published %v, want [ada] once", spy.published)
+	if !slices.Equal(spy.published, []string{"member:ada dashboard"}) {
+		t.Errorf("published %v, want the new document once", spy.published)
 	}
 }

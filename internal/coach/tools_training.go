@@ -2,7 +2,6 @@ package coach
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"time"
 
@@ -11,26 +10,18 @@ import (
 	"hearth/internal/store"
 )
 
+// workoutsArgs are get_recent_workouts's arguments.
+type workoutsArgs struct {
+	Limit *int `json:"limit" desc:"How many workouts (1-20); null = 5." schema:"minimum=1,maximum=20"`
+}
+
 func (t *Tools) recentWorkouts() agent.Tool {
-	return agent.Tool{
-		Name: "get_recent_workouts",
-		Description: "The member's last workouts (newest first), the training rhythm (this week vs the usual week, " +
+	return memberTool(t.c, "get_recent_workouts",
+		"The member's last workouts (newest first), the training rhythm (this week vs the usual week, "+
 			"days since the last workout, rest days in a row) and the catalog content finished in the last 7 days.",
-		Parameters: object(map[string]any{
-			"limit": nullable("integer", "How many workouts (1-20); null = 5.", map[string]any{"minimum": 1, "maximum": 20}),
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Limit *int }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			m, err := t.c.member(ctx, scope)
-			if err != nil {
-				return nil, err
-			}
-			return t.c.workoutsView(ctx, m, orInt(a.Limit, 5), t.c.clock(scope))
-		},
-	}
+		func(ctx context.Context, m health.Member, now time.Time, a workoutsArgs) (WorkoutsView, error) {
+			return t.c.workoutsView(ctx, m, orInt(a.Limit, 5), now)
+		})
 }
 
 func (c *core) workoutsView(ctx context.Context, m health.Member, limit int, now time.Time) (WorkoutsView, error) {

@@ -2,42 +2,37 @@ package coach
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 )
 
-// dashboardParams wraps the dashboard schema as the "document" argument,
-// hoisting its $defs to the root so its "#/$defs/…" references resolve.
-func dashboardParams() map[string]any {
+// dashboardArgs are write_dashboard's arguments: the document.
+type dashboardArgs struct {
+	Document dashboard.Document `json:"document"`
+}
+
+// JSONSchema implements agent.Schemer: the dashboard schema as the
+// "document" argument, its $defs hoisted to the root so its "#/$defs/…"
+// references resolve.
+func (dashboardArgs) JSONSchema() map[string]any {
 	doc := dashboard.SchemaMap()
 	defs := doc["$defs"]
 	delete(doc, "$defs")
 	delete(doc, "$schema")
-	p := object(map[string]any{"document": doc})
-	p["$defs"] = defs
-	return p
+	return map[string]any{"type": "object", "properties": map[string]any{"document": doc},
+		"required": []string{"document"}, "additionalProperties": false, "$defs": defs}
 }
 
 func (t *Tools) writeDashboard() agent.Tool {
-	return agent.Tool{
-		Name: "write_dashboard",
-		Description: "Write (replace) the member's dashboard for today. Content ids must exist in the catalog with their " +
-			"catalog durations; the document is refused with the problems otherwise.",
-		Parameters: dashboardParams(),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Document dashboard.Document }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
+	return scopedTool("write_dashboard",
+		"Write (replace) the member's dashboard for today when your output is accepted. Content ids must exist in the "+
+			"catalog with their catalog durations; the document is refused with the problems otherwise.",
+		func(ctx context.Context, scope agent.Scope, a dashboardArgs) (map[string]any, error) {
 			problems, err := t.c.validateContent(ctx, a.Document)
 			if err != nil {
 				return nil, err
@@ -50,16 +45,11 @@ func (t *Tools) writeDashboard() agent.Tool {
 				a.Document.GeneratedAt = now.UTC()
 			}
 			day := dateOf(now, t.c.loc)
-			err = t.c.db.Tx(ctx, func(tx *sql.Tx) error {
-				return dashboard.PutTx(ctx, tx, now, scope.MemberID, day, scope.RunID, a.Document, "coach tool")
+			err = scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				return t.c.dash.PutTx(ctx, tx, now, scope.MemberID, day, scope.RunID, a.Document, "coach tool")
 			})
-			if err != nil {
-				return nil, err
-			}
-			t.c.dash.Published(scope.MemberID)
-			return map[string]any{"ok": true, "day": day}, nil
-		},
-	}
+			return map[string]any{"staged": err == nil, "day": day, "note": stagedNote}, err
+		})
 }
 
 // validateContent runs the dashboard's domain checks against the catalog
@@ -80,29 +70,23 @@ func (c *core) validateContent(ctx context.Context, doc dashboard.Document) ([]a
 	return out, nil
 }
 
+// noteArgs are log_coaching_note's arguments.
+type noteArgs struct {
+	Note string `json:"note" schema:"minLength=1,maxLength=1000"`
+}
+
 func (t *Tools) logNote() agent.Tool {
-	return agent.Tool{
-		Name:        "log_coaching_note",
-		Description: "Save a coaching note for the member's history: an insight, milestone or recommendation worth keeping.",
-		Parameters: object(map[string]any{
-			"note": map[string]any{"type": "string", "minLength": 1, "maxLength": MaxNoteLen},
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, args json.RawMessage) (any, error) {
-			var a struct{ Note string }
-			if err := decodeArgs(args, &a); err != nil {
-				return nil, err
-			}
-			if scope.MemberID == "" {
-				return nil, errNoMember
-			}
+	return scopedTool("log_coaching_note",
+		"Save a coaching note for the member's history: an insight, milestone or recommendation worth keeping (saved when your output is accepted).",
+		func(_ context.Context, scope agent.Scope, a noteArgs) (map[string]any, error) {
 			if strings.TrimSpace(a.Note) == "" {
 				return nil, errors.New("the note is empty")
 			}
-			id, err := insertNote(ctx, t.c.db.Write, t.c.clock(scope), scope.MemberID, a.Note, scope.RunID)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"ok": true, "id": id}, nil
-		},
-	}
+			now := t.c.clock(scope)
+			err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				_, err := insertNote(ctx, tx, now, scope.MemberID, a.Note, scope.RunID)
+				return err
+			})
+			return map[string]any{"staged": err == nil, "note": stagedNote}, err
+		})
 }

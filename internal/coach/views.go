@@ -119,8 +119,8 @@ type BodyView struct {
 	HasScan       bool     `json:"has_scan"`
 	Date          string   `json:"date,omitempty"`
 	DaysAgo       int      `json:"days_ago,omitempty"`
-	BodyFatPct    float64  `json:"body_fat_pct,omitempty"`
-	LeanMass      float64  `json:"lean_mass,omitempty"`
+	BodyFatPct    *float64 `json:"body_fat_pct,omitempty"`
+	LeanMass      *float64 `json:"lean_mass,omitempty"`
 	BodyFatChange *float64 `json:"body_fat_change,omitempty"`
 	LeanChange    *float64 `json:"lean_mass_change,omitempty"`
 	Text          string   `json:"text"`

@@ -45,43 +45,25 @@ const (
 )
 
 func (f Filter) where() (string, []any) {
-	var (
-		conds []string
-		args  []any
-	)
-	if f.Kind != "" {
-		conds, args = append(conds, "kind = ?"), append(args, f.Kind)
-	}
-	if f.Program != "" {
-		conds, args = append(conds, "program_id = ?"), append(args, f.Program)
-	}
-	if f.Source != "" {
-		conds, args = append(conds, "source = ?"), append(args, f.Source)
-	}
+	var w store.Where
+	w.Eq("kind", f.Kind).Eq("program_id", f.Program).Eq("source", f.Source)
 	if f.Tag != "" {
-		conds, args = append(conds, "EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)"), append(args, f.Tag)
+		w.And("EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)", f.Tag)
 	}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		like := "%" + likeEscape(q) + "%"
-		conds = append(conds, `(title LIKE ? ESCAPE '\' OR program_id LIKE ? ESCAPE '\' OR summary LIKE ? ESCAPE '\'
-			OR tags LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like, like)
+		w.And(`(title LIKE ? ESCAPE '\' OR program_id LIKE ? ESCAPE '\' OR summary LIKE ? ESCAPE '\'
+			OR tags LIKE ? ESCAPE '\')`, like, like, like, like)
 	}
 	if f.MaxDuration > 0 {
-		conds, args = append(conds, "duration_min <= ?"), append(args, f.MaxDuration)
+		w.And("duration_min <= ?", f.MaxDuration)
 	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	limit = min(limit, MaxLimit)
-	q := ""
-	if len(conds) > 0 {
-		q = " WHERE " + strings.Join(conds, " AND ")
-	}
 	// Standalone items first, then programs in day order.
-	q += fmt.Sprintf(" ORDER BY program_id != '', program_id, day, title, id LIMIT %d", limit)
-	return q, args
+	return w.String() + " ORDER BY program_id != '', program_id, day, title, id LIMIT ?", w.Args(min(limit, MaxLimit))
 }
 
 // List returns items matching f.

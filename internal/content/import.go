@@ -2,7 +2,6 @@ package content
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 
@@ -54,7 +53,7 @@ func (c *Catalog) Import(ctx context.Context, f File, source string) (Summary, e
 	}
 	sum := Summary{Source: source, CharsDropped: f.charsDropped}
 	now := store.FormatTime(c.db.Now())
-	err := c.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := c.db.Tx(ctx, func(tx *store.Tx) error {
 		if err := checkExternalRefs(ctx, tx, f); err != nil {
 			return err
 		}
@@ -97,7 +96,7 @@ func count(added, changed bool, a, u, same *int) {
 
 // checkExternalRefs fails when a program day names content that is neither
 // in the file nor already in the catalog.
-func checkExternalRefs(ctx context.Context, tx *sql.Tx, f File) error {
+func checkExternalRefs(ctx context.Context, tx *store.Tx, f File) error {
 	refs := f.ExternalRefs()
 	if len(refs) == 0 {
 		return nil

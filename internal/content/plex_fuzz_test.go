@@ -22,13 +22,14 @@ func FuzzPlexSection(f *testing.F) {
 	identity := `{"MediaContainer":{"machineIdentifier":"m1"}}`
 	all := `{"MediaContainer":{"Metadata":[{"ratingKey":"100","type":"show","title":"Iron Forge"},` +
 		`{"ratingKey":7,"type":"movie","title":"Sunrise Flow","duration":1800000,"thumb":"/library/metadata/7/thumb/1"}]}}`
-	children := `{"MediaContainer":{"Metadata":[{"ratingKey":"101","type":"season","index":1},` +
-		`{"ratingKey":"102","type":"episode","index":1,"title":"Day 1","duration":2700000,"Media":[{"duration":2700000,"Part":[{"key":"/library/parts/1/file.mp4"}]}]}]}}`
-	f.Add(identity, all, children)
-	f.Add(identity, `{"MediaContainer":{"Metadata":[{"ratingKey":"../x","type":"movie","title":"\u0000<script>","duration":-1}]}}`, children)
-	f.Add(identity, `{"MediaContainer":{"Metadata":[{"ratingKey":1e99,"type":"movie","title":"x","duration":9e18}]}}`, children)
+	episodes := `{"MediaContainer":{"size":2,"totalSize":2,"offset":0,"Metadata":[{"ratingKey":"101","type":"season","index":1},` +
+		`{"ratingKey":"102","grandparentRatingKey":"100","type":"episode","index":1,"parentIndex":1,"title":"Day 1","duration":2700000,` +
+		`"Media":[{"duration":2700000,"Part":[{"key":"/library/parts/1/file.mp4"}]}]}]}}`
+	f.Add(identity, all, episodes)
+	f.Add(identity, `{"MediaContainer":{"Metadata":[{"ratingKey":"../x","type":"movie","title":"\u0000<script>","duration":-1}]}}`, episodes)
+	f.Add(identity, `{"MediaContainer":{"Metadata":[{"ratingKey":1e99,"type":"movie","title":"x","duration":9e18}]}}`, episodes)
 	f.Add(`{}`, `{"MediaContainer":{"Metadata":null}}`, `[]`)
-	f.Add(identity, all, `{"MediaContainer":{"Metadata":[{"ratingKey":"100","type":"season","index":0}]}}`)
+	f.Add(identity, all, `{"MediaContainer":{"Metadata":[{"ratingKey":"100","grandparentRatingKey":100,"type":"episode","parentIndex":0}]}}`)
 	// One fake server per fuzz worker; inputs run one at a time.
 	var answers atomic.Pointer[[3]string]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -37,10 +38,10 @@ func FuzzPlexSection(f *testing.F) {
 		switch {
 		case r.URL.Path == "/identity":
 			_, _ = w.Write([]byte(a[0]))
+		case strings.HasSuffix(r.URL.Path, "/all") && r.URL.Query().Get("type") == "4":
+			_, _ = w.Write([]byte(a[2]))
 		case strings.HasSuffix(r.URL.Path, "/all"):
 			_, _ = w.Write([]byte(a[1]))
-		case strings.HasSuffix(r.URL.Path, "/children"):
-			_, _ = w.Write([]byte(a[2]))
 		default:
 			http.NotFound(w, r)
 		}
@@ -50,8 +51,8 @@ func FuzzPlexSection(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Fuzz(func(t *testing.T, identity, all, children string) {
-		answers.Store(&[3]string{identity, all, children})
+	f.Fuzz(func(t *testing.T, identity, all, episodes string) {
+		answers.Store(&[3]string{identity, all, episodes})
 		file, _, err := px.FetchSection(context.Background(), "3")
 		if err != nil {
 			return

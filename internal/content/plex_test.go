@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -36,38 +37,31 @@ var plexResponses = map[string]string{
 		 "leafCount":5,"viewedLeafCount":0,"childCount":3,"addedAt":1700000000,"updatedAt":1700000001},
 		{"ratingKey":"200","key":"/library/metadata/200/children","type":"show","title":"Sunrise Yoga",
 		 "summary":"","thumb":"/library/metadata/200/thumb/1","leafCount":1,"childCount":1}]}}`,
-	"/library/metadata/100/children": `{"MediaContainer":{"size":3,"key":"100","parentIndex":1,
-		"parentTitle":"Iron Forge Xtreme","title1":"Fitness","title2":"Iron Forge Xtreme","viewGroup":"season","Metadata":[
-		{"ratingKey":"102","key":"/library/metadata/102/children","parentRatingKey":"100","type":"season",
-		 "title":"Season 2","parentTitle":"Iron Forge Xtreme","index":2,"leafCount":2,"thumb":"/library/metadata/102/thumb/1"},
-		{"ratingKey":"109","key":"/library/metadata/109/children","parentRatingKey":"100","type":"season",
-		 "title":"Specials","parentTitle":"Iron Forge Xtreme","index":0,"leafCount":1},
-		{"ratingKey":"101","key":"/library/metadata/101/children","parentRatingKey":"100","type":"season",
-		 "title":"Season 1","parentTitle":"Iron Forge Xtreme","index":1,"leafCount":2}]}}`,
-	"/library/metadata/101/children": `{"MediaContainer":{"size":2,"grandparentTitle":"Iron Forge Xtreme",
-		"parentIndex":1,"parentTitle":"Season 1","viewGroup":"episode","Metadata":[
+	// All episodes of the section in one listing (type=4), as a server sends
+	// them: in library order, each naming its show and season.
+	"/library/sections/3/all?type=4": `{"MediaContainer":{"size":6,"totalSize":6,"offset":0,"allowSync":true,
+		"identifier":"com.plexapp.plugins.library","librarySectionID":3,"librarySectionTitle":"Fitness",
+		"mediaTagPrefix":"/system/bundle/media/flags/","title1":"Fitness","title2":"All Episodes","viewGroup":"episode","Metadata":[
 		{"ratingKey":"1001","key":"/library/metadata/1001","parentRatingKey":"101","grandparentRatingKey":"100",
 		 "type":"episode","title":"Plyometrics","grandparentTitle":"Iron Forge Xtreme","parentTitle":"Season 1",
 		 "summary":"Jump training.","index":2,"parentIndex":1,"duration":3480000,
 		 "thumb":"/library/metadata/1001/thumb/1700000002","addedAt":1700000000,
 		 "Media":[{"id":5001,"duration":3480000,"videoResolution":"1080","Part":[{"id":6001,
 		 "key":"/library/parts/6001/1700000000/file.mp4","duration":3480000,"file":"/media/fitness/x.mp4","size":123}]}]},
-		{"ratingKey":"1000","key":"/library/metadata/1000","parentRatingKey":"101","type":"episode",
-		 "title":"Chest & Back","summary":"Push-ups and pull-ups.","index":1,"parentIndex":1,"duration":3600000,
-		 "thumb":"/library/metadata/1000/thumb/1700000002",
-		 "Media":[{"id":5000,"duration":3600000,"Part":[{"id":6000,"key":"/library/parts/6000/1700000000/file.mp4"}]}]}]}}`,
-	"/library/metadata/102/children": `{"MediaContainer":{"size":2,"parentIndex":2,"Metadata":[
-		{"ratingKey":"1004","key":"/library/metadata/1004","type":"episode","title":"Broken Episode","index":2,"parentIndex":2},
-		{"ratingKey":"1003","key":"/library/metadata/1003","type":"episode","title":"Yoga X","index":1,"parentIndex":2,
+		{"ratingKey":"2001","key":"/library/metadata/2001","parentRatingKey":"201","grandparentRatingKey":"200","type":"episode",
+		 "title":"Morning Flow","grandparentTitle":"Sunrise Yoga","index":1,"parentIndex":1,
+		 "duration":1234567,"thumb":"/library/metadata/2001/thumb/9"},
+		{"ratingKey":"1009","key":"/library/metadata/1009","parentRatingKey":"109","grandparentRatingKey":"100","type":"episode",
+		 "title":"Ab Ripper X","grandparentTitle":"Iron Forge Xtreme","index":1,"parentIndex":0,"duration":1020000},
+		{"ratingKey":"1000","key":"/library/metadata/1000","parentRatingKey":"101","grandparentRatingKey":"100","type":"episode",
+		 "title":"Chest & Back","grandparentTitle":"Iron Forge Xtreme","summary":"Push-ups and pull-ups.","index":1,"parentIndex":1,
+		 "duration":3600000,"thumb":"/library/metadata/1000/thumb/1700000002",
+		 "Media":[{"id":5000,"duration":3600000,"Part":[{"id":6000,"key":"/library/parts/6000/1700000000/file.mp4"}]}]},
+		{"ratingKey":"1004","key":"/library/metadata/1004","parentRatingKey":"102","grandparentRatingKey":"100","type":"episode",
+		 "title":"Broken Episode","index":2,"parentIndex":2},
+		{"ratingKey":"1003","key":"/library/metadata/1003","parentRatingKey":"102","grandparentRatingKey":"100","type":"episode",
+		 "title":"Yoga X","index":1,"parentIndex":2,
 		 "thumb":"/library/metadata/1003/thumb/1","Media":[{"duration":5520000,"Part":[{"key":"/library/parts/6003/1/file.mkv"}]}]}]}}`,
-	"/library/metadata/109/children": `{"MediaContainer":{"size":1,"parentIndex":0,"Metadata":[
-		{"ratingKey":"1009","key":"/library/metadata/1009","type":"episode","title":"Ab Ripper X","index":1,"parentIndex":0,
-		 "duration":1020000}]}}`,
-	"/library/metadata/200/children": `{"MediaContainer":{"size":1,"Metadata":[
-		{"ratingKey":"201","key":"/library/metadata/201/children","type":"season","title":"Season 1","index":1}]}}`,
-	"/library/metadata/201/children": `{"MediaContainer":{"size":1,"Metadata":[
-		{"ratingKey":"2001","key":"/library/metadata/2001","type":"episode","title":"Morning Flow","index":1,"parentIndex":1,
-		 "duration":1234567,"thumb":"/library/metadata/2001/thumb/9"}]}}`,
 }
 
 // fakePlex serves plexResponses, demanding the token header.
@@ -81,8 +75,12 @@ func newFakePlex(t *testing.T) *fakePlex {
 	t.Helper()
 	f := &fakePlex{}
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.Path
+		if r.URL.RawQuery != "" {
+			key += "?" + r.URL.RawQuery
+		}
 		f.mu.Lock()
-		f.paths = append(f.paths, r.URL.Path)
+		f.paths = append(f.paths, key)
 		f.mu.Unlock()
 		if strings.Contains(r.URL.RawQuery, plexToken) {
 			t.Errorf("token sent in the URL query: %s", r.URL)
@@ -102,7 +100,7 @@ func newFakePlex(t *testing.T) *fakePlex {
 			_, _ = io.WriteString(w, "JPEGDATA")
 			return
 		}
-		body, ok := plexResponses[r.URL.Path]
+		body, ok := plexResponses[key]
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -132,6 +130,10 @@ func TestPlexFetchSectionMapping(t *testing.T) {
 	f, skipped, err := px.FetchSection(context.Background(), "3")
 	if err != nil {
 		t.Fatalf("FetchSection: %v", err)
+	}
+	// Three requests, whatever the number of shows and seasons.
+	if want := []string{"/identity", "/library/sections/3/all", "/library/sections/3/all?type=4"}; !slices.Equal(srv.paths, want) {
+		t.Errorf("requests %q, want %q", srv.paths, want)
 	}
 	if skipped != 1 {
 		t.Errorf("skipped = %d, want 1 (episode without duration)", skipped)

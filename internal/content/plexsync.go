@@ -36,6 +36,10 @@ func (c *Catalog) SyncPlex(ctx context.Context, px *PlexClient, sectionID string
 // Items are "plex:<ratingKey>" with durations in minutes, a kind guessed from
 // the titles, a token-free proxied thumbnail (PlexThumbPrefix) and a play URL
 // into the Plex web app. Entries without a duration are skipped and counted.
+//
+// A large library costs a few requests: the section's shows or movies, then
+// all its episodes in one paged listing (EachSectionEpisode), each answer
+// decoded as it streams.
 func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, int, error) {
 	machine, err := p.Identity(ctx)
 	if err != nil {
@@ -50,7 +54,29 @@ func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, 
 		skipped  int
 		progIDs  = map[string]bool{}
 		itemSeen = map[string]bool{}
+		episodes = map[PlexKey][]PlexMetadata{} // by show
+		shows    bool
 	)
+	for _, md := range top {
+		shows = shows || md.Type == "show"
+	}
+	if shows {
+		err := p.EachSectionEpisode(ctx, sectionID, func(ep PlexMetadata) error {
+			if ep.Type == "episode" {
+				episodes[ep.GrandparentRatingKey] = append(episodes[ep.GrandparentRatingKey], ep)
+			}
+			return nil
+		})
+		if err != nil {
+			return File{}, 0, err
+		}
+	}
+	add := func(it Item) {
+		if !itemSeen[it.ID] {
+			itemSeen[it.ID] = true
+			f.Items = append(f.Items, it)
+		}
+	}
 	for _, md := range top {
 		switch md.Type {
 		case "movie":
@@ -59,21 +85,12 @@ func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, 
 				skipped++
 				continue
 			}
-			if !itemSeen[it.ID] {
-				itemSeen[it.ID] = true
-				f.Items = append(f.Items, it)
-			}
+			add(it)
 		case "show":
-			prog, items, n, err := p.show(ctx, md, machine, progIDs)
-			if err != nil {
-				return File{}, 0, err
-			}
+			prog, items, n := p.show(md, episodes[md.RatingKey], machine, progIDs)
 			skipped += n
 			for _, it := range items {
-				if !itemSeen[it.ID] {
-					itemSeen[it.ID] = true
-					f.Items = append(f.Items, it)
-				}
+				add(it)
 			}
 			if len(prog.Days) > 0 {
 				f.Programs = append(f.Programs, prog)
@@ -86,49 +103,38 @@ func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, 
 	return f, skipped, nil
 }
 
-// show walks a show's seasons and episodes.
-func (p *PlexClient) show(ctx context.Context, show PlexMetadata, machine string, used map[string]bool) (Program, []Item, int, error) {
+// show makes a show's program from its episodes, in season and episode order.
+func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string, used map[string]bool) (Program, []Item, int) {
 	prog := Program{ID: programIDFor(show, used), Title: clean(show.Title, maxTitle, false), Description: clean(show.Summary, maxSummary, true)}
 	if prog.Title == "" {
 		prog.Title = prog.ID
 	}
-	seasons, err := p.Children(ctx, string(show.RatingKey))
-	if err != nil {
-		return prog, nil, 0, err
-	}
-	seasons = slices.DeleteFunc(seasons, func(m PlexMetadata) bool { return m.Type != "season" })
-	slices.SortStableFunc(seasons, func(a, b PlexMetadata) int { return cmp.Compare(seasonOrder(a.Index), seasonOrder(b.Index)) })
+	slices.SortStableFunc(eps, func(a, b PlexMetadata) int {
+		return cmp.Or(cmp.Compare(seasonOrder(a.ParentIndex), seasonOrder(b.ParentIndex)), cmp.Compare(a.Index, b.Index))
+	})
 	var (
 		items   []Item
 		skipped int
 		day     int
 	)
-	for _, season := range seasons {
-		eps, err := p.Children(ctx, string(season.RatingKey))
-		if err != nil {
-			return prog, nil, 0, err
+	for _, ep := range eps {
+		special := ep.ParentIndex == 0 || day >= maxDay
+		d := 0
+		if !special {
+			d = day + 1
 		}
-		eps = slices.DeleteFunc(eps, func(m PlexMetadata) bool { return m.Type != "episode" })
-		slices.SortStableFunc(eps, func(a, b PlexMetadata) int { return cmp.Compare(a.Index, b.Index) })
-		for _, ep := range eps {
-			special := season.Index == 0 || day >= maxDay
-			d := 0
-			if !special {
-				d = day + 1
-			}
-			it, ok := p.item(ep, machine, prog.ID, d, show.Title)
-			if !ok {
-				skipped++
-				continue
-			}
-			items = append(items, it)
-			if !special {
-				day++
-				prog.Days = append(prog.Days, Day{Day: day, ContentID: it.ID})
-			}
+		it, ok := p.item(ep, machine, prog.ID, d, show.Title)
+		if !ok {
+			skipped++
+			continue
+		}
+		items = append(items, it)
+		if !special {
+			day++
+			prog.Days = append(prog.Days, Day{Day: day, ContentID: it.ID})
 		}
 	}
-	return prog, items, skipped, nil
+	return prog, items, skipped
 }
 
 // seasonOrder puts specials (season 0) after the numbered seasons.

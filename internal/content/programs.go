@@ -5,27 +5,20 @@ import (
 	"fmt"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // Programs lists every program, ordered by title.
 func (c *Catalog) Programs(ctx context.Context) ([]ProgramInfo, error) {
-	rows, err := c.db.Read.QueryContext(ctx, `SELECT p.id, p.title, p.description, p.source,
+	out, err := store.All(ctx, c.db.Read, func(row store.Scanner) (ProgramInfo, error) {
+		var p ProgramInfo
+		err := row.Scan(&p.ID, &p.Title, &p.Description, &p.Source, &p.TotalDays, &p.TrainingDays)
+		return p, err
+	}, `SELECT p.id, p.title, p.description, p.source,
 		count(d.day), coalesce(sum(CASE WHEN d.rest = 0 THEN 1 ELSE 0 END), 0)
 		FROM content_programs p LEFT JOIN content_program_days d ON d.program_id = p.id
 		GROUP BY p.id ORDER BY p.title, p.id`)
 	if err != nil {
-		return nil, fmt.Errorf("content: list programs: %w", err)
-	}
-	defer rows.Close()
-	var out []ProgramInfo
-	for rows.Next() {
-		var p ProgramInfo
-		if err := rows.Scan(&p.ID, &p.Title, &p.Description, &p.Source, &p.TotalDays, &p.TrainingDays); err != nil {
-			return nil, fmt.Errorf("content: scan program: %w", err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("content: list programs: %w", err)
 	}
 	return out, nil

@@ -16,9 +16,7 @@ import (
 const itemCols = `id, title, program_id, day, duration_min, kind, thumbnail, play_url, tags, summary, source,
 	source_thumb, media_path`
 
-type scanner interface{ Scan(...any) error }
-
-func scanItem(row scanner) (Item, error) {
+func scanItem(row store.Scanner) (Item, error) {
 	var (
 		it   Item
 		tags string
@@ -37,20 +35,8 @@ func scanItem(row scanner) (Item, error) {
 }
 
 func queryItems(ctx context.Context, q store.Queryer, query string, args ...any) ([]Item, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+	out, err := store.All(ctx, q, scanItem, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("content: query items: %w", err)
-	}
-	defer rows.Close()
-	var out []Item
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, fmt.Errorf("content: scan item: %w", err)
-		}
-		out = append(out, it)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("content: query items: %w", err)
 	}
 	return out, nil
@@ -76,7 +62,7 @@ func tagsJSON(tags []string) string {
 }
 
 // upsertItem writes it unless an identical row exists; it reports what happened.
-func upsertItem(ctx context.Context, tx *sql.Tx, now string, it Item) (added, changed bool, err error) {
+func upsertItem(ctx context.Context, tx *store.Tx, now string, it Item) (added, changed bool, err error) {
 	old, found, err := findItem(ctx, tx, it.ID)
 	if err != nil {
 		return false, false, err
@@ -116,27 +102,19 @@ func findProgram(ctx context.Context, q store.Queryer, id string) (Program, bool
 	if err != nil {
 		return p, false, fmt.Errorf("content: program %s: %w", id, err)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT day, coalesce(content_id, ''), rest, note FROM content_program_days
-		WHERE program_id = ? ORDER BY day`, id)
-	if err != nil {
-		return p, false, fmt.Errorf("content: program %s days: %w", id, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	p.Days, err = store.All(ctx, q, func(row store.Scanner) (Day, error) {
 		var d Day
-		if err := rows.Scan(&d.Day, &d.ContentID, &d.Rest, &d.Note); err != nil {
-			return p, false, fmt.Errorf("content: program %s day: %w", id, err)
-		}
-		p.Days = append(p.Days, d)
-	}
-	if err := rows.Err(); err != nil {
+		err := row.Scan(&d.Day, &d.ContentID, &d.Rest, &d.Note)
+		return d, err
+	}, `SELECT day, coalesce(content_id, ''), rest, note FROM content_program_days WHERE program_id = ? ORDER BY day`, id)
+	if err != nil {
 		return p, false, fmt.Errorf("content: program %s days: %w", id, err)
 	}
 	return p, true, nil
 }
 
 // upsertProgram replaces a program's header and schedule unless identical.
-func upsertProgram(ctx context.Context, tx *sql.Tx, now string, p Program) (added, changed bool, err error) {
+func upsertProgram(ctx context.Context, tx *store.Tx, now string, p Program) (added, changed bool, err error) {
 	old, found, err := findProgram(ctx, tx, p.ID)
 	if err != nil {
 		return false, false, err

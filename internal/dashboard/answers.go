@@ -66,7 +66,7 @@ func (s *Store) RecordAnswer(ctx context.Context, member, promptID, answer, kind
 	}
 	a.ID, _ = res.LastInsertId()
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "answer", promptID)
+		s.pub.Publish(live.MemberTopic(member), live.KindAnswer, promptID)
 	}
 	return a, nil
 }
@@ -104,35 +104,33 @@ func (s *Store) UnprocessedAnswers(ctx context.Context, member string) ([]Answer
 }
 
 func (s *Store) answers(ctx context.Context, where string, args ...any) ([]Answer, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, member_id, day, prompt_id, question, answer, kind,
+	out, err := store.All(ctx, s.db.Read, scanAnswer, `SELECT id, member_id, day, prompt_id, question, answer, kind,
 		voice_memo_id, answered_at, processed_at FROM prompt_answers `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: answers: %w", err)
 	}
-	defer rows.Close()
-	var out []Answer
-	for rows.Next() {
-		var a Answer
-		var memo sql.NullInt64
-		var at string
-		var processed sql.NullString
-		if err := rows.Scan(&a.ID, &a.MemberID, &a.Day, &a.PromptID, &a.Question, &a.Answer, &a.Kind, &memo, &at, &processed); err != nil {
-			return nil, fmt.Errorf("dashboard: scan answer: %w", err)
-		}
-		a.VoiceMemoID = memo.Int64
-		if a.AnsweredAt, err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
-		if a.ProcessedAt, err = store.ParseNullTime(processed); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
+	return out, nil
+}
+
+func scanAnswer(row store.Scanner) (Answer, error) {
+	var a Answer
+	var memo sql.NullInt64
+	var at string
+	var processed sql.NullString
+	if err := row.Scan(&a.ID, &a.MemberID, &a.Day, &a.PromptID, &a.Question, &a.Answer, &a.Kind, &memo, &at, &processed); err != nil {
+		return a, err
 	}
-	return out, rows.Err()
+	a.VoiceMemoID = memo.Int64
+	var err error
+	if a.AnsweredAt, err = store.ParseTime(at); err != nil {
+		return a, err
+	}
+	a.ProcessedAt, err = store.ParseNullTime(processed)
+	return a, err
 }
 
 // MarkProcessedTx marks answers consumed by a run, inside the run's act transaction.
-func MarkProcessedTx(ctx context.Context, tx *sql.Tx, now time.Time, ids []int64) error {
+func MarkProcessedTx(ctx context.Context, tx *store.Tx, now time.Time, ids []int64) error {
 	for _, id := range ids {
 		if _, err := tx.ExecContext(ctx, `UPDATE prompt_answers SET processed_at = ? WHERE id = ?`, store.FormatTime(now), id); err != nil {
 			return fmt.Errorf("dashboard: mark processed: %w", err)

@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
+	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
@@ -100,8 +100,8 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if _, err := s.Get(ctx, "ada", "2026-02-14"); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("want not found, got %v", err)
 	}
-	if err := db.Tx(ctx, func(tx *sql.Tx) error {
-		return dashboard.PutTx(ctx, tx, now, "ada", "2026-02-13", 7, sampleDoc(), "weight, meals")
+	if err := db.Tx(ctx, func(tx *store.Tx) error {
+		return s.PutTx(ctx, tx, now, "ada", "2026-02-13", 7, sampleDoc(), "weight, meals")
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if err != nil || len(un) != 1 || un[0].Answer != "Well" {
 		t.Fatalf("unprocessed = %+v %v", un, err)
 	}
-	if err := db.Tx(ctx, func(tx *sql.Tx) error { return dashboard.MarkProcessedTx(ctx, tx, now, []int64{a.ID}) }); err != nil {
+	if err := db.Tx(ctx, func(tx *store.Tx) error { return dashboard.MarkProcessedTx(ctx, tx, now, []int64{a.ID}) }); err != nil {
 		t.Fatal(err)
 	}
 	if un, _ := s.UnprocessedAnswers(ctx, "ada"); len(un) != 0 {
@@ -140,11 +140,17 @@ func TestPutGetAnswerConsume(t *testing.T) {
 	if err != nil || !got["local:core-1"].Equal(now) {
 		t.Fatalf("consumed = %v %v", got, err)
 	}
-	if err := s.SetPlaylist(ctx, "ada", []string{"b", "a", "c"}); err != nil {
+	for _, id := range []string{"a", "b", "c"} {
+		if err := s.EditPlaylist(ctx, "ada", dashboard.PlaylistEdit{Op: dashboard.PlaylistAdd, ContentID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// "b" moved up from row 1; a stale row number still finds its id.
+	if err := s.EditPlaylist(ctx, "ada", dashboard.PlaylistEdit{Op: dashboard.PlaylistUp, ContentID: "b", Pos: 7}); err != nil {
 		t.Fatal(err)
 	}
 	pl, err := s.Playlist(ctx, "ada")
-	if err != nil || len(pl) != 3 || pl[0] != "b" || pl[2] != "c" {
+	if err != nil || len(pl) != 3 || pl[0] != "b" || pl[1] != "a" || pl[2] != "c" {
 		t.Fatalf("playlist = %v %v", pl, err)
 	}
 }

@@ -1,7 +1,16 @@
 // Package dashboard holds the per-member daily dashboard document the coach
 // writes (DESIGN §2), its JSON Schema (also the model's structured-output
 // schema), domain validation, storage with history, prompt answers, voice
-// memos and "consumed" marks for content.
+// memos, "consumed" marks for content and playlists.
+//
+// It is also the dashboard's read model: Store.Today returns a member's
+// document for today with the staleness rules applied against live data
+// (finished Up Next, workouts that finish content, data gaps filled since,
+// answered prompts, voice memos awaiting a transcript, onboarding nudges
+// before the first document); screens only map it to view models. Writes
+// tell the member's screens after they commit (PutTx in the caller's
+// transaction through store.Tx.AfterCommit); a playlist edit is one
+// transaction (EditPlaylist), so two screens cannot lose each other's edit.
 package dashboard
 
 import (

@@ -13,20 +13,15 @@ import (
 	"hearth/internal/store"
 )
 
-// Publisher receives change notifications after commit.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // Store keeps documents, answers, voice memos, consumed marks and playlists.
 type Store struct {
 	db  *store.DB
-	pub Publisher
+	pub live.Publisher
 	loc *time.Location
 }
 
 // NewStore returns a Store; loc is the household time zone that defines "day".
-func NewStore(db *store.DB, pub Publisher, loc *time.Location) *Store {
+func NewStore(db *store.DB, pub live.Publisher, loc *time.Location) *Store {
 	if loc == nil {
 		loc = time.Local
 	}
@@ -50,9 +45,9 @@ type Stored struct {
 }
 
 // PutTx stores (or replaces) a member's document for a day inside the
-// caller's transaction, so it commits together with the run's memory save.
-// Call Published after the commit to notify screens.
-func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
+// caller's transaction, so it commits together with the run's memory save,
+// and tells the member's screens once the transaction has committed.
+func (s *Store) PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc Document, sources string) error {
 	doc = doc.clone()
 	doc.CleanText()
 	raw, err := json.Marshal(doc)
@@ -66,61 +61,59 @@ func PutTx(ctx context.Context, tx *sql.Tx, now time.Time, member, day string, r
 	if err != nil {
 		return fmt.Errorf("dashboard: put: %w", err)
 	}
-	return nil
-}
-
-// Published tells the member's screens that a new document is in place.
-func (s *Store) Published(member string) {
 	if s.pub != nil {
-		s.pub.Publish(live.MemberTopic(member), "dashboard", nil)
+		tx.AfterCommit(func() { s.pub.Publish(live.MemberTopic(member), live.KindDashboard, nil) })
 	}
+	return nil
 }
 
 // Get returns the document for a member and day, or apperr.NotFound.
 func (s *Store) Get(ctx context.Context, member, day string) (Stored, error) {
-	return s.one(ctx, `WHERE member_id = ? AND day = ?`, member, day)
+	return s.one(ctx, s.db.Read, `WHERE member_id = ? AND day = ?`, member, day)
 }
 
 // Latest returns the newest document on or before day (yesterday's when
 // today's run has not happened), or apperr.NotFound.
 func (s *Store) Latest(ctx context.Context, member, day string) (Stored, error) {
-	return s.one(ctx, `WHERE member_id = ? AND day <= ? ORDER BY day DESC LIMIT 1`, member, day)
+	return s.latest(ctx, s.db.Read, member, day)
 }
 
-func (s *Store) one(ctx context.Context, where string, args ...any) (Stored, error) {
-	var st Stored
-	var raw, created string
-	var run sql.NullInt64
-	err := s.db.Read.QueryRowContext(ctx, `SELECT member_id, day, run_id, document, sources, created_at FROM dashboards `+where, args...).
-		Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created)
+func (s *Store) latest(ctx context.Context, q store.Queryer, member, day string) (Stored, error) {
+	return s.one(ctx, q, `WHERE member_id = ? AND day <= ? ORDER BY day DESC LIMIT 1`, member, day)
+}
+
+func (s *Store) one(ctx context.Context, q store.Queryer, where string, args ...any) (Stored, error) {
+	st, err := store.One(ctx, q, scanStored, `SELECT member_id, day, run_id, document, sources, created_at FROM dashboards `+where, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, apperr.NotFoundf("no dashboard for this day")
 	}
-	if err != nil {
+	return st, err
+}
+
+func scanStored(row store.Scanner) (Stored, error) {
+	var st Stored
+	var raw, created string
+	var run sql.NullInt64
+	if err := row.Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return st, err
+		}
 		return st, fmt.Errorf("dashboard: get: %w", err)
 	}
 	st.RunID = run.Int64
 	if err := json.Unmarshal([]byte(raw), &st.Document); err != nil {
 		return st, fmt.Errorf("dashboard: decode: %w", err)
 	}
+	var err error
 	st.CreatedAt, err = store.ParseTime(created)
 	return st, err
 }
 
 // History lists a member's stored days, newest first.
 func (s *Store) History(ctx context.Context, member string, limit int) ([]string, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT day FROM dashboards WHERE member_id = ? ORDER BY day DESC LIMIT ?`, member, limit)
+	days, err := store.All(ctx, s.db.Read, store.Value[string], `SELECT day FROM dashboards WHERE member_id = ? ORDER BY day DESC LIMIT ?`, member, limit)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: history: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return days, nil
 }

@@ -56,25 +56,21 @@ func (s *Store) SetTranscript(ctx context.Context, id int64, transcript string, 
 
 // VoiceMemos lists a member's memos since t, newest first.
 func (s *Store) VoiceMemos(ctx context.Context, member string, since time.Time) ([]VoiceMemo, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT id, member_id, day, prompt_id, path, mime, size, transcript, status, created_at
+	out, err := store.All(ctx, s.db.Read, func(row store.Scanner) (VoiceMemo, error) {
+		var m VoiceMemo
+		var at string
+		if err := row.Scan(&m.ID, &m.MemberID, &m.Day, &m.PromptID, &m.Path, &m.MIME, &m.Size, &m.Transcript, &m.Status, &at); err != nil {
+			return m, err
+		}
+		var err error
+		m.CreatedAt, err = store.ParseTime(at)
+		return m, err
+	}, `SELECT id, member_id, day, prompt_id, path, mime, size, transcript, status, created_at
 		FROM voice_memos WHERE member_id = ? AND created_at >= ? ORDER BY created_at DESC`, member, store.FormatTime(since))
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: voice memos: %w", err)
 	}
-	defer rows.Close()
-	var out []VoiceMemo
-	for rows.Next() {
-		var m VoiceMemo
-		var at string
-		if err := rows.Scan(&m.ID, &m.MemberID, &m.Day, &m.PromptID, &m.Path, &m.MIME, &m.Size, &m.Transcript, &m.Status, &at); err != nil {
-			return nil, err
-		}
-		if m.CreatedAt, err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // HasPrompt reports whether promptID is a prompt of the member's document

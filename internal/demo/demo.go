@@ -6,7 +6,6 @@ package demo
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -24,7 +23,7 @@ func Seed(ctx context.Context, db *store.DB, now time.Time, loc *time.Location, 
 		loc = time.UTC
 	}
 	h := plan(now, loc, rng)
-	err = db.Tx(ctx, func(tx *sql.Tx) error {
+	err = db.Tx(ctx, func(tx *store.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members`).Scan(&n); err != nil {
 			return fmt.Errorf("demo: count members: %w", err)
@@ -44,7 +43,7 @@ func Seed(ctx context.Context, db *store.DB, now time.Time, loc *time.Location, 
 	return true, nil
 }
 
-func insert(ctx context.Context, tx *sql.Tx, now time.Time, h household) error {
+func insert(ctx context.Context, tx *store.Tx, now time.Time, h household) error {
 	for i := range h.members {
 		if err := store.CreateMemberTx(ctx, tx, now, &h.members[i]); err != nil {
 			return fmt.Errorf("demo: member %s: %w", h.members[i].ID, err)

@@ -182,7 +182,7 @@ func (g *generator) scans(p person) {
 		fat := round(kg*s.fatPct/100, 1)
 		bone := 2.4
 		g.out.scans = append(g.out.scans, health.BodyScan{MemberID: p.member.ID,
-			ScannedAt: g.at(g.day(s.ago), 9, 30, 0), BodyFatPct: s.fatPct, LeanMassKg: round(kg-fat-bone, 1),
+			ScannedAt: g.at(g.day(s.ago), 9, 30, 0), BodyFatPct: ptr(s.fatPct), LeanMassKg: ptr(round(kg-fat-bone, 1)),
 			FatMassKg: ptr(fat), BoneMassKg: ptr(bone), VisceralFat: ptr(s.visceralKg),
 			Source: Source, SourceKey: key(p, "dexa", g.day(s.ago), n)})
 	}

@@ -61,8 +61,8 @@ func fill(t *testing.T, db *store.DB) {
 		}
 	}
 	for i, s := range []health.BodyScan{
-		{BodyFatPct: 22.123456, LeanMassKg: 50.0000001, FatMassKg: ptr(14.2), BoneMassKg: ptr(2.9), VisceralFat: ptr(7)},
-		{BodyFatPct: 21.9, LeanMassKg: 50.4},
+		{BodyFatPct: ptr(22.123456), LeanMassKg: ptr(50.0000001), FatMassKg: ptr(14.2), BoneMassKg: ptr(2.9), VisceralFat: ptr(7)},
+		{BodyFatPct: ptr(21.9), LeanMassKg: ptr(50.4)},
 	} {
 		s.MemberID, s.ScannedAt = "ada", at.Add(time.Duration(i)*7*24*time.Hour)
 		if _, err := db.AddBodyScan(ctx, s); err != nil {
@@ -109,7 +109,7 @@ func rows(t *testing.T, db *store.DB, member string) map[string][]string {
 	}
 	ss, _ := db.BodyScans(ctx, member, store.Range{})
 	for _, s := range ss {
-		out["scans"] = append(out["scans"], fmt.Sprintf("%s %v %v %v %v %v", s.ScannedAt.Format(time.RFC3339Nano), s.BodyFatPct, s.LeanMassKg,
+		out["scans"] = append(out["scans"], fmt.Sprintf("%s %v %v %v %v %v", s.ScannedAt.Format(time.RFC3339Nano), deref(s.BodyFatPct), deref(s.LeanMassKg),
 			deref(s.FatMassKg), deref(s.BoneMassKg), deref(s.VisceralFat)))
 	}
 	return out

@@ -16,6 +16,14 @@ type Composition struct {
 	FatMassChangeKg  *float64  `json:"fat_mass_change_kg,omitempty"`
 }
 
+// change is latest − previous rounded, or nil when either is unknown.
+func change(latest, previous *float64, decimals int) *float64 {
+	if latest == nil || previous == nil {
+		return nil
+	}
+	return ptr(roundTo(*latest-*previous, decimals))
+}
+
 // BodyComposition summarises scans (any order; after now ignored); ok is
 // false without any scan.
 func BodyComposition(scans []BodyScan, now time.Time, loc *time.Location) (c Composition, ok bool) {
@@ -34,8 +42,8 @@ func BodyComposition(scans []BodyScan, now time.Time, loc *time.Location) (c Com
 	if len(ss) > 1 {
 		prev := ss[len(ss)-2]
 		c.Previous = &prev
-		c.BodyFatChangePct = ptr(round1(c.Latest.BodyFatPct - prev.BodyFatPct))
-		c.LeanChangeKg = ptr(round2(c.Latest.LeanMassKg - prev.LeanMassKg))
+		c.BodyFatChangePct = change(c.Latest.BodyFatPct, prev.BodyFatPct, 1)
+		c.LeanChangeKg = change(c.Latest.LeanMassKg, prev.LeanMassKg, 2)
 		if c.Latest.FatMassKg != nil && prev.FatMassKg != nil {
 			c.FatMassChangeKg = ptr(round2(*c.Latest.FatMassKg - *prev.FatMassKg))
 		}

@@ -114,7 +114,7 @@ func SuggestCalorieTarget(m Member, currentKg float64, on time.Time) (CalorieSug
 	if assumed {
 		s.ActivityLevel, s.Multiplier = "sedentary", 1.2
 	}
-	u := unitOrKG(m.Unit)
+	u := m.Unit.Normalize()
 	var why strings.Builder
 	fmt.Fprintf(&why, "BMR %s kcal (Mifflin-St Jeor: %s, %d y, %s cm, %s) × %s (%s activity",
 		formatThousands(bmr), m.Sex, m.AgeOn(on), trimFloat(round1(*m.HeightCm)), u.Format(currentKg),

@@ -35,7 +35,7 @@ func formatThousands(v float64) string {
 // FormatDelta renders a weight change given in kilograms in the unit, signed,
 // with one decimal: "−0.6 kg", "+1.3 lb", "±0.0 kg".
 func (u Unit) FormatDelta(deltaKg float64) string {
-	u = unitOrKG(u)
+	u = u.Normalize()
 	v := math.Round(u.FromKg(deltaKg)*10) / 10
 	s := strconv.FormatFloat(math.Abs(v), 'f', 1, 64)
 	switch {

@@ -41,7 +41,7 @@ func DaySummary(m Member, r Records, day, now time.Time, loc *time.Location) Sum
 	s := Summary{
 		Member:        m.ID,
 		Name:          m.Name,
-		Unit:          unitOrKG(m.Unit),
+		Unit:          m.Unit.Normalize(),
 		Day:           dayTime(d, loc),
 		Weight:        WeightTrend(r.Weights, m, asOf, loc),
 		Nutrition:     NutritionDay(meals, m.Targets, asOf, loc),

@@ -20,7 +20,7 @@ func TestDaySummary(t *testing.T) {
 			meal(on(utc, 2026, 3, 15, 8, 0), 450, 30, 50, 12),
 		},
 		Workouts: []Workout{wo(on(utc, 2026, 3, 14, 18, 0), "run", 30), wo(on(utc, 2026, 3, 15, 7, 30), "yoga", 20)},
-		Scans:    []BodyScan{{ScannedAt: on(utc, 2026, 3, 15, 9, 0), BodyFatPct: 25, LeanMassKg: 55}},
+		Scans:    []BodyScan{{ScannedAt: on(utc, 2026, 3, 15, 9, 0), BodyFatPct: f(25), LeanMassKg: f(55)}},
 	}
 	today := DaySummary(m, r, now, now, utc)
 	if today.Member != "ada" || today.Unit != LB || !today.Day.Equal(on(utc, 2026, 3, 15, 0, 0)) {

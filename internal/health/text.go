@@ -58,7 +58,7 @@ func (t Trend) Text() string {
 // Text renders goal progress in unit u, e.g. "goal 78 kg: 3.9 kg to lose, no
 // ETA (trend is flat)".
 func (p Progress) Text(u Unit) string {
-	u = unitOrKG(u)
+	u = u.Normalize()
 	if p.GoalKg == nil {
 		return p.Note
 	}
@@ -160,10 +160,18 @@ func (s TrainingStats) Text() string {
 }
 
 // Text renders the latest scan, e.g. "30.4% body fat, lean mass 47 kg
-// (−1.6 points, −0.4 kg since the previous scan), 7 days ago".
+// (−1.6 points, −0.4 kg since the previous scan), 7 days ago". A reading
+// with only one figure names only that one.
 func (c Composition) Text(u Unit) string {
-	u = unitOrKG(u)
-	s := fmt.Sprintf("%s%% body fat, lean mass %s", trimFloat(round1(c.Latest.BodyFatPct)), u.Format(c.Latest.LeanMassKg))
+	u = u.Normalize()
+	var parts, changes []string
+	if c.Latest.BodyFatPct != nil {
+		parts = append(parts, trimFloat(round1(*c.Latest.BodyFatPct))+"% body fat")
+	}
+	if c.Latest.LeanMassKg != nil {
+		parts = append(parts, "lean mass "+u.Format(*c.Latest.LeanMassKg))
+	}
+	s := strings.Join(parts, ", ")
 	if c.BodyFatChangePct != nil {
 		sign := "+"
 		if *c.BodyFatChangePct < 0 {
@@ -171,7 +179,13 @@ func (c Composition) Text(u Unit) string {
 		} else if *c.BodyFatChangePct == 0 {
 			sign = "±"
 		}
-		s += fmt.Sprintf(" (%s%.1f points, %s since the previous scan)", sign, math.Abs(*c.BodyFatChangePct), u.FormatDelta(*c.LeanChangeKg))
+		changes = append(changes, fmt.Sprintf("%s%.1f points", sign, math.Abs(*c.BodyFatChangePct)))
+	}
+	if c.LeanChangeKg != nil {
+		changes = append(changes, u.FormatDelta(*c.LeanChangeKg))
+	}
+	if len(changes) > 0 {
+		s += " (" + strings.Join(changes, ", ") + " since the previous scan)"
 	}
 	return s + ", " + daysAgoText(c.DaysAgo)
 }

@@ -129,7 +129,7 @@ func (s series) rawOn(day int) (float64, bool) {
 func WeightTrend(readings []WeightReading, m Member, now time.Time, loc *time.Location) Trend {
 	loc = orUTC(loc)
 	s, rs := buildSeries(readings, now, loc)
-	t := Trend{Unit: unitOrKG(m.Unit), Readings: len(rs)}
+	t := Trend{Unit: m.Unit.Normalize(), Readings: len(rs)}
 	today := dayNum(now, loc)
 	t.Goal = progressFrom(s, m.GoalWeightKg, nil, today, loc)
 	if len(rs) == 0 {
@@ -162,11 +162,4 @@ func WeightTrend(readings []WeightReading, m Member, now time.Time, loc *time.Lo
 		t.Points = append(t.Points, p)
 	}
 	return t
-}
-
-func unitOrKG(u Unit) Unit {
-	if u == LB {
-		return LB
-	}
-	return KG
 }

@@ -37,11 +37,18 @@ func (u Unit) ToKg(v float64) float64 {
 	return v
 }
 
+// Normalize is the unit a member sees: LB for pounds, KG for anything else
+// (unset included). Every place that shows or converts a weight uses it.
+func (u Unit) Normalize() Unit {
+	if u == LB {
+		return LB
+	}
+	return KG
+}
+
 // Format renders a weight in kilograms in the unit with one decimal, e.g. "81.4 kg".
 func (u Unit) Format(kg float64) string {
-	if u != LB {
-		u = KG
-	}
+	u = u.Normalize()
 	return formatOne(u.FromKg(kg)) + " " + string(u)
 }
 
@@ -127,18 +134,21 @@ type Workout struct {
 	AvgHR       *int      `json:"avg_hr,omitempty"`
 	MaxHR       *int      `json:"max_hr,omitempty"`
 	EnergyKcal  *float64  `json:"energy_kcal,omitempty"`
+	DistanceKm  *float64  `json:"distance_km,omitempty"`
 	ContentID   string    `json:"content_id,omitempty"`
 	Source      string    `json:"source"`
 	SourceKey   string    `json:"-"`
 }
 
-// BodyScan is a manual body-composition (DEXA) entry.
+// BodyScan is a body-composition entry: a manual scan (DEXA) with both
+// figures, or an imported reading that has only one of them (a smart
+// scale's body fat without a weigh-in nearby); at least one is set.
 type BodyScan struct {
 	ID          int64     `json:"id"`
 	MemberID    string    `json:"member"`
 	ScannedAt   time.Time `json:"scanned_at"`
-	BodyFatPct  float64   `json:"body_fat_pct"`
-	LeanMassKg  float64   `json:"lean_mass_kg"`
+	BodyFatPct  *float64  `json:"body_fat_pct,omitempty"`
+	LeanMassKg  *float64  `json:"lean_mass_kg,omitempty"`
 	FatMassKg   *float64  `json:"fat_mass_kg,omitempty"`
 	BoneMassKg  *float64  `json:"bone_mass_kg,omitempty"`
 	VisceralFat *float64  `json:"visceral_fat,omitempty"`

@@ -14,13 +14,14 @@ type WorkoutSummary struct {
 	AvgHR       *int      `json:"avg_hr,omitempty"`
 	MaxHR       *int      `json:"max_hr,omitempty"`
 	EnergyKcal  *float64  `json:"energy_kcal,omitempty"`
+	DistanceKm  *float64  `json:"distance_km,omitempty"`
 	ContentID   string    `json:"content_id,omitempty"`
 }
 
 // Summarize drops the workout's bookkeeping fields.
 func (w Workout) Summarize() WorkoutSummary {
 	return WorkoutSummary{StartedAt: w.StartedAt, Type: w.Type, Title: w.Title, DurationMin: w.DurationMin,
-		AvgHR: w.AvgHR, MaxHR: w.MaxHR, EnergyKcal: w.EnergyKcal, ContentID: w.ContentID}
+		AvgHR: w.AvgHR, MaxHR: w.MaxHR, EnergyKcal: w.EnergyKcal, DistanceKm: roundPtr(w.DistanceKm, 2), ContentID: w.ContentID}
 }
 
 // RecentWorkouts returns the n most recent workouts, newest first

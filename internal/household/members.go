@@ -174,11 +174,24 @@ func (s *Service) SetGoalStatus(ctx context.Context, member string, id int64, st
 	return nil
 }
 
+// SetPrivateFigures turns a member's "private figures" flag on or off and
+// tells their screens and the household view.
+func (s *Service) SetPrivateFigures(ctx context.Context, member string, on bool) error {
+	if err := s.db.SetPrivateFigures(ctx, member, on); err != nil {
+		return err
+	}
+	if s.pub != nil {
+		s.pub.Publish(live.MemberTopic(member), live.KindPrivacy, member)
+		s.pub.Publish(live.TopicHousehold, live.KindPrivacy, member)
+	}
+	return nil
+}
+
 func (s *Service) membersChanged(member string) {
 	if s.pub == nil {
 		return
 	}
-	s.pub.Publish(live.MemberTopic(member), "member", nil)
-	s.pub.Publish(live.TopicHousehold, "member", member)
-	s.pub.Publish(live.TopicAdmin, "member", member)
+	s.pub.Publish(live.MemberTopic(member), live.KindMember, nil)
+	s.pub.Publish(live.TopicHousehold, live.KindMember, member)
+	s.pub.Publish(live.TopicAdmin, live.KindMember, member)
 }

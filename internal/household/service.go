@@ -19,20 +19,15 @@ import (
 	"hearth/internal/text"
 )
 
-// Publisher receives change notifications after commit.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // Service records health entries for members.
 type Service struct {
 	db  *store.DB
-	pub Publisher
+	pub live.Publisher
 	now func() time.Time
 }
 
 // New returns a Service over db that notifies pub.
-func New(db *store.DB, pub Publisher) *Service {
+func New(db *store.DB, pub live.Publisher) *Service {
 	return &Service{db: db, pub: pub, now: time.Now}
 }
 
@@ -138,7 +133,7 @@ func (s *Service) LogWeight(ctx context.Context, member string, in WeightInput) 
 	if err != nil {
 		return r, err
 	}
-	s.changed(member, "weight")
+	s.changed(member, live.KindWeight)
 	return r, nil
 }
 
@@ -162,7 +157,7 @@ func (s *Service) LogMeal(ctx context.Context, member string, in MealInput) (hea
 	if err != nil {
 		return m, err
 	}
-	s.changed(member, "meal")
+	s.changed(member, live.KindMeal)
 	return m, nil
 }
 
@@ -191,7 +186,7 @@ func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput
 	if err != nil {
 		return w, err
 	}
-	s.changed(member, "workout")
+	s.changed(member, live.KindWorkout)
 	return w, nil
 }
 
@@ -210,16 +205,16 @@ func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) 
 	if err := f.err(); err != nil {
 		return health.BodyScan{}, err
 	}
-	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: in.BodyFatPct,
-		LeanMassKg: in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
+	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: &in.BodyFatPct,
+		LeanMassKg: &in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
 	if err != nil {
 		return b, err
 	}
-	s.changed(member, "scan")
+	s.changed(member, live.KindScan)
 	return b, nil
 }
 
-func (s *Service) changed(member, kind string) {
+func (s *Service) changed(member string, kind live.Kind) {
 	if s.pub == nil {
 		return
 	}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -11,26 +12,64 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/text"
 )
 
 // appleParser streams an export.xml: one token at a time, keeping only the
-// workout being read (its statistics are child elements) and a reused record.
+// record and workout being read (their metadata and statistics are child
+// elements), the records of the food correlation being read, and a reused
+// record.
 type appleParser struct {
-	d     *xml.Decoder
-	src   *readErr
-	out   emitter
-	k     keyer
-	rec   record
-	wk    appleWorkout
-	depth int
+	d       *xml.Decoder
+	src     *readErr
+	filter  *xmlCharFilter
+	out     emitter
+	k       keyer
+	rec     record
+	pend    pendingRecord
+	corr    foodCorrelation
+	wk      appleWorkout
+	depth   int
+	dropped int // characters text.Clean removed from meal names
 }
+
+// pendingRecord is a Record whose MetadataEntry children are still to come:
+// it is emitted at its end tag.
+type pendingRecord struct {
+	active bool
+	depth  int
+	rec    record
+	local  time.Time // the record's wall clock (its offset applied), for meal slots
+	meal   string    // its "Meal" metadata, as written
+}
+
+// foodCorrelation is a HKCorrelationTypeIdentifierFood being read: its
+// records (which repeat top-level ones) share the correlation's meal.
+type foodCorrelation struct {
+	active bool
+	depth  int
+	meal   string
+	recs   []pendingRecord
+}
+
+// maxCorrelationRecords bounds the records one correlation may hold back; a
+// larger one passes them on as they come.
+const maxCorrelationRecords = 64
 
 // parseApple streams an Apple Health export.xml into out. A file that is not
 // a complete, well-formed export stops with a Problem error; I/O failures and
-// cancellation are returned as they are.
+// cancellation are returned as they are. Characters XML 1.0 forbids (real
+// exports carry U+000B in metadata values) are dropped while reading and
+// counted.
 func parseApple(ctx context.Context, r io.Reader, out emitter) error {
-	src := &readErr{r: r}
-	p := &appleParser{d: xml.NewDecoder(bufio.NewReaderSize(src, 256<<10)), src: src, out: out}
+	src := &readErr{r: &tokenGuard{r: r}}
+	filter := &xmlCharFilter{r: src}
+	p := &appleParser{d: xml.NewDecoder(skipDoctype(bufio.NewReaderSize(filter, 256<<10))), src: src, filter: filter, out: out}
+	defer func() {
+		if n := int(filter.dropped) + p.dropped; n > 0 {
+			out.cleaned(n)
+		}
+	}()
 	sawRoot := false
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
@@ -62,10 +101,8 @@ func parseApple(ctx context.Context, r io.Reader, out emitter) error {
 				return err
 			}
 		case xml.EndElement:
-			if p.wk.active && p.depth == p.wk.depth {
-				if err := p.endWorkout(); err != nil {
-					return err
-				}
+			if err := p.end(); err != nil {
+				return err
 			}
 			p.depth--
 		}
@@ -111,20 +148,114 @@ func (p *appleParser) syntaxProblem(err error) error {
 func (p *appleParser) start(t xml.StartElement) error {
 	switch t.Name.Local {
 	case "Record":
-		return p.record(t)
+		p.record(t)
+	case "MetadataEntry":
+		p.metadata(t)
 	case "Workout":
 		p.startWorkout(t)
 	case "WorkoutStatistics":
 		if p.wk.active {
 			p.workoutStats(t)
 		}
+	case "Correlation":
+		if p.depth != 2 {
+			break
+		}
+		if typ := attr(t, "type"); typ == "HKCorrelationTypeIdentifierFood" {
+			p.corr = foodCorrelation{active: true, depth: p.depth, recs: p.corr.recs[:0]}
+		} else {
+			p.out.unknown(cmp.Or(typ, "Correlation")) // blood pressure, …
+		}
 	case "ExportDate", "Me":
 	default:
-		if p.depth == 2 { // ActivitySummary, Correlation, ClinicalRecord, …
+		if p.depth == 2 { // ActivitySummary, ClinicalRecord, …
 			p.out.unknown(t.Name.Local)
 		}
 	}
 	return nil
+}
+
+func attr(t xml.StartElement, name string) string {
+	for _, a := range t.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// end handles an end tag at p.depth.
+func (p *appleParser) end() error {
+	switch {
+	case p.pend.active && p.depth == p.pend.depth:
+		p.pend.active = false
+		if p.corr.active && len(p.corr.recs) < maxCorrelationRecords {
+			p.corr.recs = append(p.corr.recs, p.pend)
+			return nil
+		}
+		return p.emitPending(&p.pend, "")
+	case p.corr.active && p.depth == p.corr.depth:
+		p.corr.active = false
+		meal := p.corr.meal
+		for i := range p.corr.recs {
+			meal = cmp.Or(meal, p.corr.recs[i].meal)
+		}
+		for i := range p.corr.recs {
+			if err := p.emitPending(&p.corr.recs[i], meal); err != nil {
+				return err
+			}
+		}
+		p.corr.recs = p.corr.recs[:0]
+	case p.wk.active && p.depth == p.wk.depth:
+		return p.endWorkout()
+	}
+	return nil
+}
+
+// metadata reads the "Meal" entry MyFitnessPal (and others) put on each
+// nutrition record and food correlation.
+func (p *appleParser) metadata(t xml.StartElement) {
+	if !strings.EqualFold(attr(t, "key"), "meal") {
+		return
+	}
+	switch {
+	case p.pend.active && p.depth == p.pend.depth+1:
+		p.pend.meal = attr(t, "value")
+	case p.corr.active && p.depth == p.corr.depth+1:
+		p.corr.meal = attr(t, "value")
+	}
+}
+
+// emitPending emits a finished record; a dietary sample goes to the slot of
+// its meal (its own, else the correlation's), or of its time without one.
+func (p *appleParser) emitPending(pr *pendingRecord, corrMeal string) error {
+	r := &pr.rec
+	if r.kind == recSample && r.sample.slot != "" {
+		r.sample.slot, r.sample.explicit = p.slot(pr.local, cmp.Or(pr.meal, corrMeal))
+	}
+	return p.out.emit(r)
+}
+
+// slot names a dietary sample's meal slot: "2024-01-05:dinner" for a known
+// meal, "2024-01-05:=Post-Workout" for one the member named, or by the time
+// of day when the record names none.
+func (p *appleParser) slot(local time.Time, meal string) (string, bool) {
+	day := local.Format(time.DateOnly) + ":"
+	name, n := text.Clean(text.Line, strings.TrimSpace(meal))
+	p.dropped += n
+	switch strings.ToLower(name) {
+	case "":
+		return day + slotOf(local.Hour(), local.Minute()), false
+	case "breakfast":
+		return day + "breakfast", true
+	case "lunch":
+		return day + "lunch", true
+	case "dinner", "supper":
+		return day + "dinner", true
+	case "snack", "snacks":
+		return day + "snack", true
+	}
+	return day + "=" + truncate(name, 40), true
 }
 
 func (p *appleParser) reject(label, element string, format string, args ...any) {
@@ -132,8 +263,9 @@ func (p *appleParser) reject(label, element string, format string, args ...any) 
 }
 
 // record handles a Record element, wherever it is: Records nested in a food
-// Correlation repeat top-level ones and deduplicate by key.
-func (p *appleParser) record(t xml.StartElement) error {
+// Correlation repeat top-level ones and are counted as repeated in the file.
+// A valid record waits for its end tag (its metadata may name its meal).
+func (p *appleParser) record(t xml.StartElement) {
 	var typ, unit, value, start, end, source string
 	for _, a := range t.Attr {
 		switch a.Name.Local {
@@ -157,54 +289,55 @@ func (p *appleParser) record(t xml.StartElement) error {
 			typ = "Record"
 		}
 		p.out.unknown(typ)
-		return nil
+		return
 	}
 	el := "Record " + typ
 	v, ok := parseNumber(value)
 	if !ok {
 		p.reject(typ, el, "value %q is not a number", value)
-		return nil
+		return
 	}
 	var canon float64
 	if q.pct {
 		if unit != "%" && unit != "" {
 			p.reject(typ, el, "unknown unit %q (want %%)", unit)
-			return nil
+			return
 		}
 		if v < 0 || v > 1 {
 			p.reject(typ, el, "value %v is outside 0-1 (Apple writes body fat as a fraction)", v)
-			return nil
+			return
 		}
 		canon = v * 100
 	} else {
 		f, ok := q.units[unit]
 		if !ok {
 			p.reject(typ, el, "unknown unit %q", unit)
-			return nil
+			return
 		}
 		canon = v * f
 	}
 	if canon < q.min || (q.minEx && canon == q.min) || canon > q.max {
 		p.reject(typ, el, "value %v %s is out of range", v, unit)
-		return nil
+		return
 	}
 	st, off, ok := parseAppleTime(start)
 	if !ok {
 		p.reject(typ, el, "startDate %q is not a time like 2024-01-05 07:31:12 -0800", start)
-		return nil
+		return
 	}
 	en := st
 	if end != "" {
 		if en, _, ok = parseAppleTime(end); !ok {
 			p.reject(typ, el, "endDate %q is not a time like 2024-01-05 07:31:12 -0800", end)
-			return nil
+			return
 		}
 		if en.Before(st) {
 			p.reject(typ, el, "endDate is before startDate")
-			return nil
+			return
 		}
 	}
-	r := &p.rec
+	p.pend = pendingRecord{active: true, depth: p.depth}
+	r := &p.pend.rec
 	*r = record{kind: q.kind, label: typ, line: p.line(),
 		key: p.k.reset(typ).time(st).time(en).num(canon).str(source).sum()}
 	switch q.kind {
@@ -213,9 +346,8 @@ func (p *appleParser) record(t xml.StartElement) error {
 	case recSample:
 		r.sample = sample{kind: q.stage, at: st, value: canon}
 		if q.meal {
-			local := st.Add(time.Duration(off) * time.Second) // wall clock, read in UTC
-			r.sample.slot = local.Format(time.DateOnly) + ":" + slotOf(local.Hour(), local.Minute())
+			p.pend.local = st.Add(time.Duration(off) * time.Second) // wall clock, read in UTC
+			r.sample.slot = "pending"                               // set at the end tag, by meal or time
 		}
 	}
-	return p.out.emit(r)
 }

@@ -16,15 +16,16 @@ func TestAppleImport(t *testing.T) {
 		t.Errorf("kind = %s, want apple", s.Kind)
 	}
 	// 2 weights + body fat + lean mass + 12 dietary samples + 2 workouts; the
-	// 2 Records nested in the food Correlation repeat top-level ones.
-	if s.Added != 18 || s.SkippedDuplicate != 2 || s.Rejected != 0 {
-		t.Errorf("added %d dup %d rejected %d, want 18 2 0", s.Added, s.SkippedDuplicate, s.Rejected)
+	// 2 Records nested in the food Correlation repeat top-level ones: on a
+	// first import that is "repeated in file", never "duplicate".
+	if s.Added != 18 || s.SkippedDuplicate != 0 || s.RepeatedInFile != 2 || s.Rejected != 0 {
+		t.Errorf("added %d dup %d repeated %d rejected %d, want 18 0 2 0", s.Added, s.SkippedDuplicate, s.RepeatedInFile, s.Rejected)
 	}
-	if s.SkippedUnknown != 4 || s.Unknown["HKQuantityTypeIdentifierHeartRate"] != 1 || s.Unknown["ActivitySummary"] != 1 ||
-		s.Unknown["Correlation"] != 1 || s.Unknown["HKQuantityTypeIdentifierStepCount"] != 1 {
-		t.Errorf("unknown %d %v", s.SkippedUnknown, s.Unknown)
+	if s.SkippedUnknown != 3 || s.Unknown["HKQuantityTypeIdentifierHeartRate"] != 1 || s.Unknown["ActivitySummary"] != 1 ||
+		s.Unknown["HKQuantityTypeIdentifierStepCount"] != 1 {
+		t.Errorf("unknown %d %v (a food Correlation is read, not unknown)", s.SkippedUnknown, s.Unknown)
 	}
-	if c := s.Types["HKQuantityTypeIdentifierDietaryEnergyConsumed"]; c.Added != 5 || c.Duplicate != 1 {
+	if c := s.Types["HKQuantityTypeIdentifierDietaryEnergyConsumed"]; c.Added != 5 || c.Duplicate != 0 || c.Repeated != 1 {
 		t.Errorf("energy counts %+v", c)
 	}
 	if s.MealsCreated != 4 || s.MealsUpdated != 0 || s.BodyCompLinked != 2 {
@@ -78,7 +79,8 @@ func TestAppleImport(t *testing.T) {
 		}
 		run, lift := w[0], w[1]
 		if run.Type != "running" || run.Title != "Running" || !near(run.DurationMin, 32.5) ||
-			!run.StartedAt.Equal(utc("2024-01-06T15:00:30Z")) || !ptrNear(run.EnergyKcal, 320) || run.AvgHR != nil {
+			!run.StartedAt.Equal(utc("2024-01-06T15:00:30Z")) || !ptrNear(run.EnergyKcal, 320) || run.AvgHR != nil ||
+			!ptrNear(run.DistanceKm, 5.12) {
 			t.Errorf("run = %+v", run)
 		}
 		if lift.Type != "traditional_strength_training" || lift.Title != "Traditional Strength Training" ||
@@ -105,7 +107,7 @@ func TestAppleReimportAddsNothing(t *testing.T) {
 	first := mustImport(t, db, "export.xml", Options{})
 	before := counts(t, db)
 	second := mustImport(t, db, "export.xml", Options{})
-	if second.Added != 0 || second.SkippedDuplicate != first.Added+first.SkippedDuplicate {
+	if second.Added != 0 || second.SkippedDuplicate != first.Added+first.RepeatedInFile || second.RepeatedInFile != 0 {
 		t.Errorf("second import added %d dup %d (first added %d)", second.Added, second.SkippedDuplicate, first.Added)
 	}
 	if second.MealsCreated != 0 || second.MealsUpdated != 0 {
@@ -154,9 +156,9 @@ func TestAppleOverlappingExportsMerge(t *testing.T) {
 	}
 }
 
-func TestAppleBadValuesImportNothing(t *testing.T) {
+func TestAppleBadValuesStrictImportsNothing(t *testing.T) {
 	db := newDB(t)
-	s, err := importFixture(t, db, "export_bad_values.xml", Options{})
+	s, err := importFixture(t, db, "export_bad_values.xml", Options{Strict: true})
 	if !apperr.Is(err, apperr.Invalid) {
 		t.Fatalf("err = %v, want invalid", err)
 	}

@@ -69,13 +69,14 @@ func parseNumber(s string) (float64, bool) {
 	return v, true
 }
 
-// Unit conversions to Hearth's canonical units (kg, kcal, g, minutes).
+// Unit conversions to Hearth's canonical units (kg, kcal, g, minutes, km).
 var (
 	massToKg     = map[string]float64{"kg": 1, "g": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "st": 6.35029318}
 	energyToKcal = map[string]float64{"kcal": 1, "Cal": 1, "kJ": 1 / 4.184, "cal": 0.001, "J": 1 / 4184.0}
 	massToG      = map[string]float64{"g": 1, "mg": 0.001, "mcg": 0.000001, "µg": 0.000001, "kg": 1000}
 	timeToMin    = map[string]float64{"min": 1, "s": 1.0 / 60, "sec": 1.0 / 60, "hr": 60, "h": 60}
 	rateToPerMin = map[string]float64{"count/min": 1, "count/s": 60, "bpm": 1}
+	lengthToKm   = map[string]float64{"km": 1, "m": 0.001, "cm": 0.00001, "mi": 1.609344, "yd": 0.0009144, "ft": 0.0003048}
 )
 
 // appleQuantity describes a Record type Hearth imports.

@@ -4,9 +4,11 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/text"
 )
 
 // appleWorkout is the Workout element being read.
@@ -17,10 +19,11 @@ type appleWorkout struct {
 	endedAt     time.Time
 	sourceName  string
 	statsEnergy *float64
+	statsKm     *float64
 }
 
 func (p *appleParser) startWorkout(t xml.StartElement) {
-	var activity, dur, durUnit, energy, energyUnit, start, end string
+	var activity, dur, durUnit, energy, energyUnit, dist, distUnit, start, end string
 	p.wk = appleWorkout{active: true, depth: p.depth, line: p.line()}
 	for _, a := range t.Attr {
 		switch a.Name.Local {
@@ -34,6 +37,10 @@ func (p *appleParser) startWorkout(t xml.StartElement) {
 			energy = a.Value
 		case "totalEnergyBurnedUnit":
 			energyUnit = a.Value
+		case "totalDistance":
+			dist = a.Value
+		case "totalDistanceUnit":
+			distUnit = a.Value
 		case "startDate":
 			start = a.Value
 		case "endDate":
@@ -47,6 +54,8 @@ func (p *appleParser) startWorkout(t xml.StartElement) {
 		p.reject("Workout", "Workout", format, args...)
 	}
 	typ, title := workoutType(activity)
+	title, n := text.Clean(text.Line, title)
+	p.dropped += n
 	if typ == "" {
 		fail("workoutActivityType %q is not a workout type", activity)
 		return
@@ -96,6 +105,32 @@ func (p *appleParser) startWorkout(t xml.StartElement) {
 		}
 		p.wk.w.EnergyKcal = &kcal
 	}
+	if dist != "" {
+		km, err := appleDistance(dist, distUnit)
+		if err != "" {
+			fail("totalDistance: %s", err)
+			return
+		}
+		if km > 0 {
+			p.wk.w.DistanceKm = &km
+		}
+	}
+}
+
+// appleDistance converts a workout distance to km.
+func appleDistance(value, unit string) (float64, string) {
+	v, ok := parseNumber(value)
+	if !ok || v < 0 {
+		return 0, fmt.Sprintf("%q is not a non-negative number", value)
+	}
+	f, ok := lengthToKm[unit]
+	if !ok {
+		return 0, fmt.Sprintf("unknown unit %q", unit)
+	}
+	if km := v * f; km <= 10000 {
+		return km, ""
+	}
+	return 0, fmt.Sprintf("%v %s is out of range", v, unit)
 }
 
 func appleEnergy(value, unit string) (float64, string) {
@@ -174,6 +209,20 @@ func (p *appleParser) workoutStats(t xml.StartElement) {
 			return
 		}
 		p.wk.statsEnergy = &kcal
+	default:
+		// DistanceWalkingRunning, DistanceCycling, DistanceSwimming, …: newer
+		// exports carry the distance only here.
+		if !strings.HasPrefix(typ, "HKQuantityTypeIdentifierDistance") || sum == "" {
+			return
+		}
+		km, err := appleDistance(sum, unit)
+		if err != "" {
+			fail("sum: %s", err)
+			return
+		}
+		if km > 0 {
+			p.wk.statsKm = &km
+		}
 	}
 }
 
@@ -185,6 +234,9 @@ func (p *appleParser) endWorkout() error {
 	}
 	if wk.w.EnergyKcal == nil {
 		wk.w.EnergyKcal = wk.statsEnergy
+	}
+	if wk.w.DistanceKm == nil {
+		wk.w.DistanceKm = wk.statsKm
 	}
 	r := &p.rec
 	*r = record{kind: recWorkout, label: "Workout", line: wk.line, workout: wk.w,

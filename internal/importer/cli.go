@@ -15,11 +15,13 @@ import (
 	"hearth/internal/store"
 )
 
-const cliUsage = `usage: hearth import --member ID [--kind K] [--tz ZONE] FILE...
+const cliUsage = `usage: hearth import --member ID [--kind K] [--tz ZONE] [--unit kg|lb] [--strict] FILE...
 
 Imports Apple Health exports (export.zip or export.xml) and CSV files of
-weigh-ins, meals or workouts for one member. Each file is imported whole or
-not at all; importing a file again adds nothing new.
+weigh-ins, meals or workouts for one member: generic CSV files and the
+exports of MyFitnessPal, Withings, Strong and Hevy. Bad records are listed
+with their lines and skipped (--strict: the file imports nothing); a file
+imported again adds nothing, and a corrected file updates what it changed.
 
 `
 
@@ -36,8 +38,11 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 		fs.PrintDefaults()
 	}
 	member := fs.String("member", "", "id of the member the records belong to (required)")
-	kindName := fs.String("kind", "auto", "auto, apple, csv-weight, csv-meals or csv-workouts")
+	kindName := fs.String("kind", "auto", "auto, apple, csv-weight, csv-meals, csv-workouts or csv-body-scans")
 	tz := fs.String("tz", "Local", "time zone of CSV times written without an offset")
+	unitName := fs.String("unit", "", "weight unit of CSV files that do not state one: kg or lb (default: the member's unit)")
+	strict := fs.Bool("strict", false, "import nothing from a file with any bad record")
+	maxBytes := fs.Int64("max-bytes", DefaultMaxBytes, "most bytes a file may hold or unpack to (HEARTH_IMPORT_MAX_BYTES)")
 	var files []string
 	for rest := args; ; { // flags may follow file names
 		if err := fs.Parse(rest); err != nil {
@@ -70,6 +75,10 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 	if err != nil {
 		return usage("unknown time zone %q", *tz)
 	}
+	unit, err := ParseUnit(*unitName)
+	if err != nil {
+		return usage("%s", userMessage(err))
+	}
 	db, err := openDB(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "hearth import: %v\n", err)
@@ -83,7 +92,8 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 	status := 0
 	for _, path := range files {
 		bar := newBar(stderr, isTerminal(stderr), path)
-		sum, err := ImportFile(ctx, db, Options{Member: *member, Kind: kind, Location: loc, Progress: bar.update}, path)
+		sum, err := ImportFile(ctx, db, Options{Member: *member, Kind: kind, Location: loc, Unit: unit, Strict: *strict, MaxBytes: *maxBytes,
+			Progress: bar.update}, path)
 		bar.finish()
 		if err != nil {
 			status = 1
@@ -138,9 +148,14 @@ func printFailure(w io.Writer, path string, s Summary, err error) {
 }
 
 func printSummary(w io.Writer, s Summary) {
-	fmt.Fprintf(w, "%s: %s, %s in %s\n", s.File, s.Kind, FormatBytes(s.Bytes), s.Duration.Round(time.Millisecond))
-	fmt.Fprintf(w, "  added %d, skipped as duplicate %d, skipped as unknown %d, rejected %d\n",
-		s.Added, s.SkippedDuplicate, s.SkippedUnknown, s.Rejected)
+	what := string(s.Kind)
+	if s.Profile != "" {
+		what += " (" + s.Profile + ")"
+	}
+	fmt.Fprintf(w, "%s: %s, %s in %s\n", s.File, what, FormatBytes(s.Bytes), s.Duration.Round(time.Millisecond))
+	for _, line := range SummaryLines(s) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	labels := make([]string, 0, len(s.Types))
 	for l := range s.Types {
 		labels = append(labels, l)
@@ -148,12 +163,51 @@ func printSummary(w io.Writer, s Summary) {
 	sort.Strings(labels)
 	for _, l := range labels {
 		c := s.Types[l]
-		fmt.Fprintf(w, "  %-46s added %d, duplicate %d\n", strings.TrimPrefix(l, "HKQuantityTypeIdentifier"), c.Added, c.Duplicate)
+		fmt.Fprintf(w, "  %-46s %s\n", strings.TrimPrefix(l, "HKQuantityTypeIdentifier"), typeLine(c))
 	}
+	for _, p := range s.Problems {
+		fmt.Fprintf(w, "  rejected: %s\n", p.Error())
+	}
+	if more := s.TotalProblems - len(s.Problems); more > 0 {
+		fmt.Fprintf(w, "  … and %d more rejected\n", more)
+	}
+}
+
+// SummaryLines is a summary's report in a few lines of text: the counts,
+// what an Apple import derived, then notes and warnings. The admin upload
+// page shows the same lines.
+func SummaryLines(s Summary) []string {
+	counts := fmt.Sprintf("added %d, updated %d, skipped as duplicate %d, repeated in file %d, skipped as unknown %d, rejected %d",
+		s.Added, s.Updated, s.SkippedDuplicate, s.RepeatedInFile, s.SkippedUnknown, s.Rejected)
+	if s.KeptEdits > 0 {
+		counts += fmt.Sprintf("; kept %d of your edits", s.KeptEdits)
+	}
+	lines := []string{counts}
 	if s.Kind == KindApple {
-		fmt.Fprintf(w, "  nutrition entries: %d created, %d updated; body composition linked to %d weigh-ins\n",
-			s.MealsCreated, s.MealsUpdated, s.BodyCompLinked)
+		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %d weigh-ins, %d shown as body-composition entries",
+			s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries))
 	}
+	if s.CharsDropped > 0 {
+		lines = append(lines, fmt.Sprintf("dropped %d control or undecodable characters from the file's text", s.CharsDropped))
+	}
+	lines = append(lines, s.Notes...)
+	for _, p := range s.Warnings {
+		lines = append(lines, "warning: "+p.Error())
+	}
+	return lines
+}
+
+func typeLine(c TypeCount) string {
+	out := fmt.Sprintf("added %d, duplicate %d", c.Added, c.Duplicate)
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{c.Updated, "updated"}, {c.Repeated, "repeated in file"}, {c.Kept, "kept edits"}, {c.Rejected, "rejected"}} {
+		if x.n > 0 {
+			out += fmt.Sprintf(", %s %d", x.what, x.n)
+		}
+	}
+	return out
 }
 
 // FormatBytes renders a size for people ("1.2 MB"); the admin upload page uses it too.

@@ -8,13 +8,16 @@ import (
 )
 
 // bar draws import progress on a terminal (one line redrawn in place) or,
-// for logs and pipes, prints a line every few seconds.
+// for logs and pipes, prints a line at every tenth of the file (or every few
+// seconds when the size is unknown or progress is slow) and a final line
+// with the totals.
 type bar struct {
 	w        io.Writer
 	tty      bool
 	name     string
 	now      func() time.Time
 	last     time.Time
+	decile   int // last tenth printed
 	lastLine Progress
 	drawn    bool
 }
@@ -23,7 +26,7 @@ type bar struct {
 const barLineEvery = 5 * time.Second
 
 func newBar(w io.Writer, tty bool, name string) *bar {
-	return &bar{w: w, tty: tty, name: name, now: time.Now}
+	return &bar{w: w, tty: tty, name: name, now: time.Now, decile: 0}
 }
 
 func (b *bar) update(p Progress) {
@@ -36,16 +39,25 @@ func (b *bar) update(p Progress) {
 		b.drawn = true
 		return
 	}
-	if now := b.now(); now.Sub(b.last) >= barLineEvery {
-		b.last = now
+	now := b.now()
+	decile := int(p.Percent() / 10) // -1 when the size is unknown
+	if decile >= 10 {
+		return // the final line says it
+	}
+	if decile > b.decile || now.Sub(b.last) >= barLineEvery {
+		b.last, b.decile = now, max(b.decile, decile)
 		fmt.Fprintln(b.w, b.render(p, 0))
 	}
 }
 
-// finish ends the bar's line on a terminal.
+// finish ends the bar's line on a terminal, and prints the final line with
+// the totals for a log.
 func (b *bar) finish() {
-	if b.tty && b.drawn {
+	switch {
+	case b.tty && b.drawn:
 		fmt.Fprintf(b.w, "\r%s\x1b[K\n", b.render(b.lastLine, 30))
+	case !b.tty && b.lastLine.Done:
+		fmt.Fprintln(b.w, b.render(b.lastLine, 0)+", done reading")
 	}
 }
 

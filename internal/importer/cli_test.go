@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"hearth/internal/store"
 )
@@ -34,7 +35,8 @@ func TestRunCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errOut)
 	}
-	for _, want := range []string{"export.xml: apple", "added 18, skipped as duplicate 2, skipped as unknown 4, rejected 0",
+	for _, want := range []string{"export.xml: apple",
+		"added 18, updated 0, skipped as duplicate 0, repeated in file 2, skipped as unknown 3, rejected 0",
 		"BodyMass", "nutrition entries: 4 created", "weight.csv: csv-weight", "added 3"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
@@ -45,7 +47,7 @@ func TestRunCLI(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, cliDB(t, db), "--member", "ada", "--tz", "Europe/Berlin", filepath.Join("testdata", "weight.csv"))
-	if code != 0 || !strings.Contains(out, "added 0, skipped as duplicate 3") {
+	if code != 0 || !strings.Contains(out, "added 0, updated 0, skipped as duplicate 3") {
 		t.Errorf("second run: exit %d\n%s", code, out)
 	}
 }
@@ -63,7 +65,8 @@ func TestRunCLIFailures(t *testing.T) {
 		{"bad kind", []string{"--member", "ada", "--kind", "pdf", "x"}, 2, "unknown import kind"},
 		{"bad zone", []string{"--member", "ada", "--tz", "Mars/Base", "x"}, 2, "unknown time zone"},
 		{"unknown member", []string{"--member", "zed", "testdata/weight.csv"}, 1, `no member "zed" (members: ada)`},
-		{"bad row", []string{"--member", "ada", "testdata/weight_bad_row.csv"}, 1, "line 3: weight \"81.x\" is not a number"},
+		{"bad row, strict", []string{"--member", "ada", "--strict", "testdata/weight_bad_row.csv"}, 1, "line 3: weight \"81.x\" is not a number"},
+		{"bad unit", []string{"--member", "ada", "--unit", "stone", "x"}, 2, `unknown unit "stone"`},
 		{"truncated", []string{"--member", "ada", "testdata/export_truncated.xml"}, 1, "truncated"},
 		{"missing file", []string{"--member", "ada", "testdata/nope.csv"}, 1, "cannot open"},
 	}
@@ -90,12 +93,36 @@ func TestBarRendering(t *testing.T) {
 		t.Errorf("terminal bar = %q", got)
 	}
 
+	// Not a terminal: a first line, one per tenth of the file (or every 5 s),
+	// then a final 100 % line with the totals.
 	buf.Reset()
+	clock := time.Unix(0, 0)
 	b = newBar(&buf, false, "export.zip")
-	b.update(Progress{BytesRead: 1, BytesTotal: 4, Records: 1})
-	b.update(Progress{BytesRead: 2, BytesTotal: 4, Records: 2}) // within 5 s: no line
+	b.now = func() time.Time { return clock }
+	for read := int64(1); read <= 1000; read++ {
+		clock = clock.Add(time.Millisecond) // 1 s in all: no line for time alone
+		b.update(Progress{BytesRead: read, BytesTotal: 1000, Records: read * 3})
+	}
+	b.update(Progress{BytesRead: 1000, BytesTotal: 1000, Records: 3000, Done: true})
 	b.finish()
-	if lines := strings.Count(buf.String(), "\n"); lines != 1 || strings.Contains(buf.String(), "\r") {
-		t.Errorf("log output = %q, want one plain line", buf.String())
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 11 || strings.Contains(buf.String(), "\r") {
+		t.Fatalf("log output = %q, want 10 plain lines (0 %% … 90 %%) and the final one", buf.String())
+	}
+	if lines[1] != "export.zip  10% 100 B/1000 B, 300 records" ||
+		lines[10] != "export.zip 100% 1000 B/1000 B, 3000 records, done reading" {
+		t.Errorf("first %q, last %q", lines[0], lines[10])
+	}
+
+	// Slow progress still shows a sign of life every 5 s.
+	buf.Reset()
+	b = newBar(&buf, false, "big.zip")
+	b.now = func() time.Time { return clock }
+	for i := range 4 {
+		clock = clock.Add(3 * time.Second)
+		b.update(Progress{BytesRead: int64(i), BytesTotal: 1 << 30, Records: int64(i)})
+	}
+	if n := strings.Count(buf.String(), "\n"); n != 2 {
+		t.Errorf("12 s of slow progress printed %d lines, want 2: %q", n, buf.String())
 	}
 }

@@ -12,11 +12,12 @@ var zonedLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-
 var localLayouts = []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04"}
 
 // parseCSVTime reads the date/time forms CSV files use: RFC 3339 / ISO 8601
-// with an offset or Z, the same without one, "YYYY-MM-DD HH:MM[:SS]" (both
-// in loc), and a bare "YYYY-MM-DD", which means noon in loc so the entry
-// lands on that day whatever zone it is later shown in.
+// with an offset or Z, the same without one, "YYYY-MM-DD H:MM[:SS]" (both
+// in loc; an hour may have one digit), and a bare "YYYY-MM-DD", which means
+// noon in loc so the entry lands on that day whatever zone it is later
+// shown in.
 func parseCSVTime(s string, loc *time.Location) (time.Time, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), " Uhr")) // old German Withings: "2014-02-13 6:04 Uhr"
 	if len(s) < len(time.DateOnly) {
 		return time.Time{}, false
 	}

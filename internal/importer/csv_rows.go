@@ -1,78 +1,273 @@
 package importer
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"hearth/internal/health"
+	"hearth/internal/store"
+	"hearth/internal/text"
 )
+
+// colRef is where a field is: its column (-1 when absent) and the unit its
+// header states.
+type colRef struct {
+	idx  int
+	unit string
+}
+
+// columns maps each field to its column.
+type columns [nFields]colRef
 
 // csvParser turns rows into records.
 type csvParser struct {
-	out          emitter
-	loc          *time.Location
-	kind         Kind
-	cols         columns
-	decimalComma bool
-	lineOffset   int
-	k            keyer
-	rec          record
+	out            emitter
+	o              csvOptions
+	res            *csvResult
+	kind           Kind
+	prof           *csvProfile
+	merge          mergeMode
+	cols           columns
+	extra          map[string]int    // profile columns by base name
+	extraUnits     map[string]string // and the units their headers state
+	decimalComma   bool
+	thousandsComma bool
+	lineOffset     int
+	headerLine     int
+	k              keyer
+	rec            record
+	dropped        int // characters text.Clean removed
+	unitNoted      map[string]bool
+	counts         map[string]int // profile tallies for notes ("calorie adjustment" rows, …)
 }
 
-func (p *csvParser) readProblem(err error) Problem {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return Problem{Line: pe.StartLine + p.lineOffset, Column: pe.Column, Message: "CSV syntax error: " + pe.Err.Error()}
-	}
-	return Problem{Message: err.Error()}
-}
-
-// row parses one data row; a bad row is rejected and parsing goes on.
-func (p *csvParser) row(rec []string, line int) error {
-	if len(rec) < csvLayouts[p.kind].minCols {
-		p.out.reject(string(p.kind), Problem{Line: line, Message: fmt.Sprintf("expected at least %d fields, got %d", csvLayouts[p.kind].minCols, len(rec))})
+// rowErr parses one data row. Rejections go to the emitter; only a storage
+// failure is returned.
+func (p *csvParser) rowErr(rec []string, line int) error {
+	p.rec = record{}
+	msg := p.parseRow(rec, line)
+	if msg == skipRow {
 		return nil
-	}
-	get := func(f csvField) string {
-		if i := p.cols[f]; i >= 0 && i < len(rec) {
-			return strings.TrimSpace(rec[i])
-		}
-		return ""
-	}
-	r := &p.rec
-	*r = record{label: string(p.kind), line: line}
-	var msg string
-	switch p.kind {
-	case KindCSVWeight:
-		msg = p.weight(r, get)
-	case KindCSVMeals:
-		msg = p.meal(r, get)
-	case KindCSVWorkouts:
-		msg = p.workout(r, get)
-	case KindCSVBodyScans:
-		msg = p.bodyScan(r, get)
 	}
 	if msg != "" {
 		p.out.reject(string(p.kind), Problem{Line: line, Message: msg})
 		return nil
 	}
-	return p.out.emit(r)
+	return p.out.emit(&p.rec)
+}
+
+// skipRow is parseRow's answer for a row that is not a record (counted in a note).
+const skipRow = "\x00skip"
+
+func (p *csvParser) parseRow(rec []string, line int) string {
+	if allEmpty(rec) {
+		return skipRow
+	}
+	r := &p.rec
+	*r = record{label: string(p.kind), line: line, merge: p.merge}
+	if p.prof != nil && p.prof.row != nil {
+		return p.prof.row(p, rec, line)
+	}
+	switch p.kind {
+	case KindCSVWeight:
+		return p.weight(rec)
+	case KindCSVMeals:
+		return p.meal(rec)
+	case KindCSVBodyScans:
+		return p.bodyScan(rec)
+	default:
+		return p.workout(rec)
+	}
+}
+
+func allEmpty(rec []string) bool {
+	for _, f := range rec {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// flush reports what the parser tallied.
+func (p *csvParser) flush() error {
+	if p.prof != nil && p.prof.done != nil {
+		p.prof.done(p)
+	}
+	return nil
+}
+
+// finish reports the characters text.Clean dropped.
+func (p *csvParser) finish() {
+	if p.dropped > 0 {
+		p.out.cleaned(p.dropped)
+	}
+}
+
+func (p *csvParser) count(what string) {
+	if p.counts == nil {
+		p.counts = map[string]int{}
+	}
+	p.counts[what]++
+}
+
+// get returns the trimmed value of field f in rec ("" when absent).
+func (p *csvParser) get(rec []string, f csvField) string {
+	return cell(rec, p.cols[f].idx)
+}
+
+func cell(rec []string, i int) string {
+	if i >= 0 && i < len(rec) {
+		return strings.TrimSpace(rec[i])
+	}
+	return ""
+}
+
+// clean passes imported text through text.Clean (control characters and
+// invalid UTF-8 dropped and counted; a newline inside a quoted cell stays),
+// undoes the apostrophe Hearth's own export puts before a cell starting with
+// =, +, - or @ (so spreadsheets do not run it as a formula), and trims and
+// cuts to max bytes.
+func (p *csvParser) clean(s string, max int) string {
+	s, n := text.Clean(text.Multi, s)
+	p.dropped += n
+	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		s = s[1:]
+	}
+	return truncate(strings.TrimSpace(s), max)
+}
+
+// Units a field's header may state, as factors to the canonical unit.
+var (
+	massUnits     = map[string]float64{"": 1, "kg": 1, "g": 0.001, "lb": health.KgPerLb, "st": 6.35029318}
+	macroUnits    = map[string]float64{"": 1, "g": 1, "mg": 0.001, "kg": 1000}
+	energyUnits   = map[string]float64{"": 1, "kcal": 1, "cal": 1, "kj": 1 / 4.184}
+	durationUnits = map[string]float64{"": 1, "min": 1, "s": 1.0 / 60, "h": 60}
+	rateUnits     = map[string]float64{"": 1, "bpm": 1}
+	distanceUnits = map[string]float64{"": 1, "km": 1, "m": 0.001, "mi": 1.609344}
+	percentUnits  = map[string]float64{"": 1, "%": 1}
+	fieldUnits    = map[csvField]map[string]float64{fWeight: massUnits, fFatMass: massUnits, fLeanMass: massUnits, fBoneMass: massUnits,
+		fBodyFat: percentUnits, fCalories: energyUnits, fEnergy: energyUnits, fProtein: macroUnits, fCarbs: macroUnits,
+		fFat: macroUnits, fDuration: durationUnits, fAvgHR: rateUnits, fMaxHR: rateUnits, fDistance: distanceUnits}
+)
+
+// csvWeightUnits are the units a weight unit column may name, as factors to kg.
+var csvWeightUnits = map[string]float64{"kg": 1, "kgs": 1, "kilogram": 1, "kilograms": 1,
+	"lb": health.KgPerLb, "lbs": health.KgPerLb, "pound": health.KgPerLb, "pounds": health.KgPerLb,
+	"st": 6.35029318, "stone": 6.35029318}
+
+// required fields per kind: a file without them cannot be read as that kind.
+var requiredFields = map[Kind][]csvField{
+	KindCSVWeight:    {fTime, fWeight},
+	KindCSVMeals:     {fTime, fCalories},
+	KindCSVWorkouts:  {fTime, fType, fDuration},
+	KindCSVBodyScans: {fTime},
+}
+
+// keeps says what an entry of each kind holds, for "not imported" warnings.
+var keeps = map[Kind]string{
+	KindCSVWeight:    "Hearth keeps weight, body fat and lean mass",
+	KindCSVMeals:     "Hearth keeps calories, protein, carbs and fat",
+	KindCSVWorkouts:  "Hearth keeps type, title, duration, heart rate, energy and distance",
+	KindCSVBodyScans: "Hearth keeps body fat, lean, fat and bone mass and visceral fat",
+}
+
+// fieldOf finds the field a header cell names for the parser's kind.
+func (p *csvParser) fieldOf(c headerCol) (csvField, bool) {
+	f, ok := kindFields[p.kind][c.base]
+	if p.kind != KindCSVWeight {
+		return f, ok
+	}
+	// On a weigh-in, "fat" with a mass unit is fat mass and with "%" body fat.
+	_, mass := massUnits[c.unit]
+	switch {
+	case ok && f == fBodyFat && mass && c.unit != "":
+		return fFatMass, true
+	case ok && f == fFatMass && c.unit == "%":
+		return fBodyFat, true
+	case !ok && (c.base == "fat" || c.base == "fett" || c.base == "graisse" || c.base == "grasa"):
+		if c.unit == "%" || c.unit == "" {
+			return fBodyFat, true
+		}
+		return fFatMass, mass
+	}
+	return f, ok
+}
+
+// mapHeader finds the columns of a header row; unread columns that look
+// like measurements are reported, never dropped without a word.
+func (p *csvParser) mapHeader(cols []headerCol, line int) error {
+	for i := range p.cols {
+		p.cols[i] = colRef{idx: -1}
+	}
+	used := make([]bool, len(cols))
+	for i, c := range cols {
+		f, ok := p.fieldOf(c)
+		if !ok || p.cols[f].idx >= 0 {
+			continue
+		}
+		used[i] = true
+		if units, checked := fieldUnits[f]; checked {
+			if _, known := units[c.unit]; !known {
+				if slices.Contains(requiredFields[p.kind], f) {
+					return Problem{Line: line, Message: fmt.Sprintf("column %q: the unit %q is not one Hearth reads", c.raw, c.unit)}
+				}
+				p.out.warn(Problem{Line: line, Message: fmt.Sprintf("column %q is not imported: the unit %q is not one Hearth reads", c.raw, c.unit)})
+				continue
+			}
+		}
+		p.cols[f] = colRef{idx: i, unit: c.unit}
+	}
+	for _, f := range requiredFields[p.kind] {
+		if p.cols[f].idx < 0 {
+			return Problem{Line: line, Message: fmt.Sprintf("the header has no %s column (read as %s)", fieldNames[f], p.kind)}
+		}
+	}
+	p.reportUnread(cols, used, line)
+	return nil
+}
+
+// reportUnread warns once about the measurement columns nobody reads.
+func (p *csvParser) reportUnread(cols []headerCol, used []bool, line int) {
+	var names []string
+	for i, c := range cols {
+		if !used[i] && looksLikeQuantity(c) {
+			names = append(names, c.raw)
+		}
+	}
+	if len(names) > 0 {
+		p.out.warn(Problem{Line: line, Message: fmt.Sprintf("not imported: %s (%s)", quoteList(names), keeps[p.kind])})
+	}
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 func (p *csvParser) time(s string) (time.Time, string) {
-	t, ok := parseCSVTime(s, p.loc)
+	t, ok := parseCSVTime(s, p.o.loc)
 	if !ok {
 		return t, fmt.Sprintf("date %q is not a date (use 2024-01-05, 2024-01-05 07:30 or RFC 3339)", s)
 	}
 	return t, ""
 }
 
-// number reads a non-negative number; with a ';' or tab delimiter a decimal
-// comma ("81,4") is accepted too. Empty is 0 unless required.
+var thousands = regexp.MustCompile(`^\d{1,3}(,\d{3})+(\.\d+)?$`)
+
+// number reads a non-negative number. With a ';' or tab delimiter a decimal
+// comma ("81,4", "1.234,5") is accepted; with ',' a quoted "1,000.0". Empty
+// is 0 unless required.
 func (p *csvParser) number(field, s string, required bool) (float64, string) {
 	if s == "" {
 		if required {
@@ -81,8 +276,11 @@ func (p *csvParser) number(field, s string, required bool) (float64, string) {
 		return 0, ""
 	}
 	t := s
-	if p.decimalComma && strings.Count(t, ",") == 1 && !strings.Contains(t, ".") {
-		t = strings.Replace(t, ",", ".", 1)
+	switch {
+	case p.decimalComma && strings.Count(t, ",") == 1 && strings.LastIndex(t, ",") > strings.LastIndex(t, "."):
+		t = strings.Replace(strings.ReplaceAll(t, ".", ""), ",", ".", 1)
+	case p.thousandsComma && thousands.MatchString(t):
+		t = strings.ReplaceAll(t, ",", "")
 	}
 	v, ok := parseNumber(t)
 	if !ok {
@@ -94,132 +292,246 @@ func (p *csvParser) number(field, s string, required bool) (float64, string) {
 	return v, ""
 }
 
-func (p *csvParser) weight(r *record, get func(csvField) string) string {
-	at, msg := p.time(get(fTime))
+// measure reads field f in its header's unit, converted to the canonical one.
+func (p *csvParser) measure(rec []string, f csvField, required bool) (float64, bool, string) {
+	s := strings.TrimSpace(strings.TrimSuffix(p.get(rec, f), "%"))
+	if s == "" && !required {
+		return 0, false, ""
+	}
+	v, msg := p.number(fieldNames[f], s, required)
+	if msg != "" {
+		return 0, false, msg
+	}
+	if units := fieldUnits[f]; units != nil {
+		v *= units[p.cols[f].unit]
+	}
+	return v, true, ""
+}
+
+// weightUnit is the unit of the weight in rec: the header's, else the unit
+// column's, else the fallback (reported once).
+func (p *csvParser) weightUnit(rec []string) (string, float64, string) {
+	if u := p.cols[fWeight].unit; u != "" {
+		return u, massUnits[u], ""
+	}
+	if s := strings.ToLower(p.get(rec, fUnit)); s != "" {
+		f, ok := csvWeightUnits[strings.TrimSuffix(s, ".")]
+		if !ok {
+			return "", 0, fmt.Sprintf("unknown unit %q (want kg or lb)", p.get(rec, fUnit))
+		}
+		return s, f, ""
+	}
+	return p.fallbackUnit("weight")
+}
+
+// fallbackUnit is the unit for weights (or distances: km or miles) a file
+// does not qualify, reported once.
+func (p *csvParser) fallbackUnit(what string) (string, float64, string) {
+	u := p.o.unit
+	if u != health.LB {
+		u = health.KG
+	}
+	if p.unitNoted == nil {
+		p.unitNoted = map[string]bool{}
+	}
+	if !p.unitNoted[what] {
+		p.unitNoted[what] = true
+		p.res.unit = u
+		shown := string(u)
+		if what == "distance" {
+			shown = map[health.Unit]string{health.KG: "km", health.LB: "miles"}[u]
+		}
+		p.out.note(fmt.Sprintf("the file does not say its %s unit: read as %s (%s)", what, shown, p.o.unitFrom))
+	}
+	return string(u), u.ToKg(1), ""
+}
+
+func (p *csvParser) weight(rec []string) string {
+	at, msg := p.time(p.get(rec, fTime))
 	if msg != "" {
 		return msg
 	}
-	raw, unit := get(fWeight), strings.ToLower(get(fUnit))
-	switch {
-	case p.cols[fWeightKg] >= 0 && raw == "":
-		raw, unit = get(fWeightKg), "kg"
-	case p.cols[fWeightLb] >= 0 && raw == "":
-		raw, unit = get(fWeightLb), "lb"
+	unit, factor, msg := p.weightUnit(rec)
+	if msg != "" {
+		return msg
 	}
+	raw := p.get(rec, fWeight)
 	v, msg := p.number("weight", raw, true)
 	if msg != "" {
 		return msg
 	}
-	if unit == "" {
-		return "unit is missing (kg or lb)"
-	}
-	f, ok := csvWeightUnits[unit]
-	if !ok {
-		return fmt.Sprintf("unknown unit %q (want kg or lb)", get(fUnit))
-	}
-	kg := v * f
+	kg := v * factor
 	if kg <= 0 || kg > 700 {
 		return fmt.Sprintf("weight %s %s is out of range", raw, unit)
 	}
-	r.kind, r.weight = recWeight, health.WeightReading{MeasuredAt: at, WeightKg: kg}
-	if s := strings.TrimSpace(strings.TrimSuffix(get(fBodyFat), "%")); s != "" {
-		bf, msg := p.number("body_fat", s, true)
-		if msg != "" {
+	w := health.WeightReading{MeasuredAt: at, WeightKg: kg}
+	if bf, ok, msg := p.measure(rec, fBodyFat, false); msg != "" {
+		return msg
+	} else if ok {
+		w.BodyFatPct = &bf
+	}
+	if p.cols[fFatMass].idx >= 0 || p.cols[fLeanMass].idx >= 0 {
+		if msg := p.composition(rec, &w, factor); msg != "" {
 			return msg
 		}
-		if bf > 100 {
-			return fmt.Sprintf("body_fat %s is over 100%%", s)
-		}
-		r.weight.BodyFatPct = &bf
 	}
-	k := p.k.reset(string(p.kind)).time(at).num(kg).optNum(r.weight.BodyFatPct)
-	if s := get(fLeanMass); s != "" {
-		lm, msg := p.number("lean_mass_kg", s, true)
-		if msg != "" {
-			return msg
-		}
-		r.weight.LeanMassKg = &lm
-		k.optNum(&lm) // only then: files without the column keep their keys
+	if w.BodyFatPct != nil && *w.BodyFatPct > 100 {
+		return fmt.Sprintf("body fat %v%% is over 100%%", *w.BodyFatPct)
 	}
-	r.key = k.sum()
+	p.rec.kind, p.rec.weight = recWeight, w
+	p.rec.key = "w|" + store.FormatTime(at)
+	p.rec.ckey = p.k.reset("w").num(kg).optNum(w.BodyFatPct).optNum(w.LeanMassKg).sum()
 	return ""
 }
 
-func (p *csvParser) meal(r *record, get func(csvField) string) string {
-	at, msg := p.time(get(fTime))
+// composition reads fat mass and lean mass (in their header's unit, else
+// the weight's): body fat % = fat mass / weight, and fat-free mass is
+// weight − fat mass when the file has no lean column.
+func (p *csvParser) composition(rec []string, w *health.WeightReading, weightFactor float64) string {
+	read := func(f csvField) (*float64, string) {
+		s := p.get(rec, f)
+		if s == "" {
+			return nil, ""
+		}
+		v, msg := p.number(fieldNames[f], s, true)
+		if msg != "" {
+			return nil, msg
+		}
+		if u := p.cols[f].unit; u != "" {
+			v *= massUnits[u]
+		} else {
+			v *= weightFactor
+		}
+		return &v, ""
+	}
+	fat, msg := read(fFatMass)
 	if msg != "" {
 		return msg
 	}
-	m := health.Meal{EatenAt: at, Name: truncate(unneutralize(get(fName)), 200)}
+	lean, msg := read(fLeanMass)
+	if msg != "" {
+		return msg
+	}
+	if fat != nil {
+		if *fat > w.WeightKg {
+			return fmt.Sprintf("fat mass %s is more than the weight", p.get(rec, fFatMass))
+		}
+		if w.BodyFatPct == nil {
+			pct := *fat / w.WeightKg * 100
+			w.BodyFatPct = &pct
+		}
+		if lean == nil {
+			l := w.WeightKg - *fat
+			lean = &l
+		}
+	}
+	if lean != nil && (*lean <= 0 || *lean > w.WeightKg) {
+		return fmt.Sprintf("lean mass %s is not between 0 and the weight", p.get(rec, fLeanMass))
+	}
+	w.LeanMassKg = lean
+	return ""
+}
+
+// mealKey is a meal's natural key: its household-local date and name.
+func (p *csvParser) mealKey(at time.Time, name string) string {
+	return "m|" + at.In(p.o.loc).Format(time.DateOnly) + "|" + strings.ToLower(name)
+}
+
+func (p *csvParser) meal(rec []string) string {
+	at, msg := p.time(p.get(rec, fTime))
+	if msg != "" {
+		return msg
+	}
+	m := health.Meal{EatenAt: at, Name: p.clean(p.get(rec, fName), 200)}
 	if m.Name == "" {
 		m.Name = "Meal"
 	}
-	for _, x := range []struct {
-		name     string
-		f        csvField
-		dst      *float64
-		required bool
-	}{{"calories", fCalories, &m.Calories, true}, {"protein", fProtein, &m.ProteinG, false},
-		{"carbs", fCarbs, &m.CarbsG, false}, {"fat", fFat, &m.FatG, false}} {
-		if *x.dst, msg = p.number(x.name, get(x.f), x.required); msg != "" {
-			return msg
-		}
+	if msg := p.macros(rec, &m); msg != "" {
+		return msg
 	}
-	r.kind, r.meal = recMeal, m
-	r.key = p.k.reset(string(p.kind)).time(at).str(m.Name).num(m.Calories).num(m.ProteinG).num(m.CarbsG).num(m.FatG).sum()
+	p.rec.kind, p.rec.meal = recMeal, m
+	p.rec.key = p.mealKey(at, m.Name)
+	p.rec.ckey = p.k.reset("m").time(at).str(m.Name).num(m.Calories).num(m.ProteinG).num(m.CarbsG).num(m.FatG).sum()
 	return ""
 }
 
-func (p *csvParser) workout(r *record, get func(csvField) string) string {
-	at, msg := p.time(get(fTime))
-	if msg != "" {
-		return msg
-	}
-	typ := strings.ToLower(get(fType))
-	if typ == "" {
-		return "type is missing"
-	}
-	if len(typ) > 40 {
-		return fmt.Sprintf("type %q is longer than 40 characters", typ)
-	}
-	w := health.Workout{StartedAt: at, Type: typ, Title: truncate(unneutralize(get(fTitle)), 120), ContentID: get(fContent)}
-	if w.Title == "" {
-		w.Title = capitalize(typ)
-	}
-	if w.DurationMin, msg = p.number("duration_min", get(fDuration), true); msg != "" {
-		return msg
-	}
-	if w.DurationMin > 7*24*60 {
-		return fmt.Sprintf("duration_min %s is more than a week", get(fDuration))
-	}
+// macros reads calories and the three macros in their header's units.
+func (p *csvParser) macros(rec []string, m *health.Meal) string {
 	for _, x := range []struct {
-		name string
-		f    csvField
-		dst  **int
-	}{{"avg_hr", fAvgHR, &w.AvgHR}, {"max_hr", fMaxHR, &w.MaxHR}} {
-		s := get(x.f)
-		if s == "" {
-			continue
-		}
-		v, msg := p.number(x.name, s, true)
+		f        csvField
+		dst      *float64
+		required bool
+	}{{fCalories, &m.Calories, true}, {fProtein, &m.ProteinG, false}, {fCarbs, &m.CarbsG, false}, {fFat, &m.FatG, false}} {
+		v, _, msg := p.measure(rec, x.f, x.required)
 		if msg != "" {
 			return msg
 		}
+		*x.dst = v
+	}
+	return ""
+}
+
+func (p *csvParser) workout(rec []string) string {
+	at, msg := p.time(p.get(rec, fTime))
+	if msg != "" {
+		return msg
+	}
+	typ := workoutSlug(p.clean(p.get(rec, fType), 200))
+	if typ == "" {
+		return "type is missing"
+	}
+	w := health.Workout{StartedAt: at, Type: typ, Title: p.clean(p.get(rec, fTitle), 120), ContentID: p.clean(p.get(rec, fContent), 200)}
+	if w.Title == "" {
+		w.Title = capitalize(strings.ReplaceAll(typ, "_", " "))
+	}
+	raw := p.get(rec, fDuration)
+	minutes, ok := parseDuration(raw, p.cols[fDuration].unit)
+	if !ok {
+		return fmt.Sprintf("duration %q is not a duration (minutes, or forms like 45m, 1h 3m, 01:05:00)", raw)
+	}
+	if minutes > 7*24*60 {
+		return fmt.Sprintf("duration %s is more than a week", raw)
+	}
+	w.DurationMin = minutes
+	for _, x := range []struct {
+		f   csvField
+		dst **int
+	}{{fAvgHR, &w.AvgHR}, {fMaxHR, &w.MaxHR}} {
+		v, ok, msg := p.measure(rec, x.f, false)
+		if msg != "" {
+			return msg
+		}
+		if !ok {
+			continue
+		}
 		if v < 30 || v > 250 {
-			return fmt.Sprintf("%s %s is not between 30 and 250 bpm", x.name, s)
+			return fmt.Sprintf("%s %s is not between 30 and 250 bpm", fieldNames[x.f], p.get(rec, x.f))
 		}
 		bpm := int(math.Round(v))
 		*x.dst = &bpm
 	}
-	if s := get(fEnergy); s != "" {
-		kcal, msg := p.number("energy_kcal", s, true)
-		if msg != "" {
-			return msg
-		}
+	if kcal, ok, msg := p.measure(rec, fEnergy, false); msg != "" {
+		return msg
+	} else if ok {
 		w.EnergyKcal = &kcal
 	}
-	r.kind, r.workout = recWorkout, w
-	k := p.k.reset(string(p.kind)).time(at).str(typ).str(w.Title).num(w.DurationMin)
+	if km, ok, msg := p.measure(rec, fDistance, false); msg != "" {
+		return msg
+	} else if ok && km > 0 {
+		if km > 10000 {
+			return fmt.Sprintf("distance %s is out of range", p.get(rec, fDistance))
+		}
+		w.DistanceKm = &km
+	}
+	p.setWorkout(w)
+	return ""
+}
+
+// setWorkout makes w the row's record, keyed by start and type.
+func (p *csvParser) setWorkout(w health.Workout) {
+	p.rec.kind, p.rec.workout = recWorkout, w
+	p.rec.key = "wo|" + store.FormatTime(w.StartedAt) + "|" + w.Type
+	k := p.k.reset("wo").str(w.Title).num(w.DurationMin)
 	for _, v := range []*int{w.AvgHR, w.MaxHR} {
 		if v == nil {
 			k.str("")
@@ -227,54 +539,115 @@ func (p *csvParser) workout(r *record, get func(csvField) string) string {
 			k.num(float64(*v))
 		}
 	}
-	k.optNum(w.EnergyKcal)
-	if w.ContentID != "" {
-		k.str(w.ContentID)
-	}
-	r.key = k.sum()
-	return ""
+	p.rec.ckey = k.optNum(w.EnergyKcal).optNum(w.DistanceKm).str(w.ContentID).sum()
 }
 
-// unneutralize undoes the apostrophe Hearth's export puts before a cell
-// that starts with =, +, - or @ (so spreadsheets do not run it as a
-// formula): the text re-imports as it was.
-func unneutralize(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
-		return s[1:]
-	}
-	return s
-}
-
-func (p *csvParser) bodyScan(r *record, get func(csvField) string) string {
-	at, msg := p.time(get(fTime))
+// bodyScan reads a row of Hearth's own body-scan export: kept as it is,
+// keyed by its values (a re-import adds nothing).
+func (p *csvParser) bodyScan(rec []string) string {
+	at, msg := p.time(p.get(rec, fTime))
 	if msg != "" {
 		return msg
 	}
 	sc := health.BodyScan{ScannedAt: at}
-	if sc.BodyFatPct, msg = p.number("body_fat_pct", strings.TrimSuffix(get(fBodyFat), "%"), true); msg != "" {
-		return msg
-	}
-	if sc.BodyFatPct > 100 {
-		return fmt.Sprintf("body_fat_pct %s is over 100%%", get(fBodyFat))
-	}
-	if sc.LeanMassKg, msg = p.number("lean_mass_kg", get(fLeanMass), true); msg != "" {
-		return msg
-	}
-	k := p.k.reset(string(p.kind)).time(at).num(sc.BodyFatPct).num(sc.LeanMassKg)
 	for _, x := range []struct {
-		name string
-		f    csvField
-		dst  **float64
-	}{{"fat_mass_kg", fFatMass, &sc.FatMassKg}, {"bone_mass_kg", fBoneMass, &sc.BoneMassKg}, {"visceral_fat", fVisceral, &sc.VisceralFat}} {
-		if s := get(x.f); s != "" {
-			v, msg := p.number(x.name, s, true)
-			if msg != "" {
-				return msg
-			}
+		f   csvField
+		dst **float64
+	}{{fBodyFat, &sc.BodyFatPct}, {fLeanMass, &sc.LeanMassKg}, {fFatMass, &sc.FatMassKg}, {fBoneMass, &sc.BoneMassKg},
+		{fVisceral, &sc.VisceralFat}} {
+		v, ok, msg := p.measure(rec, x.f, false)
+		if msg != "" {
+			return msg
+		}
+		if ok {
 			*x.dst = &v
 		}
-		k.optNum(*x.dst)
 	}
-	r.kind, r.scan, r.key = recBodyScan, sc, k.sum()
+	switch {
+	case sc.BodyFatPct == nil && sc.LeanMassKg == nil:
+		return "body fat and lean mass are both missing"
+	case sc.BodyFatPct != nil && *sc.BodyFatPct > 100:
+		return fmt.Sprintf("body fat %s is over 100%%", p.get(rec, fBodyFat))
+	case sc.LeanMassKg != nil && (*sc.LeanMassKg <= 0 || *sc.LeanMassKg > 700):
+		return fmt.Sprintf("lean mass %s is out of range", p.get(rec, fLeanMass))
+	}
+	p.rec.kind, p.rec.scan = recBodyScan, sc
+	p.rec.key = p.k.reset(string(KindCSVBodyScans)).time(at).optNum(sc.BodyFatPct).optNum(sc.LeanMassKg).
+		optNum(sc.FatMassKg).optNum(sc.BoneMassKg).optNum(sc.VisceralFat).sum()
 	return ""
+}
+
+// workoutSlug turns a free-text activity into a workout type: lower case,
+// words joined by "_", at most 40 bytes ("Indoor Cycling" → "indoor_cycling").
+func workoutSlug(s string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			under = false
+		} else if !under && b.Len() > 0 {
+			b.WriteByte('_')
+			under = true
+		}
+	}
+	return strings.TrimRight(truncate(strings.TrimRight(b.String(), "_"), 40), "_")
+}
+
+// capitalize upper-cases the first letter: "running" → "Running".
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+var durationPart = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*(h|hr|hrs|hours?|m|min|mins|minutes?|s|sec|secs|seconds?)$`)
+
+// parseDuration reads a duration as minutes: a number in unit (minutes by
+// default), "1h 3m", "31m", "38min", "45s", or "1:05:00".
+func parseDuration(s, unit string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	if v, ok := parseNumber(s); ok {
+		if v < 0 {
+			return 0, false
+		}
+		return v * durationUnits[unit], true
+	}
+	if parts := strings.Split(s, ":"); len(parts) == 3 {
+		var total float64
+		for i, x := range parts {
+			n, err := strconv.ParseFloat(x, 64)
+			if err != nil || n < 0 || (i > 0 && n >= 60) {
+				return 0, false
+			}
+			total = total*60 + n
+		}
+		return total / 60, true
+	}
+	var total float64
+	fields := strings.Fields(strings.ToLower(s))
+	// "1h 3m" and "1 h 3 m": join a number with the unit after it.
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if _, err := strconv.ParseFloat(f, 64); err == nil && i+1 < len(fields) {
+			f += fields[i+1]
+			i++
+		}
+		m := durationPart.FindStringSubmatch(f)
+		if m == nil {
+			return 0, false
+		}
+		n, _ := strconv.ParseFloat(m[1], 64)
+		switch m[2][0] {
+		case 'h':
+			total += n * 60
+		case 'm':
+			total += n
+		case 's':
+			total += n / 60
+		}
+	}
+	return total, true
 }

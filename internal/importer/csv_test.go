@@ -112,9 +112,9 @@ func TestCSVSameDataOtherFormatIsDuplicate(t *testing.T) {
 	}
 }
 
-func TestCSVBadRowImportsNothing(t *testing.T) {
+func TestCSVBadRowStrictImportsNothing(t *testing.T) {
 	db := newDB(t)
-	s, err := importFixture(t, db, "weight_bad_row.csv", Options{})
+	s, err := importFixture(t, db, "weight_bad_row.csv", Options{Strict: true})
 	var ve *ValidationError
 	if !apperr.Is(err, apperr.Invalid) || !errors.As(err, &ve) {
 		t.Fatalf("err = %v", err)
@@ -138,10 +138,12 @@ func TestCSVRefusals(t *testing.T) {
 		want       string
 	}{
 		{"empty", "", KindAuto, "empty"},
-		{"two columns", "2024-01-05,81\n", KindAuto, "cannot tell what this CSV holds"},
+		{"seven columns", "2024-01-05,81,kg,1,2,3,4\n", KindAuto, "cannot tell what this CSV holds"},
 		{"unknown header", "when,what\n2024-01-05,x\n", KindAuto, "cannot tell what this CSV holds"},
 		{"kind mismatch", "date,weight,unit\n2024-01-05,81,kg\n", KindCSVMeals, "no calories column"},
-		{"weight without unit", "date,weight\n2024-01-05,81\n", KindAuto, "no unit"},
+		{"weight in an unknown unit", "date,weight (oz)\n2024-01-05,81\n", KindAuto, `the unit "oz" is not one Hearth reads`},
+		{"every row bad", "date,weight,unit\n2024-01-05,81,stones\n2024-01-06,x,kg\n", KindAuto, `unknown unit "stones"`},
+		{"strong as meals", "Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps\n", KindCSVMeals, "Strong export"},
 		{"bad quote", "date,weight,unit\n2024-01-05,\"81,kg\n", KindAuto, "line 2"},
 		{"bad date", "date,weight,unit\n05/01/2024,81,kg\n", KindAuto, `date "05/01/2024" is not a date`},
 		{"zip as csv", "PK\x03\x04rest", KindCSVWeight, "zip file"},
@@ -214,7 +216,9 @@ func TestParseCSVTime(t *testing.T) {
 }
 
 func TestNormalizeHeader(t *testing.T) {
-	for in, want := range map[string]string{"Weight (kg)": "weight_kg", " Body-Fat % ": "body_fat", "avg HR": "avg_hr", "\ufeffdate": "date"} {
+	for in, want := range map[string]string{"Weight (kg)": "weight_kg", " Body-Fat % ": "body_fat", "avg HR": "avg_hr", "\ufeffdate": "date",
+		"Carbohydrates (g)": "carbohydrates_g", "carbohydrates_g": "carbohydrates_g", "Gewicht (kg)": "gewicht_kg",
+		"Duration (sec)": "duration_s", "Distance (meters)": "distance_m", "weight_lbs": "weight_lb", "Fettfreier Anteil (kg)": "fettfreier_anteil_kg"} {
 		if got := normalizeHeader(in); got != want {
 			t.Errorf("normalizeHeader(%q) = %q, want %q", in, got, want)
 		}

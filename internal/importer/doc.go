@@ -1,21 +1,31 @@
 // Package importer brings a member's existing data into Hearth: the Apple
-// Health export (export.xml, or the export.zip that holds it) and CSV files of
-// weigh-ins, meals and workouts. See README.md for the file formats.
+// Health export (export.xml, or the export.zip that holds it), the CSV
+// exports of MyFitnessPal, Withings, Strong and Hevy, and generic CSV files of
+// weigh-ins, meals and workouts. See README.md for the formats, the headers
+// recognised and how to export from each app.
 //
 // Guarantees:
 //
 //   - Streaming: export.xml is read token by token with encoding/xml's
-//     Decoder; no DOM and no per-record state is kept, so peak memory does not
-//     grow with the file (BENCHMARKS.md).
-//   - All or nothing per file: every record of a file is written in one write
-//     transaction (store.DB.Tx, prepared statements). A file with any problem
-//     (truncated XML, a bad CSV row, a bad number, an unknown unit) imports
-//     nothing; the first problems are reported with their line numbers.
-//   - Idempotent: every record carries a source ("apple_health" or "csv") and
-//     a stable source key (an FNV-128a hash of the normalised record: UTC
-//     instants, canonical units), and the store's inserts do nothing on a
-//     known (member, source, source_key). Importing the same file twice adds
-//     nothing the second time; overlapping exports merge.
+//     Decoder, CSV row by row (rows are staged in SQLite, not memory); peak
+//     memory does not grow with the file (BENCHMARKS.md).
+//   - One transaction per file: every record of a file is written in one
+//     write transaction (store.DB.Tx, prepared statements); a crash imports
+//     nothing. A bad record is rejected and listed with its line and the
+//     others import; Options.Strict keeps the all-or-nothing rule. A file
+//     that cannot be read as a whole (truncated XML, an unknown CSV layout)
+//     imports nothing.
+//   - Idempotent, and corrections update in place: Apple records carry a
+//     stable source key (an FNV-128a hash of the normalised record), CSV
+//     entries a natural key (a weigh-in's time, a meal's local date and
+//     name, a workout's start and type). Importing the same file twice adds
+//     nothing; a corrected file updates the entries it changed, except those
+//     the member has edited or deleted since (import_ledger remembers what
+//     each import wrote). Records repeated inside one file are "repeated in
+//     file", never "duplicate".
+//   - Text is cleaned: names, titles and metadata go through text.Clean, and
+//     characters XML 1.0 forbids are dropped from Apple exports; the report
+//     counts what was dropped. CSV files that are not UTF-8 are transcoded.
 //   - Truthful history: each file is a row in the imports table, committed
 //     as 'running' before the data transaction and set 'complete' inside it;
 //     MarkInterrupted turns rows left 'running' by a crash into 'interrupted'.
@@ -24,24 +34,27 @@
 // nutrient (energy, protein, carbohydrates, fat), often several per meal and
 // from several apps. Hearth stores meals. Each dietary sample is therefore
 // staged individually, keyed like any other record, in import_samples, and the
-// samples are summed into one nutrition entry per member, day and meal slot,
-// by the sample's own local time (its time zone offset in the export):
-// breakfast before 10:30, lunch before 15:00, snack before 17:30, dinner
-// otherwise. The entry is named like "Breakfast (Apple Health)", is stamped
-// with the earliest sample's time and has the source key "slot:<day>:<slot>".
-// After the samples of a file are staged, every slot that received a new
-// sample is recomputed from all staged samples of that slot (update if the
-// entry exists, insert otherwise). Because samples are deduplicated before
-// they are summed, re-importing a file changes nothing and an overlapping
-// export adds only the samples it has that the earlier one lacked; a slot's
-// total is never double-counted. A slot with macros but no energy sample has
-// 0 calories (nothing is estimated).
+// samples are summed into one nutrition entry per member, day and meal: the
+// meal the record names (a "Meal" metadata entry, as MyFitnessPal writes; or
+// its food correlation's), else by the sample's own local time (breakfast
+// before 10:30, lunch before 15:00, snack before 17:30, dinner otherwise). The
+// entry is named like "Breakfast (Apple Health)", is stamped with the earliest
+// sample's time and has the source key "slot:<day>:<slot>". After the samples
+// of a file are staged, every slot that received or lost a sample is
+// recomputed from all staged samples of that slot (update if the entry
+// exists, insert otherwise). Because samples are deduplicated before they are
+// summed, re-importing a file changes nothing and an overlapping export adds
+// only the samples it has that the earlier one lacked; a slot's total is never
+// double-counted. A slot with macros but no energy sample has 0 calories
+// (nothing is estimated).
 //
 // Body composition. Apple exports body mass, body-fat percentage and lean body
 // mass as separate samples; Hearth keeps them on one weight reading. Body-mass
 // samples become weight readings; body-fat and lean-mass samples are staged
 // and attached to the Apple weight reading nearest in time within 15 minutes
-// (smart scales write all three at the same instant). Attachment runs after
-// every import over the staged samples, so a later export that brings the
-// missing half completes the reading.
+// (smart scales write all three at the same instant). A reading with no
+// weigh-in nearby becomes a body-composition entry of its own (a body scan
+// with only the figures it has). Attachment runs after every import over the
+// staged samples, so a later export that brings the missing half completes
+// the reading and removes the entry.
 package importer

@@ -1,17 +1,19 @@
 package importer
 
 import (
-	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"hearth/internal/store"
 )
 
 // slotTotals sums the staged dietary samples of every slot that received a
-// sample in import ?1, for member ?2 (see the package doc).
+// sample in import ?1, or lost or gained one when a sample was regrouped by
+// its meal, for member ?2 (see the package doc).
 const slotTotals = `WITH touched AS (
-		SELECT DISTINCT slot_key FROM import_samples WHERE import_id = ?1 AND slot_key IS NOT NULL),
+		SELECT slot_key FROM import_samples WHERE import_id = ?1 AND slot_key IS NOT NULL
+		UNION SELECT slot_key FROM import_touched WHERE import_id = ?1),
 	totals AS (
 		SELECT s.slot_key AS slot_key, min(s.at) AS at,
 			total(CASE WHEN s.kind = 'energy' THEN s.value END) AS calories,
@@ -24,17 +26,50 @@ const slotTotals = `WITH touched AS (
 
 const updateSlotMeals = slotTotals + `
 	UPDATE meals SET eaten_at = totals.at, calories = totals.calories, protein_g = totals.protein,
-		carbs_g = totals.carbs, fat_g = totals.fat
+		carbs_g = totals.carbs, fat_g = totals.fat, import_id = ?1
 	FROM totals
 	WHERE meals.member_id = ?2 AND meals.source = 'apple_health' AND meals.source_key = 'slot:' || totals.slot_key`
 
 const insertSlotMeals = slotTotals + `
-	INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source, source_key, created_at)
+	INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source, source_key, created_at, import_id)
 	SELECT ?2, at, CASE substr(slot_key, 12)
-			WHEN 'breakfast' THEN 'Breakfast' WHEN 'lunch' THEN 'Lunch' WHEN 'snack' THEN 'Snack' ELSE 'Dinner'
-		END || ' (Apple Health)', calories, protein, carbs, fat, 'apple_health', 'slot:' || slot_key, ?3
+			WHEN 'breakfast' THEN 'Breakfast' WHEN 'lunch' THEN 'Lunch' WHEN 'snack' THEN 'Snack' WHEN 'dinner' THEN 'Dinner'
+			ELSE substr(slot_key, 13) -- "2024-01-05:=Post-Workout": a meal the member named
+		END || ' (Apple Health)', calories, protein, carbs, fat, 'apple_health', 'slot:' || slot_key, ?3, ?1
 	FROM totals WHERE true
 	ON CONFLICT DO NOTHING`
+
+// deleteEmptySlotMeals removes the meal of a slot whose samples all moved to
+// their meal's slot.
+const deleteEmptySlotMeals = `DELETE FROM meals WHERE member_id = ?2 AND source = 'apple_health' AND source_key IN (
+	SELECT 'slot:' || t.slot_key FROM import_touched t WHERE t.import_id = ?1
+		AND NOT EXISTS (SELECT 1 FROM import_samples s INDEXED BY import_samples_slot
+			WHERE s.member_id = ?2 AND s.slot_key = t.slot_key AND s.slot_key IS NOT NULL))`
+
+// A body-fat or lean-mass reading with no Apple weigh-in within 15 minutes
+// becomes a body-composition entry of its own (one per instant), so what an
+// import reports as added is what the member sees; a later export that
+// brings the weigh-in attaches the reading to it and removes the entry.
+const (
+	weighInNear = `SELECT 1 FROM weight_readings w WHERE w.member_id = ?1 AND w.source = 'apple_health'
+		AND w.measured_at BETWEEN strftime('%Y-%m-%dT%H:%M:%fZ', %[1]s, '-15 minutes')
+		AND strftime('%Y-%m-%dT%H:%M:%fZ', %[1]s, '+15 minutes')`
+	insertBodyEntriesFmt = `INSERT INTO body_scans (member_id, scanned_at, body_fat_pct, lean_mass_kg, source, source_key, created_at)
+	SELECT ?1, s.at, max(CASE WHEN s.kind = 'body_fat' THEN s.value END), max(CASE WHEN s.kind = 'lean_mass' THEN s.value END),
+		'apple_health', 'body:' || s.at, ?4
+	FROM import_samples s
+	WHERE s.member_id = ?1 AND s.kind IN ('body_fat', 'lean_mass') AND s.at BETWEEN ?2 AND ?3
+		AND NOT EXISTS (%s)
+	GROUP BY s.at
+	ON CONFLICT DO NOTHING`
+	deleteBodyEntriesFmt = `DELETE FROM body_scans WHERE member_id = ?1 AND source = 'apple_health' AND scanned_at BETWEEN ?2 AND ?3
+		AND EXISTS (%s)`
+)
+
+var (
+	insertBodyEntries = fmt.Sprintf(insertBodyEntriesFmt, strings.ReplaceAll(weighInNear, "%[1]s", "s.at"))
+	deleteBodyEntries = fmt.Sprintf(deleteBodyEntriesFmt, strings.ReplaceAll(weighInNear, "%[1]s", "body_scans.scanned_at"))
+)
 
 // linkBody fills body fat (or lean mass) on the member's Apple weight
 // readings in [?2, ?3] that lack it, from the staged sample nearest in time
@@ -55,30 +90,49 @@ var (
 
 // finalizeApple derives meals from the staged dietary samples and links body
 // composition to weigh-ins, inside the file's transaction.
-func finalizeApple(ctx context.Context, w *writer) error {
-	res, err := w.q.tx.ExecContext(ctx, updateSlotMeals, w.importID, w.member)
+func finalizeApple(w *writer) error {
+	ctx, tx := w.ctx, w.q.tx
+	res, err := tx.ExecContext(ctx, updateSlotMeals, w.importID, w.member)
 	if err != nil {
 		return fmt.Errorf("importer: update meals: %w", err)
 	}
 	updated, _ := res.RowsAffected()
-	res, err = w.q.tx.ExecContext(ctx, insertSlotMeals, w.importID, w.member, store.FormatTime(w.now))
+	res, err = tx.ExecContext(ctx, insertSlotMeals, w.importID, w.member, store.FormatTime(w.now))
 	if err != nil {
 		return fmt.Errorf("importer: insert meals: %w", err)
 	}
 	created, _ := res.RowsAffected()
 	w.sum.MealsCreated, w.sum.MealsUpdated = int(created), int(updated)
+	if w.upgrades > 0 {
+		w.note(fmt.Sprintf("%d nutrition samples were grouped by the meal they belong to", w.upgrades))
+		if _, err := tx.ExecContext(ctx, deleteEmptySlotMeals, w.importID, w.member); err != nil {
+			return fmt.Errorf("importer: remove emptied meals: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM import_touched WHERE import_id = ?`, w.importID); err != nil {
+			return fmt.Errorf("importer: clear regrouped slots: %w", err)
+		}
+	}
 	if w.bodyFrom.IsZero() {
 		return nil
 	}
 	from := store.FormatTime(w.bodyFrom.Add(-15 * time.Minute))
 	to := store.FormatTime(w.bodyTo.Add(15 * time.Minute))
 	for _, q := range []string{linkBodyFat, linkLeanMass} {
-		res, err := w.q.tx.ExecContext(ctx, q, w.member, from, to)
+		res, err := tx.ExecContext(ctx, q, w.member, from, to)
 		if err != nil {
 			return fmt.Errorf("importer: link body composition: %w", err)
 		}
 		n, _ := res.RowsAffected()
 		w.sum.BodyCompLinked += int(n)
 	}
+	if _, err := tx.ExecContext(ctx, deleteBodyEntries, w.member, from, to); err != nil {
+		return fmt.Errorf("importer: remove body-composition entries now on a weigh-in: %w", err)
+	}
+	res, err = tx.ExecContext(ctx, insertBodyEntries, w.member, from, to, store.FormatTime(w.now))
+	if err != nil {
+		return fmt.Errorf("importer: body-composition entries: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	w.sum.BodyCompEntries = int(n)
 	return nil
 }

@@ -8,27 +8,45 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"hearth/internal/health"
 )
 
 // checker is an emitter that checks every parsed record against the
 // invariants the database and the dashboard rely on.
 type checker struct {
 	t        *testing.T
+	csv      bool
 	emitted  int
 	rejected int
+	notes    []string
+	warnings []Problem
+	dropped  int
 }
 
-var slotRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}:(breakfast|lunch|snack|dinner)$`)
+var csvKeyRE = regexp.MustCompile(`^(w\|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z|m\|\d{4}-\d\d-\d\d\|.+|wo\|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\|[^|]{1,40})$`)
+
+var slotRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}:(breakfast|lunch|snack|dinner|=[^\x00-\x1f]{1,40})$`)
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 func (c *checker) emit(r *record) error {
 	c.emitted++
 	t := c.t
-	if b, err := hex.DecodeString(r.key); err != nil || len(b) != 16 {
-		t.Fatalf("bad key %q", r.key)
+	hash := r.key
+	if c.csv {
+		hash = r.ckey
+		if !csvKeyRE.MatchString(r.key) {
+			t.Fatalf("bad natural key %q", r.key)
+		}
+	}
+	if b, err := hex.DecodeString(hash); err != nil || len(b) != 16 {
+		t.Fatalf("bad key %q", hash)
 	}
 	if r.label == "" {
 		t.Fatal("record without label")
@@ -42,6 +60,9 @@ func (c *checker) emit(r *record) error {
 		if w.BodyFatPct != nil && (!finite(*w.BodyFatPct) || *w.BodyFatPct < 0 || *w.BodyFatPct > 100) {
 			t.Fatalf("bad body fat %v", *w.BodyFatPct)
 		}
+		if w.LeanMassKg != nil && (!finite(*w.LeanMassKg) || *w.LeanMassKg <= 0 || *w.LeanMassKg > w.WeightKg) {
+			t.Fatalf("bad lean mass %v", *w.LeanMassKg)
+		}
 	case recMeal:
 		m := r.meal
 		for _, v := range []float64{m.Calories, m.ProteinG, m.CarbsG, m.FatG} {
@@ -49,13 +70,13 @@ func (c *checker) emit(r *record) error {
 				t.Fatalf("bad meal %+v", m)
 			}
 		}
-		if m.Name == "" || len(m.Name) > 200 || m.EatenAt.IsZero() {
+		if m.Name == "" || len(m.Name) > 200 || m.EatenAt.IsZero() || !utf8.ValidString(m.Name) || strings.ContainsFunc(m.Name, unicode.IsControl) {
 			t.Fatalf("bad meal %+v", m)
 		}
 	case recWorkout:
 		w := r.workout
 		if w.Type == "" || len(w.Type) > 40 || len(w.Title) > 120 || !finite(w.DurationMin) || w.DurationMin < 0 ||
-			w.DurationMin > 7*24*60 || w.StartedAt.IsZero() {
+			w.DurationMin > 7*24*60 || w.StartedAt.IsZero() || !utf8.ValidString(w.Title) || strings.ContainsFunc(w.Title, unicode.IsControl) {
 			t.Fatalf("bad workout %+v", w)
 		}
 		for _, hr := range []*int{w.AvgHR, w.MaxHR} {
@@ -65,6 +86,9 @@ func (c *checker) emit(r *record) error {
 		}
 		if w.EnergyKcal != nil && (!finite(*w.EnergyKcal) || *w.EnergyKcal < 0) {
 			t.Fatalf("bad energy %v", *w.EnergyKcal)
+		}
+		if w.DistanceKm != nil && (!finite(*w.DistanceKm) || *w.DistanceKm <= 0 || *w.DistanceKm > 10000) {
+			t.Fatalf("bad distance %v", *w.DistanceKm)
 		}
 	case recSample:
 		s := r.sample
@@ -97,6 +121,27 @@ func (c *checker) reject(label string, p Problem) {
 }
 
 func (c *checker) unknown(string) {}
+
+func (c *checker) note(msg string) {
+	if msg == "" {
+		c.t.Fatal("empty note")
+	}
+	c.notes = append(c.notes, msg)
+}
+
+func (c *checker) warn(p Problem) {
+	if p.Message == "" {
+		c.t.Fatal("empty warning")
+	}
+	c.warnings = append(c.warnings, p)
+}
+
+func (c *checker) cleaned(n int) {
+	if n <= 0 {
+		c.t.Fatalf("cleaned(%d)", n)
+	}
+	c.dropped += n
+}
 
 // seeds adds the testdata files with the given extensions to f's corpus.
 func seeds(f *testing.F, exts ...string) {
@@ -131,9 +176,10 @@ func FuzzCSV(f *testing.F) {
 	loc := time.FixedZone("test", 3600)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, kind := range []Kind{KindAuto, KindCSVWeight, KindCSVMeals, KindCSVWorkouts} {
-			c := &checker{t: t}
-			_, err := parseCSV(context.Background(), bytes.NewReader(data), kind, loc, c)
-			parseOK(t, err)
+			c := &checker{t: t, csv: true}
+			var res csvResult
+			o := csvOptions{kind: kind, loc: loc, unit: health.LB, unitFrom: "test"}
+			parseOK(t, parseCSV(context.Background(), bytes.NewReader(data), o, c, &res))
 		}
 	})
 }

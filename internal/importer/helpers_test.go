@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,4 +124,26 @@ func bigExport(t testing.TB, n int) string {
 	t.Helper()
 	path, _ := importertest.AppleExportFile(t, n)
 	return path
+}
+
+// importBytes imports data as a file called name through Import (the admin
+// upload's path: any io.ReaderAt), for ada in Berlin unless opts say otherwise.
+func importBytes(t *testing.T, db *store.DB, name, data string, opts Options) (Summary, error) {
+	t.Helper()
+	if opts.Member == "" {
+		opts.Member = "ada"
+	}
+	if opts.Location == nil {
+		opts.Location = berlin(t)
+	}
+	return Import(context.Background(), db, opts, name, strings.NewReader(data), int64(len(data)))
+}
+
+func mustImportBytes(t *testing.T, db *store.DB, name, data string, opts Options) Summary {
+	t.Helper()
+	s, err := importBytes(t, db, name, data, opts)
+	if err != nil {
+		t.Fatalf("import %s: %v (problems %v)", name, err, s.Problems)
+	}
+	return s
 }

@@ -2,7 +2,6 @@ package importer
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -36,17 +36,25 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	if opts.Member == "" {
 		return sum, apperr.Invalidf("choose the member to import for")
 	}
-	if _, err := db.Member(ctx, opts.Member); err != nil {
+	m, err := db.Member(ctx, opts.Member)
+	if err != nil {
 		return sum, err
 	}
-	loc := opts.Location
-	if loc == nil {
-		loc = time.Local
+	co := csvOptions{loc: opts.Location, unit: opts.Unit, unitFrom: "as chosen for this import"}
+	if co.loc == nil {
+		co.loc = time.Local
+	}
+	if co.unit == "" {
+		co.unit, co.unitFrom = m.Unit, "the member's unit setting"
 	}
 	if sum.ImportID, err = beginRun(ctx, db, opts.Member, name, kind); err != nil {
 		return sum, err
 	}
-	src, total, err := openSource(r, size, &sum.Kind)
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	src, total, err := openSource(r, size, &sum.Kind, maxBytes)
 	if err != nil {
 		return sum, fail(ctx, db, &sum, started, err)
 	}
@@ -54,33 +62,49 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	prog := newProgress(src, name, total, opts.Progress)
 	defer prog.done()
 
-	err = db.Tx(ctx, func(tx *sql.Tx) error {
+	err = db.Tx(ctx, func(tx *store.Tx) error {
 		q := newStmtCache(tx)
 		defer q.close()
 		source := SourceCSV
 		if sum.Kind == KindApple {
 			source = SourceApple
 		}
-		w := &writer{ctx: ctx, q: q, member: opts.Member, source: source, importID: sum.ImportID, now: db.Now(), sum: &sum}
-		detected := sum.Kind
-		perr := runPipeline(ctx, prog, w, parser(sum.Kind, loc, prog, &detected))
-		sum.Kind = detected
+		w := &writer{ctx: ctx, q: q, member: opts.Member, source: source, importID: sum.ImportID, now: db.Now(),
+			sum: &sum, strict: opts.Strict}
+		co.kind = sum.Kind
+		var res csvResult
+		perr := runPipeline(ctx, prog, w, parser(co, prog, &res))
+		if source == SourceCSV {
+			sum.Kind, sum.Profile, sum.Unit = res.kind, res.profile, res.unit
+		}
 		sum.Bytes, sum.Records = prog.p.BytesRead, prog.p.Records
 		if p, ok := asProblem(perr); ok {
-			w.problem(p)
+			w.fail(p)
 		} else if perr != nil {
 			return perr
 		}
 		if w.failed() {
-			sum.Problems = w.problems
+			sum.Problems, sum.TotalProblems = w.problems, w.nProblem
 			return &ValidationError{File: name, Problems: w.problems, Total: w.nProblem}
 		}
-		if sum.Kind == KindApple {
-			if err := finalizeApple(ctx, w); err != nil {
-				return err
-			}
+		finalize := finalizeApple
+		if source == SourceCSV {
+			finalize = finalizeCSV
+		}
+		if err := finalize(w); err != nil {
+			return err
+		}
+		sum.Problems, sum.TotalProblems = w.problems, w.nProblem
+		if sum.Rejected > 0 && sum.Added+sum.Updated+sum.SkippedDuplicate+sum.KeptEdits+sum.RepeatedInFile == 0 {
+			return &ValidationError{File: name, Problems: w.problems, Total: w.nProblem} // nothing in it was usable
 		}
 		sum.Duration = time.Since(started)
+		if pub := opts.Publisher; pub != nil && sum.Added > 0 {
+			tx.AfterCommit(func() {
+				pub.Publish(live.MemberTopic(opts.Member), live.KindImport, nil)
+				pub.Publish(live.TopicHousehold, live.KindImport, opts.Member)
+			})
+		}
 		return finishRun(ctx, tx, db.Now(), StatusComplete, &sum, "")
 	})
 	if err != nil {
@@ -89,16 +113,14 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	return sum, nil
 }
 
-// parser returns the parse step for kind, reading src; a CSV parser stores
-// the kind it detected in *detected when it returns.
-func parser(kind Kind, loc *time.Location, src io.Reader, detected *Kind) func(context.Context, emitter) error {
+// parser returns the parse step for the file, reading src; a CSV parser
+// stores what it found out in *res.
+func parser(o csvOptions, src io.Reader, res *csvResult) func(context.Context, emitter) error {
 	return func(ctx context.Context, out emitter) error {
-		if kind == KindApple {
+		if o.kind == KindApple {
 			return parseApple(ctx, src, out)
 		}
-		k, err := parseCSV(ctx, src, kind, loc, out)
-		*detected = k
-		return err
+		return parseCSV(ctx, src, o, out, res)
 	}
 }
 
@@ -137,7 +159,7 @@ func asProblem(err error) (Problem, bool) {
 func fail(ctx context.Context, db *store.DB, sum *Summary, started time.Time, err error) error {
 	var ve *ValidationError
 	if p, ok := asProblem(err); ok {
-		sum.Problems = []Problem{p}
+		sum.Problems, sum.TotalProblems = []Problem{p}, 1
 		ve = &ValidationError{File: sum.File, Problems: sum.Problems, Total: 1}
 	} else {
 		errors.As(err, &ve)

@@ -2,11 +2,14 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/health"
+	"hearth/internal/live"
 )
 
 // Kind says what a file holds.
@@ -37,7 +40,7 @@ func ParseKind(s string) (Kind, error) {
 	case KindAuto, KindApple, KindCSVWeight, KindCSVMeals, KindCSVWorkouts, KindCSVBodyScans:
 		return k, nil
 	}
-	return "", apperr.Invalidf("unknown import kind %q (want auto, apple, csv-weight, csv-meals or csv-workouts)", s)
+	return "", apperr.Invalidf("unknown import kind %q (want auto, apple, csv-weight, csv-meals, csv-workouts or csv-body-scans)", s)
 }
 
 func (k Kind) isCSV() bool {
@@ -53,9 +56,37 @@ type Options struct {
 	// Location is the household time zone for CSV times written without an
 	// offset; nil means time.Local. Apple records carry their own offsets.
 	Location *time.Location
+	// Unit is the weight unit of a CSV file that does not state its own
+	// (MyFitnessPal's Measurement-Summary, Strong's bare Weight and Distance
+	// columns); "" means the member's unit. The summary says which was used.
+	Unit health.Unit
+	// Strict keeps the all-or-nothing rule: a file with any bad record
+	// imports nothing. By default bad records are rejected one by one,
+	// listed with their lines, and the others import.
+	Strict bool
 	// Progress, when set, is called at most about ten times a second while
 	// the file is read, and once more when it is done.
 	Progress func(Progress)
+	// Publisher, when set, tells the member's screens and the household
+	// view once records were committed (a CLI import has none: another
+	// process).
+	Publisher live.Publisher
+	// MaxBytes caps the uncompressed size read (0: DefaultMaxBytes).
+	MaxBytes int64
+}
+
+// ParseUnit reads a weight unit option: "kg", "lb" (or "lbs"), or "" /
+// "auto" for the member's unit.
+func ParseUnit(s string) (health.Unit, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto", "member":
+		return "", nil
+	case "kg", "kgs":
+		return health.KG, nil
+	case "lb", "lbs":
+		return health.LB, nil
+	}
+	return "", apperr.Invalidf("unknown unit %q (want kg or lb)", s)
 }
 
 // Progress reports how far an import has come.
@@ -78,36 +109,58 @@ func (p Progress) Percent() float64 {
 // TypeCount counts one record type of a file.
 type TypeCount struct {
 	Added     int `json:"added"`
+	Updated   int `json:"updated,omitempty"`
 	Duplicate int `json:"duplicate"`
+	Repeated  int `json:"repeated,omitempty"`
+	Kept      int `json:"kept,omitempty"`
 	Rejected  int `json:"rejected"`
 }
 
 // Summary is the outcome of importing one file. When the import failed the
 // added and duplicate counts are zero (nothing was kept) and Problems says why.
+//
+// Added, Updated, SkippedDuplicate and KeptEdits count entries (a meal, a
+// workout, a weigh-in; for Apple, each record): new, changed in place from a
+// corrected file, already imported with the same values, or left as the
+// member edited (or deleted) it. RepeatedInFile counts records that were
+// exact repeats of another inside the same file.
 type Summary struct {
 	ImportID         int64                `json:"import_id"`
 	File             string               `json:"file"`
 	Kind             Kind                 `json:"kind"`
+	Profile          string               `json:"profile,omitempty"` // the app whose export this is, e.g. "Strong"
+	Unit             health.Unit          `json:"unit,omitempty"`    // weight unit assumed for a file that does not state it
 	Added            int                  `json:"added"`
+	Updated          int                  `json:"updated"`
 	SkippedDuplicate int                  `json:"skipped_duplicate"`
+	KeptEdits        int                  `json:"kept_edits"`
+	RepeatedInFile   int                  `json:"repeated_in_file"`
 	SkippedUnknown   int                  `json:"skipped_unknown"`
 	Rejected         int                  `json:"rejected"`
 	Types            map[string]TypeCount `json:"types,omitempty"`   // by Apple type or CSV kind
 	Unknown          map[string]int       `json:"unknown,omitempty"` // skipped types (first 100 distinct names)
 	MealsCreated     int                  `json:"meals_created"`     // Apple nutrition entries (see package doc)
 	MealsUpdated     int                  `json:"meals_updated"`
-	BodyCompLinked   int                  `json:"body_comp_linked"` // body-fat / lean-mass values attached to weigh-ins
+	BodyCompLinked   int                  `json:"body_comp_linked"`  // body-fat / lean-mass values attached to weigh-ins
+	BodyCompEntries  int                  `json:"body_comp_entries"` // body-composition readings without a weigh-in nearby
+	CharsDropped     int                  `json:"chars_dropped"`     // control characters and undecodable bytes removed
+	Notes            []string             `json:"notes,omitempty"`
+	Warnings         []Problem            `json:"warnings,omitempty"`
 	Bytes            int64                `json:"bytes"`
 	Records          int64                `json:"records"`
 	Duration         time.Duration        `json:"duration_ns"`
 	Problems         []Problem            `json:"problems,omitempty"`
+	TotalProblems    int                  `json:"total_problems,omitempty"`
 }
 
 // maxUnknownNames bounds Summary.Unknown so a hostile file cannot grow it.
 const maxUnknownNames = 100
 
-// maxProblems is how many problems a failed file reports in detail.
+// maxProblems is how many problems (rejected records) a report lists in detail.
 const maxProblems = 10
+
+// maxNotes bounds the notes and warnings of one report.
+const maxNotes = 20
 
 func (s *Summary) count(label string, f func(*TypeCount)) {
 	if s.Types == nil {
@@ -130,10 +183,23 @@ func (s *Summary) unknown(name string) {
 
 // discard forgets what a failed transaction would have kept.
 func (s *Summary) discard() {
-	s.Added, s.SkippedDuplicate, s.MealsCreated, s.MealsUpdated, s.BodyCompLinked = 0, 0, 0, 0, 0
+	s.Added, s.Updated, s.SkippedDuplicate, s.KeptEdits, s.RepeatedInFile = 0, 0, 0, 0, 0
+	s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries = 0, 0, 0, 0
 	for k, c := range s.Types {
-		c.Added, c.Duplicate = 0, 0
+		c.Added, c.Updated, c.Duplicate, c.Repeated, c.Kept = 0, 0, 0, 0, 0
 		s.Types[k] = c
+	}
+}
+
+func (s *Summary) addNote(msg string) {
+	if len(s.Notes) < maxNotes && !slices.Contains(s.Notes, msg) {
+		s.Notes = append(s.Notes, msg)
+	}
+}
+
+func (s *Summary) addWarning(p Problem) {
+	if len(s.Warnings) < maxNotes {
+		s.Warnings = append(s.Warnings, p)
 	}
 }
 

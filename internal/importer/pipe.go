@@ -20,14 +20,18 @@ const (
 	evEmit eventKind = iota
 	evReject
 	evUnknown
+	evNote
+	evWarn
+	evCleaned
 )
 
 // event is one emitter call, queued for the writer.
 type event struct {
 	kind    eventKind
 	rec     record
-	label   string
+	label   string // reject: record label; unknown: element name; note: the text
 	problem Problem
+	n       int
 }
 
 // pipe is the parser side: an emitter that queues events in batches. It
@@ -51,11 +55,7 @@ func newPipe(ctx context.Context, prog *progress) *pipe {
 
 func (p *pipe) add(e event) error {
 	p.prog.record()
-	p.cur = append(p.cur, e)
-	if len(p.cur) < pipeBatchSize {
-		return nil
-	}
-	return p.flush()
+	return p.addMeta(e)
 }
 
 // flush hands the current batch to the writer and takes a free one. Once
@@ -92,6 +92,21 @@ func (p *pipe) reject(label string, pr Problem) {
 }
 
 func (p *pipe) unknown(name string) { _ = p.add(event{kind: evUnknown, label: name}) }
+
+// note, warn and cleaned are not records: they bypass the record count.
+func (p *pipe) note(msg string) { _ = p.addMeta(event{kind: evNote, label: msg}) }
+
+func (p *pipe) warn(pr Problem) { _ = p.addMeta(event{kind: evWarn, problem: pr}) }
+
+func (p *pipe) cleaned(n int) { _ = p.addMeta(event{kind: evCleaned, n: n}) }
+
+func (p *pipe) addMeta(e event) error {
+	p.cur = append(p.cur, e)
+	if len(p.cur) < pipeBatchSize {
+		return nil
+	}
+	return p.flush()
+}
 
 // runPipeline runs parse on its own goroutine, feeding w on this one (the
 // goroutine that owns the transaction). A writer error stops the parser.
@@ -137,6 +152,12 @@ func (w *writer) apply(batch []event) error {
 			w.reject(e.label, e.problem)
 		case evUnknown:
 			w.unknown(e.label)
+		case evNote:
+			w.note(e.label)
+		case evWarn:
+			w.warn(e.problem)
+		case evCleaned:
+			w.cleaned(e.n)
 		}
 	}
 	return nil

@@ -23,18 +23,34 @@ const (
 
 // sample is an Apple quantity sample that is staged, not stored one-to-one.
 type sample struct {
-	kind  string // energy | protein | carbs | fat | body_fat | lean_mass
-	at    time.Time
-	slot  string // dietary: "2006-01-02:breakfast"
-	value float64
+	kind     string // energy | protein | carbs | fat | body_fat | lean_mass
+	at       time.Time
+	slot     string // dietary: "2006-01-02:breakfast", or "2006-01-02:=Post-Workout" for a meal of another name
+	explicit bool   // slot named by the record's meal, not derived from its time
+	value    float64
 }
 
+// mergeMode says how CSV rows that share a natural key become one entry.
+type mergeMode uint8
+
+const (
+	mergeSum     mergeMode = iota // a meal is the sum of its food rows; workouts add up
+	mergeLast                     // weigh-ins: the last row for an instant wins (and is reported)
+	mergeSession                  // Strong / Hevy sets: one workout, its duration stated on every row
+)
+
 // record is one parsed record, ready to store. Parsers fill the part named
-// by kind; MemberID, Source and created_at are set by the writer.
+// by kind; MemberID, Source and created_at are set by the writer. For Apple
+// records (and CSV body scans, Hearth's own export) key is the source key,
+// a hash of the record; for other CSV rows it is the entry's natural key and
+// ckey identifies the row's content, so an exact repeat of a row is
+// recognised.
 type record struct {
 	kind    recKind
 	label   string // count label: Apple type identifier or CSV kind
 	key     string
+	ckey    string    // CSV only
+	merge   mergeMode // CSV only
 	line    int
 	weight  health.WeightReading
 	meal    health.Meal
@@ -45,11 +61,16 @@ type record struct {
 
 // emitter receives what a parser finds; each call is one record seen. emit
 // may fail only for storage reasons and must not keep r (parsers reuse it);
-// reject records a record-level problem and parsing continues.
+// reject records a record-level problem and parsing continues; note and
+// warn add a line to the report (warn: something in the file was not
+// imported or was assumed); cleaned counts characters dropped from text.
 type emitter interface {
 	emit(r *record) error
 	reject(label string, p Problem)
 	unknown(name string)
+	note(msg string)
+	warn(p Problem)
+	cleaned(n int)
 }
 
 // keyer builds stable source keys: an FNV-128a hash of the normalised fields,

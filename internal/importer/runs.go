@@ -81,7 +81,7 @@ func MarkInterrupted(ctx context.Context, db *store.DB) (int64, error) {
 const runCols = `id, member_id, file_name, kind, status, started_at, finished_at, bytes, added,
 	skipped_duplicate, skipped_unknown, rejected, summary, error`
 
-func scanRun(row interface{ Scan(...any) error }) (Run, error) {
+func scanRun(row store.Scanner) (Run, error) {
 	var (
 		r                Run
 		kind, started    string
@@ -115,21 +115,12 @@ func ListRuns(ctx context.Context, db *store.DB, member string, limit int) ([]Ru
 	if limit <= 0 {
 		limit = 50
 	}
-	rows, err := db.Read.QueryContext(ctx, `SELECT `+runCols+` FROM imports WHERE ? = '' OR member_id = ?
+	out, err := store.All(ctx, db.Read, scanRun, `SELECT `+runCols+` FROM imports WHERE ? = '' OR member_id = ?
 		ORDER BY started_at DESC, id DESC LIMIT ?`, member, member, limit)
 	if err != nil {
 		return nil, fmt.Errorf("importer: list imports: %w", err)
 	}
-	defer rows.Close()
-	var out []Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, fmt.Errorf("importer: scan import: %w", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // GetRun returns one import, or an apperr.NotFound error.

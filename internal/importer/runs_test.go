@@ -28,7 +28,7 @@ func TestRunsHistory(t *testing.T) {
 	db := newDB(t)
 	storeMember(t, db, "ben")
 	good := mustImport(t, db, "weight.csv", Options{})
-	bad, _ := importFixture(t, db, "weight_bad_row.csv", Options{})
+	bad, _ := importFixture(t, db, "weight_bad_row.csv", Options{Strict: true})
 	mustImport(t, db, "workouts.csv", Options{Member: "ben"})
 
 	runs, err := ListRuns(t.Context(), db, "ada", 0)

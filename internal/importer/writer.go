@@ -13,13 +13,13 @@ import (
 // stmtCache is a store.Queryer over a transaction that prepares each query
 // once, so the store's Insert helpers run as prepared statements.
 type stmtCache struct {
-	tx    *sql.Tx
+	tx    *store.Tx
 	stmts map[string]*sql.Stmt
 }
 
 var _ store.Queryer = (*stmtCache)(nil)
 
-func newStmtCache(tx *sql.Tx) *stmtCache { return &stmtCache{tx: tx, stmts: map[string]*sql.Stmt{}} }
+func newStmtCache(tx *store.Tx) *stmtCache { return &stmtCache{tx: tx, stmts: map[string]*sql.Stmt{}} }
 
 func (c *stmtCache) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := c.stmts[query]; ok {
@@ -66,12 +66,12 @@ func (c *stmtCache) close() {
 	}
 }
 
-const insertSample = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, value)
-	VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
-
 // writer stores parsed records in the file's transaction and counts them; it
-// runs on the goroutine that owns the transaction (see runPipeline). After
-// the first problem it only counts: the transaction will be rolled back.
+// runs on the goroutine that owns the transaction (see runPipeline). Apple
+// records are stored as they come; CSV rows are staged and merged into
+// entries at the end (stage.go). Bad records are rejected one by one; after
+// a file-level problem, or any rejection in strict mode, the writer only
+// counts: the transaction will be rolled back.
 type writer struct {
 	ctx      context.Context
 	q        *stmtCache
@@ -80,13 +80,23 @@ type writer struct {
 	importID int64
 	now      time.Time
 	sum      *Summary
+	strict   bool
 	problems []Problem
 	nProblem int
+	fatal    bool
+	csvKind  recKind   // the kind of the staged CSV rows
+	csvMerge mergeMode // how they merge
+	csvLabel string
+	staged   int       // CSV rows staged
 	bodyFrom time.Time // span of body-composition records, for linking
 	bodyTo   time.Time
+	upgrades int   // dietary samples regrouped by their meal
+	keyBuf   keyer // for ledger hashes
+	legacy   *bool // the member has CSV rows keyed before natural keys (asked once)
 }
 
-func (w *writer) failed() bool { return w.nProblem > 0 }
+// failed reports whether the file will import nothing.
+func (w *writer) failed() bool { return w.fatal || (w.strict && w.nProblem > 0) }
 
 func (w *writer) problem(p Problem) {
 	w.nProblem++
@@ -95,71 +105,181 @@ func (w *writer) problem(p Problem) {
 	}
 }
 
+// fail records a problem with the file as a whole.
+func (w *writer) fail(p Problem) {
+	w.fatal = true
+	w.problem(p)
+}
+
 func (w *writer) reject(label string, p Problem) {
 	w.sum.Rejected++
 	w.sum.count(label, func(c *TypeCount) { c.Rejected++ })
 	w.problem(p)
 }
 
-func (w *writer) unknown(name string) {
-	w.sum.unknown(name)
-}
+func (w *writer) unknown(name string) { w.sum.unknown(name) }
+
+func (w *writer) note(msg string) { w.sum.addNote(msg) }
+
+func (w *writer) warn(p Problem) { w.sum.addWarning(p) }
+
+func (w *writer) cleaned(n int) { w.sum.CharsDropped += n }
 
 func (w *writer) emit(r *record) error {
 	if w.failed() {
 		return nil
 	}
-	added, err := w.store(r)
+	var err error
+	if w.source == SourceCSV && r.kind != recBodyScan {
+		err = w.stage(r)
+	} else {
+		err = w.storeKeyed(r)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
 		return fmt.Errorf("importer: store %s (line %d): %w", r.label, r.line, err)
 	}
-	if added {
-		w.sum.Added++
-	} else {
-		w.sum.SkippedDuplicate++
-	}
-	w.sum.count(r.label, func(c *TypeCount) {
-		if added {
-			c.Added++
-		} else {
-			c.Duplicate++
-		}
-	})
 	return nil
 }
 
-func (w *writer) store(r *record) (bool, error) {
+// Inserts that also record the import that wrote the row.
+const (
+	insertWeightSQL = `INSERT INTO weight_readings (member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg,
+		source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
+	insertMealSQL = `INSERT INTO meals (member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g,
+		source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
+	insertWorkoutSQL = `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
+		energy_kcal, distance_km, content_id, source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT DO NOTHING`
+	insertSampleSQL = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, slot_explicit, value)
+		VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
+)
+
+// insert adds r's row for the member; false when its source key is taken.
+func (w *writer) insert(r *record) (bool, error) {
+	var res sql.Result
+	var err error
 	switch r.kind {
 	case recWeight:
-		r.weight.MemberID, r.weight.Source, r.weight.SourceKey = w.member, w.source, r.key
-		w.body(r.weight.MeasuredAt)
-		return store.InsertWeight(w.ctx, w.q, w.now, &r.weight)
+		x := &r.weight
+		res, err = w.q.ExecContext(w.ctx, insertWeightSQL, w.member, store.FormatTime(x.MeasuredAt), x.WeightKg,
+			store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg), w.source, r.key, store.FormatTime(w.now), w.importID)
 	case recMeal:
-		r.meal.MemberID, r.meal.Source, r.meal.SourceKey = w.member, w.source, r.key
-		return store.InsertMeal(w.ctx, w.q, w.now, &r.meal)
+		x := &r.meal
+		res, err = w.q.ExecContext(w.ctx, insertMealSQL, w.member, store.FormatTime(x.EatenAt), x.Name, x.Calories,
+			x.ProteinG, x.CarbsG, x.FatG, w.source, r.key, store.FormatTime(w.now), w.importID)
 	case recWorkout:
-		r.workout.MemberID, r.workout.Source, r.workout.SourceKey = w.member, w.source, r.key
-		return store.InsertWorkout(w.ctx, w.q, w.now, &r.workout)
+		x := &r.workout
+		res, err = w.q.ExecContext(w.ctx, insertWorkoutSQL, w.member, store.FormatTime(x.StartedAt), x.Type, x.Title,
+			x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR), store.NullFloat(x.EnergyKcal),
+			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), w.source, r.key, store.FormatTime(w.now), w.importID)
 	case recBodyScan:
 		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, w.source, r.key
 		return store.InsertBodyScan(w.ctx, w.q, w.now, &r.scan)
 	case recSample:
-		s := r.sample
-		if s.slot == "" {
-			w.body(s.at)
-		}
-		res, err := w.q.ExecContext(w.ctx, insertSample, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,
-			store.NullString(s.slot), s.value)
-		if err != nil {
-			return false, err
-		}
-		n, err := res.RowsAffected()
-		return n > 0, err
+		s := &r.sample
+		res, err = w.q.ExecContext(w.ctx, insertSampleSQL, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,
+			store.NullString(s.slot), s.explicit, s.value)
+	default:
+		return false, fmt.Errorf("importer: unknown record kind %d", r.kind)
 	}
-	return false, fmt.Errorf("importer: unknown record kind %d", r.kind)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// storeKeyed stores an Apple record (or a CSV body scan) keyed by its
+// values. One whose key is taken is a repeat inside this file, or a
+// duplicate of an earlier import's record.
+func (w *writer) storeKeyed(r *record) error {
+	switch r.kind {
+	case recWeight:
+		w.body(r.weight.MeasuredAt)
+	case recSample:
+		if r.sample.slot == "" {
+			w.body(r.sample.at)
+		}
+	}
+	added, err := w.insert(r)
+	if err != nil {
+		return err
+	}
+	if added {
+		w.sum.Added++
+		w.sum.count(r.label, func(c *TypeCount) { c.Added++ })
+		return nil
+	}
+	repeated, err := w.seenInThisImport(r)
+	if err != nil {
+		return err
+	}
+	if r.kind == recWorkout && r.workout.DistanceKm != nil { // an export from before distances were read
+		if _, err := w.q.ExecContext(w.ctx, `UPDATE workouts SET distance_km = ? WHERE member_id = ? AND source = ?
+			AND source_key = ? AND distance_km IS NULL`, *r.workout.DistanceKm, w.member, w.source, r.key); err != nil {
+			return err
+		}
+	}
+	if repeated {
+		w.sum.RepeatedInFile++
+		w.sum.count(r.label, func(c *TypeCount) { c.Repeated++ })
+	} else {
+		w.sum.SkippedDuplicate++
+		w.sum.count(r.label, func(c *TypeCount) { c.Duplicate++ })
+	}
+	return nil
+}
+
+// seenInThisImport reports whether the row holding r's key was written by
+// this import. A dietary sample met again with the meal it belongs to (in
+// its food correlation) moves to that meal's slot.
+func (w *writer) seenInThisImport(r *record) (bool, error) {
+	var id sql.NullInt64
+	var err error
+	switch r.kind {
+	case recWeight:
+		err = w.q.QueryRowContext(w.ctx, `SELECT import_id FROM weight_readings WHERE member_id = ? AND source = ? AND source_key = ?`,
+			w.member, w.source, r.key).Scan(&id)
+	case recWorkout:
+		err = w.q.QueryRowContext(w.ctx, `SELECT import_id FROM workouts WHERE member_id = ? AND source = ? AND source_key = ?`,
+			w.member, w.source, r.key).Scan(&id)
+	case recSample:
+		var slot sql.NullString
+		var explicit bool
+		s := &r.sample
+		at := store.FormatTime(s.at)
+		err = w.q.QueryRowContext(w.ctx, `SELECT import_id, slot_key, slot_explicit FROM import_samples
+			WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, w.member, s.kind, at, r.key).Scan(&id, &slot, &explicit)
+		if err == nil && s.explicit && !explicit && slot.String != s.slot {
+			err = w.regroup(s, at, r.key, slot.String)
+		}
+	default:
+		return false, nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return id.Valid && id.Int64 == w.importID, err
+}
+
+// regroup moves a dietary sample from the slot its time gave it to the slot
+// of its meal, and marks both slots for recomputation.
+func (w *writer) regroup(s *sample, at, key, old string) error {
+	if _, err := w.q.ExecContext(w.ctx, `UPDATE import_samples SET slot_key = ?, slot_explicit = 1
+		WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, s.slot, w.member, s.kind, at, key); err != nil {
+		return err
+	}
+	for _, slot := range []string{old, s.slot} {
+		if _, err := w.q.ExecContext(w.ctx, `INSERT INTO import_touched (import_id, slot_key) VALUES (?,?) ON CONFLICT DO NOTHING`,
+			w.importID, slot); err != nil {
+			return err
+		}
+	}
+	w.upgrades++
+	return nil
 }
 
 // body widens the time span that body-composition linking looks at.

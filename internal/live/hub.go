@@ -1,7 +1,9 @@
 // Package live is the in-process pub/sub hub that feeds SSE streams. Writers
 // publish after commit and never block: each subscriber has a bounded queue,
 // and when it is full the subscriber is told to re-render everything instead
-// (overflow coalesces into one resync signal).
+// (overflow coalesces into one resync signal). Writers see the hub as a
+// Publisher; every event kind is a Kind constant (kinds.go), so a
+// subscriber maps each one on purpose.
 package live
 
 import (
@@ -17,12 +19,18 @@ const (
 // MemberTopic returns the topic for one member's screens.
 func MemberTopic(id string) string { return "member:" + id }
 
-// Event is something that changed. Kind names what (e.g. "weight", "dashboard",
-// "run"), Data is optional detail for the subscriber.
+// Event is something that changed. Kind names what, Data is optional
+// detail for the subscriber (see each Kind).
 type Event struct {
 	Topic string
-	Kind  string
+	Kind  Kind
 	Data  any
+}
+
+// Publisher is the hub as writers see it: Publish must not block. Domain
+// services take one (nil publishes nothing) and publish after commit.
+type Publisher interface {
+	Publish(topic string, kind Kind, data any)
 }
 
 // QueueSize is each subscriber's buffer before overflow turns into a resync.
@@ -105,7 +113,7 @@ func (s *Sub) Close() {
 }
 
 // Publish delivers an event to every subscriber of topic without blocking.
-func (h *Hub) Publish(topic, kind string, data any) {
+func (h *Hub) Publish(topic string, kind Kind, data any) {
 	ev := Event{Topic: topic, Kind: kind, Data: data}
 	h.genMu.Lock()
 	h.gens[topic]++

@@ -12,7 +12,7 @@ import (
 const stateCols = `id, member_id, program_id, status, start_date, anchor_date, anchor_day, current_day, pattern,
 	note, paused_at, ended_at, created_at, updated_at`
 
-func scanState(row interface{ Scan(...any) error }) (State, error) {
+func scanState(row store.Scanner) (State, error) {
 	var (
 		st              State
 		status          string
@@ -55,21 +55,8 @@ func latest(ctx context.Context, q store.Queryer, member string) (st State, foun
 }
 
 func history(ctx context.Context, q store.Queryer, member string) ([]State, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+stateCols+` FROM program_states WHERE member_id = ? ORDER BY id DESC`, member)
+	out, err := store.All(ctx, q, scanState, `SELECT `+stateCols+` FROM program_states WHERE member_id = ? ORDER BY id DESC`, member)
 	if err != nil {
-		return nil, fmt.Errorf("program: history of %s: %w", member, err)
-	}
-	var out []State
-	for rows.Next() {
-		st, err := scanState(rows)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("program: scan state: %w", err)
-		}
-		out = append(out, st)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("program: history of %s: %w", member, err)
 	}
 	for i := range out {
@@ -81,25 +68,18 @@ func history(ctx context.Context, q store.Queryer, member string) ([]State, erro
 }
 
 func substitutions(ctx context.Context, q store.Queryer, stateID int64) ([]Substitution, error) {
-	rows, err := q.QueryContext(ctx, `SELECT day, original, actual, reason, at FROM program_substitutions
-		WHERE state_id = ? ORDER BY id`, stateID)
+	out, err := store.All(ctx, q, func(row store.Scanner) (Substitution, error) {
+		var sub Substitution
+		var at string
+		if err := row.Scan(&sub.Day, &sub.Original, &sub.Actual, &sub.Reason, &at); err != nil {
+			return sub, err
+		}
+		var err error
+		sub.At, err = store.ParseTime(at)
+		return sub, err
+	}, `SELECT day, original, actual, reason, at FROM program_substitutions WHERE state_id = ? ORDER BY id`, stateID)
 	if err != nil {
 		return nil, fmt.Errorf("program: substitutions: %w", err)
 	}
-	defer rows.Close()
-	var out []Substitution
-	for rows.Next() {
-		var (
-			sub Substitution
-			at  string
-		)
-		if err := rows.Scan(&sub.Day, &sub.Original, &sub.Actual, &sub.Reason, &at); err != nil {
-			return nil, fmt.Errorf("program: scan substitution: %w", err)
-		}
-		if sub.At, err = store.ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, sub)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -2,13 +2,12 @@ package program
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/content"
+	"hearth/internal/store"
 )
 
 const (
@@ -66,91 +65,8 @@ func (s *Service) fill(ctx context.Context, st State) (State, error) {
 	return st, nil
 }
 
-// Declare starts programID for member on startDate (YYYY-MM-DD, may be in
-// the future: "starting X on Monday") training on pattern (see ParsePattern).
-// A current program is abandoned and replaced; declaring the same program,
-// start and pattern again returns the existing state unchanged. An unknown
-// program or bad date or pattern is an apperr.Invalid error.
-func (s *Service) Declare(ctx context.Context, member, programID, startDate, pattern string) (State, error) {
-	if _, err := s.db.Member(ctx, member); err != nil {
-		return State{}, err
-	}
-	prog, err := s.cat.Program(ctx, programID)
-	if apperr.Is(err, apperr.NotFound) {
-		return State{}, apperr.Invalidf("there is no program %q in the catalog", programID)
-	}
-	if err != nil {
-		return State{}, fmt.Errorf("program: declare %s: %w", programID, err)
-	}
-	pat, err := ParsePattern(pattern)
-	if err != nil {
-		return State{}, err
-	}
-	start, err := parseDate(startDate)
-	if err != nil {
-		return State{}, err
-	}
-	if off := daysBetween(s.today(), start); off > maxStartOffset || off < -maxStartOffset {
-		return State{}, apperr.Invalidf("start date %s is more than a year away from today", start.Format(time.DateOnly))
-	}
-	first := nextTrainingDay(prog, 1)
-	if first == 0 {
-		return State{}, apperr.Invalidf("program %q has no training days", programID)
-	}
-	now := s.db.Now().UTC()
-	d := Declaration{ProgramID: prog.ID, Title: prog.Title, StartDate: start.Format(time.DateOnly),
-		Pattern: pat.String(), FirstDay: first}
-	var st State
-	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, _, err := DeclareTx(ctx, tx, now, member, d); err != nil {
-			return err
-		}
-		st, err = reload(ctx, tx, member)
-		return err
-	})
-	if err != nil {
-		return State{}, err
-	}
-	return s.fill(ctx, st)
-}
-
-// change loads the member's current state in a write transaction and lets
-// fn validate and apply one change to it (a Tx function of this package),
-// then returns the state as stored. fn reads the state in the same
-// transaction as it writes, so its guard always matches; applied=false
-// would be a bug and is an error.
-func (s *Service) change(ctx context.Context, member string, fn func(tx *sql.Tx, st State, prog content.Program, now time.Time) (bool, error)) (State, error) {
-	var st State
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		cur, found, err := latest(ctx, tx, member)
-		if err != nil {
-			return err
-		}
-		if !found || cur.Status == Abandoned {
-			return apperr.NotFoundf("%s has no current program", member)
-		}
-		prog, err := s.cat.Program(ctx, cur.ProgramID)
-		if err != nil {
-			return fmt.Errorf("program: %s: %w", cur.ProgramID, err)
-		}
-		applied, err := fn(tx, cur, prog, s.db.Now().UTC())
-		if err != nil {
-			return err
-		}
-		if !applied {
-			return fmt.Errorf("program: state %d of %s changed while it was being updated", cur.ID, member)
-		}
-		st, err = reload(ctx, tx, member)
-		return err
-	})
-	if err != nil {
-		return State{}, err
-	}
-	return s.fill(ctx, st)
-}
-
 // reload reads back the member's state a change just wrote (the latest).
-func reload(ctx context.Context, tx *sql.Tx, member string) (State, error) {
+func reload(ctx context.Context, tx *store.Tx, member string) (State, error) {
 	st, found, err := latest(ctx, tx, member)
 	if err == nil && !found {
 		err = fmt.Errorf("program: state of %s vanished while it was being updated", member)

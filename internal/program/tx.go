@@ -45,7 +45,7 @@ type Declaration struct {
 // new active state is inserted. Declaring what is already current (same
 // program, start date and pattern) writes nothing: applied is false and id
 // is the existing state's. Otherwise id is the new state's.
-func DeclareTx(ctx context.Context, tx *sql.Tx, now time.Time, member string, d Declaration) (id int64, applied bool, err error) {
+func DeclareTx(ctx context.Context, tx *store.Tx, now time.Time, member string, d Declaration) (id int64, applied bool, err error) {
 	var prog, start, pattern string
 	err = tx.QueryRowContext(ctx, `SELECT id, program_id, start_date, pattern FROM program_states
 		WHERE member_id = ? AND status IN ('active','paused') ORDER BY id DESC LIMIT 1`, member).Scan(&id, &prog, &start, &pattern)
@@ -78,7 +78,7 @@ func DeclareTx(ctx context.Context, tx *sql.Tx, now time.Time, member string, d 
 // AdvanceTx moves an active state from fromDay to day, the next training
 // day to do (several sessions may be passed at once). Guard: active, at
 // fromDay.
-func AdvanceTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
+func AdvanceTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
 	return guarded(ctx, tx, "advance", stateID, `UPDATE program_states SET current_day = ?, updated_at = ?
 		WHERE id = ? AND status = 'active' AND current_day = ?`, day, store.FormatTime(now), stateID, fromDay)
 }
@@ -87,7 +87,7 @@ func AdvanceTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fr
 // it is left at day (the last day reached) and ended now. Guard: active,
 // at fromDay. (Completing by hand, from active or paused, is
 // Service.Complete.)
-func FinishTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
+func FinishTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
 	ts := store.FormatTime(now)
 	return guarded(ctx, tx, "finish", stateID, `UPDATE program_states SET status = 'completed', current_day = ?,
 		ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active' AND current_day = ?`, day, ts, ts, stateID, fromDay)
@@ -95,7 +95,7 @@ func FinishTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fro
 
 // PauseTx pauses an active state, keeping its position. A non-empty note
 // (clipped to 500 bytes) replaces the state's note. Guard: active.
-func PauseTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, note string) (bool, error) {
+func PauseTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, note string) (bool, error) {
 	ts := store.FormatTime(now)
 	note = clip(note, maxNote)
 	return guarded(ctx, tx, "pause", stateID, `UPDATE program_states SET status = 'paused', paused_at = ?, updated_at = ?,
@@ -106,7 +106,7 @@ func PauseTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, note
 // anchorDay is due on anchor (YYYY-MM-DD); the caller decides the anchor
 // (Service.Resume: the current day today, unless the start is still
 // ahead). Guard: paused.
-func ResumeTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, anchor string, anchorDay int) (bool, error) {
+func ResumeTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, anchor string, anchorDay int) (bool, error) {
 	return guarded(ctx, tx, "resume", stateID, `UPDATE program_states SET status = 'active', paused_at = NULL,
 		anchor_date = ?, anchor_day = ?, updated_at = ? WHERE id = ? AND status = 'paused'`,
 		anchor, anchorDay, store.FormatTime(now), stateID)
@@ -115,7 +115,7 @@ func ResumeTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, anc
 // SetDayTx moves an active or paused state from fromDay to day (a training
 // day), re-anchoring the schedule so day is due on anchor (YYYY-MM-DD).
 // Guard: active or paused, at fromDay.
-func SetDayTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fromDay, day int, anchor string) (bool, error) {
+func SetDayTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int, anchor string) (bool, error) {
 	return guarded(ctx, tx, "set the day of", stateID, `UPDATE program_states SET current_day = ?, anchor_date = ?,
 		anchor_day = ?, updated_at = ? WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
 		day, anchor, day, store.FormatTime(now), stateID, fromDay)
@@ -124,7 +124,7 @@ func SetDayTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, fro
 // endTx ends an active or paused state as status (Completed or Abandoned),
 // clearing paused_at; a non-empty note (clipped) replaces the state's note.
 // Guard: active or paused.
-func endTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, status Status, note string) (bool, error) {
+func endTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, status Status, note string) (bool, error) {
 	ts := store.FormatTime(now)
 	note = clip(note, maxNote)
 	return guarded(ctx, tx, "end", stateID, `UPDATE program_states SET status = ?, ended_at = ?, paused_at = NULL,
@@ -134,7 +134,7 @@ func endTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, status
 
 // substituteTx records sub on an active or paused state and marks the state
 // changed. Guard: active or paused.
-func substituteTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64, sub Substitution) (bool, error) {
+func substituteTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, sub Substitution) (bool, error) {
 	applied, err := guarded(ctx, tx, "touch", stateID, `UPDATE program_states SET updated_at = ?
 		WHERE id = ? AND status IN ('active','paused')`, store.FormatTime(now), stateID)
 	if err != nil || !applied {
@@ -150,7 +150,7 @@ func substituteTx(ctx context.Context, tx *sql.Tx, now time.Time, stateID int64,
 
 // guarded runs one UPDATE of state stateID; applied is false when no row
 // matched its guard.
-func guarded(ctx context.Context, tx *sql.Tx, what string, stateID int64, query string, args ...any) (bool, error) {
+func guarded(ctx context.Context, tx *store.Tx, what string, stateID int64, query string, args ...any) (bool, error) {
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return false, fmt.Errorf("program: %s state %d: %w", what, stateID, err)

@@ -2,7 +2,6 @@ package program_test
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 	"testing"
 	"time"
@@ -42,10 +41,10 @@ func (e *env) rows(member string) int {
 
 // inTx runs fn in a write transaction, as the coach's act does, and
 // returns whether the change applied.
-func (e *env) inTx(fn func(tx *sql.Tx) (bool, error)) bool {
+func (e *env) inTx(fn func(tx *store.Tx) (bool, error)) bool {
 	e.t.Helper()
 	var applied bool
-	err := e.db.Tx(context.Background(), func(tx *sql.Tx) error {
+	err := e.db.Tx(context.Background(), func(tx *store.Tx) error {
 		var err error
 		applied, err = fn(tx)
 		return err
@@ -70,7 +69,7 @@ func TestDeclareTx(t *testing.T) {
 	e := newEnv(t, "ada")
 	at, ts := e.later()
 	var id int64
-	applied := e.inTx(func(tx *sql.Tx) (bool, error) {
+	applied := e.inTx(func(tx *store.Tx) (bool, error) {
 		var (
 			ok  bool
 			err error
@@ -87,7 +86,7 @@ func TestDeclareTx(t *testing.T) {
 	// The same program, start and pattern again: nothing changes.
 	at2 := at.Add(time.Hour)
 	var again int64
-	applied = e.inTx(func(tx *sql.Tx) (bool, error) {
+	applied = e.inTx(func(tx *store.Tx) (bool, error) {
 		var (
 			ok  bool
 			err error
@@ -101,13 +100,13 @@ func TestDeclareTx(t *testing.T) {
 
 	// Another start date is another declaration; a paused program is
 	// replaced too, keeping when it was paused.
-	if !e.inTx(func(tx *sql.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, id, "travelling") }) {
+	if !e.inTx(func(tx *store.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, id, "travelling") }) {
 		t.Fatal("pause not applied")
 	}
 	moved := testTen
 	moved.StartDate = "2026-03-09"
 	var next int64
-	applied = e.inTx(func(tx *sql.Tx) (bool, error) {
+	applied = e.inTx(func(tx *store.Tx) (bool, error) {
 		var (
 			ok  bool
 			err error
@@ -134,7 +133,7 @@ func TestDeclareTxReplacesAnotherProgram(t *testing.T) {
 	at, ts := e.later()
 	long := strings.Repeat("Ü", 300) // 600 bytes: the note is clipped to 500
 	var id int64
-	applied := e.inTx(func(tx *sql.Tx) (bool, error) {
+	applied := e.inTx(func(tx *store.Tx) (bool, error) {
 		var (
 			ok  bool
 			err error
@@ -190,20 +189,20 @@ func TestTxGuards(t *testing.T) {
 		e.ok(e.svc.Declare(ctx, "ada", "other-2", "2026-03-02", "daily"))
 		return st
 	}
-	type change func(tx *sql.Tx, at time.Time, id int64) (bool, error)
-	advance := func(tx *sql.Tx, at time.Time, id int64) (bool, error) {
+	type change func(tx *store.Tx, at time.Time, id int64) (bool, error)
+	advance := func(tx *store.Tx, at time.Time, id int64) (bool, error) {
 		return program.AdvanceTx(ctx, tx, at, id, 1, 3)
 	}
-	finish := func(tx *sql.Tx, at time.Time, id int64) (bool, error) {
+	finish := func(tx *store.Tx, at time.Time, id int64) (bool, error) {
 		return program.FinishTx(ctx, tx, at, id, 1, 10)
 	}
-	pause := func(tx *sql.Tx, at time.Time, id int64) (bool, error) {
+	pause := func(tx *store.Tx, at time.Time, id int64) (bool, error) {
 		return program.PauseTx(ctx, tx, at, id, "paused at the member's request")
 	}
-	resume := func(tx *sql.Tx, at time.Time, id int64) (bool, error) {
+	resume := func(tx *store.Tx, at time.Time, id int64) (bool, error) {
 		return program.ResumeTx(ctx, tx, at, id, "2026-03-05", 1)
 	}
-	setDay := func(tx *sql.Tx, at time.Time, id int64) (bool, error) {
+	setDay := func(tx *store.Tx, at time.Time, id int64) (bool, error) {
 		return program.SetDayTx(ctx, tx, at, id, 1, 5, "2026-03-05")
 	}
 
@@ -255,7 +254,7 @@ func TestTxGuards(t *testing.T) {
 			seen := tc.setup(e)
 			before := e.row(seen.ID)
 			at, ts := e.later()
-			applied := e.inTx(func(tx *sql.Tx) (bool, error) { return tc.change(tx, at, seen.ID) })
+			applied := e.inTx(func(tx *store.Tx) (bool, error) { return tc.change(tx, at, seen.ID) })
 			want := before
 			if tc.want != nil {
 				tc.want(&want, ts)
@@ -279,12 +278,12 @@ func TestPauseTxNote(t *testing.T) {
 	st := e.ok(e.svc.Declare(ctx, "ada", "test-10", "2026-03-02", "daily"))
 	at, _ := e.later()
 	long := strings.Repeat("x", 600)
-	e.inTx(func(tx *sql.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, st.ID, "  "+long+"  ") })
+	e.inTx(func(tx *store.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, st.ID, "  "+long+"  ") })
 	if got := e.row(st.ID).Note; got != long[:500] {
 		t.Fatalf("note has %d bytes, want 500", len(got))
 	}
 	e.ok(e.svc.Resume(ctx, "ada"))
-	e.inTx(func(tx *sql.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, st.ID, "") })
+	e.inTx(func(tx *store.Tx) (bool, error) { return program.PauseTx(ctx, tx, at, st.ID, "") })
 	if r := e.row(st.ID); r.Status != "paused" || r.Note != long[:500] {
 		t.Fatalf("after a pause without a note: %+v", r)
 	}

@@ -2,8 +2,8 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"slices"
 	"time"
 
 	"hearth/internal/store"
@@ -18,30 +18,22 @@ func (s *Service) expiredAt(t Task, now time.Time) bool {
 	return t.CreatedBy == ByAgent && !t.Keep && t.ExpiresAt != nil && !t.ExpiresAt.After(now)
 }
 
-// recoverLocked makes the state left by a crash truthful: fires still
+// recover makes the state left by a crash truthful: fires still
 // marked running become interrupted (and their tasks show the reason),
 // queued fires become missed, to-dos in progress go back to pending.
-func (s *Service) recoverLocked(ctx context.Context) error {
+func (s *Service) recover(ctx context.Context) error {
 	now := s.now()
 	ts := store.FormatTime(now)
 	var ids []int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT task_id FROM task_fires WHERE outcome = 'running'`)
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		running, err := runningTasks(ctx, tx)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
+		for id := range running {
 			ids = append(ids, id)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+		slices.Sort(ids)
 		if _, err := tx.ExecContext(ctx, `UPDATE task_fires SET outcome = 'interrupted',
 			reason = 'interrupted: the server stopped during this run', finished_at = ?, at = ?
 			WHERE outcome = 'running'`, ts, ts); err != nil {
@@ -74,14 +66,17 @@ func (s *Service) recoverLocked(ctx context.Context) error {
 	return nil
 }
 
-// loadLocked registers one active task at Start, catching up first if its
-// slot passed while the server was down.
-func (s *Service) loadLocked(ctx context.Context, t Task) error {
+// load registers one active task at Start, catching up first if its slot
+// passed while the server was down.
+func (s *Service) load(ctx context.Context, t Task) error {
 	now := s.now()
 	spec, err := s.specOf(t)
 	if err != nil {
 		t.Status, t.StatusReason, t.UpdatedAt = StatusError, err.Error(), now
-		return saveTask(ctx, s.db.Write, t)
+		return s.db.Tx(ctx, func(tx *store.Tx) error {
+			s.syncAfter(tx, t, "")
+			return saveTask(ctx, tx, t)
+		})
 	}
 	switch {
 	case t.NextRunAt == nil:
@@ -89,33 +84,31 @@ func (s *Service) loadLocked(ctx context.Context, t Task) error {
 			return nil // ran, or was interrupted: nothing left to fire
 		}
 		t.NextRunAt, t.UpdatedAt = timePtr(spec.Next(now.Truncate(time.Second))), now
-		if err := saveTask(ctx, s.db.Write, t); err != nil {
-			return err
-		}
-		s.syncLocked(t)
-		return nil
+		return s.db.Tx(ctx, func(tx *store.Tx) error {
+			s.syncAfter(tx, t, "")
+			return saveTask(ctx, tx, t)
+		})
 	case t.NextRunAt.After(now):
-		s.armLocked(t.ID, *t.NextRunAt)
+		s.locked(func() { s.armLocked(t.ID, *t.NextRunAt) })
 		return nil
 	}
-	return s.catchUpLocked(ctx, t, spec, now)
+	return s.catchUp(ctx, t, spec, now)
 }
 
-// catchUpLocked handles a task whose slots passed while the server was
+// catchUp handles a task whose slots passed while the server was
 // down. With policy once and the latest missed slot within the window it
 // runs once, for that slot; every other missed slot gets a ledger row saying
 // so. Otherwise all of them are recorded as missed. Either way the next
 // slot after now is stored and armed. Heartbeats just move on.
-func (s *Service) catchUpLocked(ctx context.Context, t Task, spec Spec, now time.Time) error {
+func (s *Service) catchUp(ctx context.Context, t Task, spec Spec, now time.Time) error {
 	sp := walk(spec, *t.NextRunAt, now)
 	latest := sp.recent[len(sp.recent)-1]
 	t.NextRunAt, t.UpdatedAt = timePtr(sp.next), now
 	if t.Kind == KindHeartbeat {
-		if err := saveTask(ctx, s.db.Write, t); err != nil {
-			return err
-		}
-		s.syncLocked(t)
-		return nil
+		return s.db.Tx(ctx, func(tx *store.Tx) error {
+			s.syncAfter(tx, t, "")
+			return saveTask(ctx, tx, t)
+		})
 	}
 	window := s.opt.CatchUpWindow
 	runIt := false
@@ -136,7 +129,7 @@ func (s *Service) catchUpLocked(ctx context.Context, t Task, spec Spec, now time
 	if runIt {
 		skip = latest
 	}
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := recordSpan(ctx, tx, t.ID, sp, skip, OutcomeMissed, reason, s.loc, now); err != nil {
 			return err
 		}
@@ -151,34 +144,39 @@ func (s *Service) catchUpLocked(ctx context.Context, t Task, spec Spec, now time
 				return err
 			}
 			fireID, t.LastRunAt = id, &now
+			s.locked(func() { s.running[t.ID] = &runState{} })
 		} else if t.Kind == KindOnce {
 			t.Status, t.StatusReason = StatusError, reason+"; run the missed slot from the ledger or set a new time"
 		}
+		s.syncAfter(tx, t, "missed")
 		return saveTask(ctx, tx, t)
 	})
 	if err != nil {
+		if runIt {
+			s.locked(func() { delete(s.running, t.ID) })
+		}
 		return fmt.Errorf("schedule: catch up task %d: %w", t.ID, err)
 	}
 	s.log.Warn("schedule: slots missed while down", "task", t.ID, "missed", sp.total, "latest", latest,
 		"caught_up", runIt, "reason", reason, "next", sp.next)
-	s.syncLocked(t)
 	if runIt {
-		s.running[t.ID] = &runState{}
-		ctx := s.runCtx
-		s.spawnLocked(func() { s.execute(ctx, t, fireID, TriggerCatchup, nil) })
+		s.locked(func() {
+			ctx := s.runCtx
+			s.spawnLocked(func() { s.execute(ctx, t, fireID, TriggerCatchup, nil) })
+		})
 	}
-	s.publish(t.ID, "missed")
 	return nil
 }
 
 // sweepJob is the periodic gocron job: expire old coach tasks, prune the ledger.
 func (s *Service) sweepJob() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.runningLocked() {
+	running, ctx := s.runningLocked(), s.runCtx
+	s.mu.Unlock()
+	if !running {
 		return
 	}
-	if err := s.sweepLocked(s.runCtx); err != nil {
+	if err := s.sweep(ctx); err != nil {
 		s.log.Error("schedule: sweep", "err", err)
 	}
 }
@@ -186,32 +184,17 @@ func (s *Service) sweepJob() {
 // Sweep expires coach-created tasks past their expiry (unless kept) and
 // prunes finished ledger rows past the retention. It runs at Start and
 // every Options.SweepEvery.
-func (s *Service) Sweep(ctx context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sweepLocked(ctx)
-}
+func (s *Service) Sweep(ctx context.Context) error { return s.sweep(ctx) }
 
-func (s *Service) sweepLocked(ctx context.Context) error {
+func (s *Service) sweep(ctx context.Context) error {
 	now := s.now()
 	ts := store.FormatTime(now)
 	var ids []int64
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM scheduled_tasks WHERE created_by = 'agent' AND keep = 0
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		ids, err = store.All(ctx, tx, store.Value[int64], `SELECT id FROM scheduled_tasks WHERE created_by = 'agent' AND keep = 0
 			AND expires_at IS NOT NULL AND expires_at <= ? AND status NOT IN ('completed','expired')`, ts)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, id := range ids {
@@ -219,6 +202,7 @@ func (s *Service) sweepLocked(ctx context.Context) error {
 				updated_at = ? WHERE id = ?`, expiryReason, ts, id); err != nil {
 				return err
 			}
+			s.syncAfter(tx, Task{ID: id, Status: StatusExpired}, "expired")
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM task_fires WHERE at < ? AND outcome NOT IN ('running','queued')`,
 			store.FormatTime(now.Add(-s.opt.LedgerRetention)))
@@ -226,10 +210,6 @@ func (s *Service) sweepLocked(ctx context.Context) error {
 	})
 	if err != nil {
 		return fmt.Errorf("schedule: sweep: %w", err)
-	}
-	for _, id := range ids {
-		s.disarmLocked(id)
-		s.publish(id, "expired")
 	}
 	if len(ids) > 0 {
 		s.log.Info("schedule: coach tasks expired", "tasks", ids)

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -91,9 +90,7 @@ type plan struct {
 // armed before anything runs), applies the overlap policy, writes the
 // running marker, then runs.
 func (s *Service) fire(ctx context.Context, taskID int64, slot time.Time) {
-	s.mu.Lock()
-	p, err := s.planFireLocked(ctx, taskID, slot)
-	s.mu.Unlock()
+	p, err := s.planFire(ctx, taskID, slot)
 	if err != nil {
 		s.log.Error("schedule: fire", "task", taskID, "slot", slot, "err", err)
 		return
@@ -114,17 +111,20 @@ func sameInstant(a, b time.Time) bool {
 	return a.Truncate(time.Millisecond).Equal(b.Truncate(time.Millisecond))
 }
 
-func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Time) (plan, error) {
+// planFire decides, in one transaction, what the fire of slot does. The
+// in-process guards (a run in progress, one queued fire) are read and set
+// inside that transaction, so two fires of a task cannot both start a run.
+func (s *Service) planFire(ctx context.Context, taskID int64, slot time.Time) (plan, error) {
 	var (
-		p      plan
-		synced *Task // the task gocron must match after commit
-		guard  *queuedFire
+		p        plan
+		reserved bool // this fire marked the task running in memory
 	)
 	now := s.now()
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		reserved = false
 		t, err := getTask(ctx, tx, taskID, s.loc)
 		if apperr.Is(err, apperr.NotFound) {
-			synced = &Task{ID: taskID} // deleted under us: drop the job
+			s.syncAfter(tx, Task{ID: taskID}, "") // deleted under us: drop the job
 			return nil
 		}
 		if err != nil {
@@ -135,7 +135,7 @@ func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Ti
 			return nil
 		}
 		if !t.Status.schedulable() {
-			synced = &t
+			s.syncAfter(tx, t, "")
 			if t.Status == StatusPaused {
 				p.change = "skipped"
 				return recordSkipped(ctx, tx, t.ID, slot, TriggerSchedule, OutcomeSkippedPaused, "task is paused", now)
@@ -144,13 +144,15 @@ func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Ti
 		}
 		if s.expiredAt(t, now) {
 			t.Status, t.StatusReason, t.UpdatedAt = StatusExpired, expiryReason, now
-			synced, p.change = &t, "expired"
+			s.syncAfter(tx, t, "")
+			p.change = "expired"
 			return saveTask(ctx, tx, t)
 		}
 		spec, err := s.specOf(t)
 		if err != nil {
 			t.Status, t.StatusReason, t.UpdatedAt = StatusError, err.Error(), now
-			synced, p.change = &t, "updated"
+			s.syncAfter(tx, t, "")
+			p.change = "updated"
 			return saveTask(ctx, tx, t)
 		}
 		// Advance first: the next slot is stored and armed whatever this fire does.
@@ -162,26 +164,37 @@ func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Ti
 		}
 		t.NextRunAt = timePtr(sp.next)
 		t.UpdatedAt = now
-		synced, p.change = &t, "fired"
+		s.syncAfter(tx, t, "")
+		p.change = "fired"
 		if t.Kind == KindHeartbeat {
-			return s.planHeartbeatLocked(ctx, tx, &t, slot, now, &p)
+			if reserved, err = s.planHeartbeat(ctx, tx, &t, slot, now, &p); err != nil {
+				return err
+			}
+			return nil
 		}
-		if st := s.running[t.ID]; st != nil {
-			if t.OverlapPolicy == OverlapQueue && st.queued == nil {
+		var st *runState
+		s.locked(func() { st = s.running[t.ID] })
+		if st != nil {
+			queued := false
+			s.locked(func() { queued = st.queued != nil })
+			if t.OverlapPolicy == OverlapQueue && !queued {
 				id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: slot, Via: TriggerSchedule,
 					Outcome: OutcomeQueued, Reason: "waiting for the previous run to finish", At: now})
 				if err != nil {
 					return fmt.Errorf("schedule: queue fire: %w", err)
 				}
-				guard = &queuedFire{fireID: id, slot: slot}
-			} else {
-				reason := "skipped: the previous run was still in progress"
-				if st.queued != nil {
-					reason = "skipped: the previous run was still in progress and one run was already queued"
-				}
-				if err := recordSkipped(ctx, tx, t.ID, slot, TriggerSchedule, OutcomeSkippedOverlap, reason, now); err != nil {
+				if err := saveTask(ctx, tx, t); err != nil {
 					return err
 				}
+				s.locked(func() { st.queued = &queuedFire{fireID: id, slot: slot} })
+				return nil
+			}
+			reason := "skipped: the previous run was still in progress"
+			if queued {
+				reason = "skipped: the previous run was still in progress and one run was already queued"
+			}
+			if err := recordSkipped(ctx, tx, t.ID, slot, TriggerSchedule, OutcomeSkippedOverlap, reason, now); err != nil {
+				return err
 			}
 			return saveTask(ctx, tx, t)
 		}
@@ -195,19 +208,18 @@ func (s *Service) planFireLocked(ctx context.Context, taskID int64, slot time.Ti
 		}
 		t.LastRunAt = &now
 		p.task, p.fireID = t, id
-		return saveTask(ctx, tx, t)
+		if err := saveTask(ctx, tx, t); err != nil {
+			return err
+		}
+		s.locked(func() { s.running[taskID] = &runState{} })
+		reserved = true
+		return nil
 	})
 	if err != nil {
+		if reserved {
+			s.locked(func() { delete(s.running, taskID) })
+		}
 		return plan{}, err
-	}
-	if synced != nil {
-		s.syncLocked(*synced)
-	}
-	if guard != nil {
-		s.running[taskID].queued = guard
-	}
-	if p.fireID != 0 {
-		s.running[taskID] = &runState{}
 	}
 	return p, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
@@ -101,7 +102,7 @@ type recorder struct {
 	events []TaskEvent
 }
 
-func (p *recorder) Publish(topic, kind string, data any) {
+func (p *recorder) Publish(topic string, kind live.Kind, data any) {
 	if ev, ok := data.(TaskEvent); ok && topic == "admin" && kind == "task" {
 		p.mu.Lock()
 		p.events = append(p.events, ev)

@@ -10,37 +10,44 @@ import (
 	"hearth/internal/store"
 )
 
-// planHeartbeatLocked decides what a heartbeat fire does: when no to-do of
-// this heartbeat is still running and the agent is idle, it takes the
-// oldest pending to-do (skipping ones that failed MaxTodoAttempts times),
-// marks it in progress and records a running ledger row. A heartbeat that
-// finds the agent busy or nothing to do writes no ledger row.
-func (s *Service) planHeartbeatLocked(ctx context.Context, tx *sql.Tx, t *Task, slot, now time.Time, p *plan) error {
-	if s.running[t.ID] != nil {
-		return saveTask(ctx, tx, *t)
+// planHeartbeat decides what a heartbeat fire does, in the fire's
+// transaction: when no to-do of this heartbeat is still running and the
+// agent is idle, it takes the oldest pending to-do (skipping ones that
+// failed MaxTodoAttempts times), marks it in progress, records a running
+// ledger row and marks the task running in memory (reserved). A heartbeat
+// that finds the agent busy or nothing to do writes no ledger row.
+func (s *Service) planHeartbeat(ctx context.Context, tx *store.Tx, t *Task, slot, now time.Time, p *plan) (reserved bool, err error) {
+	busy := false
+	s.locked(func() { busy = s.running[t.ID] != nil })
+	if busy {
+		return false, saveTask(ctx, tx, *t)
 	}
 	if !s.runner.Idle(t.AgentID) {
 		s.log.Debug("schedule: heartbeat: agent busy", "agent", t.AgentID)
-		return saveTask(ctx, tx, *t)
+		return false, saveTask(ctx, tx, *t)
 	}
 	todo, err := nextTodo(ctx, tx, t.AgentID, s.opt.MaxTodoAttempts, s.loc)
 	if err != nil || todo == nil {
 		if err == nil {
 			err = saveTask(ctx, tx, *t)
 		}
-		return err
+		return false, err
 	}
 	if err := startTodo(ctx, tx, todo.ID, now); err != nil {
-		return err
+		return false, err
 	}
 	id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: slot, Via: TriggerHeartbeat,
 		Outcome: OutcomeRunning, TodoID: todo.ID, At: now})
 	if err != nil {
-		return fmt.Errorf("schedule: heartbeat fire: %w", err)
+		return false, fmt.Errorf("schedule: heartbeat fire: %w", err)
 	}
 	t.LastRunAt = &now
 	p.task, p.fireID, p.todo = *t, id, todo
-	return saveTask(ctx, tx, *t)
+	if err := saveTask(ctx, tx, *t); err != nil {
+		return false, err
+	}
+	s.locked(func() { s.running[t.ID] = &runState{} })
+	return true, nil
 }
 
 // nextTodo returns the agent's oldest pending to-do still worth trying, or nil.

@@ -14,7 +14,7 @@ import (
 const fireCols = `id, task_id, scheduled_for, via, outcome, reason, run_id, todo_id, attempts,
 	started_at, finished_at, at`
 
-func scanFire(row interface{ Scan(...any) error }, loc *time.Location) (Fire, error) {
+func scanFire(row store.Scanner, loc *time.Location) (Fire, error) {
 	var (
 		f                 Fire
 		slot, at, outcome string
@@ -143,19 +143,10 @@ func listFires(ctx context.Context, q store.Queryer, taskID int64, limit int, lo
 	if limit <= 0 || limit > 1000 {
 		limit = 100
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+fireCols+` FROM task_fires WHERE task_id = ?
+	out, err := store.All(ctx, q, inZone(scanFire, loc), `SELECT `+fireCols+` FROM task_fires WHERE task_id = ?
 		ORDER BY scheduled_for DESC, id DESC LIMIT ?`, taskID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: ledger: %w", err)
 	}
-	defer rows.Close()
-	out := []Fire{}
-	for rows.Next() {
-		f, err := scanFire(rows, loc)
-		if err != nil {
-			return nil, fmt.Errorf("schedule: scan fire: %w", err)
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -2,7 +2,6 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"hearth/internal/apperr"
@@ -14,7 +13,7 @@ import (
 // ledger row, marked running. A heartbeat takes the next pending to-do.
 // apperr.Conflict when the task is already running or the engine is not.
 func (s *Service) RunNow(ctx context.Context, id int64) (Fire, error) {
-	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+	return s.runManual(ctx, id, func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error) {
 		var todo *Todo
 		if t.Kind == KindHeartbeat {
 			next, err := nextTodo(ctx, tx, t.AgentID, s.opt.MaxTodoAttempts, s.loc)
@@ -46,7 +45,7 @@ func (s *Service) RunNow(ctx context.Context, id int64) (Fire, error) {
 // background like RunNow. apperr.NotFound for a slot not in the ledger,
 // apperr.Conflict for a slot that ran or is running.
 func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, error) {
-	return s.runManual(ctx, id, func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error) {
+	return s.runManual(ctx, id, func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error) {
 		if t.Kind == KindHeartbeat {
 			return 0, nil, invalidField("type", "heartbeat slots are not rerun; use run now to take the next to-do")
 		}
@@ -61,27 +60,30 @@ func (s *Service) RunSlot(ctx context.Context, id int64, slot time.Time) (Fire, 
 	})
 }
 
-func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *sql.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.runningLocked() {
-		return Fire{}, apperr.New(apperr.Conflict, "the scheduler is not running")
-	}
-	if s.running[id] != nil {
-		if _, err := getTask(ctx, s.db.Read, id, s.loc); err != nil {
-			return Fire{}, err
-		}
-		return Fire{}, apperr.New(apperr.Conflict, "task %d is already running", id)
-	}
+func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *store.Tx, t *Task, now time.Time) (int64, *Todo, error)) (Fire, error) {
 	var (
-		t    Task
-		f    Fire
-		todo *Todo
+		t        Task
+		f        Fire
+		todo     *Todo
+		reserved bool
 	)
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		reserved = false
 		var err error
 		if t, err = getTask(ctx, tx, id, s.loc); err != nil {
 			return err
+		}
+		var conflict error
+		s.locked(func() {
+			switch {
+			case !s.runningLocked():
+				conflict = apperr.New(apperr.Conflict, "the scheduler is not running")
+			case s.running[id] != nil:
+				conflict = apperr.New(apperr.Conflict, "task %d is already running", id)
+			}
+		})
+		if conflict != nil {
+			return conflict
 		}
 		now := s.now()
 		fid, td, err := fn(tx, &t, now)
@@ -93,15 +95,23 @@ func (s *Service) runManual(ctx context.Context, id int64, fn func(tx *sql.Tx, t
 		if err := saveTask(ctx, tx, t); err != nil {
 			return err
 		}
-		f, err = getFireByID(ctx, tx, fid, s.loc)
-		return err
+		if f, err = getFireByID(ctx, tx, fid, s.loc); err != nil {
+			return err
+		}
+		s.locked(func() { s.running[id] = &runState{} })
+		reserved = true
+		return nil
 	})
 	if err != nil {
+		if reserved {
+			s.locked(func() { delete(s.running, id) })
+		}
 		return Fire{}, err
 	}
-	s.running[id] = &runState{}
-	runCtx := s.runCtx
-	s.spawnLocked(func() { s.execute(runCtx, t, f.ID, TriggerManual, todo) })
+	s.locked(func() {
+		runCtx := s.runCtx
+		s.spawnLocked(func() { s.execute(runCtx, t, f.ID, TriggerManual, todo) })
+	})
 	s.publish(id, "fired")
 	return f, nil
 }

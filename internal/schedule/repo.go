@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"hearth/internal/apperr"
@@ -16,7 +15,7 @@ const taskCols = `id, description, kind, schedule, agent_id, assignment_id, memb
 	status_reason, pause_note, paused_at, overlap_policy, catchup_policy, created_by, created_by_run,
 	keep, expires_at, last_run_at, next_run_at, run_count, last_run_id, created_at, updated_at`
 
-func scanTask(row interface{ Scan(...any) error }, loc *time.Location) (Task, error) {
+func scanTask(row store.Scanner, loc *time.Location) (Task, error) {
 	var (
 		t                              Task
 		member                         sql.NullString
@@ -69,47 +68,22 @@ func getTask(ctx context.Context, q store.Queryer, id int64, loc *time.Location)
 }
 
 func listTasks(ctx context.Context, q store.Queryer, f TaskFilter, loc *time.Location) ([]Task, error) {
-	var (
-		where []string
-		args  []any
-	)
-	add := func(cond string, arg any) { where = append(where, cond); args = append(args, arg) }
-	if f.Status != "" {
-		add("status = ?", string(f.Status))
-	}
-	if f.Kind != "" {
-		add("kind = ?", string(f.Kind))
-	}
-	if f.AgentID != "" {
-		add("agent_id = ?", f.AgentID)
-	}
-	if f.MemberID != "" {
-		add("member_id = ?", f.MemberID)
-	}
-	if f.CreatedBy != "" {
-		add("created_by = ?", string(f.CreatedBy))
-	}
+	var w store.Where
+	w.Eq("status", string(f.Status)).Eq("kind", string(f.Kind)).Eq("agent_id", f.AgentID).Eq("member_id", f.MemberID).
+		Eq("created_by", string(f.CreatedBy))
 	if f.Live {
-		where = append(where, "status NOT IN ('completed','expired')")
+		w.And("status NOT IN ('completed','expired')")
 	}
-	query := `SELECT ` + taskCols + ` FROM scheduled_tasks`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	rows, err := q.QueryContext(ctx, query+` ORDER BY id`, args...)
+	out, err := store.All(ctx, q, inZone(scanTask, loc), `SELECT `+taskCols+` FROM scheduled_tasks`+w.String()+` ORDER BY id`, w.Args()...)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: list tasks: %w", err)
 	}
-	defer rows.Close()
-	out := []Task{}
-	for rows.Next() {
-		t, err := scanTask(rows, loc)
-		if err != nil {
-			return nil, fmt.Errorf("schedule: scan task: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// inZone binds a scan function to the household zone, for store.All.
+func inZone[T any](scan func(store.Scanner, *time.Location) (T, error), loc *time.Location) func(store.Scanner) (T, error) {
+	return func(row store.Scanner) (T, error) { return scan(row, loc) }
 }
 
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }

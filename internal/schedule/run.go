@@ -2,12 +2,12 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // execute runs the task for a fire row already marked running, records the
@@ -59,19 +59,14 @@ func outcomeOf(ctx context.Context, err error) (Outcome, string) {
 func (s *Service) finish(ctx context.Context, t Task, fireID int64, via string, runID int64, runErr error, todo *Todo) (Task, int64) {
 	outcome, reason := outcomeOf(ctx, runErr)
 	dbctx := context.WithoutCancel(ctx)
-	s.mu.Lock()
-	defer func() {
-		s.mu.Unlock()
-		s.publish(t.ID, "finished")
-	}()
-	st := s.running[t.ID]
+	defer s.publish(t.ID, "finished")
 	var (
-		cur     Task
-		exists  bool
-		runNext bool
+		cur      Task
+		queuedID int64 // the queued fire to run next, marked running
 	)
 	now := s.now()
-	err := s.db.Tx(dbctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(dbctx, func(tx *store.Tx) error {
+		queuedID = 0
 		if err := finishFire(dbctx, tx, fireID, outcome, reason, runID, now); err != nil {
 			return err
 		}
@@ -82,48 +77,58 @@ func (s *Service) finish(ctx context.Context, t Task, fireID int64, via string, 
 		}
 		var err error
 		cur, err = getTask(dbctx, tx, t.ID, s.loc)
-		if apperr.Is(err, apperr.NotFound) {
-			return nil
-		}
-		if err != nil {
+		exists := err == nil
+		if err != nil && !apperr.Is(err, apperr.NotFound) {
 			return err
 		}
-		exists = true
-		applyOutcome(&cur, outcome, reason, runID, now)
-		if st != nil && st.queued != nil {
-			if cur.Status.schedulable() && ctx.Err() == nil {
-				runNext = true
-				cur.LastRunAt = &now
-				if err := startFire(dbctx, tx, st.queued.fireID, TriggerSchedule, now); err != nil {
-					return err
+		var queued *queuedFire
+		s.locked(func() {
+			if st := s.running[t.ID]; st != nil {
+				queued = st.queued
+			}
+		})
+		if exists {
+			applyOutcome(&cur, outcome, reason, runID, now)
+			if queued != nil {
+				if cur.Status.schedulable() && ctx.Err() == nil {
+					queuedID = queued.fireID
+					cur.LastRunAt = &now
+					if err := startFire(dbctx, tx, queued.fireID, TriggerSchedule, now); err != nil {
+						return err
+					}
+				} else {
+					o, why := OutcomeSkippedPaused, "skipped: the task was paused or stopped while this run was queued"
+					if ctx.Err() != nil {
+						o, why = OutcomeMissed, "was queued when the server stopped"
+					}
+					if err := finishFire(dbctx, tx, queued.fireID, o, why, 0, now); err != nil {
+						return err
+					}
 				}
-			} else {
-				o, why := OutcomeSkippedPaused, "skipped: the task was paused or stopped while this run was queued"
-				if ctx.Err() != nil {
-					o, why = OutcomeMissed, "was queued when the server stopped"
-				}
-				if err := finishFire(dbctx, tx, st.queued.fireID, o, why, 0, now); err != nil {
-					return err
-				}
-				st.queued = nil
+			}
+			if !cur.Status.schedulable() {
+				s.syncAfter(tx, cur, "")
+			}
+			if err := saveTask(dbctx, tx, cur); err != nil {
+				return err
 			}
 		}
-		return saveTask(dbctx, tx, cur)
+		// Still in the transaction: a fire planned after it sees this.
+		s.locked(func() {
+			if queuedID != 0 {
+				s.running[t.ID].queued = nil
+			} else {
+				delete(s.running, t.ID)
+			}
+		})
+		return nil
 	})
+	s.logOutcome(t, via, outcome, reason, runID)
 	if err != nil {
 		s.log.Error("schedule: record run outcome", "task", t.ID, "fire", fireID, "err", err)
-		runNext = false
-	}
-	s.logOutcome(t, via, outcome, reason, runID)
-	if !runNext {
-		delete(s.running, t.ID)
-		if exists && !cur.Status.schedulable() {
-			s.disarmLocked(t.ID)
-		}
+		s.locked(func() { delete(s.running, t.ID) })
 		return Task{}, 0
 	}
-	queuedID := st.queued.fireID
-	st.queued = nil
 	return cur, queuedID
 }
 

@@ -12,6 +12,12 @@
 // next_run_at, the admin preview (NextFires) and what gocron fires always
 // agree, and a slow run cannot delay the next fire (the overlap policy
 // decides what that fire does).
+//
+// Every task state change is one write transaction; the service's mutex
+// guards only in-memory state (runs in progress, gocron jobs) and is never
+// held while waiting for the database, so an agent run's commit, which
+// holds the writer connection, can apply the coach's staged tasks here.
+// gocron is made to match a task after its transaction commits.
 package schedule
 
 import (
@@ -20,12 +26,14 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
 	"github.com/google/uuid"
 	"github.com/jonboulle/clockwork"
 
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -42,19 +50,14 @@ type Runner interface {
 	Idle(agentID string) bool
 }
 
-// Publisher is the live hub as seen from here.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // ErrOverBudget marks a Runner error for a run refused by the model budget.
 var ErrOverBudget = errors.New("over budget")
 
 // Publish topic and kinds.
 const (
-	topicAdmin = "admin"
-	kindTask   = "task"
-	kindTodo   = "todo"
+	topicAdmin = live.TopicAdmin
+	kindTask   = live.KindTask
+	kindTodo   = live.KindTodo
 )
 
 // Options tune the service; zero values take the documented defaults.
@@ -127,25 +130,34 @@ func (o Options) withDefaults() Options {
 type Service struct {
 	db     *store.DB
 	runner Runner
-	pub    Publisher
+	pub    live.Publisher
 	log    *slog.Logger
 	opt    Options
 	loc    *time.Location
 	clock  clockwork.Clock
 	todos  *Todos
 
-	// mu serialises task state transitions (control calls, fire planning,
-	// run completion) and guards the fields below. It is never held while a
-	// Runner runs.
+	// Task state transitions are serialised by the database: every one is
+	// a write transaction, and there is one writer connection. mu guards
+	// only the in-memory state below and the calls into gocron; it is held
+	// briefly, never while waiting for the database or a Runner. A
+	// transaction may take it (lock order: the writer connection, then mu),
+	// so code holding mu must never start a transaction: an agent run's
+	// commit, which holds the writer, applies the coach's staged tasks here.
 	mu      sync.Mutex
 	sched   gocron.Scheduler
 	jobs    map[int64]uuid.UUID // task id → its gocron job
 	running map[int64]*runState // tasks with a run in progress in this process
+	synced  map[int64]int64     // task id → sequence of the last state gocron was made to match
 	started bool
 	stopped bool
 	runCtx  context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+
+	// seq numbers task writes in commit order (they are serialised by the
+	// writer connection), so a late after-commit sync cannot undo a newer one.
+	seq atomic.Int64
 }
 
 // runState is the in-process guard of one task's run.
@@ -159,7 +171,7 @@ type queuedFire struct {
 }
 
 // New builds the service; nothing fires until Start. pub and logger may be nil.
-func New(db *store.DB, runner Runner, pub Publisher, logger *slog.Logger, opt Options) (*Service, error) {
+func New(db *store.DB, runner Runner, pub live.Publisher, logger *slog.Logger, opt Options) (*Service, error) {
 	if db == nil || runner == nil {
 		return nil, errors.New("schedule: New needs a database and a runner")
 	}
@@ -175,7 +187,7 @@ func New(db *store.DB, runner Runner, pub Publisher, logger *slog.Logger, opt Op
 	}
 	s := &Service{
 		db: db, runner: runner, pub: pub, log: logger, opt: opt, loc: opt.Location, clock: opt.Clock,
-		jobs: map[int64]uuid.UUID{}, running: map[int64]*runState{},
+		jobs: map[int64]uuid.UUID{}, running: map[int64]*runState{}, synced: map[int64]int64{},
 	}
 	s.todos = &Todos{db: db, loc: s.loc, now: s.now, pub: pub}
 	return s, nil
@@ -183,7 +195,7 @@ func New(db *store.DB, runner Runner, pub Publisher, logger *slog.Logger, opt Op
 
 type nopPublisher struct{}
 
-func (nopPublisher) Publish(string, string, any) {}
+func (nopPublisher) Publish(string, live.Kind, any) {}
 
 // Todos returns the to-do list service.
 func (s *Service) Todos() *Todos { return s.todos }
@@ -197,34 +209,62 @@ func (s *Service) publish(id int64, change string) {
 	s.pub.Publish(topicAdmin, kindTask, TaskEvent{TaskID: id, Change: change})
 }
 
+// syncAfter makes gocron match t once tx commits, and publishes change
+// (unless ""). A write committed later wins even if its hook runs first.
+func (s *Service) syncAfter(tx *store.Tx, t Task, change string) {
+	seq := s.seq.Add(1) // inside the transaction: commit order
+	tx.AfterCommit(func() {
+		s.mu.Lock()
+		if seq > s.synced[t.ID] {
+			s.synced[t.ID] = seq
+			s.syncLocked(t)
+		}
+		s.mu.Unlock()
+		if change != "" {
+			s.publish(t.ID, change)
+		}
+	})
+}
+
+// locked runs fn under mu (inside a transaction: writer, then mu).
+func (s *Service) locked(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn()
+}
+
 // Start recovers from a crash (running fires become interrupted), expires
 // old coach tasks, registers every active task with gocron, runs catch-up
 // for slots missed while down, and starts the engine. Catch-up runs start in
 // the background; Start does not wait for them. A Service starts once.
 func (s *Service) Start(ctx context.Context) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.started {
+		s.mu.Unlock()
 		return errors.New("schedule: already started")
 	}
 	sched, err := gocron.NewScheduler(gocron.WithLocation(s.loc), gocron.WithClock(s.clock),
 		gocron.WithLogger(s.log.With("component", "gocron")), gocron.WithStopTimeout(s.opt.StopTimeout))
 	if err != nil {
+		s.mu.Unlock()
 		return fmt.Errorf("schedule: new scheduler: %w", err)
 	}
 	s.sched, s.started = sched, true
 	s.runCtx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	s.mu.Unlock()
 	fail := func(err error) error {
+		s.mu.Lock()
 		s.stopped = true
+		s.sched = nil
+		s.mu.Unlock()
 		s.cancel()
 		_ = sched.Shutdown()
-		s.sched = nil
 		return err
 	}
-	if err := s.recoverLocked(ctx); err != nil {
+	if err := s.recover(ctx); err != nil {
 		return fail(err)
 	}
-	if err := s.sweepLocked(ctx); err != nil {
+	if err := s.sweep(ctx); err != nil {
 		return fail(err)
 	}
 	tasks, err := listTasks(ctx, s.db.Read, TaskFilter{}, s.loc)
@@ -235,7 +275,7 @@ func (s *Service) Start(ctx context.Context) error {
 		if !t.Status.schedulable() {
 			continue
 		}
-		if err := s.loadLocked(ctx, t); err != nil {
+		if err := s.load(ctx, t); err != nil {
 			return fail(err)
 		}
 	}
@@ -244,7 +284,10 @@ func (s *Service) Start(ctx context.Context) error {
 		return fail(fmt.Errorf("schedule: sweep job: %w", err))
 	}
 	sched.Start()
-	s.log.Info("schedule: started", "tasks", len(s.jobs), "zone", s.loc.String())
+	s.mu.Lock()
+	n := len(s.jobs)
+	s.mu.Unlock()
+	s.log.Info("schedule: started", "tasks", n, "zone", s.loc.String())
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/text"
 )
@@ -68,12 +69,12 @@ type Todos struct {
 	db  *store.DB
 	loc *time.Location
 	now func() time.Time
-	pub Publisher
+	pub live.Publisher
 }
 
 const todoCols = `id, agent_id, member_id, text, status, note, attempts, created_by, run_id, created_at, updated_at, done_at`
 
-func scanTodo(row interface{ Scan(...any) error }, loc *time.Location) (Todo, error) {
+func scanTodo(row store.Scanner, loc *time.Location) (Todo, error) {
 	var (
 		t                Todo
 		status, by       string
@@ -118,10 +119,28 @@ func getTodo(ctx context.Context, q store.Queryer, id int64, loc *time.Location)
 // or an unknown member; apperr.Conflict when the member already has
 // MaxOpenTodos open items for this agent.
 func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
+	in, err := checkTodo(in)
+	if err != nil {
+		return Todo{}, err
+	}
+	var id int64
+	err = l.db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		id, err = l.addTx(ctx, tx, in)
+		return err
+	})
+	if err != nil {
+		return Todo{}, err
+	}
+	return getTodo(ctx, l.db.Read, id, l.loc)
+}
+
+// checkTodo tidies and validates a new item.
+func checkTodo(in TodoInput) (TodoInput, error) {
 	in.Text, in.AgentID, in.MemberID = strings.TrimSpace(in.Text), strings.TrimSpace(in.AgentID), strings.TrimSpace(in.MemberID)
 	clean, err := text.Check(text.Multi, in.Text)
 	if err != nil {
-		return Todo{}, invalidField("text", "to-do text "+err.Error())
+		return in, invalidField("text", "to-do text "+err.Error())
 	}
 	in.Text = clean
 	if in.CreatedBy == "" {
@@ -129,113 +148,99 @@ func (l *Todos) Add(ctx context.Context, in TodoInput) (Todo, error) {
 	}
 	switch n := utf8.RuneCountInString(in.Text); {
 	case n == 0:
-		return Todo{}, invalidField("text", "to-do text is required")
+		return in, invalidField("text", "to-do text is required")
 	case n > MaxTodoLen:
-		return Todo{}, invalidField("text", fmt.Sprintf("to-do text is %d characters; the limit is %d", n, MaxTodoLen))
+		return in, invalidField("text", fmt.Sprintf("to-do text is %d characters; the limit is %d", n, MaxTodoLen))
 	case in.AgentID == "":
-		return Todo{}, invalidField("agent", "a to-do belongs to an agent")
+		return in, invalidField("agent", "a to-do belongs to an agent")
 	case in.MemberID == "":
-		return Todo{}, invalidField("member", "a to-do is about a member")
+		return in, invalidField("member", "a to-do is about a member")
 	case in.CreatedBy != ByUser && in.CreatedBy != ByAgent:
-		return Todo{}, invalidField("created_by", fmt.Sprintf("unknown creator %q", string(in.CreatedBy)))
+		return in, invalidField("created_by", fmt.Sprintf("unknown creator %q", string(in.CreatedBy)))
 	}
-	now := l.now()
-	var id int64
-	err = l.db.Tx(ctx, func(tx *sql.Tx) error {
-		ok, err := memberExists(ctx, tx, in.MemberID)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return invalidField("member", fmt.Sprintf("unknown member %q", in.MemberID))
-		}
-		var open int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM agent_todos WHERE agent_id = ? AND member_id = ?
-			AND status <> 'done'`, in.AgentID, in.MemberID).Scan(&open); err != nil {
-			return err
-		}
-		if open >= MaxOpenTodos {
-			return apperr.New(apperr.Conflict, "limit reached: %d open to-dos for %s; complete some first", open, in.MemberID)
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO agent_todos (agent_id, member_id, text, created_by, created_at,
-			updated_at) VALUES (?,?,?,?,?,?)`, in.AgentID, in.MemberID, in.Text, string(in.CreatedBy),
-			store.FormatTime(now), store.FormatTime(now))
-		if err != nil {
-			return err
-		}
-		id, err = res.LastInsertId()
+	return in, nil
+}
+
+// checkOpenTodos refuses an item past the member's MaxOpenTodos for the agent.
+func checkOpenTodos(ctx context.Context, q store.Queryer, in TodoInput) error {
+	var open int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM agent_todos WHERE agent_id = ? AND member_id = ?
+		AND status <> 'done'`, in.AgentID, in.MemberID).Scan(&open); err != nil {
 		return err
-	})
-	if err != nil {
-		return Todo{}, err
 	}
-	l.pub.Publish(topicAdmin, kindTodo, id)
-	return getTodo(ctx, l.db.Read, id, l.loc)
+	if open >= MaxOpenTodos {
+		return apperr.New(apperr.Conflict, "limit reached: %d open to-dos for %s; complete some first", open, in.MemberID)
+	}
+	return nil
+}
+
+// addTx inserts a checked item in tx and tells the admin once it commits.
+func (l *Todos) addTx(ctx context.Context, tx *store.Tx, in TodoInput) (int64, error) {
+	ok, err := memberExists(ctx, tx, in.MemberID)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, invalidField("member", fmt.Sprintf("unknown member %q", in.MemberID))
+	}
+	if err := checkOpenTodos(ctx, tx, in); err != nil {
+		return 0, err
+	}
+	now := store.FormatTime(l.now())
+	res, err := tx.ExecContext(ctx, `INSERT INTO agent_todos (agent_id, member_id, text, created_by, created_at,
+		updated_at) VALUES (?,?,?,?,?,?)`, in.AgentID, in.MemberID, in.Text, string(in.CreatedBy), now, now)
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	tx.AfterCommit(func() { l.pub.Publish(topicAdmin, kindTodo, id) })
+	return id, err
 }
 
 // List returns items matching f, oldest first.
 func (l *Todos) List(ctx context.Context, f TodoFilter) ([]Todo, error) {
-	var (
-		where []string
-		args  []any
-	)
-	add := func(cond string, arg any) { where = append(where, cond); args = append(args, arg) }
-	if f.AgentID != "" {
-		add("agent_id = ?", f.AgentID)
-	}
-	if f.MemberID != "" {
-		add("member_id = ?", f.MemberID)
-	}
-	if f.Status != "" {
-		add("status = ?", string(f.Status))
-	}
+	var w store.Where
+	w.Eq("agent_id", f.AgentID).Eq("member_id", f.MemberID).Eq("status", string(f.Status))
 	if f.Open {
-		where = append(where, "status <> 'done'")
+		w.And("status <> 'done'")
 	}
-	query := `SELECT ` + todoCols + ` FROM agent_todos`
-	if len(where) > 0 {
-		query += ` WHERE ` + strings.Join(where, " AND ")
-	}
-	rows, err := l.db.Read.QueryContext(ctx, query+` ORDER BY created_at, id`, args...)
+	out, err := store.All(ctx, l.db.Read, inZone(scanTodo, l.loc), `SELECT `+todoCols+` FROM agent_todos`+w.String()+
+		` ORDER BY created_at, id`, w.Args()...)
 	if err != nil {
 		return nil, fmt.Errorf("schedule: list to-dos: %w", err)
 	}
-	defer rows.Close()
-	out := []Todo{}
-	for rows.Next() {
-		t, err := scanTodo(rows, l.loc)
-		if err != nil {
-			return nil, fmt.Errorf("schedule: scan to-do: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Complete marks an item done (idempotent). memberID, when not "", must be
 // the item's member: a coach completing another member's item gets NotFound.
 func (l *Todos) Complete(ctx context.Context, id int64, memberID, note string) (Todo, error) {
-	now := l.now()
-	err := l.db.Tx(ctx, func(tx *sql.Tx) error {
-		t, err := getTodo(ctx, tx, id, l.loc)
-		if err != nil {
-			return err
-		}
-		if memberID != "" && t.MemberID != memberID {
-			return apperr.NotFoundf("no to-do %d for %s", id, memberID)
-		}
-		if t.Status == TodoDone {
-			return nil
-		}
-		_, err = tx.ExecContext(ctx, `UPDATE agent_todos SET status = 'done', note = ?, done_at = ?, updated_at = ?
-			WHERE id = ?`, clip(strings.TrimSpace(note), todoNoteMaxChars), store.FormatTime(now), store.FormatTime(now), id)
-		return err
-	})
+	err := l.db.Tx(ctx, func(tx *store.Tx) error { return l.completeTx(ctx, tx, id, memberID, note) })
 	if err != nil {
 		return Todo{}, err
 	}
-	l.pub.Publish(topicAdmin, kindTodo, id)
 	return getTodo(ctx, l.db.Read, id, l.loc)
+}
+
+// completeTx is Complete inside tx.
+func (l *Todos) completeTx(ctx context.Context, tx *store.Tx, id int64, memberID, note string) error {
+	t, err := getTodo(ctx, tx, id, l.loc)
+	if err != nil {
+		return err
+	}
+	if memberID != "" && t.MemberID != memberID {
+		return apperr.NotFoundf("no to-do %d for %s", id, memberID)
+	}
+	if t.Status == TodoDone {
+		return nil
+	}
+	now := store.FormatTime(l.now())
+	if _, err := tx.ExecContext(ctx, `UPDATE agent_todos SET status = 'done', note = ?, done_at = ?, updated_at = ?
+		WHERE id = ?`, clip(strings.TrimSpace(note), todoNoteMaxChars), now, now, id); err != nil {
+		return err
+	}
+	tx.AfterCommit(func() { l.pub.Publish(topicAdmin, kindTodo, id) })
+	return nil
 }
 
 // Delete removes an item.

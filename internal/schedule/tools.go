@@ -2,8 +2,6 @@ package schedule
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // AgentTools returns the coach's scheduling and to-do tools. Every tool acts
@@ -20,7 +19,9 @@ import (
 // no time in the past for once, tasks expire after Options.AgentTaskTTL
 // unless an admin keeps them, and recurring or interval tasks wait in
 // pending_approval until an admin approves them. A refused call returns an
-// error whose message tells the model why.
+// error whose message tells the model why. The writing tools check their
+// call at once and stage the write: it happens in the run's commit, only
+// when the model's output is accepted (see agent.Effect).
 func (s *Service) AgentTools() agent.ToolFactory {
 	return agent.ToolFactoryFunc(func() []agent.Tool {
 		return []agent.Tool{
@@ -29,15 +30,6 @@ func (s *Service) AgentTools() agent.ToolFactory {
 		}
 	})
 }
-
-func object(props map[string]any, required ...string) map[string]any {
-	if required == nil {
-		required = []string{}
-	}
-	return map[string]any{"type": "object", "properties": props, "required": required}
-}
-
-var taskIDParam = map[string]any{"type": []string{"integer", "string"}, "description": "The id of the scheduled action."}
 
 // flexID accepts 12 and "12" (models send both).
 type flexID int64
@@ -52,30 +44,31 @@ func (f *flexID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func decodeArgs(raw json.RawMessage, v any) error {
-	if len(raw) == 0 {
-		raw = json.RawMessage("{}")
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("invalid arguments: %v", err)
-	}
-	return nil
+// JSONSchema implements agent.Schemer.
+func (flexID) JSONSchema() map[string]any {
+	return map[string]any{"type": []any{"integer", "string"}, "description": "The id."}
 }
+
+// stagedNote tells the model when its write happens.
+const stagedNote = "staged: done when your output is accepted; a run that falls back does nothing"
 
 // refusal turns a service error into the message the model sees.
 func refusal(action string, err error) error {
-	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.Code != apperr.Internal {
+	if ae := apperr.As(err); ae != nil && ae.Code != apperr.Internal {
 		return fmt.Errorf("%s refused: %s", action, ae.Message)
 	}
 	return fmt.Errorf("%s failed: internal error", action)
 }
 
-func needMember(scope agent.Scope, action string) error {
-	if scope.MemberID == "" {
-		return fmt.Errorf("%s refused: this run is not for one member", action)
-	}
-	return nil
+// memberTool is a tool for the run's member (refused outside one).
+func memberTool[A, R any](name, description string, fn func(ctx context.Context, scope agent.Scope, a A) (R, error)) agent.Tool {
+	return agent.NewTool(name, description, func(ctx context.Context, scope agent.Scope, a A) (R, error) {
+		if scope.MemberID == "" {
+			var zero R
+			return zero, fmt.Errorf("%s refused: this run is not for one member", name)
+		}
+		return fn(ctx, scope, a)
+	})
 }
 
 func (s *Service) agentOf(scope agent.Scope) string {
@@ -97,6 +90,10 @@ func (s *Service) taskSummary(t Task) map[string]any {
 		"id": t.ID, "description": clip(t.Description, 200), "type": t.Kind, "schedule": t.Schedule,
 		"status": t.Status, "created_by": t.CreatedBy,
 	}
+	if t.ID == 0 {
+		delete(out, "id")
+		out["staged"], out["note"] = true, stagedNote
+	}
 	if t.NextRunAt != nil && t.Status.schedulable() {
 		out["next_run_at"] = s.fmtTime(t.NextRunAt)
 	}
@@ -106,58 +103,51 @@ func (s *Service) taskSummary(t Task) map[string]any {
 	return out
 }
 
+type scheduleArgs struct {
+	Description string  `json:"description" schema:"minLength=1"` // the service says the limit
+	Type        string  `json:"type" enum:"once|recurring|interval"`
+	Schedule    string  `json:"schedule" schema:"minLength=1,maxLength=200"`
+	Prompt      *string `json:"prompt" desc:"What to do when it fires; null = the description." schema:"maxLength=4000"`
+}
+
 func (s *Service) scheduleActionTool() agent.Tool {
-	return agent.Tool{
-		Name: "schedule_action",
-		Description: "Schedule a follow-up action for this member: you will run the prompt (or the description) at the time. " +
-			"type once: schedule is an RFC 3339 time in the future (e.g. 2026-03-01T09:00:00+01:00); " +
-			"recurring: a 5-field cron expression in the household's time zone (e.g. \"0 8 * * 1\"); " +
+	const action = "schedule_action"
+	return memberTool(action,
+		"Schedule a follow-up action for this member: you will run the prompt (or the description) at the time. "+
+			"type once: schedule is an RFC 3339 time in the future (e.g. 2026-03-01T09:00:00+01:00); "+
+			"recurring: a 5-field cron expression in the household's time zone (e.g. \"0 8 * * 1\"); "+
 			"interval: whole minutes ≥ 1. Recurring and interval actions wait for an admin's approval.",
-		Parameters: object(map[string]any{
-			"description": map[string]any{"type": "string", "minLength": 1, "maxLength": MaxDescriptionLen},
-			"type":        map[string]any{"type": "string", "enum": []string{"once", "recurring", "interval"}},
-			"schedule":    map[string]any{"type": "string", "minLength": 1, "maxLength": MaxScheduleLen},
-			"prompt":      map[string]any{"type": "string", "maxLength": MaxPromptLen, "description": "What to do when it fires; defaults to the description."},
-		}, "description", "type", "schedule"),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			const action = "schedule_action"
-			if err := needMember(scope, action); err != nil {
-				return nil, err
+		func(ctx context.Context, scope agent.Scope, a scheduleArgs) (map[string]any, error) {
+			in := TaskInput{Description: a.Description, Kind: Kind(a.Type), Schedule: a.Schedule,
+				AgentID: s.agentOf(scope), MemberID: scope.MemberID}
+			if a.Prompt != nil {
+				in.Prompt = *a.Prompt
 			}
-			var a struct{ Description, Type, Schedule, Prompt string }
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
+			t, err := s.prepare(ctx, in, ByAgent, scope.RunID, true)
+			if err == nil {
+				err = s.checkAgentLimit(ctx, s.db.Read, scope.MemberID)
 			}
-			switch Kind(a.Type) {
-			case KindOnce, KindRecurring, KindInterval:
-			default:
-				return nil, fmt.Errorf("%s refused: type must be once, recurring or interval, not %q", action, a.Type)
-			}
-			t, err := s.create(ctx, TaskInput{
-				Description: a.Description, Kind: Kind(a.Type), Schedule: a.Schedule, Prompt: a.Prompt,
-				AgentID: s.agentOf(scope), MemberID: scope.MemberID,
-			}, ByAgent, scope.RunID, "")
 			if err != nil {
 				return nil, refusal(action, err)
 			}
+			if err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				_, err := s.insertTx(ctx, tx, &t, "")
+				return err
+			}); err != nil {
+				return nil, err
+			}
 			out := s.taskSummary(t)
 			if t.Status == StatusPendingApproval {
-				out["note"] = "waits for an admin to approve it before it runs"
+				out["note"] = stagedNote + "; then it waits for an admin to approve it before it runs"
 			}
 			return out, nil
-		},
-	}
+		})
 }
 
 func (s *Service) listActionsTool() agent.Tool {
-	return agent.Tool{
-		Name:        "list_scheduled_actions",
-		Description: "List this member's scheduled actions (and the household-wide ones of this agent) that are not completed or expired.",
-		Parameters:  object(map[string]any{}),
-		Execute: func(ctx context.Context, scope agent.Scope, _ json.RawMessage) (any, error) {
-			if err := needMember(scope, "list_scheduled_actions"); err != nil {
-				return nil, err
-			}
+	return memberTool("list_scheduled_actions",
+		"List this member's scheduled actions (and the household-wide ones of this agent) that are not completed or expired.",
+		func(ctx context.Context, scope agent.Scope, _ struct{}) (map[string]any, error) {
 			tasks, err := s.List(ctx, TaskFilter{AgentID: s.agentOf(scope), Live: true})
 			if err != nil {
 				return nil, refusal("list_scheduled_actions", err)
@@ -170,8 +160,7 @@ func (s *Service) listActionsTool() agent.Tool {
 				out = append(out, s.taskSummary(t))
 			}
 			return map[string]any{"actions": out}, nil
-		},
-	}
+		})
 }
 
 // ownTask loads a task the coach created for the scope's member; any other
@@ -190,49 +179,27 @@ func (s *Service) ownTask(ctx context.Context, scope agent.Scope, id flexID, act
 	return t, nil
 }
 
+type taskArgs struct {
+	TaskID flexID `json:"task_id"`
+}
+
 func (s *Service) deleteActionTool() agent.Tool {
-	return agent.Tool{
-		Name:        "delete_scheduled_action",
-		Description: "Delete a scheduled action you created for this member.",
-		Parameters:  object(map[string]any{"task_id": taskIDParam}, "task_id"),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			const action = "delete_scheduled_action"
-			var a struct {
-				TaskID flexID `json:"task_id"`
-			}
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			if err := needMember(scope, action); err != nil {
-				return nil, err
-			}
+	const action = "delete_scheduled_action"
+	return memberTool(action, "Delete a scheduled action you created for this member (when your output is accepted).",
+		func(ctx context.Context, scope agent.Scope, a taskArgs) (map[string]any, error) {
 			if _, err := s.ownTask(ctx, scope, a.TaskID, action); err != nil {
 				return nil, err
 			}
-			if err := s.Delete(ctx, int64(a.TaskID)); err != nil {
-				return nil, refusal(action, err)
-			}
-			return map[string]any{"deleted": int64(a.TaskID)}, nil
-		},
-	}
+			id := int64(a.TaskID)
+			err := scope.Stage(func(ctx context.Context, tx *store.Tx) error { return s.deleteTx(ctx, tx, id) })
+			return map[string]any{"deleted": id, "staged": true, "note": stagedNote}, err
+		})
 }
 
 func (s *Service) stopIntervalTool() agent.Tool {
-	return agent.Tool{
-		Name:        "stop_interval_action",
-		Description: "Stop (pause) an interval action you created for this member. An admin can resume it.",
-		Parameters:  object(map[string]any{"task_id": taskIDParam}, "task_id"),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			const action = "stop_interval_action"
-			var a struct {
-				TaskID flexID `json:"task_id"`
-			}
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			if err := needMember(scope, action); err != nil {
-				return nil, err
-			}
+	const action = "stop_interval_action"
+	return memberTool(action, "Stop (pause) an interval action you created for this member. An admin can resume it.",
+		func(ctx context.Context, scope agent.Scope, a taskArgs) (map[string]any, error) {
 			t, err := s.ownTask(ctx, scope, a.TaskID, action)
 			if err != nil {
 				return nil, err
@@ -242,12 +209,17 @@ func (s *Service) stopIntervalTool() agent.Tool {
 				return nil, fmt.Errorf("%s refused: action %d is a %s action, not an interval; use delete_scheduled_action", action, t.ID, t.Kind)
 			case t.Status == StatusPendingApproval:
 				return nil, fmt.Errorf("%s refused: action %d has not been approved yet; use delete_scheduled_action", action, t.ID)
+			case !t.Status.schedulable() && t.Status != StatusPaused:
+				return nil, fmt.Errorf("%s refused: action %d is %s", action, t.ID, t.Status)
 			}
-			t, err = s.Pause(ctx, t.ID, "stopped by the coach")
-			if err != nil {
-				return nil, refusal(action, err)
-			}
-			return s.taskSummary(t), nil
-		},
-	}
+			err = scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				_, err := s.mutateTx(ctx, tx, t.ID, "updated", func(_ *store.Tx, t *Task, now time.Time) error {
+					return pause(t, "stopped by the coach", now)
+				})
+				return err
+			})
+			out := s.taskSummary(t)
+			out["staged"], out["note"] = true, stagedNote
+			return out, err
+		})
 }

@@ -11,21 +11,37 @@ import (
 	"hearth/internal/agent"
 )
 
-func tools(t *testing.T, s *Service) map[string]agent.Tool {
+// testTool is one of the service's agent tools.
+type testTool struct {
+	name string
+	svc  *Service
+}
+
+func tools(t *testing.T, s *Service) map[string]testTool {
 	t.Helper()
 	if _, err := agent.NewToolbox(s.AgentTools()); err != nil { // names valid, schemas compile
 		t.Fatal(err)
 	}
-	out := map[string]agent.Tool{}
+	out := map[string]testTool{}
 	for _, tool := range s.AgentTools().Tools() {
-		out[tool.Name] = tool
+		out[tool.Name] = testTool{name: tool.Name, svc: s}
 	}
 	return out
 }
 
-func callTool(t *testing.T, tool agent.Tool, scope agent.Scope, args string) (map[string]any, error) {
+// callTool calls a tool as a run does: through a toolbox (its schema
+// checked), its write staged and nothing written yet; then it commits the
+// staged write as the run's act would, and completes the result with what
+// the commit wrote (the new task's or to-do's id and status).
+func callTool(t *testing.T, tt testTool, scope agent.Scope, args string) (map[string]any, error) {
 	t.Helper()
-	res, err := tool.Execute(context.Background(), scope, json.RawMessage(args))
+	ctx := context.Background()
+	box, err := agent.NewToolbox(tt.svc.AgentTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := agent.NewStager()
+	res, err := box.Call(ctx, scope.WithStager(st), tt.name, json.RawMessage(args))
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +53,48 @@ func callTool(t *testing.T, tool agent.Tool, scope agent.Scope, args string) (ma
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
+	if st.Len() == 0 {
+		return m, nil
+	}
+	if m["staged"] != true {
+		t.Fatalf("%s staged a write but does not say so: %v", tt.name, m)
+	}
+	out, err := agent.ApplyStaged(ctx, tt.svc.db, st)
+	if err != nil {
+		t.Fatalf("%s: commit: %v", tt.name, err)
+	}
+	if len(out) != 1 || out[0].Outcome != agent.EffectApplied {
+		return nil, fmt.Errorf("%s refused at commit: %+v", tt.name, out)
+	}
+	var id int64
+	switch tt.name {
+	case "schedule_action":
+		err = tt.svc.db.Read.QueryRow(`SELECT max(id) FROM scheduled_tasks`).Scan(&id)
+	case "add_todo":
+		err = tt.svc.db.Read.QueryRow(`SELECT max(id) FROM agent_todos`).Scan(&id)
+	case "delete_scheduled_action":
+		id = int64(m["deleted"].(float64))
+	case "stop_interval_action", "complete_todo":
+		id = int64(m["id"].(float64))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m["id"] = float64(id)
+	switch tt.name {
+	case "schedule_action", "stop_interval_action":
+		task, err := tt.svc.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m["status"] = string(task.Status)
+	case "add_todo", "complete_todo":
+		todo, err := getTodo(ctx, tt.svc.db.Read, id, time.UTC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m["status"] = string(todo.Status)
+	}
 	return m, nil
 }
 
@@ -47,8 +105,13 @@ func TestScheduleActionGuardrails(t *testing.T) {
 	sched := tl["schedule_action"]
 	future := t0.Add(24 * time.Hour).Format(time.RFC3339)
 
-	// A member named in the arguments is ignored: the scope's member is used.
-	res, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"Ask about sleep","type":"once","schedule":%q,"member":"bob","member_id":"bob"}`, future))
+	// A member named in the arguments is refused by the strict schema; the
+	// scope's member is the one the task is for.
+	if _, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"Ask about sleep","type":"once","schedule":%q,"prompt":null,"member":"bob"}`, future)); err == nil ||
+		!strings.Contains(err.Error(), "member") {
+		t.Fatalf("an argument naming a member was accepted: %v", err)
+	}
+	res, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"Ask about sleep","type":"once","schedule":%q,"prompt":null}`, future))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,11 +124,14 @@ func TestScheduleActionGuardrails(t *testing.T) {
 	h.waitArmed(id, t0.Add(24*time.Hour)) // in the DB and in gocron
 
 	refused := []struct{ args, want string }{
-		{`{"description":"x","type":"interval","schedule":"0"}`, "at least 1 minute"},
-		{`{"description":"x","type":"once","schedule":"2026-03-01T09:00:00+01:00"}`, "not in the future"},
-		{`{"description":"x","type":"recurring","schedule":"99 * * * *"}`, "bad cron"},
-		{`{"description":"x","type":"heartbeat","schedule":"5"}`, "type must be"},
-		{fmt.Sprintf(`{"description":%q,"type":"once","schedule":%q}`, strings.Repeat("a", 2001), future), "limit is 2000"},
+		{`{"description":"x","type":"interval","schedule":"0","prompt":null}`, "at least 1 minute"},
+		{`{"description":"x","type":"once","schedule":"2026-03-01T09:00:00+01:00","prompt":null}`, "not in the future"},
+		{`{"description":"x","type":"recurring","schedule":"99 * * * *","prompt":null}`, "bad cron"},
+		{fmt.Sprintf(`{"description":%q,"type":"once","schedule":%q,"prompt":null}`, strings.Repeat("a", 2001), future), "limit is 2000"},
+	}
+	if _, err := callTool(t, sched, ada, `{"description":"x","type":"heartbeat","schedule":"5","prompt":null}`); err == nil ||
+		!strings.Contains(err.Error(), "/type") {
+		t.Errorf("a heartbeat from the coach: %v, want the schema's refusal", err)
 	}
 	for _, r := range refused {
 		if _, err := callTool(t, sched, ada, r.args); err == nil || !strings.Contains(err.Error(), r.want) || !strings.HasPrefix(err.Error(), "schedule_action refused") {
@@ -74,7 +140,7 @@ func TestScheduleActionGuardrails(t *testing.T) {
 	}
 
 	// Recurring and interval wait for approval and are not registered until then.
-	res, err = callTool(t, sched, ada, `{"description":"Weekly review","type":"recurring","schedule":"0 8 * * 1"}`)
+	res, err = callTool(t, sched, ada, `{"description":"Weekly review","type":"recurring","schedule":"0 8 * * 1","prompt":null}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,20 +162,20 @@ func TestScheduleActionGuardrails(t *testing.T) {
 
 	// Up to 20 live coach tasks per member; the 21st is refused.
 	for i := 3; i <= 20; i++ {
-		if _, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"n%d","type":"once","schedule":%q}`, i, future)); err != nil {
+		if _, err := callTool(t, sched, ada, fmt.Sprintf(`{"description":"n%d","type":"once","schedule":%q,"prompt":null}`, i, future)); err != nil {
 			t.Fatalf("task %d: %v", i, err)
 		}
 	}
-	_, err = callTool(t, sched, ada, fmt.Sprintf(`{"description":"21st","type":"once","schedule":%q}`, future))
+	_, err = callTool(t, sched, ada, fmt.Sprintf(`{"description":"21st","type":"once","schedule":%q,"prompt":null}`, future))
 	if err == nil || !strings.Contains(err.Error(), "limit reached") {
 		t.Fatalf("21st task: %v", err)
 	}
 	// Another member has their own allowance.
-	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach", MemberID: "bob"}, fmt.Sprintf(`{"description":"b","type":"once","schedule":%q}`, future)); err != nil {
+	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach", MemberID: "bob"}, fmt.Sprintf(`{"description":"b","type":"once","schedule":%q,"prompt":null}`, future)); err != nil {
 		t.Fatalf("bob's first task: %v", err)
 	}
 	// A run without a member cannot schedule.
-	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach"}, `{"description":"x","type":"interval","schedule":"5"}`); err == nil {
+	if _, err := callTool(t, sched, agent.Scope{AgentID: "health-coach"}, `{"description":"x","type":"interval","schedule":"5","prompt":null}`); err == nil {
 		t.Fatal("memberless run scheduled a task")
 	}
 }
@@ -126,7 +192,7 @@ func TestActionToolsOnlyTouchOwnTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := callTool(t, tl["schedule_action"], ada, `{"description":"Hydration nudge","type":"interval","schedule":"120"}`)
+	res, err := callTool(t, tl["schedule_action"], ada, `{"description":"Hydration nudge","type":"interval","schedule":"120","prompt":null}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +241,7 @@ func TestTodoTools(t *testing.T) {
 	tl := tools(t, h.svc)
 	ada := agent.Scope{AgentID: "health-coach", MemberID: "ada"}
 	bob := agent.Scope{AgentID: "health-coach", MemberID: "bob"}
-	res, err := callTool(t, tl["add_todo"], ada, `{"text":"Suggest a lighter week","member":"bob"}`)
+	res, err := callTool(t, tl["add_todo"], ada, `{"text":"Suggest a lighter week"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,17 +249,22 @@ func TestTodoTools(t *testing.T) {
 	if res["status"] != "pending" {
 		t.Fatalf("added = %v", res)
 	}
-	if list, _ := callTool(t, tl["list_todos"], bob, `{}`); len(list["todos"].([]any)) != 0 {
+	if list, _ := callTool(t, tl["list_todos"], bob, `{"status":null}`); len(list["todos"].([]any)) != 0 {
 		t.Fatalf("bob sees ada's to-do: %v", list)
 	}
-	if _, err := callTool(t, tl["complete_todo"], bob, fmt.Sprintf(`{"todo_id":%d}`, id)); err == nil {
+	if _, err := callTool(t, tl["complete_todo"], bob, fmt.Sprintf(`{"todo_id":%d,"note":null}`, id)); err == nil {
 		t.Fatal("bob's run completed ada's to-do")
 	}
 	done, err := callTool(t, tl["complete_todo"], ada, fmt.Sprintf(`{"todo_id":%d,"note":"sent"}`, id))
+	if err == nil {
+		if todo, _ := getTodo(context.Background(), h.db.Read, id, time.UTC); todo.Note != "sent" {
+			t.Fatalf("completed to-do = %+v", todo)
+		}
+	}
 	if err != nil || done["status"] != "done" {
 		t.Fatalf("complete: %v %v", done, err)
 	}
-	if list, _ := callTool(t, tl["list_todos"], ada, `{}`); len(list["todos"].([]any)) != 0 {
+	if list, _ := callTool(t, tl["list_todos"], ada, `{"status":null}`); len(list["todos"].([]any)) != 0 {
 		t.Fatalf("open list after completion: %v", list)
 	}
 	if list, _ := callTool(t, tl["list_todos"], ada, `{"status":"done"}`); len(list["todos"].([]any)) != 1 {

@@ -2,10 +2,11 @@ package schedule
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 
 	"hearth/internal/agent"
+	"hearth/internal/store"
 )
 
 func todoSummary(t Todo) map[string]any {
@@ -16,44 +17,40 @@ func todoSummary(t Todo) map[string]any {
 	return out
 }
 
+type addTodoArgs struct {
+	Text string `json:"text" schema:"minLength=1,maxLength=2000"`
+}
+
 func (s *Service) addTodoTool() agent.Tool {
-	return agent.Tool{
-		Name:        "add_todo",
-		Description: "Add an item to your to-do list for this member; the heartbeat works on it when you are idle.",
-		Parameters:  object(map[string]any{"text": map[string]any{"type": "string", "minLength": 1, "maxLength": MaxTodoLen}}, "text"),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			var a struct{ Text string }
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
+	const action = "add_todo"
+	return memberTool(action, "Add an item to your to-do list for this member; the heartbeat works on it when you are idle.",
+		func(ctx context.Context, scope agent.Scope, a addTodoArgs) (map[string]any, error) {
+			in, err := checkTodo(TodoInput{AgentID: s.agentOf(scope), MemberID: scope.MemberID, Text: a.Text, CreatedBy: ByAgent})
+			if err == nil {
+				err = checkOpenTodos(ctx, s.db.Read, in)
 			}
-			if err := needMember(scope, "add_todo"); err != nil {
-				return nil, err
-			}
-			t, err := s.todos.Add(ctx, TodoInput{AgentID: s.agentOf(scope), MemberID: scope.MemberID, Text: a.Text, CreatedBy: ByAgent})
 			if err != nil {
-				return nil, refusal("add_todo", err)
+				return nil, refusal(action, err)
 			}
-			return todoSummary(t), nil
-		},
-	}
+			err = scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				_, err := s.todos.addTx(ctx, tx, in)
+				return err
+			})
+			return map[string]any{"text": clip(in.Text, 300), "staged": true, "note": stagedNote}, err
+		})
+}
+
+type listTodosArgs struct {
+	Status *string `json:"status" enum:"pending|in_progress|done" desc:"Only items with this status; null = the open ones."`
 }
 
 func (s *Service) listTodosTool() agent.Tool {
-	return agent.Tool{
-		Name:        "list_todos",
-		Description: "List your to-do items for this member (open ones unless status is given).",
-		Parameters: object(map[string]any{
-			"status": map[string]any{"type": "string", "enum": []string{"pending", "in_progress", "done"}},
-		}),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			var a struct{ Status string }
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
+	return memberTool("list_todos", "List your to-do items for this member (open ones unless status is given).",
+		func(ctx context.Context, scope agent.Scope, a listTodosArgs) (map[string]any, error) {
+			f := TodoFilter{AgentID: s.agentOf(scope), MemberID: scope.MemberID, Open: a.Status == nil}
+			if a.Status != nil {
+				f.Status = TodoStatus(*a.Status)
 			}
-			if err := needMember(scope, "list_todos"); err != nil {
-				return nil, err
-			}
-			f := TodoFilter{AgentID: s.agentOf(scope), MemberID: scope.MemberID, Status: TodoStatus(a.Status), Open: a.Status == ""}
 			items, err := s.todos.List(ctx, f)
 			if err != nil {
 				return nil, refusal("list_todos", err)
@@ -63,45 +60,36 @@ func (s *Service) listTodosTool() agent.Tool {
 				out = append(out, todoSummary(t))
 			}
 			return map[string]any{"todos": out}, nil
-		},
-	}
+		})
+}
+
+type completeTodoArgs struct {
+	TodoID flexID  `json:"todo_id"`
+	Note   *string `json:"note" schema:"maxLength=500"`
 }
 
 func (s *Service) completeTodoTool() agent.Tool {
-	return agent.Tool{
-		Name:        "complete_todo",
-		Description: "Mark one of your to-do items for this member as done.",
-		Parameters: object(map[string]any{
-			"todo_id": map[string]any{"type": []string{"integer", "string"}},
-			"note":    map[string]any{"type": "string", "maxLength": todoNoteMaxChars},
-		}, "todo_id"),
-		Execute: func(ctx context.Context, scope agent.Scope, raw json.RawMessage) (any, error) {
-			var a struct {
-				TodoID flexID `json:"todo_id"`
-				Note   string `json:"note"`
-			}
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			if err := needMember(scope, "complete_todo"); err != nil {
-				return nil, err
-			}
+	const action = "complete_todo"
+	return memberTool(action, "Mark one of your to-do items for this member as done (when your output is accepted).",
+		func(ctx context.Context, scope agent.Scope, a completeTodoArgs) (map[string]any, error) {
 			items, err := s.todos.List(ctx, TodoFilter{AgentID: s.agentOf(scope), MemberID: scope.MemberID})
 			if err != nil {
-				return nil, refusal("complete_todo", err)
+				return nil, refusal(action, err)
 			}
-			found := false
-			for _, t := range items {
-				found = found || t.ID == int64(a.TodoID)
+			i := slices.IndexFunc(items, func(t Todo) bool { return t.ID == int64(a.TodoID) })
+			if i < 0 {
+				return nil, fmt.Errorf("%s refused: no to-do %d on your list for this member", action, a.TodoID)
 			}
-			if !found {
-				return nil, fmt.Errorf("complete_todo refused: no to-do %d on your list for this member", a.TodoID)
+			note := ""
+			if a.Note != nil {
+				note = *a.Note
 			}
-			t, err := s.todos.Complete(ctx, int64(a.TodoID), scope.MemberID, a.Note)
-			if err != nil {
-				return nil, refusal("complete_todo", err)
-			}
-			return todoSummary(t), nil
-		},
-	}
+			id := int64(a.TodoID)
+			err = scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				return s.todos.completeTx(ctx, tx, id, scope.MemberID, note)
+			})
+			out := todoSummary(items[i])
+			out["staged"], out["note"] = true, stagedNote
+			return out, err
+		})
 }

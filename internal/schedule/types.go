@@ -116,7 +116,8 @@ type Task struct {
 	NextRunAt *time.Time `json:"next_run_at,omitempty"`
 	RunCount  int        `json:"run_count"`
 	LastRunID int64      `json:"last_run_id,omitempty"`
-	// Running is true while a run of this task is in progress in this process.
+	// Running is true while a run of this task is in progress (its ledger
+	// has a running row).
 	Running   bool      `json:"running"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`

@@ -2,11 +2,11 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/store"
 )
 
 // Update applies a partial change. A new kind or schedule recomputes
@@ -14,7 +14,7 @@ import (
 // paused pauses (with PauseNote), active resumes a paused, failed or expired
 // task or approves a pending one.
 func (s *Service) Update(ctx context.Context, id int64, p TaskPatch) (Task, error) {
-	return s.mutate(ctx, id, "updated", func(tx *sql.Tx, t *Task, now time.Time) error {
+	return s.mutate(ctx, id, "updated", func(tx *store.Tx, t *Task, now time.Time) error {
 		orig := *t
 		applyPatch(t, p)
 		targetChanged := t.AgentID != orig.AgentID || t.AssignmentID != orig.AssignmentID || t.MemberID != orig.MemberID
@@ -127,7 +127,7 @@ func approve(t *Task, spec Spec, now time.Time) error {
 // resume reactivates a paused, failed or expired task. A paused task keeps
 // its cadence and its slots that passed while paused are recorded as
 // skipped_paused; otherwise the schedule starts afresh from now.
-func (s *Service) resume(ctx context.Context, tx *sql.Tx, t *Task, spec Spec, now time.Time, fresh bool) error {
+func (s *Service) resume(ctx context.Context, tx *store.Tx, t *Task, spec Spec, now time.Time, fresh bool) error {
 	switch t.Status {
 	case StatusPaused, StatusError, StatusExpired:
 	case StatusPendingApproval:

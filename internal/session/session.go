@@ -86,7 +86,7 @@ func (s *Store) SyncPassword(ctx context.Context, password string) (bool, error)
 		return false, fmt.Errorf("session: read password: %w", err)
 	}
 	now := store.FormatTime(s.now())
-	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err = s.db.Tx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions`); err != nil {
 			return err
 		}

@@ -10,6 +10,14 @@
 //
 // Other domain packages (agent, schedule, content, …) keep the SQL of their own
 // aggregates beside their types and use DB's Write/Read handles and Tx.
+//
+// Tx is a write transaction with AfterCommit hooks: a write that must be
+// followed by a live update (or a timer armed) registers it there, so it
+// happens only once the write is durable. The query kit (All, One, Value
+// and Where) scans rows and builds optional filters. SQLite's "disk full"
+// and "busy" errors are translated for the layers above through apperr
+// (NoSpace, Unavailable), so none of them imports this package to map
+// them.
 package store
 
 import (
@@ -187,23 +195,7 @@ func (db *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Tx runs fn in a write transaction, committing when fn returns nil.
-func (db *DB) Tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := db.Write.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
-}
-
-// Queryer is satisfied by *sql.DB and *sql.Tx so helpers can run inside or
+// Queryer is satisfied by *sql.DB and *Tx so helpers can run inside or
 // outside a transaction.
 type Queryer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)

@@ -5,7 +5,23 @@ import (
 	"strings"
 
 	"github.com/mattn/go-sqlite3"
+
+	"hearth/internal/apperr"
 )
+
+func init() { apperr.RegisterTranslator(translate) }
+
+// translate says what SQLite's resource errors mean to a user; callers see
+// them as apperr codes (web maps NoSpace to 507, Unavailable to 503).
+func translate(err error) *apperr.Error {
+	switch {
+	case IsDiskFull(err):
+		return &apperr.Error{Code: apperr.NoSpace, Message: "the disk is full: nothing was saved; free some space on the server", Err: err}
+	case IsBusy(err):
+		return &apperr.Error{Code: apperr.Unavailable, Message: "the database is busy (a large import?): nothing was saved; try again in a minute", Err: err}
+	}
+	return nil
+}
 
 func isUnique(err error) bool {
 	var se sqlite3.Error

@@ -41,32 +41,30 @@ func (db *DB) Goals(ctx context.Context, member string, activeOnly bool) ([]heal
 	if activeOnly {
 		q += ` AND status = 'active'`
 	}
-	rows, err := db.Read.QueryContext(ctx, q+` ORDER BY created_at, id`, member)
+	out, err := All(ctx, db.Read, scanGoal, q+` ORDER BY created_at, id`, member)
 	if err != nil {
 		return nil, fmt.Errorf("store: goals: %w", err)
 	}
-	defer rows.Close()
-	var out []health.Goal
-	for rows.Next() {
-		var g health.Goal
-		var target sql.NullFloat64
-		var td sql.NullString
-		var created string
-		if err := rows.Scan(&g.ID, &g.MemberID, &g.Kind, &g.Description, &target, &g.Unit, &td, &g.Status, &created); err != nil {
-			return nil, fmt.Errorf("store: scan goal: %w", err)
-		}
-		g.Target = FloatPtr(target)
-		if td.Valid {
-			if t, err := time.Parse(time.DateOnly, td.String); err == nil {
-				g.TargetDate = &t
-			}
-		}
-		if g.CreatedAt, err = ParseTime(created); err != nil {
-			return nil, err
-		}
-		out = append(out, g)
+	return out, nil
+}
+
+func scanGoal(row Scanner) (health.Goal, error) {
+	var g health.Goal
+	var target sql.NullFloat64
+	var td sql.NullString
+	var created string
+	if err := row.Scan(&g.ID, &g.MemberID, &g.Kind, &g.Description, &target, &g.Unit, &td, &g.Status, &created); err != nil {
+		return g, err
 	}
-	return out, rows.Err()
+	g.Target = FloatPtr(target)
+	if td.Valid {
+		if t, err := time.Parse(time.DateOnly, td.String); err == nil {
+			g.TargetDate = &t
+		}
+	}
+	var err error
+	g.CreatedAt, err = ParseTime(created)
+	return g, err
 }
 
 // SetGoalStatus changes a goal's status.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"hearth/internal/apperr"
@@ -43,6 +42,7 @@ var MemberData = []MemberTable{
 	{Table: "agent_threads", Where: "member_id = ?", What: "chat threads"},
 	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
+	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},
 	{Table: "imports", Where: "member_id = ?", What: "import history", JSON: []string{"summary"}},
 	{Table: "weight_readings", Where: "member_id = ?", What: "weigh-ins"},
 	{Table: "meals", Where: "member_id = ?", What: "meals"},
@@ -85,7 +85,7 @@ func (db *DB) CountMemberData(ctx context.Context, member string) ([]MemberDataC
 // caller's: the store does not know the data directory.
 func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount, error) {
 	var out []MemberDataCount
-	err := db.Tx(ctx, func(tx *sql.Tx) error {
+	err := db.Tx(ctx, func(tx *Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM members WHERE id = ?`, member).Scan(&n); err != nil {
 			return fmt.Errorf("store: erase %q: %w", member, err)

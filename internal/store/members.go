@@ -14,7 +14,7 @@ import (
 const memberCols = `id, name, color, avatar, unit, calories_target, protein_g, carbs_g, fat_g,
 	goal_weight_kg, height_cm, birth_date, sex, activity_level, private_figures, created_at`
 
-func scanMember(row interface{ Scan(...any) error }) (health.Member, error) {
+func scanMember(row Scanner) (health.Member, error) {
 	var (
 		m                     health.Member
 		unit, created         string
@@ -42,20 +42,11 @@ func scanMember(row interface{ Scan(...any) error }) (health.Member, error) {
 
 // ListMembers returns the household ordered by creation.
 func (db *DB) ListMembers(ctx context.Context) ([]health.Member, error) {
-	rows, err := db.Read.QueryContext(ctx, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
+	out, err := All(ctx, db.Read, scanMember, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list members: %w", err)
 	}
-	defer rows.Close()
-	var out []health.Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: scan member: %w", err)
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Member returns one member, or an apperr.NotFound error.
@@ -82,18 +73,14 @@ func memberArgs(m health.Member) []any {
 	if m.BirthDate != nil {
 		birth = sql.NullString{String: m.BirthDate.Format(time.DateOnly), Valid: true}
 	}
-	unit := m.Unit
-	if unit == "" {
-		unit = health.KG
-	}
-	return []any{m.Name, m.Color, m.Avatar, string(unit), NullFloat(m.Targets.Calories), NullFloat(m.Targets.ProteinG),
+	return []any{m.Name, m.Color, m.Avatar, string(m.Unit.Normalize()), NullFloat(m.Targets.Calories), NullFloat(m.Targets.ProteinG),
 		NullFloat(m.Targets.CarbsG), NullFloat(m.Targets.FatG), NullFloat(m.GoalWeightKg), NullFloat(m.HeightCm),
 		birth, NullString(m.Sex), NullString(m.ActivityLevel), m.PrivateFigures}
 }
 
 // CreateMember inserts a member; a taken id is a Conflict.
 func (db *DB) CreateMember(ctx context.Context, m health.Member) (health.Member, error) {
-	return m, db.Tx(ctx, func(tx *sql.Tx) error { return CreateMemberTx(ctx, tx, db.Now(), &m) })
+	return m, db.Tx(ctx, func(tx *Tx) error { return CreateMemberTx(ctx, tx, db.Now(), &m) })
 }
 
 // CreateMemberTx inserts a member inside a transaction.
@@ -101,9 +88,7 @@ func CreateMemberTx(ctx context.Context, q Queryer, now time.Time, m *health.Mem
 	if m.Color == "" {
 		m.Color = "#4f8cff"
 	}
-	if m.Unit == "" {
-		m.Unit = health.KG
-	}
+	m.Unit = m.Unit.Normalize()
 	m.CreatedAt = now.UTC().Truncate(time.Millisecond)
 	args := append([]any{m.ID}, memberArgs(*m)...)
 	args = append(args, FormatTime(m.CreatedAt))

@@ -77,27 +77,23 @@ func (db *DB) AddWeight(ctx context.Context, r health.WeightReading) (health.Wei
 // Weights lists a member's readings in the range.
 func (db *DB) Weights(ctx context.Context, member string, rg Range) ([]health.WeightReading, error) {
 	w, args := rg.where("measured_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg, source
+	out, err := All(ctx, db.Read, func(row Scanner) (health.WeightReading, error) {
+		var r health.WeightReading
+		var at string
+		var bf, lean sql.NullFloat64
+		if err := row.Scan(&r.ID, &r.MemberID, &at, &r.WeightKg, &bf, &lean, &r.Source); err != nil {
+			return r, err
+		}
+		r.BodyFatPct, r.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
+		var err error
+		r.MeasuredAt, err = ParseTime(at)
+		return r, err
+	}, `SELECT id, member_id, measured_at, weight_kg, body_fat_pct, lean_mass_kg, source
 		FROM weight_readings WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: weights: %w", err)
 	}
-	defer rows.Close()
-	var out []health.WeightReading
-	for rows.Next() {
-		var r health.WeightReading
-		var at string
-		var bf, lean sql.NullFloat64
-		if err := rows.Scan(&r.ID, &r.MemberID, &at, &r.WeightKg, &bf, &lean, &r.Source); err != nil {
-			return nil, fmt.Errorf("store: scan weight: %w", err)
-		}
-		if r.MeasuredAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		r.BodyFatPct, r.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertMeal inserts a nutrition entry (idempotent on SourceKey, see InsertWeight).
@@ -119,34 +115,32 @@ func (db *DB) AddMeal(ctx context.Context, m health.Meal) (health.Meal, error) {
 // Meals lists a member's meals in the range.
 func (db *DB) Meals(ctx context.Context, member string, rg Range) ([]health.Meal, error) {
 	w, args := rg.where("eaten_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source
+	out, err := All(ctx, db.Read, func(row Scanner) (health.Meal, error) {
+		var m health.Meal
+		var at string
+		if err := row.Scan(&m.ID, &m.MemberID, &at, &m.Name, &m.Calories, &m.ProteinG, &m.CarbsG, &m.FatG, &m.Source); err != nil {
+			return m, err
+		}
+		var err error
+		m.EatenAt, err = ParseTime(at)
+		return m, err
+	}, `SELECT id, member_id, eaten_at, name, calories, protein_g, carbs_g, fat_g, source
 		FROM meals WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: meals: %w", err)
 	}
-	defer rows.Close()
-	var out []health.Meal
-	for rows.Next() {
-		var m health.Meal
-		var at string
-		if err := rows.Scan(&m.ID, &m.MemberID, &at, &m.Name, &m.Calories, &m.ProteinG, &m.CarbsG, &m.FatG, &m.Source); err != nil {
-			return nil, fmt.Errorf("store: scan meal: %w", err)
-		}
-		if m.EatenAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertWorkout inserts a workout (idempotent on SourceKey, see InsertWeight).
 func InsertWorkout(ctx context.Context, q Queryer, now time.Time, w *health.Workout) (bool, error) {
 	w.Source = source(w.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, content_id, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+		energy_kcal, distance_km, content_id, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT DO NOTHING`,
 		w.MemberID, FormatTime(w.StartedAt), w.Type, w.Title, w.DurationMin, NullInt(w.AvgHR), NullInt(w.MaxHR),
-		NullFloat(w.EnergyKcal), NullString(w.ContentID), w.Source, NullString(w.SourceKey), FormatTime(now))
+		NullFloat(w.EnergyKcal), NullFloat(w.DistanceKm), NullString(w.ContentID), w.Source, NullString(w.SourceKey),
+		FormatTime(now))
 	return inserted(res, err, &w.ID, "workout")
 }
 
@@ -159,29 +153,25 @@ func (db *DB) AddWorkout(ctx context.Context, w health.Workout) (health.Workout,
 // Workouts lists a member's workouts in the range.
 func (db *DB) Workouts(ctx context.Context, member string, rg Range) ([]health.Workout, error) {
 	w, args := rg.where("started_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, started_at, type, title, duration_min, avg_hr, max_hr,
-		energy_kcal, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
-	if err != nil {
-		return nil, fmt.Errorf("store: workouts: %w", err)
-	}
-	defer rows.Close()
-	var out []health.Workout
-	for rows.Next() {
+	out, err := All(ctx, db.Read, func(row Scanner) (health.Workout, error) {
 		var x health.Workout
 		var at string
 		var avg, mx sql.NullInt64
-		var kcal sql.NullFloat64
+		var kcal, km sql.NullFloat64
 		var content sql.NullString
-		if err := rows.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &content, &x.Source); err != nil {
-			return nil, fmt.Errorf("store: scan workout: %w", err)
+		if err := row.Scan(&x.ID, &x.MemberID, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &km, &content, &x.Source); err != nil {
+			return x, err
 		}
-		if x.StartedAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		x.AvgHR, x.MaxHR, x.EnergyKcal, x.ContentID = IntPtr(avg), IntPtr(mx), FloatPtr(kcal), content.String
-		out = append(out, x)
+		x.AvgHR, x.MaxHR, x.EnergyKcal, x.DistanceKm, x.ContentID = IntPtr(avg), IntPtr(mx), FloatPtr(kcal), FloatPtr(km), content.String
+		var err error
+		x.StartedAt, err = ParseTime(at)
+		return x, err
+	}, `SELECT id, member_id, started_at, type, title, duration_min, avg_hr, max_hr,
+		energy_kcal, distance_km, content_id, source FROM workouts WHERE member_id = ?`+w, append([]any{member}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: workouts: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // InsertBodyScan inserts a scan; like InsertWeight it inserts nothing for a
@@ -190,7 +180,7 @@ func InsertBodyScan(ctx context.Context, q Queryer, now time.Time, s *health.Bod
 	s.Source = source(s.Source)
 	res, err := q.ExecContext(ctx, `INSERT INTO body_scans (member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
 		bone_mass_kg, visceral_fat, source, source_key, created_at) VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
-		s.MemberID, FormatTime(s.ScannedAt), s.BodyFatPct, s.LeanMassKg, NullFloat(s.FatMassKg), NullFloat(s.BoneMassKg),
+		s.MemberID, FormatTime(s.ScannedAt), NullFloat(s.BodyFatPct), NullFloat(s.LeanMassKg), NullFloat(s.FatMassKg), NullFloat(s.BoneMassKg),
 		NullFloat(s.VisceralFat), s.Source, NullString(s.SourceKey), FormatTime(now))
 	return inserted(res, err, &s.ID, "body scan")
 }
@@ -204,25 +194,22 @@ func (db *DB) AddBodyScan(ctx context.Context, s health.BodyScan) (health.BodySc
 // BodyScans lists a member's scans in the range.
 func (db *DB) BodyScans(ctx context.Context, member string, rg Range) ([]health.BodyScan, error) {
 	w, args := rg.where("scanned_at")
-	rows, err := db.Read.QueryContext(ctx, `SELECT id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
+	out, err := All(ctx, db.Read, func(row Scanner) (health.BodyScan, error) {
+		var s health.BodyScan
+		var at string
+		var bf, lean, fm, bm, vf sql.NullFloat64
+		if err := row.Scan(&s.ID, &s.MemberID, &at, &bf, &lean, &fm, &bm, &vf, &s.Source); err != nil {
+			return s, err
+		}
+		s.BodyFatPct, s.LeanMassKg = FloatPtr(bf), FloatPtr(lean)
+		s.FatMassKg, s.BoneMassKg, s.VisceralFat = FloatPtr(fm), FloatPtr(bm), FloatPtr(vf)
+		var err error
+		s.ScannedAt, err = ParseTime(at)
+		return s, err
+	}, `SELECT id, member_id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg,
 		bone_mass_kg, visceral_fat, source FROM body_scans WHERE member_id = ?`+w, append([]any{member}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: body scans: %w", err)
 	}
-	defer rows.Close()
-	var out []health.BodyScan
-	for rows.Next() {
-		var s health.BodyScan
-		var at string
-		var fm, bm, vf sql.NullFloat64
-		if err := rows.Scan(&s.ID, &s.MemberID, &at, &s.BodyFatPct, &s.LeanMassKg, &fm, &bm, &vf, &s.Source); err != nil {
-			return nil, fmt.Errorf("store: scan body scan: %w", err)
-		}
-		if s.ScannedAt, err = ParseTime(at); err != nil {
-			return nil, err
-		}
-		s.FatMassKg, s.BoneMassKg, s.VisceralFat = FloatPtr(fm), FloatPtr(bm), FloatPtr(vf)
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -100,7 +99,7 @@ func BenchmarkWriteReadings(b *testing.B) {
 		b.ReportAllocs()
 		now := time.Now()
 		for b.Loop() {
-			err := db.Tx(ctx, func(tx *sql.Tx) error {
+			err := db.Tx(ctx, func(tx *store.Tx) error {
 				for range 100 {
 					r := reading()
 					r.SourceKey = fmt.Sprint(seq.Load())

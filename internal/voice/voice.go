@@ -62,18 +62,13 @@ const (
 	DefaultDailyBytes = 50 << 20
 )
 
-// Publisher receives change notifications after commit.
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
 // Options configure a Service.
 type Options struct {
 	// DataDir is the data directory; recordings go to DataDir/voice/<member>/.
 	DataDir string
 	// Transcriber is nil when no model is configured: audio is kept untranscribed.
 	Transcriber Transcriber
-	Publisher   Publisher
+	Publisher   live.Publisher
 	Logger      *slog.Logger
 	// Timeout bounds one transcription (default 60 s).
 	Timeout time.Duration
@@ -266,6 +261,6 @@ func (s *Service) write(member, mime string, data []byte) (string, error) {
 
 func (s *Service) publish(member string) {
 	if s.opt.Publisher != nil {
-		s.opt.Publisher.Publish(live.MemberTopic(member), "voice", nil)
+		s.opt.Publisher.Publish(live.MemberTopic(member), live.KindVoice, nil)
 	}
 }

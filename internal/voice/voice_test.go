@@ -3,7 +3,6 @@ package voice
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 	"hearth/internal/live"
+	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
@@ -33,8 +33,8 @@ func fixture(t *testing.T) (*dashboard.Store, *live.Hub) {
 	ds := dashboard.NewStore(db, hub, time.UTC)
 	doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{Briefing: "Morning.",
 		Prompts: []dashboard.Prompt{{ID: "energy", Type: dashboard.PromptVoiceMemo, Question: "How is your energy?"}}}}
-	err := db.Tx(context.Background(), func(tx *sql.Tx) error {
-		return dashboard.PutTx(context.Background(), tx, time.Now(), "ada", ds.Day(time.Now()), 0, doc, "test")
+	err := db.Tx(context.Background(), func(tx *store.Tx) error {
+		return ds.PutTx(context.Background(), tx, time.Now(), "ada", ds.Day(time.Now()), 0, doc, "test")
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ func TestSaveTranscribesAndAnswers(t *testing.T) {
 	if err != nil || answers["energy"].Kind != "voice" || answers["energy"].VoiceMemoID != res.Memo.ID {
 		t.Fatalf("answers = %+v, %v", answers, err)
 	}
-	kinds := map[string]bool{}
+	kinds := map[live.Kind]bool{}
 	for len(sub.C()) > 0 {
 		kinds[(<-sub.C()).Kind] = true
 	}
@@ -242,8 +242,8 @@ func TestSavePromptAndQuota(t *testing.T) {
 	mj := dashboard.NewStore(db, hub, time.UTC)
 	doc := dashboard.Document{GeneratedAt: time.Now().UTC(), Coach: dashboard.Coach{
 		Prompts: []dashboard.Prompt{{ID: "energy", Type: dashboard.PromptVoiceMemo, Question: "Energy?"}}}}
-	if err := db.Tx(ctx, func(tx *sql.Tx) error {
-		return dashboard.PutTx(ctx, tx, time.Now(), "mary-jane", mj.Day(time.Now()), 0, doc, "test")
+	if err := db.Tx(ctx, func(tx *store.Tx) error {
+		return mj.PutTx(ctx, tx, time.Now(), "mary-jane", mj.Day(time.Now()), 0, doc, "test")
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -142,9 +142,9 @@ type Summary struct {
 	UpdatedBy string    `json:"updated_by"`
 }
 
-// normalize gives nil lists and maps their empty values so stored JSON and
+// Normalize gives nil lists and maps their empty values so stored JSON and
 // diffs are stable.
-func (d *Definition) normalize() {
+func (d *Definition) Normalize() {
 	if d.ToolIDs == nil {
 		d.ToolIDs = []string{}
 	}

@@ -107,7 +107,7 @@ func splitLines(s string) []string {
 // Text renders a definition as a stable, line-oriented document for diffs:
 // one section per field, JSON fields indented.
 func (d Definition) Text() string {
-	d.normalize()
+	d.Normalize()
 	var b strings.Builder
 	field := func(name, value string) {
 		fmt.Fprintf(&b, "## %s\n%s\n\n", name, value)

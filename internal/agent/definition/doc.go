@@ -3,7 +3,8 @@
 // settings, tool ids, context types, output JSON Schema, validation rules,
 // sub-agents and hooks — stored append-only in agent_definitions, so an admin
 // can tune an agent or add a small one without a code change, and roll back a
-// bad edit.
+// bad edit. It is generic: the health coach's context types, seed and
+// tuning live in internal/coach, the admin edit form in web.
 //
 // Versions. Repo.Save validates a Definition and inserts it as the agent's
 // next version; the current definition is the newest active version.
@@ -12,25 +13,30 @@
 // the current version are cached; every write through the Repo invalidates
 // the cache. A definition that does not validate is refused with an
 // apperr.Invalid naming each bad field, and the current version stays.
+// EnsureSeeded inserts a code default as version 1 once.
 //
-// Invoking. Runner.Invoke(ctx, agentID, Params) loads the current definition,
-// resolves its context types in parallel into prompt sections (ContextResolver
-// funcs from the Registry), renders the user prompt template ({{variable}}),
-// offers the definition's tools (from the Registry's ToolSet, wrapped with
-// tool hooks), calls the agent.Runtime with the output schema and the model
-// settings, checks the output against the schema and the validation rules
-// (failures go back to the model with the errors, up to MaxRetries times),
-// runs the sub-agent pipeline, fires the agent's hooks and returns the
-// composed result. The whole invoke is recorded as one agent_runs row with
-// assignment "invoke".
+// Invoking. Runner.Invoke(ctx, agentID, Params) runs the current
+// definition as one run of the agent engine (Engine, *agent.Orchestrator,
+// through Execute): the engine's run lifecycle and ledger, its one
+// reasoning loop, model-call limit and budget. The invocation resolves the
+// context types in parallel into prompt sections (ContextResolver funcs
+// from the Registry; working_memory comes from the engine), renders the
+// user prompt template ({{variable}}), offers the definition's tools (from
+// the Registry's ToolSet, wrapped with tool hooks), reasons with the output
+// schema and the validation rules as the check (failures go back to the
+// model with the errors, up to MaxRetries times), runs the sub-agent
+// pipeline, fires the agent's hooks and returns the composed result. The
+// whole invoke is recorded as one agent_runs row with assignment "invoke".
+// Writes the tools and hooks make are staged and applied only when the
+// whole invoke succeeds (see agent.Effect).
 //
 // Template variables: message (the invoke's message, at every level),
 // member, now, previous_messages, every context type the definition
 // declares, user.<path> (Options.Members' data), extras.<path>, input.<path>
 // (a sub-agent's mapped input) and, for a sub-agent whose input mapping is
 // an object, its keys. A variable without a value fails the run. There is no
-// heuristic fallback: a model error or output still invalid after the
-// retries fails the invoke.
+// heuristic fallback: without a model, with the budget spent, after a model
+// error or output still invalid after the retries, the invoke fails.
 //
 // Sub-agents run in batches: entries of one batch in parallel, batches in
 // ascending order. An entry's condition rules are evaluated against the
@@ -49,5 +55,6 @@
 // the value at its point ("" = all of it): before the agent {member, message,
 // input, extras}; after the agent its composed result; before a tool {tool,
 // args}; after a tool {tool, args, result, error}; after a sub-agent its
-// composed result. Hook failures are logged and noted, never fatal.
+// composed result. Hooks that write stage their writes (notify publishes
+// after the commit). Hook failures are logged and noted, never fatal.
 package definition

@@ -31,15 +31,15 @@ func (inv *invocation) execute(ctx context.Context, cur *current, c call) (node,
 
 func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, idx int) (node, error) {
 	def := &cur.Definition
-	mem, err := inv.memory(ctx, def.AgentID)
+	mem, err := inv.x.Memory(ctx, def.AgentID)
 	if err != nil {
 		return node{}, err
 	}
-	scope := agent.Scope{AgentID: def.AgentID, MemberID: inv.member, RunID: inv.run.ID, Now: inv.now, Memory: mem}
+	scope := inv.x.Scope(def.AgentID, mem)
 
 	t := time.Now()
 	sections, err := inv.contexts(ctx, def, mem)
-	inv.timing("context", t)
+	inv.x.Timing("context", t)
 	if err != nil {
 		return node{}, err
 	}
@@ -51,12 +51,10 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	}
 	inv.updateStep(idx, func(s *Step) { s.System, s.User = system, user })
 	if c.depth == 0 {
-		inv.mu.Lock()
-		inv.run.Prompt = &agent.Prompt{System: system, User: user}
-		inv.mu.Unlock()
+		inv.x.SetPrompt(agent.Prompt{System: system, User: user})
 	}
 	specs, caller, err := inv.tools(def, scope, idx)
-	inv.timing(agent.PhasePrompt, t)
+	inv.x.Timing(agent.PhasePrompt, t)
 	if err != nil {
 		return node{}, err
 	}
@@ -65,7 +63,7 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	if c.depth == 0 {
 		self = user
 	}
-	inv.fire(ctx, idx, def.Hooks.Before, HookEvent{Point: BeforeAgent, AgentID: def.AgentID, Key: c.key},
+	inv.fire(ctx, idx, scope, def.Hooks.Before, HookEvent{Point: BeforeAgent, AgentID: def.AgentID, Key: c.key},
 		map[string]any{"member": inv.member, "message": user, "input": self, "extras": inv.extras})
 
 	var base []agent.Message
@@ -87,7 +85,7 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	if err != nil {
 		return node{}, err
 	}
-	inv.fire(ctx, idx, def.Hooks.After, HookEvent{Point: AfterAgent, AgentID: def.AgentID, Key: c.key}, composed)
+	inv.fire(ctx, idx, scope, def.Hooks.After, HookEvent{Point: AfterAgent, AgentID: def.AgentID, Key: c.key}, composed)
 	return node{output: out, composed: composed}, nil
 }
 
@@ -98,7 +96,7 @@ func (inv *invocation) contexts(ctx context.Context, def *Definition, mem *agent
 	for i, name := range def.ContextTypes {
 		fns[i] = inv.reg.Contexts[name]
 		if fns[i] == nil {
-			if name == ContextWorkingMemory && mem != nil {
+			if name == ContextWorkingMemory {
 				out[i] = mem.Serialize()
 				continue
 			}

@@ -10,11 +10,16 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/llm"
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
 
 var testNow = time.Date(2026, 2, 14, 9, 0, 0, 0, time.UTC)
+
+// testCoachID is an agent whose callers supply extra template variables.
+const testCoachID = "health-coach"
 
 // fixture is a real database with member ada, a tool registry, context
 // resolvers and recording hooks.
@@ -39,10 +44,10 @@ type recorder struct {
 	all []published
 }
 
-func (r *recorder) Publish(topic, kind string, data any) {
+func (r *recorder) Publish(topic string, kind live.Kind, data any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.all = append(r.all, published{topic, kind, data})
+	r.all = append(r.all, published{topic, string(kind), data})
 }
 
 func (r *recorder) kind(kind string) []published {
@@ -63,7 +68,7 @@ type noteLog struct {
 	notes []string
 }
 
-func (n *noteLog) LogNote(_ context.Context, member, agentID, note string) error {
+func (n *noteLog) LogNote(_ context.Context, _ *store.Tx, member, agentID, note string, _ int64) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.notes = append(n.notes, member+"/"+agentID+": "+note)
@@ -129,12 +134,11 @@ func newFixture(t *testing.T) *fixture {
 			ContextMemberProfile: func(_ context.Context, m string) (string, error) {
 				return "Member " + m + ", 36, rows twice a week.", nil
 			},
-			ContextDate:          DateContext(db.Now, time.UTC),
-			ContextHealthSummary: func(context.Context, string) (string, error) { return "Weight 70.2 kg, trending down.", nil },
+			ContextDate:      DateContext(db.Now, time.UTC),
+			"health_summary": func(context.Context, string) (string, error) { return "Weight 70.2 kg, trending down.", nil },
 		},
-		Hooks:  hooks,
-		Memory: agent.NewMemoryStore(db, db.Now),
-		Vars:   map[string][]string{CoachAgentID: {"gathered"}},
+		Hooks: hooks,
+		Vars:  map[string][]string{testCoachID: {"gathered"}},
 	}
 	f.repo = NewRepo(db, f.reg)
 	return f
@@ -173,14 +177,34 @@ func (f *fixture) force(d Definition) {
 	f.repo.invalidate()
 }
 
+// engine returns an orchestrator over the fixture's database with rt as
+// the model (nil = none), four model calls at once, closed at cleanup.
+func (f *fixture) engine(rt agent.Runtime, opts agent.Options) *agent.Orchestrator {
+	f.t.Helper()
+	opts.Prices = agent.Prices{"gpt-test": {InputPerMTok: 1, OutputPerMTok: 2}}
+	if opts.MaxConcurrentModelCalls == 0 {
+		opts.MaxConcurrentModelCalls = 4
+	}
+	o, err := agent.NewOrchestrator(f.db, agent.Runtimes{Model: rt, Heuristic: llm.Heuristic{}}, nil, f.pub, nil, opts)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(func() { _ = o.Close(context.Background()) })
+	return o
+}
+
 // runner returns a runner over the fixture with rt as the model.
 func (f *fixture) runner(rt agent.Runtime) *Runner {
 	f.t.Helper()
-	r, err := NewRunner(f.repo, rt, Options{Runs: agent.NewRunStore(f.db, f.db.Now), Publisher: f.pub,
-		Members: func(_ context.Context, id string) (map[string]any, error) {
-			return map[string]any{"id": id, "name": "Ada", "profile": map[string]any{"goal": "strength"}}, nil
-		},
-		Prices: agent.Prices{"gpt-test": {InputPerMTok: 1, OutputPerMTok: 2}}})
+	return f.runnerOn(f.engine(rt, agent.Options{}))
+}
+
+// runnerOn returns a runner over the fixture on engine e.
+func (f *fixture) runnerOn(e Engine) *Runner {
+	f.t.Helper()
+	r, err := NewRunner(f.repo, e, Options{Members: func(_ context.Context, id string) (map[string]any, error) {
+		return map[string]any{"id": id, "name": "Ada", "profile": map[string]any{"goal": "strength"}}, nil
+	}})
 	if err != nil {
 		f.t.Fatal(err)
 	}

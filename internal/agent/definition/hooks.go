@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 
+	"hearth/internal/agent"
 	"hearth/internal/live"
+	"hearth/internal/store"
 )
 
 // Hook attachment points, as recorded in HookEvent.Point.
@@ -24,7 +26,7 @@ const (
 )
 
 // NotifyKind is the live event kind the notify hook publishes.
-const NotifyKind = "notify"
+const NotifyKind = live.KindNotify
 
 // maxHookTextLen caps the text a hook passes on, in characters.
 const maxHookTextLen = 2000
@@ -40,19 +42,17 @@ type HookEvent struct {
 	Member string
 	RunID  int64
 	Value  any
+	// Scope is the run's scope: a hook that writes stages the write with
+	// Scope.Stage, so it happens only when the invoke succeeds.
+	Scope agent.Scope
 }
 
 // HookFunc is a named side effect fired by definitions.
 type HookFunc func(ctx context.Context, ev HookEvent) error
 
-// Publisher publishes to the live hub (internal/live.Hub).
-type Publisher interface {
-	Publish(topic, kind string, data any)
-}
-
-// NoteLogger records a coaching note about a member.
+// NoteLogger records a coaching note about a member in a transaction.
 type NoteLogger interface {
-	LogNote(ctx context.Context, member, agentID, note string) error
+	LogNote(ctx context.Context, tx *store.Tx, member, agentID, note string, runID int64) error
 }
 
 // Notification is the data of a "notify" event on a member's topic.
@@ -62,32 +62,39 @@ type Notification struct {
 }
 
 // NotifyHook publishes the value as text to the member's screens (topic
-// "member:<id>", kind "notify"). An empty value publishes nothing.
-func NotifyHook(pub Publisher) HookFunc {
+// "member:<id>", kind "notify") once the invoke has committed. An empty
+// value publishes nothing.
+func NotifyHook(pub live.Publisher) HookFunc {
 	return func(_ context.Context, ev HookEvent) error {
 		msg := hookText(ev.Value)
 		if msg == "" {
 			return nil
 		}
-		pub.Publish(live.MemberTopic(ev.Member), NotifyKind, Notification{Agent: ev.AgentID, Message: msg})
-		return nil
+		n := Notification{Agent: ev.AgentID, Message: msg}
+		return ev.Scope.Stage(func(_ context.Context, tx *store.Tx) error {
+			tx.AfterCommit(func() { pub.Publish(live.MemberTopic(ev.Member), NotifyKind, n) })
+			return nil
+		})
 	}
 }
 
-// LogNoteHook records the value as text as a note about the member.
+// LogNoteHook records the value as text as a note about the member when
+// the invoke commits.
 func LogNoteHook(notes NoteLogger) HookFunc {
-	return func(ctx context.Context, ev HookEvent) error {
+	return func(_ context.Context, ev HookEvent) error {
 		note := hookText(ev.Value)
 		if note == "" {
 			return errors.New("log_note: nothing to log (the source is empty)")
 		}
-		return notes.LogNote(ctx, ev.Member, ev.AgentID, note)
+		return ev.Scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+			return notes.LogNote(ctx, tx, ev.Member, ev.AgentID, note, ev.RunID)
+		})
 	}
 }
 
 // BuiltinHooks returns notify (when pub is set) and log_note (when notes is
 // set), to merge into Registry.Hooks.
-func BuiltinHooks(pub Publisher, notes NoteLogger) map[string]HookFunc {
+func BuiltinHooks(pub live.Publisher, notes NoteLogger) map[string]HookFunc {
 	out := map[string]HookFunc{}
 	if pub != nil {
 		out[HookNotify] = NotifyHook(pub)

@@ -3,42 +3,36 @@ package definition
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"hearth/internal/agent"
 )
 
-// reason asks the model until the output passes the schema and the rules,
-// sending each failure back with its errors, at most 1 + MaxRetries times.
+// reason asks the model through the engine's loop until the output passes
+// the schema and the rules, at most 1 + MaxRetries times.
 func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int, req agent.Request) (any, error) {
-	base := slices.Clone(req.Messages)
-	tries := 1 + max(cur.MaxRetries, 0)
-	var last []agent.ValidationError
-	for attempt := 1; attempt <= tries; attempt++ {
-		t := time.Now()
-		res, err := inv.callModel(ctx, req)
-		inv.timing(agent.PhaseReason, t)
-		inv.updateStep(idx, func(s *Step) { s.Attempts++ })
-		if err != nil {
-			return nil, fmt.Errorf("definition: %s: model: %w", cur.AgentID, err)
-		}
-		t = time.Now()
-		out, errs := cur.check(res.Output)
-		inv.timing(agent.PhaseValidate, t)
-		if len(errs) == 0 {
-			return out, nil
-		}
-		inv.recordInvalid(c, errs)
-		last = errs
-		req.Messages = append(slices.Clone(base),
-			agent.Message{Role: agent.RoleAssistant, Content: res.Output},
-			agent.Message{Role: agent.RoleUser, Content: correction(errs, cur.schema != nil)})
+	src := agent.SourceModel
+	if c.key != "" {
+		src += " (sub-agent " + c.key + ")"
 	}
-	return nil, fmt.Errorf("definition: %s: the output is still invalid after %d attempts: %s", cur.AgentID, tries, summarize(last))
+	out, err := inv.x.Reason(ctx, agent.Reasoning{Request: req, Retries: max(cur.MaxRetries, 0), Source: src,
+		Check: func(_ context.Context, raw string) (any, []agent.ValidationError) {
+			inv.updateStep(idx, func(s *Step) { s.Attempts++ })
+			return cur.check(raw)
+		}})
+	var invalid *agent.InvalidOutputError
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.As(err, &invalid):
+		return nil, fmt.Errorf("definition: %s: the output is still invalid after %d attempts: %s", cur.AgentID, invalid.Attempts, summarize(invalid.Last))
+	}
+	inv.updateStep(idx, func(s *Step) { s.Attempts++ })
+	return nil, fmt.Errorf("definition: %s: model: %w", cur.AgentID, err)
 }
 
 // check validates a reply: the schema (when there is one) and then the
@@ -64,15 +58,6 @@ func (c *current) check(raw string) (any, []agent.ValidationError) {
 		return nil, errs
 	}
 	return out, nil
-}
-
-// correction is the message that sends invalid output back to the model.
-func correction(errs []agent.ValidationError, schema bool) string {
-	ask := "Reply again with these problems fixed."
-	if schema {
-		ask = "Reply again with the corrected JSON document only, matching the schema."
-	}
-	return "Your previous reply failed validation.\n\n## Errors\n" + agent.FormatValidationErrors(errs) + "\n" + ask
 }
 
 // The agent framework's helpers, under the names this package uses.

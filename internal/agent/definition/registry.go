@@ -10,15 +10,15 @@ import (
 	"hearth/internal/agent"
 )
 
-// Context type names the health wiring provides (any name registered in
-// Registry.Contexts is valid; these are the conventional ones).
+// Context types every definition may declare. Domains register more in
+// Registry.Contexts (the coach's: program_state, health_summary, …).
 const (
+	// ContextMemberProfile is who the member is (the app resolves it).
 	ContextMemberProfile = "member_profile"
-	ContextTargetsGoals  = "targets_goals"
-	ContextProgramState  = "program_state"
-	ContextDate          = "date_context"
-	ContextHealthSummary = "health_summary"
-	ContextCatalogMenu   = "catalog_menu"
+	// ContextDate is today's date and time (DateContext).
+	ContextDate = "date_context"
+	// ContextWorkingMemory is the agent's working memory for the member,
+	// provided by the engine.
 	ContextWorkingMemory = "working_memory"
 )
 
@@ -41,10 +41,6 @@ type Registry struct {
 	Contexts map[string]ContextResolver
 	// Hooks are the hook functions hooks name (see BuiltinHooks).
 	Hooks map[string]HookFunc
-	// Memory, when set, gives tools the run's working memory for (agent,
-	// member), saves it when the invoke succeeds, and provides the
-	// working_memory context type from it.
-	Memory *agent.MemoryStore
 	// Vars lists, per agent id, extra template variables that agent's
 	// callers supply (for example the variables the coach's assignment
 	// renders into its user template).
@@ -57,7 +53,7 @@ func (r Registry) ContextTypes() []string {
 	for name := range r.Contexts {
 		out = append(out, name)
 	}
-	if r.Memory != nil && r.Contexts[ContextWorkingMemory] == nil {
+	if r.Contexts[ContextWorkingMemory] == nil { // the engine provides it
 		out = append(out, ContextWorkingMemory)
 	}
 	slices.Sort(out)

@@ -73,7 +73,7 @@ func (c *current) clone() (Version, error) {
 	if err := json.Unmarshal(b, &v.Definition); err != nil {
 		return Version{}, fmt.Errorf("definition: copy %s: %w", c.AgentID, err)
 	}
-	v.normalize()
+	v.Normalize()
 	return v, nil
 }
 
@@ -148,7 +148,7 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 	}
 	var v Version
 	inserted := false
-	err := r.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := r.db.Tx(ctx, func(tx *store.Tx) error {
 		var last int
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agent_definitions WHERE agent_id = ?`,
 			d.AgentID).Scan(&last); err != nil {
@@ -183,7 +183,7 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 
 // prepare normalizes d and turns Go-typed input mappings into JSON shapes.
 func prepare(d *Definition) error {
-	d.normalize()
+	d.Normalize()
 	for i := range d.SubAgents {
 		in, err := jsonValue(d.SubAgents[i].Input)
 		if err != nil {
@@ -207,15 +207,11 @@ func prepare(d *Definition) error {
 // nothing to roll back to.
 func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error) {
 	var prev Version
-	err := r.db.Tx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
+	err := r.db.Tx(ctx, func(tx *store.Tx) error {
+		active, err := store.All(ctx, tx, scanVersion, `SELECT `+versionColumns+` FROM agent_definitions
 			WHERE agent_id = ? AND is_active = 1 ORDER BY version DESC LIMIT 2`, agentID)
 		if err != nil {
 			return fmt.Errorf("definition: rollback %s: %w", agentID, err)
-		}
-		active, err := scanVersions(rows)
-		if err != nil {
-			return err
 		}
 		switch len(active) {
 		case 0:
@@ -241,15 +237,11 @@ func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error
 // graph loads the other agents' current sub-agent lists and the keys their
 // object input mappings give agentID.
 func (r *Repo) graph(ctx context.Context, q store.Queryer, agentID string) (graph, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions d
+	all, err := store.All(ctx, q, scanVersion, `SELECT `+versionColumns+` FROM agent_definitions d
 		WHERE is_active = 1 AND version = (SELECT MAX(version) FROM agent_definitions
 			WHERE agent_id = d.agent_id AND is_active = 1)`)
 	if err != nil {
 		return graph{}, fmt.Errorf("definition: load graph: %w", err)
-	}
-	all, err := scanVersions(rows)
-	if err != nil {
-		return graph{}, err
 	}
 	g := graph{subs: map[string][]string{}}
 	for _, v := range all {
@@ -264,4 +256,12 @@ func (r *Repo) graph(ctx context.Context, q store.Queryer, agentID string) (grap
 		}
 	}
 	return g, nil
+}
+
+// EnsureSeeded inserts def as version 1 of its agent when the agent has no
+// version at all (active or not), validated like any save, and reports
+// whether it did. Later starts leave the admin's versions alone.
+func EnsureSeeded(ctx context.Context, repo *Repo, def Definition) (bool, error) {
+	_, created, err := repo.insert(ctx, def, "system", "seeded from the code defaults", true)
+	return created, err
 }

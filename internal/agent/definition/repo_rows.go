@@ -49,7 +49,7 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 	return res.LastInsertId()
 }
 
-func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
+func scanVersion(row store.Scanner) (Version, error) {
 	var v Version
 	var temp sql.NullFloat64
 	var tools, contexts, rules, subs, hooks, toolHooks, created string
@@ -86,24 +86,8 @@ func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
 	if v.DeactivatedAt, err = store.ParseNullTime(deactivated); err != nil {
 		return v, err
 	}
-	v.normalize()
+	v.Normalize()
 	return v, nil
-}
-
-func scanVersions(rows *sql.Rows) ([]Version, error) {
-	defer rows.Close()
-	out := []Version{}
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("definition: list: %w", err)
-	}
-	return out, nil
 }
 
 // Version returns version number of an agent (active or not); NotFound if
@@ -120,58 +104,57 @@ func (r *Repo) Version(ctx context.Context, agentID string, number int) (Version
 // History returns every version of an agent, newest first; NotFound if the
 // agent has none.
 func (r *Repo) History(ctx context.Context, agentID string) ([]Version, error) {
-	rows, err := r.db.Read.QueryContext(ctx, `SELECT `+versionColumns+` FROM agent_definitions
+	out, err := store.All(ctx, r.db.Read, scanVersion, `SELECT `+versionColumns+` FROM agent_definitions
 		WHERE agent_id = ? ORDER BY version DESC`, agentID)
 	if err != nil {
 		return nil, fmt.Errorf("definition: history %s: %w", agentID, err)
 	}
-	out, err := scanVersions(rows)
-	if err == nil && len(out) == 0 {
+	if len(out) == 0 {
 		return nil, apperr.NotFoundf("no agent %q", agentID)
 	}
-	return out, err
+	return out, nil
 }
 
 // List summarizes every agent with a definition, by agent id. UpdatedAt and
 // UpdatedBy are the latest save or rollback.
 func (r *Repo) List(ctx context.Context) ([]Summary, error) {
-	rows, err := r.db.Read.QueryContext(ctx, `SELECT agent_id, version, model, is_active, created_at, created_by,
-		deactivated_at, deactivated_by FROM agent_definitions ORDER BY agent_id, version`)
+	rows, err := store.All(ctx, r.db.Read, scanVersionRow, `SELECT agent_id, version, model, is_active, created_at,
+		created_by, deactivated_at, deactivated_by FROM agent_definitions ORDER BY agent_id, version`)
 	if err != nil {
 		return nil, fmt.Errorf("definition: list: %w", err)
 	}
-	defer rows.Close()
 	out := []Summary{}
-	for rows.Next() {
-		var id, model, created, by, deBy string
-		var number, active int
-		var de sql.NullString
-		if err := rows.Scan(&id, &number, &model, &active, &created, &by, &de, &deBy); err != nil {
-			return nil, fmt.Errorf("definition: list: %w", err)
-		}
-		if len(out) == 0 || out[len(out)-1].AgentID != id {
-			out = append(out, Summary{AgentID: id})
+	for _, v := range rows {
+		if len(out) == 0 || out[len(out)-1].AgentID != v.AgentID {
+			out = append(out, Summary{AgentID: v.AgentID})
 		}
 		s := &out[len(out)-1]
 		s.Versions++
-		if active == 1 {
-			s.Version, s.Model = number, model
+		if v.Active {
+			s.Version, s.Model = v.Number, v.Model
 		}
-		at, err := store.ParseTime(created)
-		if err != nil {
-			return nil, err
+		if !v.CreatedAt.Before(s.UpdatedAt) {
+			s.UpdatedAt, s.UpdatedBy = v.CreatedAt, v.CreatedBy
 		}
-		if !at.Before(s.UpdatedAt) {
-			s.UpdatedAt, s.UpdatedBy = at, by
+		if v.DeactivatedAt != nil && !v.DeactivatedAt.Before(s.UpdatedAt) {
+			s.UpdatedAt, s.UpdatedBy = *v.DeactivatedAt, v.DeactivatedBy
 		}
-		if deAt, err := store.ParseNullTime(de); err != nil {
-			return nil, err
-		} else if deAt != nil && !deAt.Before(s.UpdatedAt) {
-			s.UpdatedAt, s.UpdatedBy = *deAt, deBy
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("definition: list: %w", err)
 	}
 	return out, nil
+}
+
+// scanVersionRow reads the bookkeeping of a version, for List.
+func scanVersionRow(row store.Scanner) (Version, error) {
+	var v Version
+	var created string
+	var de sql.NullString
+	if err := row.Scan(&v.AgentID, &v.Number, &v.Model, &v.Active, &created, &v.CreatedBy, &de, &v.DeactivatedBy); err != nil {
+		return v, err
+	}
+	var err error
+	if v.CreatedAt, err = store.ParseTime(created); err != nil {
+		return v, err
+	}
+	v.DeactivatedAt, err = store.ParseNullTime(de)
+	return v, err
 }

@@ -259,7 +259,7 @@ func TestTemplateMayUseKeysItsParentsMapIn(t *testing.T) {
 	f.save(parent)
 	f.save(child) // now the parent supplies userName and overview
 	// The coach's caller-supplied variables come from Registry.Vars.
-	coach := def(CoachAgentID, "Coach.")
+	coach := def(testCoachID, "Coach.")
 	coach.UserTemplate = "{{gathered}}"
 	f.save(coach)
 }
@@ -285,51 +285,6 @@ func TestListSummarizesAgents(t *testing.T) {
 	}
 	if list[1].AgentID != "b-agent" || list[1].Version != 1 || list[1].UpdatedBy != "test" {
 		t.Fatalf("b-agent = %+v", list[1])
-	}
-}
-
-func TestCoachSeedAndTuningFollowEdits(t *testing.T) {
-	f := newFixture(t)
-	ctx := context.Background()
-	temp := 0.4
-	base := Tuning{SystemPrompt: "You are the household's coach.", UserTemplate: "Today:\n{{gathered}}",
-		Model: agentSettings("gpt-test", &temp, 900, 6, 0)}
-	schema := map[string]any{"type": "object", "properties": map[string]any{"coach": map[string]any{"type": "object"}}}
-	seed := DefinitionOf(CoachAgentID, base, schema, []string{"get_weight"})
-	created, err := SeedCoach(ctx, f.repo, seed)
-	if err != nil || !created {
-		t.Fatalf("seed = %v, %v", created, err)
-	}
-	src := CoachTuningSource(f.repo, CoachAgentID)
-	got, err := src.Tuning(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.SystemPrompt != base.SystemPrompt || got.UserTemplate != base.UserTemplate || got.Model.Model != "gpt-test" ||
-		*got.Model.Temperature != 0.4 || got.Model.MaxTokens != 900 || got.Model.MaxIterations != 6 || got.Model.MaxRetries != 2 {
-		t.Fatalf("tuning = %+v", got)
-	}
-	// An admin edit changes the next run's tuning; a second start does not reseed.
-	edited := seed
-	edited.SystemPrompt = "You are a gentler coach."
-	edited.MaxRetries = 0
-	f.save(edited)
-	if created, err := SeedCoach(ctx, f.repo, seed); err != nil || created {
-		t.Fatalf("reseed = %v, %v", created, err)
-	}
-	if got, _ = src.Tuning(ctx); got.SystemPrompt != "You are a gentler coach." || got.Model.MaxRetries != -1 {
-		t.Fatalf("after edit = %+v", got)
-	}
-	if _, err := f.repo.Rollback(ctx, CoachAgentID, "admin"); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ = src.Tuning(ctx); got.SystemPrompt != base.SystemPrompt {
-		t.Fatalf("after rollback = %q", got.SystemPrompt)
-	}
-	// A seed that does not validate is refused (and reported).
-	bad := DefinitionOf("other-coach", base, schema, []string{"no_such_tool"})
-	if _, err := EnsureSeeded(ctx, f.repo, bad); !apperr.Is(err, apperr.Invalid) {
-		t.Fatalf("bad seed: %v", err)
 	}
 }
 

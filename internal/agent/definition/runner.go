@@ -2,6 +2,7 @@ package definition
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,7 +12,6 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
-	"hearth/internal/live"
 )
 
 // AssignmentInvoke is the assignment id recorded on the runs of invokes.
@@ -33,43 +33,38 @@ type Params struct {
 // MemberData returns a member's data for $user references and {{user.x}}.
 type MemberData func(ctx context.Context, member string) (map[string]any, error)
 
-// Options configure a Runner; Runs is required.
+// Engine is the agent orchestrator as definitions use it
+// (*agent.Orchestrator): invokes are its runs, with its one reasoning loop,
+// ledger, model-call limit and budget.
+type Engine interface {
+	Execute(ctx context.Context, req agent.TaskRequest, drive agent.Driver) (agent.Run, error)
+	HasModel() bool
+	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)
+}
+
+// Options configure a Runner.
 type Options struct {
-	// Runs records each invoke as a run.
-	Runs *agent.RunStore
 	// Members gives $user its data (default {"id": member}).
 	Members MemberData
-	// Publisher receives run events (kind "run", agent.RunEvent) on the
-	// admin and member topics; nil publishes nothing.
-	Publisher Publisher
-	Logger    *slog.Logger
+	Logger  *slog.Logger
 	// Location formats $now, {{now}} (default UTC).
 	Location *time.Location
-	// Prices estimate the run's cost.
-	Prices agent.Prices
-	// BudgetExhausted, when set, is asked before each invoke; true refuses it
-	// (for example the orchestrator's BudgetStatus).
-	BudgetExhausted func(ctx context.Context) (bool, error)
-	// MaxConcurrentCalls caps model requests in flight across invokes
-	// (default 4).
-	MaxConcurrentCalls int
 }
 
-// Runner invokes agents from their current definitions.
+// Runner invokes agents from their current definitions on the engine.
 type Runner struct {
-	repo  *Repo
-	rt    agent.Runtime
-	opts  Options
-	log   *slog.Logger
-	slots chan struct{}
+	repo   *Repo
+	engine Engine
+	opts   Options
+	log    *slog.Logger
 }
 
-// NewRunner returns a runner over repo's definitions. rt is the language
-// model; nil makes every invoke fail with a clear message (declarative
-// agents have no heuristic planner).
-func NewRunner(repo *Repo, rt agent.Runtime, opts Options) (*Runner, error) {
-	if repo == nil || opts.Runs == nil {
-		return nil, errors.New("definition: a runner needs a repo and a run store")
+// NewRunner returns a runner over repo's definitions that runs them on
+// engine. Declarative agents have no heuristic planner: without a model
+// every invoke is refused with a clear message.
+func NewRunner(repo *Repo, engine Engine, opts Options) (*Runner, error) {
+	if repo == nil || engine == nil {
+		return nil, errors.New("definition: a runner needs a repo and an engine")
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -82,10 +77,7 @@ func NewRunner(repo *Repo, rt agent.Runtime, opts Options) (*Runner, error) {
 			return map[string]any{"id": member}, nil
 		}
 	}
-	if opts.MaxConcurrentCalls <= 0 {
-		opts.MaxConcurrentCalls = 4
-	}
-	return &Runner{repo: repo, rt: rt, opts: opts, log: opts.Logger, slots: make(chan struct{}, opts.MaxConcurrentCalls)}, nil
+	return &Runner{repo: repo, engine: engine, opts: opts, log: opts.Logger}, nil
 }
 
 // Result is what an invoke produced.
@@ -120,59 +112,67 @@ type Step struct {
 	MS       float64  `json:"ms"`
 }
 
-// Invoke runs agentID's current definition for p.Member and returns the
-// composed result. The invoke is recorded as a run (Result.RunID, also set
-// when it failed after the run was created). Unknown agent or member is
-// NotFound; a definition that cannot run (unknown tool or context type,
-// missing template variable, cycle, depth) is Invalid and fails the run.
+var (
+	errNoModel = apperr.New(apperr.Conflict, "no language model is configured: agents defined here need one (set OPENAI_API_KEY or OPENAI_BASE_URL)")
+	errBudget  = apperr.New(apperr.Conflict, "today's model budget is spent")
+)
+
+// Invoke runs agentID's current definition for p.Member as one engine run
+// and returns the composed result. Writes the agents' tools make are
+// staged and applied only when the whole invoke succeeds. Unknown agent or
+// member is NotFound; a definition that cannot run (unknown tool or
+// context type, missing template variable, cycle, depth) is Invalid and
+// fails the run (Result.RunID is set whenever a run was recorded).
 func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, error) {
 	res := Result{AgentID: agentID}
 	if err := r.checkParams(&p); err != nil {
 		return res, err
 	}
-	if r.rt == nil {
-		return res, apperr.New(apperr.Conflict, "no language model is configured: agents defined here need one (set OPENAI_API_KEY or OPENAI_BASE_URL)")
+	if !r.engine.HasModel() {
+		return res, errNoModel
 	}
-	if r.opts.BudgetExhausted != nil {
-		spent, err := r.opts.BudgetExhausted(ctx)
-		if err != nil {
-			return res, err
-		}
-		if spent {
-			return res, apperr.New(apperr.Conflict, "today's model budget is spent")
-		}
+	if st, err := r.engine.BudgetStatus(ctx); err != nil {
+		return res, err
+	} else if st.Exhausted {
+		return res, errBudget
 	}
 	cur, err := r.repo.current(ctx, agentID)
 	if err != nil {
 		return res, err
 	}
 	res.Version = cur.Number
-	inv, err := r.newInvocation(ctx, agentID, p)
+	inv, err := r.newInvocation(ctx, p)
 	if err != nil {
 		return res, err
 	}
-	if err := r.opts.Runs.Create(ctx, &inv.run); err != nil {
+	var out node
+	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
+		Trigger: p.Trigger}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+		switch why, err := x.Fallback(ctx); {
+		case err != nil:
+			return nil, err
+		case why == agent.FallbackBudget:
+			return nil, errBudget
+		case why != "":
+			return nil, errNoModel
+		}
+		inv.x = x
+		n, _, err := inv.execute(ctx, cur, call{path: []string{agentID}, message: p.Message})
+		if err != nil {
+			return nil, err
+		}
+		out = n
+		return marshalJSON(n.composed)
+	})
+	res.RunID = run.ID
+	if run.Status.Terminal() { // the run finished: its trace is complete
+		res.Steps = inv.trace()
+	}
+	if err != nil {
 		return res, err
 	}
-	res.RunID = inv.run.ID
-	now := r.repo.now().UTC()
-	inv.run.Status, inv.run.StartedAt = agent.StatusRunning, &now
-	if err := r.opts.Runs.Save(ctx, &inv.run); err != nil {
-		r.finish(ctx, inv, res, err)
-		return res, err
-	}
-	r.publish(&inv.run)
-
-	n, _, err := inv.execute(ctx, cur, call{path: []string{agentID}, message: p.Message})
-	if err == nil {
-		err = inv.saveMemory(ctx)
-	}
-	res.Steps = inv.steps
-	if err == nil {
-		res.Output, res.Composed = n.output, n.composed
-	}
-	r.finish(ctx, inv, res, err)
-	return res, err
+	res.Output, res.Composed = out.output, out.composed
+	return res, nil
 }
 
 func (r *Runner) checkParams(p *Params) error {
@@ -195,48 +195,6 @@ func (r *Runner) checkParams(p *Params) error {
 		}
 	}
 	return nil
-}
-
-// finish records the run's outcome; a failure to record is logged, not returned.
-func (r *Runner) finish(ctx context.Context, inv *invocation, res Result, runErr error) {
-	inv.mu.Lock()
-	run := inv.run
-	inv.mu.Unlock()
-	now := r.repo.now().UTC()
-	run.FinishedAt, run.Phase = &now, ""
-	if runErr != nil {
-		run.Status, run.Error = agent.StatusFailed, runErr.Error()
-		if ctx.Err() != nil {
-			run.Status = agent.StatusInterrupted
-		}
-	} else {
-		run.Status = agent.StatusSucceeded
-		if b, err := marshalJSON(res.Composed); err == nil {
-			run.Output = b
-		}
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := r.opts.Runs.Save(sctx, &run); err != nil {
-		r.log.Error("definition: record run outcome", "run", run.ID, "err", err)
-	}
-	lvl := slog.LevelInfo
-	if runErr != nil {
-		lvl = slog.LevelWarn
-	}
-	r.log.Log(ctx, lvl, "definition: invoke finished", "run", run.ID, "agent", run.Agent, "member", run.Member,
-		"status", run.Status, "model", run.Model, "tokens_in", run.TokensIn, "tokens_out", run.TokensOut, "err", run.Error)
-	r.publish(&run)
-}
-
-func (r *Runner) publish(run *agent.Run) {
-	if r.opts.Publisher == nil {
-		return
-	}
-	ev := agent.RunEvent{ID: run.ID, Agent: run.Agent, Assignment: run.Assignment, Member: run.Member,
-		Status: run.Status, Phase: run.Phase, Error: run.Error}
-	r.opts.Publisher.Publish(live.TopicAdmin, "run", ev)
-	r.opts.Publisher.Publish(live.MemberTopic(run.Member), "run", ev)
 }
 
 // definitionErr is a definition that cannot run as stored.

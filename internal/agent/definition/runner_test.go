@@ -52,8 +52,17 @@ func TestInvokeBuildsThePromptAndRecordsARun(t *testing.T) {
 		run.Prompt == nil || run.Prompt.User != wantUser || run.StartedAt == nil || run.FinishedAt == nil {
 		t.Fatalf("run = %+v", run)
 	}
-	if evs := f.pub.kind("run"); len(evs) != 4 { // running + finished, admin and member topics
-		t.Fatalf("run events = %v", evs)
+	// One run lifecycle, the engine's: queued → phases → succeeded, on the
+	// admin and the member topics.
+	var phases []string
+	for _, p := range f.pub.kind("run") {
+		if p.topic == "admin" {
+			ev := p.data.(agent.RunEvent)
+			phases = append(phases, string(ev.Status)+"/"+ev.Phase)
+		}
+	}
+	if want := []string{"queued/", "running/reason", "running/validate", "running/act", "running/save_memory", "succeeded/"}; !reflect.DeepEqual(phases, want) {
+		t.Fatalf("run events = %v, want %v", phases, want)
 	}
 }
 
@@ -72,13 +81,18 @@ func TestInvokeRefusesWhatCannotRun(t *testing.T) {
 	if _, err := r.Invoke(ctx, "greeter", Params{Message: "x"}); !apperr.Is(err, apperr.Invalid) {
 		t.Fatalf("no member: %v", err)
 	}
-	noModel, _ := NewRunner(f.repo, nil, Options{Runs: agent.NewRunStore(f.db, nil)})
+	noModel := f.runnerOn(f.engine(nil, agent.Options{}))
 	if _, err := noModel.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); !apperr.Is(err, apperr.Conflict) ||
 		!strings.Contains(err.Error(), "no language model") {
 		t.Fatalf("no model: %v", err)
 	}
-	spent, _ := NewRunner(f.repo, m, Options{Runs: agent.NewRunStore(f.db, nil),
-		BudgetExhausted: func(context.Context) (bool, error) { return true, nil }})
+	// The engine's one budget: a run that spent a token exhausts a 1-token day.
+	spentEngine := f.engine(m, agent.Options{Budget: agent.Budget{Tokens: 1}})
+	spent := f.runnerOn(spentEngine)
+	m.reply("greeter", "hello")
+	if _, err := spent.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); err != nil {
+		t.Fatalf("first invoke under budget: %v", err)
+	}
 	if _, err := spent.Invoke(ctx, "greeter", Params{Member: "ada", Message: "x"}); !apperr.Is(err, apperr.Conflict) ||
 		!strings.Contains(err.Error(), "budget") {
 		t.Fatalf("budget spent: %v", err)
@@ -347,7 +361,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 		t.Fatalf("tool order = %v", got)
 	}
 	var notices []string
-	for _, p := range f.pub.kind(NotifyKind) {
+	for _, p := range f.pub.kind(string(NotifyKind)) {
 		if p.topic != "member:ada" {
 			t.Errorf("notify topic = %s", p.topic)
 		}
@@ -366,7 +380,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 		}
 	}
 	// The remember tool wrote working memory, saved with the run.
-	mem, err := f.reg.Memory.Load(ctx, "hooked", "ada")
+	mem, err := agent.NewMemoryStore(f.db, nil).Load(ctx, "hooked", "ada")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +395,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 func TestWorkingMemoryContext(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	if _, err := f.reg.Memory.Set(ctx, "mem-agent", "ada", "knee", "sore left knee", 0, agent.AdminActor("t")); err != nil {
+	if _, err := agent.NewMemoryStore(f.db, nil).Set(ctx, "mem-agent", "ada", "knee", "sore left knee", 0, agent.AdminActor("t")); err != nil {
 		t.Fatal(err)
 	}
 	d := def("mem-agent", "agent:mem-agent")
@@ -452,5 +466,76 @@ func TestSubAgentTemplateUsesItsMappedInput(t *testing.T) {
 	}
 	if notes := strings.Join(res.Steps[1].Notes, ";"); !strings.Contains(notes, "$extras.nope not found") {
 		t.Fatalf("missing input reference not noted: %q", notes)
+	}
+}
+
+// Definitions run on the engine: its one model-call limit covers their
+// parallel sub-agents too (the runner used to have its own limit of 4).
+func TestInvokesShareTheEnginesModelLimit(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "c"} {
+		f.save(def("leaf-"+id, "agent:leaf-"+id))
+	}
+	parent := def("fan", "agent:fan")
+	parent.SubAgents = []SubAgent{{Key: "a", AgentID: "leaf-a"}, {Key: "b", AgentID: "leaf-b"}, {Key: "c", AgentID: "leaf-c"}}
+	f.save(parent)
+	m := newFakeModel()
+	m.reply("fan", "go")
+	var mu sync.Mutex
+	inFlight, most := 0, 0
+	for _, id := range []string{"a", "b", "c"} {
+		m.on("leaf-"+id, func(context.Context, agent.Request) (string, error) {
+			mu.Lock()
+			inFlight++
+			most = max(most, inFlight)
+			mu.Unlock()
+			time.Sleep(30 * time.Millisecond)
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+			return id, nil
+		})
+	}
+	r := f.runnerOn(f.engine(m, agent.Options{MaxConcurrentModelCalls: 1}))
+	if _, err := r.Invoke(ctx, "fan", Params{Member: "ada", Message: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if most != 1 {
+		t.Fatalf("%d model calls at once, want the engine's limit of 1", most)
+	}
+}
+
+// A failed invoke applies nothing its tools staged: the model remembered
+// something and then never produced valid output.
+func TestFailedInvokeAppliesNoStagedWrites(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	d := def("forgetful", "agent:forgetful")
+	d.OutputSchema = map[string]any{"type": "object", "required": []any{"ok"}}
+	d.ToolIDs = []string{"remember"}
+	d.MaxRetries = 1
+	f.save(d)
+	m := newFakeModel()
+	m.on("forgetful", func(ctx context.Context, req agent.Request) (string, error) {
+		if _, err := req.CallTool(ctx, "remember", json.RawMessage(`{"key":"mood","value":"grumpy","ttl_hours":0}`)); err != nil {
+			return "", err
+		}
+		return `{"nope": true}`, nil
+	})
+	res, err := f.runner(m).Invoke(ctx, "forgetful", Params{Member: "ada", Message: "hi"})
+	if err == nil || !strings.Contains(err.Error(), "still invalid after 2 attempts") {
+		t.Fatalf("invoke: %v", err)
+	}
+	mem, err := agent.NewMemoryStore(f.db, nil).Load(ctx, "forgetful", "ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := mem.Get("mood"); ok {
+		t.Fatalf("a failed invoke saved the model's memory write %q", v)
+	}
+	run := f.run(res.RunID)
+	if run.Status != agent.StatusFailed || len(run.Effects) != 1 || run.Effects[0].Outcome != agent.EffectDiscarded {
+		t.Fatalf("run = %s, effects %+v; want failed with the staged write discarded", run.Status, run.Effects)
 	}
 }

@@ -20,7 +20,7 @@ func (inv *invocation) subAgents(ctx context.Context, def *Definition, c call, o
 	if len(def.SubAgents) == 0 {
 		return output, nil
 	}
-	defer inv.timing("sub_agents", time.Now())
+	defer inv.x.Timing("sub_agents", time.Now())
 	composed := map[string]any{}
 	m, isObject := output.(map[string]any)
 	if isObject {
@@ -97,7 +97,7 @@ func (inv *invocation) subAgent(ctx context.Context, parent *Definition, c call,
 	if err != nil {
 		return nil, false, err
 	}
-	inv.fire(ctx, idx, e.After, HookEvent{Point: AfterSubAgent, AgentID: e.AgentID, Key: e.Key}, n.composed)
+	inv.fire(ctx, idx, inv.x.Scope(e.AgentID, nil), e.After, HookEvent{Point: AfterSubAgent, AgentID: e.AgentID, Key: e.Key}, n.composed)
 	return n.composed, true, nil
 }
 

@@ -42,10 +42,10 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 			_ = json.Unmarshal(args, &parsed)
 		}
 		ev := HookEvent{Point: BeforeTool, AgentID: def.AgentID, Tool: name}
-		inv.fire(ctx, idx, hooks.Before, ev, map[string]any{"tool": name, "args": parsed})
+		inv.fire(ctx, idx, scope, hooks.Before, ev, map[string]any{"tool": name, "args": parsed})
 		t := time.Now()
 		res, err := inv.reg.Tools.Call(ctx, scope, name, args)
-		inv.timing("tools", t)
+		inv.x.Timing("tools", t)
 		if len(hooks.After) > 0 {
 			v := map[string]any{"tool": name, "args": parsed, "result": nil, "error": ""}
 			if err != nil {
@@ -54,7 +54,7 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 				v["result"] = jv
 			}
 			ev.Point = AfterTool
-			inv.fire(ctx, idx, hooks.After, ev, v)
+			inv.fire(ctx, idx, scope, hooks.After, ev, v)
 		}
 		return res, err
 	}
@@ -63,12 +63,13 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 
 // fire runs hooks with the value each one's source selects from root.
 // Failures are logged and noted on the step; they never fail the invoke.
-func (inv *invocation) fire(ctx context.Context, idx int, refs []HookRef, ev HookEvent, root any) {
+// Hooks that write stage their writes in scope.
+func (inv *invocation) fire(ctx context.Context, idx int, scope agent.Scope, refs []HookRef, ev HookEvent, root any) {
 	if len(refs) == 0 {
 		return
 	}
-	defer inv.timing("hooks", time.Now())
-	ev.Member, ev.RunID = inv.member, inv.run.ID
+	defer inv.x.Timing("hooks", time.Now())
+	ev.Member, ev.RunID, ev.Scope = inv.member, inv.x.RunID(), scope
 	for _, h := range refs {
 		fn := inv.reg.Hooks[h.Hook]
 		if fn == nil {

@@ -1,24 +1,26 @@
-package definition
+package web
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 )
 
 func TestFormRoundTrip(t *testing.T) {
 	temp := 0.7
-	d := Definition{AgentID: "planner", SystemPrompt: "Plan.\nCarefully.", UserTemplate: "{{message}}", Model: "gpt-test",
+	d := definition.Definition{AgentID: "planner", SystemPrompt: "Plan.\nCarefully.", UserTemplate: "{{message}}", Model: "gpt-test",
 		Temperature: &temp, MaxTokens: 10, MaxIterations: 3, MaxRetries: 0, ToolIDs: []string{"get_weight"},
-		ContextTypes: []string{ContextDate}, OutputSchema: map[string]any{"type": "object"},
-		ValidationRules: []Rule{{Path: "a", Op: OpLength, Value: json.RawMessage("2")}},
-		SubAgents:       []SubAgent{{Batch: 1, Key: "k", AgentID: "x", Input: map[string]any{"a": "$result"}}},
-		Hooks:           Hooks{After: []HookRef{{Hook: "notify", Source: "a"}}},
-		ToolHooks:       map[string]Hooks{"get_weight": {Before: []HookRef{{Hook: "log_note"}}}},
+		ContextTypes: []string{definition.ContextDate}, OutputSchema: map[string]any{"type": "object"},
+		ValidationRules: []definition.Rule{{Path: "a", Op: definition.OpLength, Value: json.RawMessage("2")}},
+		SubAgents:       []definition.SubAgent{{Batch: 1, Key: "k", AgentID: "x", Input: map[string]any{"a": "$result"}}},
+		Hooks:           definition.Hooks{After: []definition.HookRef{{Hook: "notify", Source: "a"}}},
+		ToolHooks:       map[string]definition.Hooks{"get_weight": {Before: []definition.HookRef{{Hook: "log_note"}}}},
 	}
-	got, err := ParseForm(FormValues(d))
+	got, err := parseDefinitionForm(definitionFormValues(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,14 +29,14 @@ func TestFormRoundTrip(t *testing.T) {
 	if string(a) != string(b) {
 		t.Fatalf("round trip:\n%s\n%s", a, b)
 	}
-	nd, err := ParseForm(NewFormValues())
+	nd, err := parseDefinitionForm(newDefinitionFormValues())
 	if err != nil || nd.MaxIterations != 8 || nd.MaxRetries != 2 || nd.OutputSchema != nil || len(nd.ToolIDs) != 0 {
 		t.Fatalf("new form = %+v, %v", nd, err)
 	}
 }
 
 func TestParseFormListsAndErrors(t *testing.T) {
-	d, err := ParseForm(map[string]string{"agent_id": " a ", "tool_ids": "get_weight, send_update\nremember", "context_types": "",
+	d, err := parseDefinitionForm(map[string]string{"agent_id": " a ", "tool_ids": "get_weight, send_update\nremember", "context_types": "",
 		"system_prompt": "line\r\nline", "max_iterations": ""})
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +44,7 @@ func TestParseFormListsAndErrors(t *testing.T) {
 	if strings.Join(d.ToolIDs, "|") != "get_weight|send_update|remember" || d.AgentID != "a" || d.SystemPrompt != "line\nline" || d.MaxIterations != 8 {
 		t.Fatalf("parsed = %+v", d)
 	}
-	_, err = ParseForm(map[string]string{
+	_, err = parseDefinitionForm(map[string]string{
 		"temperature":      "warm",
 		"max_tokens":       "1.5",
 		"tool_ids":         `["a", 3]`,
@@ -53,7 +55,7 @@ func TestParseFormListsAndErrors(t *testing.T) {
 		"tool_hooks":       `{"get_weight": {"before": [{"hook": "notify", "src": "x"}]}}`,
 	})
 	var ae *apperr.Error
-	if !errorsAs(err, &ae) || ae.Code != apperr.Invalid {
+	if !errors.As(err, &ae) || ae.Code != apperr.Invalid {
 		t.Fatalf("err = %v", err)
 	}
 	for field, want := range map[string]string{

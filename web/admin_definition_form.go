@@ -1,4 +1,4 @@
-package definition
+package web
 
 import (
 	"encoding/json"
@@ -7,23 +7,24 @@ import (
 	"strconv"
 	"strings"
 
+	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 )
 
-// FormFields are the definition edit form's field names (the JSON names of
+// definitionFormFields are the definition edit form's field names (the JSON names of
 // Definition's fields, so validation errors land on the right field).
-var FormFields = []string{"agent_id", "system_prompt", "user_template", "model", "temperature", "max_tokens",
+var definitionFormFields = []string{"agent_id", "system_prompt", "user_template", "model", "temperature", "max_tokens",
 	"max_iterations", "max_retries", "tool_ids", "context_types", "output_schema", "validation_rules", "sub_agents",
 	"hooks", "tool_hooks"}
 
-// NewFormValues are the form's values for a new agent.
-func NewFormValues() map[string]string {
-	return FormValues(Definition{MaxIterations: 8, MaxRetries: 2})
+// newDefinitionFormValues are the form's values for a new agent.
+func newDefinitionFormValues() map[string]string {
+	return definitionFormValues(definition.Definition{MaxIterations: 8, MaxRetries: 2})
 }
 
-// FormValues renders d for the edit form, JSON fields indented.
-func FormValues(d Definition) map[string]string {
-	d.normalize()
+// definitionFormValues renders d for the edit form, JSON fields indented.
+func definitionFormValues(d definition.Definition) map[string]string {
+	d.Normalize()
 	js := func(v any) string {
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
@@ -47,13 +48,13 @@ func FormValues(d Definition) map[string]string {
 	return v
 }
 
-// ParseForm reads the edit form into a definition. Fields that do not parse
+// parseDefinitionForm reads the edit form into a definition. Fields that do not parse
 // (a number that is not one, JSON that is not JSON or has unknown fields)
 // are an apperr.Invalid with a message per field; nothing else is checked
 // here (Repo.Save validates the result).
-func ParseForm(v map[string]string) (Definition, error) {
+func parseDefinitionForm(v map[string]string) (definition.Definition, error) {
 	errs := map[string]string{}
-	d := Definition{
+	d := definition.Definition{
 		AgentID:      strings.TrimSpace(v["agent_id"]),
 		SystemPrompt: normalizeNewlines(v["system_prompt"]),
 		UserTemplate: normalizeNewlines(v["user_template"]),
@@ -93,14 +94,14 @@ func ParseForm(v map[string]string) (Definition, error) {
 	parseJSON(v["tool_hooks"], "tool_hooks", &d.ToolHooks, errs)
 	if len(errs) > 0 {
 		msgs := make([]string, 0, len(errs))
-		for _, f := range FormFields {
+		for _, f := range definitionFormFields {
 			if m, ok := errs[f]; ok {
 				msgs = append(msgs, f+": "+m)
 			}
 		}
 		return d, &apperr.Error{Code: apperr.Invalid, Message: "the definition was not saved: " + strings.Join(msgs, " | "), Fields: errs}
 	}
-	d.normalize()
+	d.Normalize()
 	return d, nil
 }
 
@@ -121,7 +122,7 @@ func parseJSON(s, field string, dst any, errs map[string]string) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	if err := DecodeStrict(s, dst); err != nil {
+	if err := definition.DecodeStrict(s, dst); err != nil {
 		errs[field] = jsonProblem(err, s)
 	}
 }

@@ -1,0 +1,326 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"hearth/internal/store"
+)
+
+// Exec is one run in progress, as the engine hands it to the code that
+// drives it: the assignment template, a chat turn, a declarative
+// definition (package definition) and later a workflow step. Through it
+// that code records phases, loads working memory, reasons with the model
+// (the one loop: model slot, budget, usage, validation retries) and lets
+// tools stage their writes; the engine commits the run (staged writes,
+// memory, the run row) in one transaction, or records its failure.
+// Safe for concurrent use: sub-agents reason in parallel.
+type Exec struct {
+	o   *Orchestrator
+	now time.Time
+
+	mu   sync.Mutex
+	run  *Run
+	mems map[string]*Memory
+
+	stage *Stager
+}
+
+func (o *Orchestrator) newExec(r *Run) *Exec {
+	return &Exec{o: o, run: r, now: o.now(), mems: map[string]*Memory{}, stage: NewStager()}
+}
+
+// RunID is the run's id.
+func (x *Exec) RunID() int64 { return x.run.ID }
+
+// Member is whom the run is for.
+func (x *Exec) Member() string { return x.run.Member }
+
+// Now is the run's clock reading, taken when it started.
+func (x *Exec) Now() time.Time { return x.now }
+
+// update changes the run under the lock.
+func (x *Exec) update(fn func(r *Run)) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	fn(x.run)
+}
+
+// snapshot copies the run under the lock, with its own copies of the
+// slices the run keeps appending to and updating in place.
+func (x *Exec) snapshot() Run {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	r := *x.run
+	r.Timings = slices.Clone(r.Timings)
+	r.ToolCalls = slices.Clone(r.ToolCalls)
+	r.ValidationErrors = slices.Clone(r.ValidationErrors)
+	r.Effects = slices.Clone(r.Effects)
+	return r
+}
+
+// SetPrompt records the prompt the run sends (shown in the run view).
+func (x *Exec) SetPrompt(p Prompt) { x.update(func(r *Run) { r.Prompt = &p }) }
+
+// Phase records that the run entered phase (persisted and published) and
+// returns the function that ends it, adding its duration to the timings.
+func (x *Exec) Phase(ctx context.Context, name string) func() {
+	return x.phase(ctx, name, false)
+}
+
+// phase is Phase; inTx skips persisting (the writer connection is held by
+// the run's own commit transaction).
+func (x *Exec) phase(ctx context.Context, name string, inTx bool) func() {
+	x.update(func(r *Run) { r.Phase = name })
+	snap := x.snapshot()
+	if !inTx {
+		if err := x.o.runs.save(ctx, x.o.db.Write, &snap); err != nil {
+			x.o.log.Warn("agent: record run phase", "run", snap.ID, "phase", name, "err", err)
+		}
+	}
+	x.o.publish(&snap)
+	start := time.Now()
+	return func() { x.Timing(name, start) }
+}
+
+// Timing adds the time since start to phase without announcing a phase
+// (for steps inside a phase, such as a definition's sub-agents).
+func (x *Exec) Timing(phase string, start time.Time) {
+	d := time.Since(start)
+	x.update(func(r *Run) { r.addTiming(phase, d) })
+}
+
+// Memory returns the working memory of (agentID, the run's member), loaded
+// and pruned once per run; the commit saves what changed.
+func (x *Exec) Memory(ctx context.Context, agentID string) (*Memory, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if m, ok := x.mems[agentID]; ok {
+		return m, nil
+	}
+	m, err := x.o.memory.Load(ctx, agentID, x.run.Member)
+	if err != nil {
+		return nil, err
+	}
+	m.Prune()
+	x.mems[agentID] = m
+	return m, nil
+}
+
+// Scope is the scope tools get in this run, acting for agentID with mem
+// (nil = none). Writes the tools make are staged in the run.
+func (x *Exec) Scope(agentID string, mem *Memory) Scope {
+	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Now: x.now, Memory: mem, stager: x.stage}
+}
+
+// readScope is a Scope that cannot write (the gather phase reads only).
+func (x *Exec) readScope(agentID string, mem *Memory) Scope {
+	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Now: x.now, Memory: mem}
+}
+
+// Fallback reports why this run cannot use the model now: FallbackNoModel
+// without one, FallbackBudget when the day's budget is spent, "" when it
+// can.
+func (x *Exec) Fallback(ctx context.Context) (string, error) {
+	if x.o.rt.Model == nil {
+		return FallbackNoModel, nil
+	}
+	st, err := x.o.BudgetStatus(ctx)
+	if err != nil {
+		return "", err
+	}
+	if st.Exhausted {
+		return FallbackBudget, nil
+	}
+	return "", nil
+}
+
+// Reasoning is one request to the reasoning loop.
+type Reasoning struct {
+	Request
+	// Check validates a reply and returns the accepted output, or what is
+	// wrong with it.
+	Check func(ctx context.Context, raw string) (any, []ValidationError)
+	// Retries is how many corrections may follow the first reply.
+	Retries int
+	// Source labels this loop's validation errors on the run ("model", or
+	// "model (sub-agent x)").
+	Source string
+}
+
+// InvalidOutputError is a model whose replies were still invalid after
+// every attempt; Last are the last reply's errors.
+type InvalidOutputError struct {
+	Attempts int
+	Last     []ValidationError
+}
+
+func (e *InvalidOutputError) Error() string {
+	return fmt.Sprintf("%d invalid replies, last: %s", e.Attempts, SummarizeErrors(e.Last))
+}
+
+// Reason is the engine's one reasoning loop: it asks the model (under the
+// global model-call limit, booking usage, cost and tool calls on the run),
+// checks the reply, and sends a failure back with its errors (the reply
+// as the assistant's turn, then the errors), at most 1 + Retries times. It
+// returns the accepted output, an *InvalidOutputError, or the model's
+// error. Tools the model calls stage their writes in the run.
+func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
+	if rq.Source == "" {
+		rq.Source = SourceModel
+	}
+	base := slices.Clone(rq.Messages)
+	tries := 1 + max(rq.Retries, 0)
+	var last []ValidationError
+	for attempt := 1; attempt <= tries; attempt++ {
+		end := x.Phase(ctx, PhaseReason)
+		res, err := x.callModel(ctx, rq.Request)
+		end()
+		if err != nil {
+			return nil, err
+		}
+		end = x.Phase(ctx, PhaseValidate)
+		out, errs := rq.Check(ctx, res.Output)
+		end()
+		if len(errs) == 0 {
+			return out, nil
+		}
+		x.invalid(rq.Source, errs)
+		last = errs
+		rq.Messages = append(slices.Clone(base),
+			Message{Role: RoleAssistant, Content: res.Output},
+			Message{Role: RoleUser, Content: correction(errs, rq.Output != nil)})
+	}
+	return nil, &InvalidOutputError{Attempts: tries, Last: last}
+}
+
+// invalid books one invalid output on the run.
+func (x *Exec) invalid(source string, errs []ValidationError) {
+	x.update(func(r *Run) {
+		r.ValidationErrors = append(r.ValidationErrors, AttemptErrors{Attempt: r.Attempts, Source: source, Errors: errs})
+	})
+}
+
+// callModel runs one model attempt under the global cap and books its usage.
+func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
+	x.update(func(r *Run) { r.Attempts++ })
+	if err := acquire(ctx, x.o.modelSlot); err != nil {
+		return Result{}, err
+	}
+	res, err := x.o.rt.Model.Execute(ctx, req)
+	<-x.o.modelSlot
+	model := res.Model
+	if model == "" {
+		model = req.Model
+	}
+	if _, priced := x.o.opts.Prices.Lookup(model); !priced && req.Model != "" {
+		model = req.Model
+	}
+	cost := x.o.opts.Prices.Cost(model, res.Usage)
+	x.update(func(r *Run) {
+		r.TokensIn += res.Usage.InputTokens
+		r.TokensOut += res.Usage.OutputTokens
+		r.CostUSD += cost
+		if res.Model != "" {
+			r.Model = res.Model
+		} else if req.Model != "" {
+			r.Model = req.Model
+		}
+		r.ToolCalls = append(r.ToolCalls, res.ToolCalls...)
+	})
+	return res, err
+}
+
+// heuristic runs the heuristic runtime with planner and records it.
+func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
+	end := x.Phase(ctx, PhaseReason)
+	defer end()
+	x.update(func(r *Run) { r.Attempts++ })
+	res, err := x.o.rt.Heuristic.Execute(ctx, req)
+	x.update(func(r *Run) {
+		if r.Model == "" {
+			r.Model = res.Model
+		}
+	})
+	return res, err
+}
+
+// fallBack marks the run as having used the heuristic for reason: the
+// model's staged writes will not be applied.
+func (x *Exec) fallBack(reason string) { x.update(func(r *Run) { r.FallbackReason = reason }) }
+
+// commit ends a successful run in one transaction: the staged writes
+// (applied only when applyStaged, i.e. the output is the model's accepted
+// one; otherwise recorded as discarded), then write (an assignment's Act,
+// a chat reply; may be nil), then every loaded memory, then the run row as
+// succeeded (fell_back with a fallback reason). AfterCommit hooks of the
+// writes run once it committed.
+func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *store.Tx) error) error {
+	end := x.phase(ctx, PhaseAct, false)
+	var final Run
+	err := x.o.db.Tx(ctx, func(tx *store.Tx) error {
+		var effects []EffectOutcome
+		if applyStaged {
+			var err error
+			if effects, err = x.stage.Apply(ctx, tx, x.run.ID, store.FormatTime(x.o.now())); err != nil {
+				return err
+			}
+		} else if x.stage.Len() > 0 {
+			effects = x.stage.discard("the run's output is not the model's (" + x.snapshot().FallbackReason + ")")
+		}
+		if write != nil {
+			if err := write(tx); err != nil {
+				return err
+			}
+		}
+		end()
+		end = x.phase(ctx, PhaseSaveMemory, true)
+		x.mu.Lock()
+		mems := maps.Clone(x.mems)
+		x.mu.Unlock()
+		for _, id := range slices.Sorted(maps.Keys(mems)) {
+			if err := x.o.memory.Save(ctx, tx, mems[id], RunActor(x.run.ID), x.run.ID); err != nil {
+				return err
+			}
+		}
+		end()
+		end = func() {}
+		final = x.o.succeed(x.snapshot())
+		final.Effects = effects
+		return x.o.runs.save(ctx, tx, &final)
+	})
+	end()
+	if err != nil {
+		return err
+	}
+	x.update(func(r *Run) { *r = final })
+	return nil
+}
+
+// correction is the user message that sends invalid output back.
+func correction(errs []ValidationError, schema bool) string {
+	ask := "Reply again with these problems fixed."
+	if schema {
+		ask = "Return the corrected JSON document only, matching the schema."
+	}
+	return "Your previous output failed validation.\n\n## Errors\n" + FormatValidationErrors(errs) + "\n" + ask
+}
+
+// SummarizeErrors shortens validation errors (at most three, then a count)
+// for a run's error or fallback reason.
+func SummarizeErrors(errs []ValidationError) string {
+	parts := make([]string, 0, 3)
+	for i, e := range errs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(errs)-3))
+			break
+		}
+		parts = append(parts, e.String())
+	}
+	return strings.Join(parts, "; ")
+}

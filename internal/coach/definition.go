@@ -1,0 +1,101 @@
+package coach
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
+	"hearth/internal/dashboard"
+)
+
+// Context types the coach provides to declarative definitions (registered
+// by the app next to the generic ones of package definition).
+const (
+	ContextTargetsGoals  = "targets_goals"
+	ContextProgramState  = "program_state"
+	ContextHealthSummary = "health_summary"
+	ContextCatalogMenu   = "catalog_menu"
+)
+
+// Contexts resolves the coach's context types by calling its read tools in
+// box for the member, so a definition sees exactly what the tools say.
+func Contexts(box *agent.Toolbox, now func() time.Time) map[string]definition.ContextResolver {
+	call := func(tool, args string) definition.ContextResolver {
+		return func(ctx context.Context, member string) (string, error) {
+			out, err := box.Call(ctx, agent.Scope{AgentID: AgentID, MemberID: member, Now: now()}, tool, json.RawMessage(args))
+			if err != nil {
+				return "", err
+			}
+			raw, err := json.Marshal(out)
+			return string(raw), err
+		}
+	}
+	return map[string]definition.ContextResolver{
+		ContextTargetsGoals:  call("get_user_goals", `{"include_inactive":null}`),
+		ContextProgramState:  call("get_program_state", `{}`),
+		ContextHealthSummary: call("get_health_summary", `{"date":null}`),
+		ContextCatalogMenu:   call("get_fitness_content", `{"kind":null,"program":null,"query":null,"max_duration":null,"limit":null}`),
+	}
+}
+
+// SeedDefinition is the coach's version 1: its code defaults (prompts and
+// model settings of DefaultTuning, the dashboard schema, the given tools).
+// Zero limits take the agent package's defaults.
+func SeedDefinition(toolIDs []string) definition.Definition {
+	t := DefaultTuning()
+	m := t.Model
+	d := definition.Definition{AgentID: AgentID, SystemPrompt: t.SystemPrompt, UserTemplate: t.UserTemplate, Model: m.Model,
+		Temperature: m.Temperature, MaxTokens: m.MaxTokens, MaxIterations: m.MaxIterations, MaxRetries: m.MaxRetries,
+		ToolIDs: toolIDs, OutputSchema: dashboard.SchemaMap()}
+	if d.MaxIterations <= 0 {
+		d.MaxIterations = 8
+	}
+	switch {
+	case m.MaxRetries < 0:
+		d.MaxRetries = 0
+	case m.MaxRetries == 0:
+		d.MaxRetries = 2
+	}
+	return d
+}
+
+// Seed inserts the coach's version 1 when it has no version yet (see
+// definition.EnsureSeeded) and reports whether it did.
+func Seed(ctx context.Context, repo *definition.Repo, toolIDs []string) (bool, error) {
+	return definition.EnsureSeeded(ctx, repo, SeedDefinition(toolIDs))
+}
+
+// TuningOf is the tuning a definition gives the coach: its prompts and
+// model settings. A definition's MaxRetries 0 (none) becomes
+// agent.ModelSettings' -1, whose 0 means "the default".
+func TuningOf(d definition.Definition) Tuning {
+	retries := d.MaxRetries
+	if retries == 0 {
+		retries = -1
+	}
+	return Tuning{SystemPrompt: d.SystemPrompt, UserTemplate: d.UserTemplate, Model: agent.ModelSettings{
+		Model: d.Model, Temperature: d.Temperature, MaxTokens: d.MaxTokens, MaxIterations: d.MaxIterations, MaxRetries: retries}}
+}
+
+// Definitions are the stored definitions as the coach reads them
+// (*definition.Repo).
+type Definitions interface {
+	Active(ctx context.Context, agentID string) (definition.Version, error)
+}
+
+// DefinitionTuning is the TuningSource that reads the coach's current
+// definition before every run, so an admin edit (or rollback) changes the
+// next run without a restart.
+func DefinitionTuning(defs Definitions) TuningSource { return definitionTuning{defs} }
+
+type definitionTuning struct{ defs Definitions }
+
+func (d definitionTuning) CoachTuning(ctx context.Context) (Tuning, error) {
+	v, err := d.defs.Active(ctx, AgentID)
+	if err != nil {
+		return Tuning{}, err
+	}
+	return TuningOf(v.Definition), nil
+}

@@ -1,0 +1,229 @@
+package dashboard
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"hearth/internal/apperr"
+	"hearth/internal/health"
+	"hearth/internal/store"
+)
+
+// Today is a member's dashboard as the screens show it now (DESIGN §2): the
+// newest document on or before today with the staleness rules applied
+// against live data, or, before the coach's first run, onboarding nudges.
+// Screens only map it to their view models.
+type Today struct {
+	// Day is today on the household calendar.
+	Day string
+	// Doc is the newest document on or before Day; nil before the coach's
+	// first run.
+	Doc *Stored
+	// PreparedAt is when Doc was written (its generated_at, else its row's
+	// creation time).
+	PreparedAt time.Time
+	// UpNext is the primary suggestion, nil when there is none or it was
+	// finished since the document was prepared (then it is UpNextDone).
+	UpNext, UpNextDone *ContentRef
+	// Alternates are the alternates not finished since.
+	Alternates []ContentRef
+	// Suggestion is the suggested playlist.
+	Suggestion []ContentRef
+	Briefing   string
+	// CTAs are the document's calls to action without the data-gap ones a
+	// later entry filled, and without "play Up Next" once it is done.
+	CTAs     []CTA
+	Prompts  []PromptState
+	Feedback []string
+	// Onboarding are data-habit nudges from live state, shown while there
+	// is no document.
+	Onboarding []CTA
+}
+
+// PromptState is a prompt with what became of it.
+type PromptState struct {
+	Prompt
+	// Answer replaces the prompt once it was answered.
+	Answer *Answer
+	// Voice is "stored" or "failed" while a voice reply waits for its
+	// transcript or could not be transcribed ("" otherwise).
+	Voice string
+}
+
+// Entry kinds the staleness rules look at, by the CTA action that logs one.
+var entryOfAction = map[string]string{
+	ActionOpenWeight:    "weight",
+	ActionOpenNutrition: "meal",
+	ActionOpenWorkout:   "workout",
+}
+
+// lastEntries are the newest entry times per kind (zero: none).
+type lastEntries map[string]time.Time
+
+// Today returns member's dashboard as of now. A member without any
+// document is not an error: Doc is nil and Onboarding says what to do.
+func (s *Store) Today(ctx context.Context, member string, now time.Time) (Today, error) {
+	t := Today{Day: s.Day(now)}
+	last, err := s.lastEntries(ctx, member)
+	if err != nil {
+		return t, err
+	}
+	st, err := s.Latest(ctx, member, t.Day)
+	switch {
+	case apperr.Is(err, apperr.NotFound):
+		t.Onboarding = onboarding(last, now, s.loc)
+		return t, nil
+	case err != nil:
+		return t, err
+	}
+	t.Doc = &st
+	t.PreparedAt = st.Document.GeneratedAt
+	if t.PreparedAt.IsZero() {
+		t.PreparedAt = st.CreatedAt
+	}
+	since := s.since(st, t.PreparedAt, now)
+	done, err := s.finished(ctx, member, since)
+	if err != nil {
+		return t, err
+	}
+	s.curated(&t, done)
+	answers, err := s.Answers(ctx, member, st.Day)
+	if err != nil {
+		return t, err
+	}
+	memos, err := s.VoiceMemos(ctx, member, since.Add(-24*time.Hour))
+	if err != nil {
+		return t, err
+	}
+	coach(&t, last, answers, memos)
+	return t, nil
+}
+
+// since is when the document's day began or it was prepared, whichever is
+// earlier: content finished after that is done for this document.
+func (s *Store) since(st Stored, prepared, now time.Time) time.Time {
+	start := s.DayStart(now)
+	if d, err := time.ParseInLocation(time.DateOnly, st.Day, s.loc); err == nil {
+		start = d
+	}
+	if !prepared.IsZero() && prepared.Before(start) {
+		return prepared
+	}
+	return start
+}
+
+// finished lists the content the member finished since t: a "done" tap, or
+// a logged workout that names the content (from whatever screen, script or
+// import it came).
+func (s *Store) finished(ctx context.Context, member string, t time.Time) (map[string]bool, error) {
+	marks, err := s.ConsumedSince(ctx, member, t)
+	if err != nil {
+		return nil, err
+	}
+	done := make(map[string]bool, len(marks))
+	for id := range marks {
+		done[id] = true
+	}
+	ids, err := store.All(ctx, s.db.Read, store.Value[string], `SELECT DISTINCT content_id FROM workouts
+		WHERE member_id = ? AND content_id IS NOT NULL AND content_id <> '' AND started_at >= ?`, member, store.FormatTime(t))
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: finished workouts: %w", err)
+	}
+	for _, id := range ids {
+		done[id] = true
+	}
+	return done, nil
+}
+
+// lastEntries reads the newest weigh-in, meal and workout times.
+func (s *Store) lastEntries(ctx context.Context, member string) (lastEntries, error) {
+	var w, m, x sql.NullString
+	err := s.db.Read.QueryRowContext(ctx, `SELECT
+		(SELECT max(measured_at) FROM weight_readings WHERE member_id = ?1),
+		(SELECT max(eaten_at) FROM meals WHERE member_id = ?1),
+		(SELECT max(started_at) FROM workouts WHERE member_id = ?1)`, member).Scan(&w, &m, &x)
+	if err != nil {
+		return nil, fmt.Errorf("dashboard: last entries: %w", err)
+	}
+	out := lastEntries{}
+	for kind, v := range map[string]sql.NullString{"weight": w, "meal": m, "workout": x} {
+		t, err := store.ParseNullTime(v)
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			out[kind] = *t
+		}
+	}
+	return out, nil
+}
+
+// curated applies "finished content is done" to the curated area.
+func (s *Store) curated(t *Today, done map[string]bool) {
+	cur := t.Doc.Document.Curated
+	if p := cur.UpNext.Primary; p != nil {
+		ref := *p
+		if done[p.ContentID] {
+			t.UpNextDone = &ref
+		} else {
+			t.UpNext = &ref
+		}
+	}
+	for _, a := range cur.UpNext.Alternates {
+		if !done[a.ContentID] {
+			t.Alternates = append(t.Alternates, a)
+		}
+	}
+	t.Suggestion = cur.PlaylistSuggestion
+}
+
+// coach applies the coach column's rules: a data-gap CTA is hidden once an
+// entry of its kind was made after the document; answering a prompt
+// replaces it with the answer; a voice reply shows its state until it has
+// a transcript.
+func coach(t *Today, last lastEntries, answers map[string]Answer, memos []VoiceMemo) {
+	doc := t.Doc.Document.Coach
+	t.Briefing, t.Feedback = doc.Briefing, doc.Feedback
+	for _, c := range doc.CTA {
+		if kind, ok := entryOfAction[c.Action]; ok && c.Type == CTADataGap && last[kind].After(t.PreparedAt) {
+			continue // the gap was filled after the coach wrote this
+		}
+		if c.Action == ActionPlayUpNext && t.UpNext == nil {
+			continue
+		}
+		t.CTAs = append(t.CTAs, c)
+	}
+	memoState := map[string]string{}
+	for _, m := range memos { // newest first
+		if m.Day >= t.Doc.Day && memoState[m.PromptID] == "" {
+			memoState[m.PromptID] = m.Status
+		}
+	}
+	for _, p := range doc.Prompts {
+		ps := PromptState{Prompt: p}
+		if a, ok := answers[p.ID]; ok {
+			ps.Answer = &a
+		} else if st := memoState[p.ID]; st == "stored" || st == "failed" {
+			ps.Voice = st
+		}
+		t.Prompts = append(t.Prompts, ps)
+	}
+}
+
+// onboarding are the nudges shown until the coach's first document: weigh
+// in once, log today's meals, log a workout when none in a week.
+func onboarding(last lastEntries, now time.Time, loc *time.Location) []CTA {
+	var out []CTA
+	if last["weight"].IsZero() {
+		out = append(out, CTA{Type: CTADataGap, Action: ActionOpenWeight, Message: "Step on the scale: one weigh-in starts your trend."})
+	}
+	if t := last["meal"]; t.IsZero() || health.DaysAgo(t, now, loc) > 0 {
+		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenNutrition, Message: "Log today's meals to see them against your targets."})
+	}
+	if t := last["workout"]; t.IsZero() || health.DaysAgo(t, now, loc) > 7 {
+		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenWorkout, Message: "Log your last workout, or pick something short from Up next."})
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package live
+
+// Kind names what changed. Every kind a writer publishes is one of these
+// constants, so a subscriber can map each one explicitly (the kiosk stream
+// re-renders only the widgets a kind touches).
+type Kind string
+
+// Household data, on the member's topic (Data nil) and the household topic
+// (Data the member id).
+const (
+	KindWeight  Kind = "weight"
+	KindMeal    Kind = "meal"
+	KindWorkout Kind = "workout"
+	KindScan    Kind = "scan"
+	// KindImport: records of several kinds arrived at once (a file import).
+	KindImport Kind = "import"
+	// KindMember: a member was added or their profile, targets or goals
+	// changed (also on the admin topic).
+	KindMember Kind = "member"
+	// KindPrivacy: a member's "private figures" flag changed.
+	KindPrivacy Kind = "privacy"
+)
+
+// The coach's day, on the member's topic.
+const (
+	// KindDashboard: today's document was written.
+	KindDashboard Kind = "dashboard"
+	// KindAnswer: a prompt was answered (Data the prompt id).
+	KindAnswer Kind = "answer"
+	// KindVoice: a voice memo was stored or transcribed.
+	KindVoice Kind = "voice"
+	// KindConsumed: a content item was finished (Data the content id).
+	KindConsumed Kind = "consumed"
+	// KindPlaylist: the member's playlist changed.
+	KindPlaylist Kind = "playlist"
+	// KindNotify: an agent's message for the member's screens.
+	KindNotify Kind = "notify"
+)
+
+// Agents and schedules, for the admin pages.
+const (
+	// KindRun: an agent run's progress (Data an agent.RunEvent), on the
+	// admin topic and the member's topic.
+	KindRun Kind = "run"
+	// KindTask: a scheduled task changed (admin topic).
+	KindTask Kind = "task"
+	// KindTodo: the coach's to-do list changed (admin topic).
+	KindTodo Kind = "todo"
+	// KindBackup: a backup's progress or outcome (admin topic; the
+	// outcome also on the household topic for the kiosk's admin badge).
+	KindBackup Kind = "backup"
+)
+
+// Kinds lists every kind, for subscribers that must map each one (tests
+// check the kiosk's table against it).
+var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup}

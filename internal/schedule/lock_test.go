@@ -1,0 +1,56 @@
+package schedule
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"hearth/internal/store"
+)
+
+// The scheduler's mutex is never held while waiting for the database. An
+// agent run's commit holds the one writer connection and asks the
+// scheduler for things (it applies the coach's staged tasks); a control
+// call waiting for the writer meanwhile must not hold the mutex, or the two
+// would wait for each other forever.
+func TestMutexNotHeldAcrossTransactions(t *testing.T) {
+	h := newHarness(t).start()
+	ctx := context.Background()
+	task := h.create(TaskInput{Kind: KindInterval, Schedule: "60", MemberID: "ada"})
+
+	inTx, release := make(chan struct{}), make(chan struct{})
+	committed := make(chan error, 1)
+	go func() {
+		committed <- h.db.Tx(ctx, func(tx *store.Tx) error {
+			close(inTx)
+			<-release // Pause starts and waits for the writer meanwhile
+			_, err := h.svc.List(ctx, TaskFilter{})
+			return err
+		})
+	}()
+	<-inTx
+	paused := make(chan error, 1)
+	go func() {
+		_, err := h.svc.Pause(ctx, task.ID, "travel")
+		paused <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // Pause is waiting for the writer now
+	close(release)
+	select {
+	case err := <-committed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("deadlock: a transaction asking the scheduler waited for a control call that held the mutex while waiting for the writer")
+	}
+	if err := <-paused; err != nil {
+		t.Fatal(err)
+	}
+	if got := h.get(task.ID); got.Status != StatusPaused {
+		t.Fatalf("status after pause = %s", got.Status)
+	}
+	if _, armed := h.svc.Scheduled(task.ID); armed {
+		t.Fatal("a paused task is still armed")
+	}
+}
