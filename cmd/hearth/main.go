@@ -59,7 +59,7 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
-		if errors.Is(err, store.ErrNewerSchema) || errors.Is(err, store.ErrMigrate) {
+		if errors.Is(err, store.ErrNewerSchema) || errors.Is(err, app.ErrUpgradeFailed) {
 			os.Exit(systemd.ExitRefused) // the service does not restart into the same refusal
 		}
 		os.Exit(1)

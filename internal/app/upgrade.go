@@ -37,7 +37,7 @@ func OpenDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (*store.
 	}
 	db, err := store.Open(ctx, cfg.DBPath, logger)
 	if err == nil || before.Path == "" || !errors.Is(err, store.ErrMigrate) {
-		return db, err
+		return db, err // a fresh database that failed to migrate has nothing to put back
 	}
 	// Migrations before the failed one committed: undo them all. Not under
 	// ctx, which a stop request may have ended mid-migration.
@@ -48,9 +48,14 @@ func OpenDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (*store.
 	}
 	logger.Error("upgrade failed: the database was put back as it was", "db", cfg.DBPath, "backup", before.Path,
 		"failed_copy", aside, "err", err)
-	return nil, fmt.Errorf("app: upgrading the database failed, so it was put back as it was before (from %s; the half-upgraded copy is %s): %w",
-		before.Path, aside, err)
+	return nil, fmt.Errorf("app: %w, so it was put back as it was before (from %s; the half-upgraded copy is %s): %w",
+		ErrUpgradeFailed, before.Path, aside, err)
 }
+
+// ErrUpgradeFailed marks a start whose migrations failed on an existing
+// database, which was then put back as it was: retrying would fail the same
+// way (and back up again), so it needs a person.
+var ErrUpgradeFailed = errors.New("upgrading the database failed")
 
 // fileSchema reads the schema of the database at path without writing to
 // it; exists is false when there is no database yet (or an empty file).

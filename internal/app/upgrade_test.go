@@ -211,7 +211,7 @@ func TestFailedMigrationPutsDatabaseBack(t *testing.T) {
 	want := dump(t, cfg.DBPath)
 
 	_, err := New(ctx, cfg, nil)
-	if !errors.Is(err, store.ErrMigrate) || !strings.Contains(err.Error(), "put back as it was") ||
+	if !errors.Is(err, store.ErrMigrate) || !errors.Is(err, ErrUpgradeFailed) || !strings.Contains(err.Error(), "put back as it was") ||
 		!strings.Contains(err.Error(), "planted migration failure") {
 		t.Fatalf("New = %v", err)
 	}

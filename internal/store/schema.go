@@ -176,5 +176,9 @@ func PeekSchema(ctx context.Context, path string) (Schema, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	return ReadSchema(ctx, db)
+	s, err := ReadSchema(ctx, db)
+	if unwritable(err) { // as Open would say: a WAL database cannot even be read without writing its -shm
+		return s, fmt.Errorf("store: open %s (check the permissions of the file and its directory): %w", path, err)
+	}
+	return s, err
 }
