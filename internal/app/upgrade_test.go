@@ -12,9 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"github.com/pressly/goose/v3"
 
 	"hearth/internal/backup"
 	"hearth/internal/store"
@@ -147,27 +144,7 @@ func TestStartBacksUpThenMigratesOlderDatabase(t *testing.T) {
 func TestStartRefusesNewerDatabaseUntouched(t *testing.T) {
 	ctx := context.Background()
 	cfg := testConfig(t)
-	db, err := store.Open(ctx, cfg.DBPath, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = db.Close()
-	// The newer Hearth's own migration, really applied by goose.
-	future := store.LatestVersion() + 1000
-	raw, err := sql.Open("sqlite3", "file:"+cfg.DBPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, raw, fstest.MapFS{
-		fmt.Sprintf("%05d_future.sql", future): {Data: []byte("-- +goose Up\nCREATE TABLE future_things (id INTEGER PRIMARY KEY);\n")},
-	}, goose.WithAllowOutofOrder(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	_ = raw.Close()
+	future := storetest.NewerSchema(t, cfg.DBPath) // the newer Hearth's own migration, really applied
 	files := func() map[string]string {
 		out := map[string]string{}
 		entries, _ := os.ReadDir(cfg.DataDir)
@@ -179,7 +156,7 @@ func TestStartRefusesNewerDatabaseUntouched(t *testing.T) {
 	}
 	beforeFiles := files()
 
-	_, err = New(ctx, cfg, nil)
+	_, err := New(ctx, cfg, nil)
 	if !errors.Is(err, store.ErrNewerSchema) || !strings.Contains(err.Error(), fmt.Sprint(future)) ||
 		!strings.Contains(err.Error(), "nothing was changed") {
 		t.Fatalf("New = %v, want the newer schema refused", err)

@@ -3,17 +3,13 @@ package faulttest
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"hearth/internal/backup"
 	"hearth/internal/store"
@@ -52,26 +48,7 @@ func TestBinaryUpgradesOlderDatabase(t *testing.T) {
 func TestBinaryRefusesNewerDatabase(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "hearth.db")
-	db, err := store.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = db.Close()
-	future := store.LatestVersion() + 1000
-	raw, err := sql.Open("sqlite3", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov, err := goose.NewProvider(goose.DialectSQLite3, raw, fstest.MapFS{
-		fmt.Sprintf("%05d_future.sql", future): {Data: []byte("-- +goose Up\nCREATE TABLE future_things (id INTEGER PRIMARY KEY);\n")},
-	}, goose.WithAllowOutofOrder(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := prov.Up(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	_ = raw.Close()
+	storetest.NewerSchema(t, path)
 	snapshot := func() string {
 		var b strings.Builder
 		entries, _ := os.ReadDir(dir)

@@ -4,6 +4,7 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -93,4 +94,32 @@ func OlderSchemaBy(tb testing.TB, path string, n int) []int64 {
 		tb.Fatal(err)
 	}
 	return missing
+}
+
+// NewerSchema creates at path a database as a newer Hearth leaves it: every
+// migration of this binary plus one it does not know, really applied by
+// goose (it adds a table). It returns the unknown version.
+func NewerSchema(tb testing.TB, path string) int64 {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_ = db.Close()
+	future := store.LatestVersion() + 1000
+	raw, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, fstest.MapFS{
+		fmt.Sprintf("%05d_future.sql", future): {Data: []byte("-- +goose Up\nCREATE TABLE future_things (id INTEGER PRIMARY KEY);\n")},
+	}, goose.WithAllowOutofOrder(true))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := p.Up(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	return future
 }
