@@ -17,6 +17,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"todos", "To-dos", "/admin/todos"},
 	{"definitions", "Agents", "/admin/definitions"},
 	{"backups", "Backups", "/admin/backups"},
+	{"screens", "Add a screen", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }
 
@@ -26,6 +27,8 @@ type AdminPage struct {
 	Section string
 	// LoggedIn: a password session exists to end (not loopback-open access).
 	LoggedIn bool
+	// Version is the running Hearth's version, shown in the footer.
+	Version string
 }
 
 // AdminMemberRow is one member in the household list.

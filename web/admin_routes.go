@@ -103,6 +103,7 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		s.backupRoutes(g)
 	}
 	g.GET("/api", s.adminAPIDoc)
+	g.GET("/screens", s.adminScreens)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

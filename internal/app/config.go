@@ -62,6 +62,23 @@ type Config struct {
 	ImportMaxBytes int64
 }
 
+// dataDirectory is DataDir, or the database's directory when unset (a
+// Config built by a test rather than LoadConfig).
+func (c Config) dataDirectory() string {
+	if c.DataDir != "" {
+		return c.DataDir
+	}
+	return filepath.Dir(c.DBPath)
+}
+
+// backupDirectory is BackupDir, by default under the data directory.
+func (c Config) backupDirectory() string {
+	if c.BackupDir != "" {
+		return c.BackupDir
+	}
+	return filepath.Join(c.dataDirectory(), "backups")
+}
+
 // ModelConfigured reports whether an OpenAI-compatible model should be used.
 func (c Config) ModelConfigured() bool { return c.OpenAIKey != "" || c.OpenAIBaseURL != "" }
 
