@@ -18,6 +18,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"definitions", "Agents", "/admin/definitions"},
 	{"backups", "Backups", "/admin/backups"},
 	{"model", "Model", "/admin/model"},
+	{"screens", "Add a screen", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }
 
@@ -27,6 +28,8 @@ type AdminPage struct {
 	Section string
 	// LoggedIn: a password session exists to end (not loopback-open access).
 	LoggedIn bool
+	// Version is the running Hearth's version, shown in the footer.
+	Version string
 }
 
 // AdminMemberRow is one member in the household list.

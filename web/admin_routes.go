@@ -108,6 +108,7 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		s.modelRoutes(g)
 	}
 	g.GET("/api", s.adminAPIDoc)
+	g.GET("/screens", s.adminScreens)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

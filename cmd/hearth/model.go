@@ -10,7 +10,6 @@ import (
 
 	"hearth/internal/agent/llm"
 	"hearth/internal/app"
-	"hearth/internal/store"
 )
 
 const modelUsage = `usage: hearth model check [flags]
@@ -41,7 +40,7 @@ func runModel(args []string, getenv func(string) string, stdout, stderr io.Write
 	}
 	var profiles llm.ProfileStore
 	saved := "Remembered for the server (Admin → Model)."
-	db, err := store.Open(ctx, cfg.DBPath, nil)
+	db, err := openDatabase(ctx, cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "hearth model check: %v; what is learned will not be remembered\n", err)
 		saved = "Not remembered: the database could not be opened."

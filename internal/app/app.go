@@ -18,6 +18,7 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
+	"hearth/internal/buildinfo"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
@@ -66,7 +67,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := store.Open(ctx, cfg.DBPath, logger)
+	db, err := OpenDatabase(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL,
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(),
 	})
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
+	"hearth/internal/importer"
 	"hearth/internal/voice"
 )
 
@@ -68,6 +69,26 @@ type Config struct {
 	// per client address.
 	MaxStreams          int
 	MaxStreamsPerClient int
+	// ImportMaxBytes caps an import: the uploaded file and what it
+	// unpacks to (HEARTH_IMPORT_MAX_BYTES).
+	ImportMaxBytes int64
+}
+
+// dataDirectory is DataDir, or the database's directory when unset (a
+// Config built by a test rather than LoadConfig).
+func (c Config) dataDirectory() string {
+	if c.DataDir != "" {
+		return c.DataDir
+	}
+	return filepath.Dir(c.DBPath)
+}
+
+// backupDirectory is BackupDir, by default under the data directory.
+func (c Config) backupDirectory() string {
+	if c.BackupDir != "" {
+		return c.BackupDir
+	}
+	return filepath.Join(c.dataDirectory(), "backups")
 }
 
 // ModelConfigured reports whether an OpenAI-compatible model should be used.
@@ -126,6 +147,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
 	secure := fs.String("secure-cookies", env("HEARTH_SECURE_COOKIES", "0"), "mark admin cookies Secure (HEARTH_SECURE_COOKIES)")
 	maxStreams := fs.String("max-streams", env("HEARTH_MAX_STREAMS", "2000"), "most open live streams (HEARTH_MAX_STREAMS)")
+	importMax := fs.String("import-max-bytes", env("HEARTH_IMPORT_MAX_BYTES", strconv.FormatInt(importer.DefaultMaxBytes, 10)),
+		"most bytes one import may upload or unpack to (HEARTH_IMPORT_MAX_BYTES)")
 	maxPerClient := fs.String("max-streams-per-client", env("HEARTH_MAX_STREAMS_PER_CLIENT", "50"),
 		"most open live streams per client address (HEARTH_MAX_STREAMS_PER_CLIENT)")
 	if err := fs.Parse(args); err != nil {
@@ -209,6 +232,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.MaxStreams, err = strconv.Atoi(*maxStreams); err != nil || c.MaxStreams < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS %q: want a whole number ≥ 1", *maxStreams)
 	}
+	if c.ImportMaxBytes, err = strconv.ParseInt(*importMax, 10, 64); err != nil || c.ImportMaxBytes < 1<<20 {
+		return c, fmt.Errorf("config: HEARTH_IMPORT_MAX_BYTES %q: want a number of bytes, at least 1048576", *importMax)
+	}
 	if c.MaxStreamsPerClient, err = strconv.Atoi(*maxPerClient); err != nil || c.MaxStreamsPerClient < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS_PER_CLIENT %q: want a whole number ≥ 1", *maxPerClient)
 	}
@@ -245,7 +271,7 @@ func (c Config) Summary() []any {
 		"model_connect_timeout", c.ModelConnectTimeout, "model_first_token_timeout", c.ModelFirstTokenTimeout,
 		"model_timeout", c.ModelTimeout, "run_timeout", c.RunTimeout,
 		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
-		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient,
+		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient, "import_max_bytes", c.ImportMaxBytes,
 	}
 }
 
