@@ -74,7 +74,6 @@ func (a *App) buildAgents(ctx context.Context) error {
 	}
 	a.Runtimes = rt
 	model, _ := rt.Model.(*llm.OpenAI)
-	a.Model = llm.NewModelAdmin(a.bg, model, ends, a.Hub, 2*a.cfg.RunTimeout)
 	o, err := agent.NewOrchestrator(a.DB, rt, memberIDs{a.DB}, a.Hub, a.log, agent.Options{
 		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD},
 		Location: a.cfg.Location, RunTimeout: a.cfg.RunTimeout, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
@@ -83,6 +82,7 @@ func (a *App) buildAgents(ctx context.Context) error {
 		return fmt.Errorf("app: orchestrator: %w", err)
 	}
 	a.Agents = o
+	a.Model = llm.NewModelAdmin(a.bg, model, ends, a.Hub, llm.AdminOptions{Timeout: 2 * a.cfg.RunTimeout, Slot: o.ModelSlot})
 	n, err := o.MarkInterrupted(ctx)
 	if err != nil {
 		return err

@@ -14,11 +14,11 @@ import (
 // connection check, run in the background with its progress published
 // (live.KindModel on the admin topic).
 type ModelAdmin struct {
-	rt      *OpenAI // nil without a model
-	ends    *Endpoints
-	pub     live.Publisher
-	ctx     context.Context // the check runs on it, not on a request's
-	timeout time.Duration
+	rt   *OpenAI // nil without a model
+	ends *Endpoints
+	pub  live.Publisher
+	ctx  context.Context // the check runs on it, not on a request's
+	opts AdminOptions
 
 	mu      sync.Mutex
 	running bool
@@ -35,14 +35,24 @@ type Endpoint struct {
 	Server Family
 }
 
+// AdminOptions tune ModelAdmin.
+type AdminOptions struct {
+	// Timeout bounds one check (0 = 10 minutes).
+	Timeout time.Duration
+	// Slot, when set, holds a place under the model-call limit for the
+	// check's duration (agent.Orchestrator.ModelSlot), so a check does not
+	// add to a busy small server's load.
+	Slot func(ctx context.Context) (release func(), err error)
+}
+
 // NewModelAdmin returns the admin service; rt may be nil (no model
 // configured), pub may be nil. ctx bounds background checks (the app's
-// lifetime); timeout bounds one check (0 = 10 minutes).
-func NewModelAdmin(ctx context.Context, rt *OpenAI, ends *Endpoints, pub live.Publisher, timeout time.Duration) *ModelAdmin {
-	if timeout <= 0 {
-		timeout = 10 * time.Minute
+// lifetime).
+func NewModelAdmin(ctx context.Context, rt *OpenAI, ends *Endpoints, pub live.Publisher, opts AdminOptions) *ModelAdmin {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Minute
 	}
-	return &ModelAdmin{rt: rt, ends: ends, pub: pub, ctx: ctx, timeout: timeout}
+	return &ModelAdmin{rt: rt, ends: ends, pub: pub, ctx: ctx, opts: opts}
 }
 
 // Configured returns the configured endpoint; false without a model.
@@ -85,20 +95,33 @@ func (m *ModelAdmin) StartCheck() error {
 	m.mu.Unlock()
 	m.publish()
 	m.wg.Go(func() {
-		ctx, cancel := context.WithTimeout(m.ctx, m.timeout)
+		ctx, cancel := context.WithTimeout(m.ctx, m.opts.Timeout)
 		defer cancel()
+		if m.opts.Slot != nil {
+			release, err := m.opts.Slot(ctx)
+			if err != nil {
+				m.finish(CheckReport{BaseURL: m.rt.BaseURL(), Model: m.rt.Model(), KeySet: m.rt.HasKey(), Started: time.Now().UTC(),
+					Steps: []CheckStep{{Name: "Waiting for the model", State: CheckFailed, Detail: err.Error()}}})
+				return
+			}
+			defer release()
+		}
 		rep := m.rt.Check(ctx, func(r CheckReport) {
 			m.mu.Lock()
 			m.last = &r
 			m.mu.Unlock()
 			m.publish()
 		})
-		m.mu.Lock()
-		m.last, m.running = &rep, false
-		m.mu.Unlock()
-		m.publish()
+		m.finish(rep)
 	})
 	return nil
+}
+
+func (m *ModelAdmin) finish(rep CheckReport) {
+	m.mu.Lock()
+	m.last, m.running = &rep, false
+	m.mu.Unlock()
+	m.publish()
 }
 
 // Wait waits for a running check (tests, shutdown).

@@ -112,7 +112,12 @@ func TestModelAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev := &events{}
-	adm := llm.NewModelAdmin(context.Background(), c, ends, ev, 0)
+	slots, taken := 0, 0
+	adm := llm.NewModelAdmin(context.Background(), c, ends, ev, llm.AdminOptions{Slot: func(context.Context) (func(), error) {
+		slots++
+		taken++
+		return func() { slots-- }, nil
+	}})
 	if _, _, ok := adm.LastCheck(); ok {
 		t.Fatal("a check before any ran")
 	}
@@ -123,6 +128,9 @@ func TestModelAdmin(t *testing.T) {
 		t.Fatalf("second check: %v", err)
 	}
 	adm.Wait()
+	if taken != 1 || slots != 0 {
+		t.Fatalf("model slot taken %d times, %d not given back; want 1 and 0", taken, slots)
+	}
 	rep, running, ok := adm.LastCheck()
 	if !ok || running || !rep.Done || !rep.Usable() || ev.n < 8 {
 		t.Fatalf("check %+v running %v, %d events", rep, running, ev.n)
@@ -140,7 +148,7 @@ func TestModelAdmin(t *testing.T) {
 	if err := adm.Reset(context.Background(), srv.URL(), "m"); apperr.CodeOf(err) != apperr.NotFound {
 		t.Fatalf("reset of nothing: %v", err)
 	}
-	none := llm.NewModelAdmin(context.Background(), nil, ends, nil, 0)
+	none := llm.NewModelAdmin(context.Background(), nil, ends, nil, llm.AdminOptions{})
 	if _, ok := none.Configured(); ok {
 		t.Fatal("configured without a runtime")
 	}
