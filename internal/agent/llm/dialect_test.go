@@ -135,3 +135,16 @@ func TestNotStrictSchemas(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDashboardRequestSchemas is what each request pays to derive
+// the schemas it sends: the dashboard schema in the OpenAI dialect.
+func BenchmarkDashboardRequestSchemas(b *testing.B) {
+	full := dashboard.SchemaMap()
+	for _, d := range []llm.Dialect{llm.DialectOpenAIStrict, llm.DialectGrammar} {
+		b.Run(string(d), func(b *testing.B) {
+			for b.Loop() {
+				d.Convert(full)
+			}
+		})
+	}
+}
