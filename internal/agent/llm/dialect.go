@@ -3,8 +3,8 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -420,14 +420,7 @@ func str(v any) string {
 	return s
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 // deepCopy copies a JSON-like value through JSON, which also normalises Go
 // slices such as []string into []any.

@@ -82,21 +82,29 @@ func checkDocument(t *testing.T, res agent.Result) {
 	}
 }
 
-// Acceptance: against a server that enforces OpenAI's strict subset the
-// dashboard schema and strict tool schemas are accepted on the first
-// request; the family is told by the model list.
-func TestOpenAIStrictServerAcceptsFirstTime(t *testing.T) {
-	srv := llmtest.NewFamily(t, llmtest.OpenAI(llmtest.OpenAIOptions{APIKey: "sk-test"}))
+// runOn runs the assignment-like request on a fake of fam whose model is
+// brain, and checks the output is a valid dashboard.
+func runOn(t *testing.T, fam llmtest.Family) (*llmtest.Server, *llm.OpenAI, *llm.MemoryProfiles, agent.Result, []string) {
+	t.Helper()
+	srv := llmtest.NewFamily(t, fam)
 	srv.Otherwise(brain)
-	c, _ := runtimeFor(t, srv, nil)
+	c, store := runtimeFor(t, srv, nil)
 	res, called, err := run(t, c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkDocument(t, res)
+	return srv, c, store, res, called
+}
+
+// Acceptance: against a server that enforces OpenAI's strict subset the
+// dashboard schema and strict tool schemas are accepted on the first
+// request; the family is told by the model list.
+func TestOpenAIStrictServerAcceptsFirstTime(t *testing.T) {
+	srv, c, _, res, called := runOn(t, llmtest.OpenAI(llmtest.OpenAIOptions{APIKey: "sk-test"}))
 	if refused := srv.Refusals(); len(refused) > 0 {
 		t.Fatalf("refused: %s", refused[0].Body)
 	}
-	checkDocument(t, res)
 	if len(called) != 1 || len(res.Notes) != 0 {
 		t.Fatalf("tool calls %v, notes %v", called, res.Notes)
 	}
@@ -140,14 +148,7 @@ func mustJSON(v any) string {
 // itself is "not supported"), says so in the notes with the server's
 // words, and the next call starts where it ended.
 func TestLaddersStepDownAndAreRemembered(t *testing.T) {
-	srv := llmtest.NewFamily(t, llmtest.Minimal(llmtest.MinimalOptions{}))
-	srv.Otherwise(brain)
-	c, store := runtimeFor(t, srv, nil)
-	res, called, err := run(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDocument(t, res)
+	srv, c, store, res, called := runOn(t, llmtest.Minimal(llmtest.MinimalOptions{}))
 	if len(called) != 0 {
 		t.Fatalf("tool calls on a server without tools: %v", called)
 	}
@@ -175,7 +176,7 @@ func TestLaddersStepDownAndAreRemembered(t *testing.T) {
 	}
 
 	before := len(srv.ChatRequests())
-	res, _, err = run(t, c)
+	res, _, err := run(t, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,14 +199,7 @@ func TestToolLessModeOnServersWithoutTools(t *testing.T) {
 		llmtest.VLLM(llmtest.VLLMOptions{FlatErrors: true}),
 	} {
 		t.Run(fam.Name, func(t *testing.T) {
-			srv := llmtest.NewFamily(t, fam)
-			srv.Otherwise(brain)
-			c, store := runtimeFor(t, srv, nil)
-			res, called, err := run(t, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDocument(t, res)
+			srv, _, store, res, called := runOn(t, fam)
 			refused := srv.Refusals()
 			if len(refused) != 1 || len(called) != 0 {
 				t.Fatalf("refusals %d, tool calls %v; want one refusal and no calls", len(refused), called)
@@ -229,14 +223,7 @@ func TestToolCallsWrittenIntoContent(t *testing.T) {
 		llmtest.LMStudio(llmtest.LMStudioOptions{DefaultToolFormat: true}),
 	} {
 		t.Run(fam.Name, func(t *testing.T) {
-			srv := llmtest.NewFamily(t, fam)
-			srv.Otherwise(brain)
-			c, _ := runtimeFor(t, srv, nil)
-			res, called, err := run(t, c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDocument(t, res)
+			srv, _, _, res, called := runOn(t, fam)
 			if len(called) != 1 || len(srv.Refusals()) != 0 {
 				t.Fatalf("tool calls %v, refusals %v", called, srv.Refusals())
 			}
@@ -254,14 +241,7 @@ func TestToolCallsWrittenIntoContent(t *testing.T) {
 // tools binds the reply to the grammar so tools never get called; the
 // grammar dialect and separate requests avoid both.
 func TestLlamaCppGrammarDialectAndSeparateToolPhase(t *testing.T) {
-	srv := llmtest.NewFamily(t, llmtest.LlamaCpp(llmtest.LlamaCppOptions{OldBuild: true}))
-	srv.Otherwise(brain)
-	c, _ := runtimeFor(t, srv, nil)
-	res, called, err := run(t, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkDocument(t, res)
+	srv, _, _, _, called := runOn(t, llmtest.LlamaCpp(llmtest.LlamaCppOptions{OldBuild: true}))
 	if len(srv.Refusals()) != 0 || len(called) != 1 {
 		t.Fatalf("refusals %v, tool calls %v", srv.Refusals(), called)
 	}

@@ -3,8 +3,8 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -121,27 +121,15 @@ func pyTuple(path []string) string {
 // ("Unrecognized schema: …", goose#4815 reports one).
 func GrammarProblems(schema any, oldBuild bool) []string {
 	var out []string
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if p, ok := x["pattern"].(string); ok && (!strings.HasPrefix(p, "^") || !strings.HasSuffix(p, "$")) {
-				out = append(out, "Pattern must start with '^' and end with '$'")
-			}
-			if _, ok := x["type"].([]any); ok && oldBuild {
-				b, _ := json.Marshal(x)
-				out = append(out, "Unrecognized schema: "+string(b))
-			}
-			for _, k := range sortedKeys(x) {
-				walk(x[k])
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
+	eachSchema(schema, func(x map[string]any) {
+		if p, ok := x["pattern"].(string); ok && (!strings.HasPrefix(p, "^") || !strings.HasSuffix(p, "$")) {
+			out = append(out, "Pattern must start with '^' and end with '$'")
 		}
-	}
-	walk(schema)
+		if _, ok := x["type"].([]any); ok && oldBuild {
+			b, _ := json.Marshal(x)
+			out = append(out, "Unrecognized schema: "+string(b))
+		}
+	})
 	return out
 }
 
@@ -153,37 +141,34 @@ func xgrammarUnsupported(schema any) bool {
 	formats := []string{"email", "date", "time", "date-time", "duration", "ipv4", "ipv6", "hostname", "uuid", "uri",
 		"uri-reference", "uri-template", "json-pointer", "relative-json-pointer"}
 	found := false
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for _, k := range []string{"multipleOf", "uniqueItems", "contains", "minContains", "maxContains",
-				"patternProperties", "propertyNames"} {
-				if _, ok := x[k]; ok {
-					found = true
-				}
-			}
-			if f, ok := x["format"].(string); ok && !slices.Contains(formats, f) {
+	eachSchema(schema, func(x map[string]any) {
+		for _, k := range []string{"multipleOf", "uniqueItems", "contains", "minContains", "maxContains",
+			"patternProperties", "propertyNames"} {
+			if _, ok := x[k]; ok {
 				found = true
 			}
-			for _, k := range sortedKeys(x) {
-				walk(x[k])
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
 		}
-	}
-	walk(schema)
+		if f, ok := x["format"].(string); ok && !slices.Contains(formats, f) {
+			found = true
+		}
+	})
 	return found
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// eachSchema calls fn on every object in a JSON value, depth first, in
+// key order (so the first problem reported is always the same).
+func eachSchema(v any, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		fn(x)
+		for _, k := range sortedKeys(x) {
+			eachSchema(x[k], fn)
+		}
+	case []any:
+		for _, e := range x {
+			eachSchema(e, fn)
+		}
 	}
-	sort.Strings(keys)
-	return keys
 }
+
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
