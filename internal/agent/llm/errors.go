@@ -14,6 +14,8 @@ import (
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"hearth/internal/text"
 )
 
 // ServerError is a model server's refusal as the server put it: the HTTP
@@ -140,7 +142,7 @@ func parseErrorBody(status int, body []byte) *ServerError {
 	obj := doc
 	switch e := doc["error"].(type) {
 	case string:
-		se.Message = e
+		se.Message = oneLine(e, 1000)
 		return se
 	case map[string]any:
 		obj = e
@@ -198,9 +200,12 @@ func scalar(v any) string {
 	return ""
 }
 
-// oneLine collapses whitespace runs (error bodies carry newlines) and caps s.
+// oneLine collapses whitespace runs (error bodies carry newlines), drops
+// other control characters (the text reaches run records and pages) and
+// caps s.
 func oneLine(s string, limit int) string {
 	s = strings.Join(strings.Fields(s), " ")
+	s, _ = text.Clean(text.Line, s)
 	if r := []rune(s); len(r) > limit {
 		s = string(r[:limit]) + "…"
 	}

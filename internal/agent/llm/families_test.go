@@ -508,3 +508,42 @@ func TestOllamaRecognisedByFingerprint(t *testing.T) {
 		t.Fatalf("profile = %+v", p)
 	}
 }
+
+// On a split server (tools and the format in separate requests), a model
+// that ends its tool phase with words instead of the document is asked
+// once more with the output format and without tools; the tool turns go
+// along as text.
+func TestSplitServerAsksForTheDocumentAfterTheToolPhase(t *testing.T) {
+	srv := llmtest.NewFamily(t, llmtest.LlamaCpp(llmtest.LlamaCppOptions{}))
+	srv.Otherwise(func(r llmtest.Request) llmtest.Reply {
+		switch {
+		case r.ResponseFormat() != nil:
+			return brain(r)
+		case !r.HasToolResults():
+			return llmtest.Tool("find", map[string]any{"days": 7, "query": "weight", "kind": nil, "when": nil, "tags": []string{}})
+		}
+		return llmtest.Text("I have what I need.", 5, 5)
+	})
+	c, _ := runtimeFor(t, srv, nil)
+	res, called, err := run(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkDocument(t, res)
+	reqs := srv.ChatRequests()
+	if len(called) != 1 || len(reqs) != 3 {
+		t.Fatalf("tool calls %v, %d requests; want 1 and 3", called, len(reqs))
+	}
+	last := reqs[2]
+	if len(last.Tools()) != 0 || last.Schema() == nil || !last.HasToolResults() {
+		t.Fatalf("the final request: %s", last.Raw)
+	}
+	for _, m := range last.Messages() {
+		if m.Role == "tool" || len(m.ToolCalls) > 0 {
+			t.Fatalf("native tool turns sent without tools: %s", last.Raw)
+		}
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "asked again with the output format") {
+		t.Fatalf("notes: %v", res.Notes)
+	}
+}

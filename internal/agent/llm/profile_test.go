@@ -65,6 +65,7 @@ func TestServerErrorShapes(t *testing.T) {
 			"This model's maximum context length is 8192 tokens. However, you requested 8 output tokens and your prompt contains at least 8185 input tokens.", true, false, false, 8192},
 		{422, `{"detail":[{"loc":["body","tools"],"msg":"Extra inputs are not permitted","type":"extra_forbidden"}]}`, "tools: Extra inputs are not permitted", false, true, false, 0},
 		{503, "Service Unavailable\n", "Service Unavailable", false, false, false, 0},
+		{400, "{\"error\":\"bad \\u001b[31mred\\u0007 input\"}", "bad [31mred input", false, false, false, 0},
 	} {
 		se := parseErrorBody(tc.status, []byte(tc.body))
 		if se.Message != tc.message {
