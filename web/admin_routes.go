@@ -35,6 +35,8 @@ type AdminDeps struct {
 	Backups BackupsAdmin
 	// MemberData exports and erases a member's data (Admin → Household).
 	MemberData MemberData
+	// Model is Admin → Model (*llm.ModelAdmin).
+	Model ModelAdmin
 	// Evals runs the coach's eval suite (Admin → Evals, *eval.Service).
 	Evals EvalsAdmin
 	// UploadDir holds an uploaded import file while it is read (default: the
@@ -104,10 +106,14 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Backups != nil {
 		s.backupRoutes(g)
 	}
+	if a.Model != nil {
+		s.modelRoutes(g)
+	}
 	if a.Evals != nil {
 		s.evalRoutes(g)
 	}
 	g.GET("/api", s.adminAPIDoc)
+	g.GET("/screens", s.adminScreens)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

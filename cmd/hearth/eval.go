@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
@@ -126,14 +125,15 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 		opts.Definition, opts.DefinitionLabel = &d, label
 	}
 	slots := make(chan struct{}, max(cfg.ModelConcurrency, 1))
-	opts.Factory = app.EvalFactory(cfg, nil, slots)
+	opts.Factory = app.EvalFactory(cfg, nil, slots, nil)
 	if *judgeModel != "" {
 		if !cfg.ModelConfigured() {
 			fmt.Fprintln(stderr, "hearth eval: --judge-model needs a model endpoint (OPENAI_BASE_URL or OPENAI_API_KEY)")
 			return 2
 		}
-		rt, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: cfg.OpenAIBaseURL, APIKey: cfg.OpenAIKey, Model: *judgeModel,
-			RequestTimeout: 90 * time.Second, MaxRetries: 2})
+		jc := cfg.ModelConfig(nil) // the same endpoint and timeouts, another model
+		jc.Model = *judgeModel
+		rt, err := llm.NewOpenAI(jc)
 		if err != nil {
 			fmt.Fprintln(stderr, "hearth eval: judge:", err)
 			return 2

@@ -16,7 +16,9 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
+	"hearth/internal/buildinfo"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/eval"
@@ -50,12 +52,17 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Model is Admin → Model: the endpoint, what was learned, the check.
+	Model *llm.ModelAdmin
 	// Evals runs the coach's eval suite from Admin → Evals.
 	Evals *eval.Service
 
 	opts   buildOptions
 	ln     net.Listener
 	cancel context.CancelFunc
+	// bg is background work's context (a connection check), ended by Close.
+	bg     context.Context
+	stopBG context.CancelFunc
 }
 
 // New opens the database, seeds the demo household when asked and builds
@@ -65,18 +72,23 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 }
 
 // buildOptions are what a Hearth built for something other than serving
-// (an eval scenario) changes: its clock, and model-call slots shared with
-// other instances so they stay within one HEARTH_MODEL_CONCURRENCY.
+// (an eval scenario) changes: its clock, model-call slots shared with
+// other instances so they stay within one HEARTH_MODEL_CONCURRENCY, and
+// the model endpoint's learned profile, so each fresh database does not
+// relearn it.
 type buildOptions struct {
 	now        func() time.Time
 	modelSlots chan struct{}
+	// profiles is what was learned about the model endpoint, shared (nil:
+	// the instance's own database).
+	profiles llm.ProfileStore
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := store.Open(ctx, cfg.DBPath, logger)
+	db, err := OpenDatabase(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +96,9 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 		db.Now = opts.now // before any service copies the clock
 	}
 	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts}
+	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
+		a.stopBG()
 		_ = db.Close()
 		return nil, err
 	}
@@ -139,7 +153,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL,
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(),
 	})
 	if err != nil {
 		return err
@@ -220,6 +234,12 @@ func (a *App) Close() error {
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
+	}
+	if a.stopBG != nil {
+		a.stopBG()
+	}
+	if a.Model != nil {
+		a.Model.Wait() // a check may be saving what it learned
 	}
 	if a.Evals != nil {
 		a.Evals.Close()

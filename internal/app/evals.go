@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"hearth/internal/agent/llm"
 	"hearth/internal/eval"
 )
 
@@ -15,10 +16,14 @@ import (
 // runtime (the model when one is configured, else the heuristic coach)
 // and prices. The instances take model calls from slots, so all of them
 // together stay within one limit (nil: a new set of
-// HEARTH_MODEL_CONCURRENCY slots).
-func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Factory {
+// HEARTH_MODEL_CONCURRENCY slots), and share what is learned about the
+// model endpoint in profiles (nil: in memory, for this suite).
+func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}, profiles llm.ProfileStore) eval.Factory {
 	if slots == nil {
 		slots = make(chan struct{}, max(cfg.ModelConcurrency, 1))
+	}
+	if profiles == nil {
+		profiles = &llm.MemoryProfiles{}
 	}
 	return func(ctx context.Context, spec eval.InstanceSpec) (*eval.Instance, error) {
 		c := cfg
@@ -29,7 +34,7 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 		c.PlexURL, c.PlexToken, c.PlexSection = "", "", ""
 		c.AdminPassword, c.APIToken = "", ""
 		c.BudgetTokens, c.BudgetUSD = spec.BudgetTokens, 0
-		a, err := newApp(ctx, c, logger, buildOptions{now: spec.Now, modelSlots: slots})
+		a, err := newApp(ctx, c, logger, buildOptions{now: spec.Now, modelSlots: slots, profiles: profiles})
 		if err != nil {
 			return nil, err
 		}
@@ -40,11 +45,12 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}) eval.Fact
 
 // buildEvals creates the service behind Admin → Evals: the suite with the
 // server's runtime, its scenarios' model calls taking the server's slots
-// (one HEARTH_MODEL_CONCURRENCY for both), two scenarios at once so the
-// kiosk stays responsive.
+// (one HEARTH_MODEL_CONCURRENCY for both) and using what the server
+// learned about the endpoint, two scenarios at once so the kiosk stays
+// responsive.
 func (a *App) buildEvals(ctx context.Context) error {
 	s, err := eval.NewService(ctx, a.DB, a.Definitions.Repo, eval.ServiceOptions{
-		Factory: EvalFactory(a.cfg, nil, a.Agents.ModelSlots()), Runtime: evalRuntime(a.cfg), Parallel: 2, Publisher: a.Hub,
+		Factory: EvalFactory(a.cfg, nil, a.Agents.ModelSlots(), llm.NewEndpoints(a.DB)), Runtime: evalRuntime(a.cfg), Parallel: 2, Publisher: a.Hub,
 		Logger: a.log,
 	})
 	if err != nil {

@@ -35,7 +35,7 @@ func runSuite(t *testing.T, cfg app.Config, filter func(*eval.Scenario) bool, pa
 	if len(scs) == 0 {
 		t.Fatal("no scenario selected")
 	}
-	rep, err := eval.Run(context.Background(), scs, eval.Options{Factory: app.EvalFactory(cfg, nil, nil), Parallel: parallel,
+	rep, err := eval.Run(context.Background(), scs, eval.Options{Factory: app.EvalFactory(cfg, nil, nil, nil), Parallel: parallel,
 		TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,9 @@ const (
 	// KindBackup: a backup's progress or outcome (admin topic; the
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
+	// KindModel: a model connection check progressed or what Hearth learned
+	// about a model endpoint changed (admin topic).
+	KindModel Kind = "model"
 	// KindEval: an eval suite run's progress or outcome (admin topic).
 	KindEval Kind = "eval"
 )
@@ -56,4 +59,4 @@ const (
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindEval}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval}
