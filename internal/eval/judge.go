@@ -46,11 +46,13 @@ helpfulness: the plan answers the member's situation: the right session today, t
 
 Judge only what is written. Reply with JSON: {"tone": n, "helpfulness": n, "comment": "one sentence"}.`
 
+// judgeSchema is strict-mode compatible (no minimum/maximum, which some
+// endpoints refuse in strict schemas); Score checks the range itself.
 var judgeSchema = map[string]any{
 	"type": "object",
 	"properties": map[string]any{
-		"tone":        map[string]any{"type": "integer", "minimum": 1, "maximum": 5},
-		"helpfulness": map[string]any{"type": "integer", "minimum": 1, "maximum": 5},
+		"tone":        map[string]any{"type": "integer", "description": "1 to 5"},
+		"helpfulness": map[string]any{"type": "integer", "description": "1 to 5"},
 		"comment":     map[string]any{"type": "string"},
 	},
 	"required":             []any{"tone", "helpfulness", "comment"},

@@ -20,6 +20,9 @@ func evalConfig(baseURL string) app.Config {
 		OpenAIBaseURL: baseURL, Model: "gpt-test"}
 }
 
+// factory builds scenario instances the way hearth eval does.
+func factory(cfg app.Config) eval.Factory { return app.EvalFactory(cfg, nil, nil, nil) }
+
 func runSuite(t *testing.T, cfg app.Config, filter func(*eval.Scenario) bool, parallel int) *eval.Report {
 	t.Helper()
 	all, err := eval.Scenarios()
@@ -35,7 +38,7 @@ func runSuite(t *testing.T, cfg app.Config, filter func(*eval.Scenario) bool, pa
 	if len(scs) == 0 {
 		t.Fatal("no scenario selected")
 	}
-	rep, err := eval.Run(context.Background(), scs, eval.Options{Factory: app.EvalFactory(cfg, nil, nil, nil), Parallel: parallel,
+	rep, err := eval.Run(context.Background(), scs, eval.Options{Factory: factory(cfg), Parallel: parallel,
 		TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
