@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"hearth/internal/household"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -68,6 +70,14 @@ func (s *Server) routes(e *echo.Echo) {
 	api.POST("/members/:member/workouts", s.apiWorkoutCreate)
 	api.GET("/members/:member/body-scans", s.apiScanList)
 	api.POST("/members/:member/body-scans", s.apiScanCreate)
+	api.PATCH("/members/:member/weight/:id", s.apiWeightEdit)
+	api.DELETE("/members/:member/weight/:id", s.apiEntryDelete(household.EntryWeight))
+	api.PATCH("/members/:member/meals/:id", s.apiMealEdit)
+	api.DELETE("/members/:member/meals/:id", s.apiEntryDelete(household.EntryMeal))
+	api.PATCH("/members/:member/workouts/:id", s.apiWorkoutEdit)
+	api.DELETE("/members/:member/workouts/:id", s.apiEntryDelete(household.EntryWorkout))
+	api.PATCH("/members/:member/body-scans/:id", s.apiScanEdit)
+	api.DELETE("/members/:member/body-scans/:id", s.apiEntryDelete(household.EntryScan))
 	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
 	api.GET("/catalog", s.apiCatalog)
 	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)

@@ -44,6 +44,7 @@ var MemberData = []MemberTable{
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
 	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},
 	{Table: "imports", Where: "member_id = ?", What: "import history", JSON: []string{"summary"}},
+	{Table: "entry_trash", Where: "member_id = ?", What: "deleted entries kept a day for undo"},
 	{Table: "weight_readings", Where: "member_id = ?", What: "weigh-ins"},
 	{Table: "meals", Where: "member_id = ?", What: "meals"},
 	{Table: "workouts", Where: "member_id = ?", What: "workouts"},
