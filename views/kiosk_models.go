@@ -59,6 +59,16 @@ type WeightWidget struct {
 	ETA         string // "goal around 12 Mar" or a note
 	LastWeighIn string
 	Chart       Chart
+	// Recent are the last weigh-ins, each a row to tap to correct it.
+	Recent []EntryRow
+}
+
+// EntryRow is a logged entry shown as a row; tapping it opens the sheet
+// to correct or delete it (Edit is its validated URL path, "" = not
+// editable).
+type EntryRow struct {
+	When, Text string
+	Edit       string
 }
 
 // Chart is a server-rendered SVG line chart (viewBox units).
@@ -110,8 +120,8 @@ type NutritionWidget struct {
 	Meals   []MealRow
 }
 
-// MealRow is one meal logged today.
-type MealRow struct{ Time, Name, Calories string }
+// MealRow is one meal logged today; Edit opens its correction sheet.
+type MealRow struct{ Time, Name, Calories, Edit string }
 
 // BodyWidget is body composition.
 type BodyWidget struct {
@@ -120,6 +130,7 @@ type BodyWidget struct {
 	Lean     string
 	Changes  string // "−0.8 % body fat since 12 Nov"
 	Measured string
+	Edit     string // the latest scan's correction sheet ("" = from a weigh-in)
 }
 
 // WorkoutsWidget lists recent workouts.
@@ -128,8 +139,8 @@ type WorkoutsWidget struct {
 	ThisWeek string
 }
 
-// WorkoutRow is one workout.
-type WorkoutRow struct{ When, Title, Detail string }
+// WorkoutRow is one workout; Edit opens its correction sheet.
+type WorkoutRow struct{ When, Title, Detail, Edit string }
 
 // Chip is the provenance chip of the curated and coach areas.
 type Chip struct {
@@ -222,6 +233,21 @@ type Sheets struct {
 	Weight   FormState
 	Meal     FormState
 	Workout  FormState
+	Scan     FormState
+	// Now is the household's local time for the date-and-time fields
+	// ("2006-01-02T15:04"); hearth.js refreshes it when a sheet opens.
+	Now string
+	// Entry is the entry being corrected (the "entry" sheet).
+	Entry EntrySheet
+}
+
+// EntrySheet corrects or deletes one entry.
+type EntrySheet struct {
+	Kind   string // weight | meal | workout | body-scan ("" = none open)
+	Title  string // "Edit meal"
+	Action string // the edit URL (validated path)
+	Delete string // the delete URL
+	Form   FormState
 }
 
 // ContentPage plays one catalog item.

@@ -44,7 +44,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 			Body:      bodyWidget(m, r, now, loc),
 			Workouts:  workoutsWidget(m, r, now, loc),
 		},
-		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize())},
+		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
 	}
 	dv, err := s.docView(ctx, m, now)
 	if err != nil {
