@@ -215,7 +215,10 @@ type CoachArea struct {
 	Chip        Chip
 	HasDoc      bool
 	Briefing    string
-	CTAs        []CTAView
+	// BriefingUpdated: a figure in the briefing changed since the coach
+	// wrote it and shows its live value.
+	BriefingUpdated bool
+	CTAs            []CTAView
 	Prompts     []PromptView
 	Feedback    []string
 	Onboarding  bool

@@ -139,7 +139,7 @@ func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
 		a.Briefing = greeting(d.member.Name, d.now.In(d.loc))
 		ctas = t.Onboarding
 	} else {
-		a.Briefing, a.Feedback = t.Briefing, t.Feedback
+		a.Briefing, a.BriefingUpdated, a.Feedback = t.Briefing, t.BriefingUpdated, t.Feedback
 	}
 	for _, c := range ctas {
 		if v, ok := ctaView(c, upNext); ok {

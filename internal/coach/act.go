@@ -57,6 +57,9 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 	}
 	shown := make([]promptShown, 0, len(doc.Coach.Prompts))
 	for _, p := range doc.Coach.Prompts {
+		if dailyKind(p.ID) != "" {
+			continue // a new question every day: nothing to follow up
+		}
 		shown = append(shown, promptShown{id: p.ID, question: p.Question})
 	}
 	if err := recordFollowUps(act.Memory, g.FollowUps, shown, g.Date); err != nil {
@@ -72,7 +75,28 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 			return err
 		}
 	}
-	return a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes)))
+	if err := a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes))); err != nil {
+		return err
+	}
+	return a.c.dash.QuoteTx(ctx, tx, member, g.Date, g.quotes(doc.Coach.Briefing))
+}
+
+// quotes are the facts the briefing quotes, written as the dashboard
+// renders them live (so a changed fact is recognised and replaced).
+func (g *Gathered) quotes(briefing string) []dashboard.Quote {
+	var out []dashboard.Quote
+	add := func(fact, text string) {
+		if text != "" && strings.Contains(briefing, text) {
+			out = append(out, dashboard.Quote{Fact: fact, Text: text})
+		}
+	}
+	add(dashboard.FactWeightCurrent, g.Weight.CurrentText)
+	add(dashboard.FactWeightChange7d, g.Weight.Change7dText)
+	if y := g.Yesterday; y.Meals > 0 {
+		add(dashboard.FactYesterdayKcal, dashboard.KcalText(y.Totals.Calories))
+		add(dashboard.FactYesterdayProteinG, dashboard.ProteinText(y.Totals.ProteinG))
+	}
+	return out
 }
 
 // applyUpdate applies one update in tx; stateID follows a declaration.
@@ -103,6 +127,9 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 		return true, store.InsertGoal(ctx, tx, now, &g)
 	case UpdateMemory:
 		return true, mem.Set(u.Key, u.Value, time.Duration(u.TTLHours)*time.Hour)
+	case UpdateForget:
+		mem.Remove(u.Key)
+		return true, nil
 	}
 	return false, fmt.Errorf("coach: unknown update %q", u.Kind)
 }
@@ -123,6 +150,8 @@ func updateNote(u Update) string {
 		effect = "added the goal " + u.Goal.Description
 	case UpdateMemory:
 		effect = "remembered " + u.Key
+	case UpdateForget:
+		effect = "forgot " + u.Key
 	default:
 		return u.Note
 	}

@@ -20,6 +20,8 @@ const (
 	UpdateComplete = "complete_program"
 	UpdateGoal     = "add_goal"
 	UpdateMemory   = "remember"
+	// UpdateForget removes a memory entry (an injury the member says is better).
+	UpdateForget = "forget"
 )
 
 // GoalSpec is a goal to add.
@@ -97,6 +99,7 @@ type interpreter struct {
 	goals    GoalsView
 	today    time.Time // civil date of the run
 	loc      *time.Location
+	injuries []string // the injury keys memory holds
 }
 
 func memoryUpdate(key, value string, ttl time.Duration, note string) Update {
@@ -151,10 +154,17 @@ func (in interpreter) answer(a AnswerLine) []Update {
 	case promptOnboarding:
 		out = append(out, memoryUpdate(keyMemberNote, ans, 0, note))
 	default:
-		own = false
+		if kind := dailyKind(a.PromptID); kind != "" {
+			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
+		} else {
+			own = false
+		}
 	}
 	if a.Kind != "tap" || !own {
 		out = append(out, in.intents(ans, a.AnsweredAt, note)...)
+	}
+	if a.Kind != "tap" {
+		out = append(out, injuries(ans, a.Day, note, in.injuries)...)
 	}
 	if len(out) == 0 {
 		out = append(out, memoryUpdate("answer:"+a.PromptID, clipText(a.Question, 100)+" → "+ans, answeredTTL, note))
@@ -170,6 +180,7 @@ func (in interpreter) memo(m MemoLine) []Update {
 	}
 	note := "Voice memo: " + clipText(text, 300)
 	out := in.intents(text, m.At, note)
+	out = append(out, injuries(text, m.Day, note, in.injuries)...)
 	out = append(out, memoryUpdate(keyLatestMemo, text+" ("+m.Day+")", 7*24*time.Hour, note))
 	return out
 }
