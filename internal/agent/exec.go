@@ -124,10 +124,10 @@ func (x *Exec) readScope(agentID string, mem *Memory) Scope {
 }
 
 // Fallback reports why this run cannot use the model now: FallbackNoModel
-// without one, FallbackBudget when the day's budget is spent, "" when it
-// can.
+// without one (and for demo runs, which are the built-in planner's by
+// design), FallbackBudget when the day's budget is spent, "" when it can.
 func (x *Exec) Fallback(ctx context.Context) (string, error) {
-	if x.o.rt.Model == nil {
+	if x.o.rt.Model == nil || x.run.Trigger == TriggerDemo {
 		return FallbackNoModel, nil
 	}
 	st, err := x.o.BudgetStatus(ctx)

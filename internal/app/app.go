@@ -110,6 +110,9 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.registerAgents(ctx); err != nil {
 		return err
 	}
+	if seeded {
+		a.prepareDemoDays(ctx)
+	}
 	if err := a.buildBackups(ctx); err != nil {
 		return err
 	}

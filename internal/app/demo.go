@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"hearth/internal/agent"
+	"hearth/internal/coach"
 	"hearth/internal/demo"
 )
 
@@ -20,4 +22,23 @@ func (a *App) seedDemo(ctx context.Context) (bool, error) {
 		a.log.Info("demo household seeded")
 	}
 	return seeded, nil
+}
+
+// prepareDemoDays writes today's plan for every member of a freshly seeded
+// demo household, so the first screen shows all three columns rather than
+// "Prepare my day". Each is a normal run of the coach's daily assignment on
+// the one engine, triggered by "demo" (which always uses the built-in
+// planner). A failure is logged: the kiosk still offers "Prepare my day".
+func (a *App) prepareDemoDays(ctx context.Context) {
+	runs, err := a.Agents.RunAssignmentForAll(ctx, coach.AgentID, coach.DailyDashboardID, agent.TriggerDemo)
+	for _, r := range runs {
+		if r.Status != agent.StatusSucceeded {
+			a.log.Warn("demo plan not prepared", "member", r.Member, "run", r.ID, "status", r.Status, "error", r.Error)
+		}
+	}
+	if err != nil {
+		a.log.Warn("demo plans not prepared", "err", err)
+		return
+	}
+	a.log.Info("demo plans prepared", "members", len(runs))
 }
