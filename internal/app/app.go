@@ -74,7 +74,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 
 func (a *App) build(ctx context.Context) error {
 	a.Catalog = content.NewCatalog(a.DB, a.log)
-	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location)
+	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location).Notify(a.Hub)
 	seeded := false
 	if a.cfg.Demo {
 		var err error

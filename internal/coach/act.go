@@ -122,6 +122,8 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 		return program.ResumeTx(ctx, tx, now, *stateID, u.Anchor, u.Day)
 	case UpdateSetDay:
 		return program.SetDayTx(ctx, tx, now, *stateID, u.FromDay, u.Day, u.Anchor)
+	case UpdatePace:
+		return program.PaceTx(ctx, tx, now, *stateID, program.Pace(u.Pace), u.Day, u.Anchor)
 	case UpdateGoal:
 		g := health.Goal{MemberID: member, Kind: u.Goal.Kind, Description: u.Goal.Description}
 		return true, store.InsertGoal(ctx, tx, now, &g)
@@ -146,6 +148,8 @@ func updateNote(u Update) string {
 		effect = "resumed " + u.Title
 	case UpdateSetDay:
 		effect = fmt.Sprintf("moved %s to day %d", u.Title, u.Day)
+	case UpdatePace:
+		effect = fmt.Sprintf("set %s to the member's own pace", u.Title)
 	case UpdateGoal:
 		effect = "added the goal " + u.Goal.Description
 	case UpdateMemory:

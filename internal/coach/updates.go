@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hearth/internal/content"
+	"hearth/internal/program"
 )
 
 // Update kinds: what a run's act applies because of the member's answers,
@@ -16,6 +17,7 @@ const (
 	UpdatePause    = "pause_program"
 	UpdateResume   = "resume_program"
 	UpdateSetDay   = "set_program_day"
+	UpdatePace     = "set_program_pace"
 	UpdateAdvance  = "advance_program"
 	UpdateComplete = "complete_program"
 	UpdateGoal     = "add_goal"
@@ -41,6 +43,7 @@ type Update struct {
 	Title     string `json:"title,omitempty"`
 	StartDate string `json:"start_date,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
+	Pace      string `json:"pace,omitempty"`
 	// Anchor is the schedule's new anchor date (resume, set day); Day is
 	// then due on it.
 	Anchor   string    `json:"anchor,omitempty"`
@@ -134,6 +137,10 @@ func (in interpreter) answer(a AnswerLine) []Update {
 		switch {
 		case ans == optKeepPace:
 			out = append(out, memoryUpdate(keyPace, "Prefers to keep their own pace in "+in.current.Title+" (said "+a.Day+")", 21*24*time.Hour, note))
+			if in.current.HasProgram {
+				out = append(out, Update{Kind: UpdatePace, ProgramID: in.current.ProgramID, Title: in.current.Title,
+					Pace: string(program.PaceOwn), FromDay: in.current.Day, Day: in.current.Day, Note: note})
+			}
 		case strings.HasPrefix(ans, optSkipPrefix):
 			var day int
 			if _, err := fmt.Sscanf(strings.TrimPrefix(ans, optSkipPrefix), "%d", &day); err == nil && in.current.HasProgram {
@@ -318,7 +325,7 @@ func keepLastDeclare(us []Update) []Update {
 	var out []Update
 	for i, u := range us {
 		switch u.Kind {
-		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay:
+		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay, UpdatePace:
 			if i < last {
 				continue
 			}
