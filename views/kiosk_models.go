@@ -169,6 +169,8 @@ type CuratedArea struct {
 	Suggestion []ContentCard
 	SuggestMin string
 	Discover   []ContentCard // onboarding: a few catalog starting points
+	// Program is the member's program with its controls (nil: none shown).
+	Program *ProgramCard
 }
 
 // PlaylistWidget is the member's own playlist.
@@ -210,21 +212,23 @@ type PromptView struct {
 
 // CoachArea is the coach's voice.
 type CoachArea struct {
-	MemberID    string
-	CSRF        string
-	Chip        Chip
-	HasDoc      bool
-	Briefing    string
+	MemberID string
+	CSRF     string
+	Chip     Chip
+	HasDoc   bool
+	Briefing string
 	// BriefingUpdated: a figure in the briefing changed since the coach
 	// wrote it and shows its live value.
 	BriefingUpdated bool
 	CTAs            []CTAView
-	Prompts     []PromptView
-	Feedback    []string
-	Onboarding  bool
-	Transcribes bool
+	Prompts         []PromptView
+	Feedback        []string
+	Onboarding      bool
+	Transcribes     bool
 	// CanPrepare offers "prepare my day now" (no plan for today yet).
 	CanPrepare bool
+	// Messages are the coach's messages not dismissed yet, newest first.
+	Messages []MessageView
 }
 
 // Sheets are the logging forms over the dashboard.
@@ -268,4 +272,43 @@ type ContentPage struct {
 	InPlaylist bool
 	Index      int // position in the member's playlist when InPlaylist
 	Back       string
+}
+
+// ProgramCard is a member's program and its controls (kiosk dashboard and
+// admin member page): pause, resume, switch, restart, skip to a day,
+// substitute today's item, pace.
+type ProgramCard struct {
+	MemberID string
+	CSRF     string
+	// Action is the URL the controls post to (validated path).
+	Action string
+	// Kiosk posts the controls through Datastar (the admin posts plainly).
+	Kiosk bool
+	Has   bool
+	Title string
+	// Status is active | paused | completed; Line says where the member is
+	// ("Week 2, Day 4 of 30 · today: Plank Ladder (18 min)").
+	Status string
+	Line   string
+	Behind string // "3 sessions behind" or ""
+	Pace   string // calendar | own
+	Day    int
+	Days   []Option // skip to a day
+	// Programs to switch to (or start), SubstituteWith items for today.
+	Programs       []Option
+	SubstituteWith []Option
+	// Substituted is what replaced today's item ("" = nothing).
+	Substituted string
+}
+
+// MessageView is a message from the coach on the dashboard.
+type MessageView struct {
+	Text    string
+	When    string // "today 07:12"
+	Dismiss string // the dismiss URL (validated path)
+}
+
+// MessageRow is a message in the admin's list.
+type MessageRow struct {
+	Member, Agent, Source, Text, When, Status string
 }

@@ -47,7 +47,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindVoice:     wCoach,
 	live.KindConsumed:  wCurated | wCoach,
 	live.KindPlaylist:  wPlaylist,
-	live.KindNotify:    0, // not shown on the kiosk yet
+	live.KindNotify:    0,                    // not shown on the kiosk yet
 	live.KindProgram:   wCurated | wPlaylist, // the program card and the day the player shows
 	live.KindMessage:   wCoach,
 	live.KindRun:       0, // run progress is an admin view

@@ -25,6 +25,8 @@ type Deps struct {
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
 	Alerts     Alerts      // nil: no admin badge on the household view
+	Programs   Programs    // nil: no program controls
+	Messages   Messages    // nil: no messages from the coach
 	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
 	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
@@ -57,6 +59,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/m/:member/voice", s.kioskVoice, s.once)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
 	e.POST("/m/:member/prepare", s.kioskPrepare, s.once)
+	e.POST("/m/:member/program", s.kioskProgram, s.once)
+	e.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.once)
 	e.GET("/m/:member/catalog", s.kioskCatalog)
 	e.POST("/m/:member/playlist", s.kioskPlaylist, s.once)
 	e.GET("/m/:member/play", s.pagePlaylistPlayer)

@@ -353,6 +353,7 @@ var swNoBodyInput = map[string]bool{
 	"DELETE /api/v1/members/:member/body-scans/:id": true,
 	"POST /m/:member/entry/:kind/:id/delete":        true,
 	"POST /m/:member/undo/:trash":                   true, // restores what the path names
+	"POST /m/:member/messages/:id/dismiss":          true, // dismisses what the path names
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -21,6 +21,7 @@ import (
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
 	"hearth/internal/live"
+	"hearth/internal/messages"
 	"hearth/internal/program"
 	"hearth/internal/schedule"
 	"hearth/internal/session"
@@ -49,6 +50,8 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Messages are the coach's messages to members ("From your coach").
+	Messages *messages.Service
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -95,6 +98,7 @@ func (a *App) build(ctx context.Context) error {
 	}
 	a.Household = household.New(a.DB, a.Hub)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
+	a.Messages = messages.New(a.DB, a.Hub)
 	a.Sessions = session.New(a.DB)
 	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
 		return err

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/messages"
 	"hearth/internal/schedule"
 )
 
@@ -101,7 +103,7 @@ func TestDemoFirstStartPreparesEveryDay(t *testing.T) {
 	seen := map[string]bool{}
 	now := time.Now()
 	for _, m := range members {
-		runs, err := a.Agents.Runs().List(ctx, agent.RunFilter{Member: m.ID})
+		runs, err := a.Agents.Runs().List(ctx, agent.RunFilter{Member: m.ID, Assignment: coach.DailyDashboardID})
 		if err != nil || len(runs) != 1 || runs[0].Trigger != agent.TriggerDemo || runs[0].Status != agent.StatusSucceeded ||
 			runs[0].Model != "heuristic" || runs[0].FallbackReason != "" {
 			t.Fatalf("runs of %s: %+v %v", m.ID, runs, err)
@@ -121,6 +123,11 @@ func TestDemoFirstStartPreparesEveryDay(t *testing.T) {
 			mark("tap prompt", p.Type == dashboard.PromptMultipleChoice && len(p.Options) >= 2)
 			mark("voice prompt", p.Type == dashboard.PromptVoiceMemo)
 		}
+		open, err := a.Messages.List(ctx, messages.Filter{Member: m.ID, Open: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mark("message from the coach", len(open) > 0 && strings.HasPrefix(open[0].Text, "Hydration reminder"))
 		for kind, n := range map[string]func() (int, error){
 			"weight":    func() (int, error) { r, err := a.Household.Weights(ctx, m.ID, 1); return len(r), err },
 			"meals":     func() (int, error) { r, err := a.Household.Meals(ctx, m.ID, 1); return len(r), err },
@@ -135,7 +142,7 @@ func TestDemoFirstStartPreparesEveryDay(t *testing.T) {
 		}
 	}
 	for _, kind := range []string{"up next", "alternates", "playlist suggestion", "briefing", "call to action", "feedback",
-		"tap prompt", "voice prompt", "weight", "meals", "workouts", "body scan"} {
+		"tap prompt", "voice prompt", "weight", "meals", "workouts", "body scan", "message from the coach"} {
 		if !seen[kind] {
 			t.Errorf("no demo member shows a %s on the first day", kind)
 		}

@@ -8,6 +8,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/coach"
 	"hearth/internal/demo"
+	"hearth/internal/schedule"
 )
 
 // seedDemo fills an empty database with the demo household. A database that
@@ -41,4 +42,31 @@ func (a *App) prepareDemoDays(ctx context.Context) {
 		return
 	}
 	a.log.Info("demo plans prepared", "members", len(runs))
+	a.demoMessage(ctx)
+}
+
+// demoReminder is the demo household's scheduled action: a daily message
+// for the first member, delivered once at first start so "From your coach"
+// shows on day one.
+const demoReminder = "Add a short hydration reminder"
+
+func (a *App) demoMessage(ctx context.Context) {
+	ms, err := a.DB.ListMembers(ctx)
+	if err != nil || len(ms) == 0 {
+		return
+	}
+	member := ms[0].ID
+	if _, err := a.Schedule.Create(ctx, schedule.TaskInput{Description: "Hydration reminder for " + ms[0].Name,
+		Kind: schedule.KindRecurring, Schedule: "0 15 * * *", AgentID: coach.AgentID, MemberID: member, Prompt: demoReminder},
+		schedule.ByUser); err != nil {
+		a.log.Warn("demo reminder not scheduled", "err", err)
+		return
+	}
+	r, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: demoReminder,
+		Trigger: agent.TriggerDemo})
+	if err != nil {
+		a.log.Warn("demo reminder not sent", "err", err)
+		return
+	}
+	messageDelivery{msgs: a.Messages, log: a.log}.deliver(ctx, r, demoReminder, string(agent.TriggerDemo))
 }

@@ -27,6 +27,7 @@ var MemberData = []MemberTable{
 	{Table: "agent_memory_history", Where: "member_id = ?", What: "coach memory history"},
 	{Table: "agent_memory", Where: "member_id = ?", What: "coach memory"},
 	{Table: "coaching_notes", Where: "member_id = ?", What: "coaching notes"},
+	{Table: "coach_messages", Where: "member_id = ?", What: "messages from the coach"},
 	{Table: "dashboards", Where: "member_id = ?", What: "daily dashboards", JSON: []string{"document"}},
 	{Table: "prompt_answers", Where: "member_id = ?", What: "prompt answers"},
 	{Table: "voice_memos", Where: "member_id = ?", What: "voice memos (and their audio files)"},
