@@ -39,7 +39,10 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if err := a.Agents.Register(coach.New(deps)); err != nil {
 		return fmt.Errorf("app: register coach: %w", err)
 	}
-	runner, err := definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location})
+	vars, own, others := coach.DefinitionRuntime(deps, box)
+	runner, err := definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
+		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
+		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
 	}
