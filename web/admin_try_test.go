@@ -21,6 +21,7 @@ func TestTryItWithoutAModel(t *testing.T) {
 	body := rec.Body.String()
 	if rec.Code != 200 || !strings.Contains(body, `id="try-heuristic"`) || !strings.Contains(body, "built-in heuristic") ||
 		strings.Contains(body, "The agent failed") || !strings.Contains(body, "briefing") {
-		i := strings.Index(body, `id="try"`); t.Fatalf("try without a model: %d\n%.3000s", rec.Code, body[max(i, 0):])
+		i := strings.Index(body, `id="try"`)
+		t.Fatalf("try without a model: %d\n%.3000s", rec.Code, body[max(i, 0):])
 	}
 }

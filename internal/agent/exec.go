@@ -253,7 +253,9 @@ func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
 // Heuristic runs the engine's heuristic runtime on req (its Planner makes
 // the output), for drivers that answer without a model (a definition's
 // "Try it" with no model configured). The run records the heuristic.
-func (x *Exec) Heuristic(ctx context.Context, req Request) (Result, error) { return x.heuristic(ctx, req) }
+func (x *Exec) Heuristic(ctx context.Context, req Request) (Result, error) {
+	return x.heuristic(ctx, req)
+}
 
 // fallBack marks the run as having used the heuristic for reason: the
 // model's staged writes will not be applied.
