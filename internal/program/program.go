@@ -10,7 +10,10 @@
 // which program day falls on a date: each training weekday of the pattern,
 // counted from an anchor (the start date, re-anchored on Resume and SetDay),
 // is the next program day, rest days of the program included. Today compares
-// the two and reports how far behind or ahead the member is.
+// the two and reports how far behind or ahead the member is. At the
+// member's own pace (PaceOwn) today is always the next undone day and
+// nothing is behind. Changes committed by Service tell the member's screens
+// (Notify).
 package program
 
 import (
