@@ -3,7 +3,7 @@ DATASTAR_VERSION := v1.0.0
 DATASTAR_DIR = $(shell go env GOMODCACHE)/github.com/starfederation/datastar@$(DATASTAR_VERSION)
 export CGO_ENABLED := 1
 
-.PHONY: run test generate assets bench fuzz lint build
+.PHONY: run test generate assets bench fuzz lint build release release-version
 
 # Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
 # HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
@@ -18,6 +18,48 @@ build: assets
 
 test: assets
 	go test -race -count=1 ./...
+
+# Releases: stripped, statically linked binaries for linux/amd64 (a mini PC)
+# and linux/arm64 (a Raspberry Pi 4/5, 64-bit OS) in dist/, with SHA256SUMS.
+# Each is stamped with the version (git describe), commit and build date;
+# `hearth version` prints them and the newest schema version it knows.
+# cgo (SQLite) cross-compiles with Debian's cross compiler:
+#   apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross    (arm64, from amd64)
+#   apt-get install gcc-x86-64-linux-gnu libc6-dev-amd64-cross     (amd64, from arm64)
+# and qemu-user-static runs the arm64 binary on amd64 (.ci/run's smoke test).
+# Static: netgo and osusergo keep glibc's NSS out (it cannot be linked
+# statically), sqlite_omit_load_extension its dlopen; so one file runs on
+# any Linux of its architecture, whatever its glibc.
+# Evaluated once (":="), so both binaries carry the same values.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+BUILD_DATE ?= $(shell date -u $${SOURCE_DATE_EPOCH:+-d @$$SOURCE_DATE_EPOCH} +%Y-%m-%dT%H:%M:%SZ)
+VERSION := $(VERSION)
+COMMIT := $(COMMIT)
+BUILD_DATE := $(BUILD_DATE)
+GOHOSTARCH := $(shell go env GOHOSTARCH)
+CC_amd64 ?= $(if $(filter amd64,$(GOHOSTARCH)),gcc,x86_64-linux-gnu-gcc)
+CC_arm64 ?= $(if $(filter arm64,$(GOHOSTARCH)),gcc,aarch64-linux-gnu-gcc)
+PKG_amd64 := gcc-x86-64-linux-gnu libc6-dev-amd64-cross
+PKG_arm64 := gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+RELEASE_TAGS := netgo,osusergo,sqlite_omit_load_extension
+RELEASE_LDFLAGS = -s -w -extldflags -static \
+	-X hearth/internal/buildinfo.version=$(VERSION) \
+	-X hearth/internal/buildinfo.commit=$(COMMIT) \
+	-X hearth/internal/buildinfo.date=$(BUILD_DATE)
+
+release: dist/hearth-linux-amd64 dist/hearth-linux-arm64
+	cd dist && sha256sum hearth-linux-amd64 hearth-linux-arm64 > SHA256SUMS
+	@for b in dist/hearth-linux-*; do echo "$$b: $$(du -h $$b | cut -f1)"; done
+
+release-version:
+	@echo $(VERSION)
+
+dist/hearth-linux-%: assets FORCE
+	@command -v $(CC_$*) >/dev/null || { echo "make release: $(CC_$*) is missing; on Debian: apt-get install $(PKG_$*)"; exit 1; }
+	CGO_ENABLED=1 GOOS=linux GOARCH=$* CC=$(CC_$*) go build -trimpath -tags $(RELEASE_TAGS) -ldflags '$(RELEASE_LDFLAGS)' -o $@ ./cmd/hearth
+
+FORCE:
 
 generate:
 	go tool templ generate

@@ -18,6 +18,8 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"messages", "Messages", "/admin/messages"},
 	{"definitions", "Agents", "/admin/definitions"},
 	{"backups", "Backups", "/admin/backups"},
+	{"model", "Model", "/admin/model"},
+	{"screens", "Add a screen", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }
 
@@ -27,6 +29,8 @@ type AdminPage struct {
 	Section string
 	// LoggedIn: a password session exists to end (not loopback-open access).
 	LoggedIn bool
+	// Version is the running Hearth's version, shown in the footer.
+	Version string
 }
 
 // AdminMemberRow is one member in the household list.
@@ -94,8 +98,11 @@ type RunView struct {
 	TokensIn, TokensOut                  int64
 	Cost                                 string
 	Error, FallbackReason                string
-	ReusedFrom, ThreadID                 int64
-	Active                               bool // queued or running
+	// ModelNotes say what the model calls adapted to (a refused schema,
+	// tools off, a trimmed prompt), with the server's words.
+	ModelNotes           []string
+	ReusedFrom, ThreadID int64
+	Active               bool // queued or running
 }
 
 // Label names what the run did: the assignment, or "chat" for a freeform run.

@@ -18,7 +18,7 @@ import (
 )
 
 func (s *Server) adminPage(c echo.Context, title, section string) views.AdminPage {
-	return views.AdminPage{Page: s.page(c, title), Section: section, LoggedIn: s.auth.sessionOK(c.Request())}
+	return views.AdminPage{Page: s.page(c, title), Section: section, LoggedIn: s.auth.sessionOK(c.Request()), Version: s.opt.Version}
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",

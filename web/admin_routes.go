@@ -35,6 +35,8 @@ type AdminDeps struct {
 	Backups BackupsAdmin
 	// MemberData exports and erases a member's data (Admin → Household).
 	MemberData MemberData
+	// Model is Admin → Model (*llm.ModelAdmin).
+	Model ModelAdmin
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -108,7 +110,11 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Backups != nil {
 		s.backupRoutes(g)
 	}
+	if a.Model != nil {
+		s.modelRoutes(g)
+	}
 	g.GET("/api", s.adminAPIDoc)
+	g.GET("/screens", s.adminScreens)
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 
@@ -43,21 +44,57 @@ func newHostSet(listen string, extra []string) hostSet {
 		h[host] = true
 		return h
 	}
-	if name, err := os.Hostname(); err == nil && name != "" {
-		name = normHost(name)
-		h[name] = true
-		if !strings.Contains(name, ".") {
-			h[name+".local"] = true
-		}
+	for _, n := range machineNames() {
+		h[n] = true
 	}
-	if addrs, err := net.InterfaceAddrs(); err == nil {
+	for _, a := range interfaceAddrs() {
+		h[normHost(a.Addr.String())] = true
+	}
+	return h
+}
+
+// machineNames are the machine's host name and, for a bare name, its .local
+// mDNS name.
+func machineNames() []string {
+	name, err := os.Hostname()
+	if err != nil || name == "" {
+		return nil
+	}
+	name = normHost(name)
+	if strings.Contains(name, ".") {
+		return []string{name}
+	}
+	return []string{name, name + ".local"}
+}
+
+// ifaceAddr is one address of a network interface.
+type ifaceAddr struct {
+	Iface string
+	Up    bool
+	Addr  netip.Addr
+}
+
+// interfaceAddrs lists every interface address (loopback included).
+func interfaceAddrs() []ifaceAddr {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var out []ifaceAddr
+	for _, i := range ifs {
+		addrs, err := i.Addrs()
+		if err != nil {
+			continue
+		}
 		for _, a := range addrs {
 			if ipn, ok := a.(*net.IPNet); ok {
-				h[normHost(ipn.IP.String())] = true
+				if ip, ok := netip.AddrFromSlice(ipn.IP); ok {
+					out = append(out, ifaceAddr{Iface: i.Name, Up: i.Flags&net.FlagUp != 0, Addr: ip.Unmap()})
+				}
 			}
 		}
 	}
-	return h
+	return out
 }
 
 // normHost lower-cases a host name and strips a port, IPv6 brackets and a

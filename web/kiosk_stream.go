@@ -54,6 +54,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindTask:      0,
 	live.KindTodo:      0,
 	live.KindBackup:    0, // the household view's admin badge, not a dashboard
+	live.KindModel:     0, // Admin → Model
 }
 
 // householdWidgets maps kinds on the household topic: other members'

@@ -399,3 +399,23 @@ func TestHeadersCSPCacheAndSecureCookies(t *testing.T) {
 		t.Errorf("admin page: %d Cache-Control %q, want no-store", code, r.Header.Get("Cache-Control"))
 	}
 }
+
+// A CSRF token in the query string is not accepted (it would end up in
+// access logs), and a title made from a workout type is capitalised by rune.
+func TestCSRFNotFromQueryAndRuneTitles(t *testing.T) {
+	k := newKiosk(t)
+	req, _ := http.NewRequest(http.MethodPost, k.srv.URL+"/m/ada/meal?_csrf="+k.csrf, strings.NewReader("name=Oats&calories=100"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := k.client.Do(req) // the jar sends the CSRF cookie
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || countRows(t, k.db, "meals") != 0 {
+		t.Fatalf("token in the query: %d, %d meals", resp.StatusCode, countRows(t, k.db, "meals"))
+	}
+	code, body := do(t, http.MethodPost, k.srv.URL+"/api/v1/members/ada/workouts", `{"type":"étirements","duration_min":10}`)
+	if code != http.StatusCreated || body["title"] != "Étirements" {
+		t.Fatalf("title from type: %d %v", code, body)
+	}
+}

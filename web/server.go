@@ -42,6 +42,8 @@ type Options struct {
 	// PlexURL is the configured Plex server, the one outside origin pages
 	// may load images and media from.
 	PlexURL string
+	// Version is the running Hearth's version, shown in the admin footer.
+	Version string
 }
 
 // Server holds the handlers' dependencies.

@@ -8,12 +8,15 @@ package web_test
 // web_test.
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -549,6 +552,51 @@ func TestSweepDetectors(t *testing.T) {
 		}
 		if !found {
 			t.Fatalf("marker %q matches no injection", raw)
+		}
+	}
+}
+
+// TestSweepBombUploads sends crafted archives to every upload route: a zip
+// that unpacks at a bomb's ratio and an export with one huge attribute. They
+// are refused, never a 5xx, and nothing is stored.
+func TestSweepBombUploads(t *testing.T) {
+	s := newSweepServer(t)
+	head := `<?xml version="1.0" encoding="UTF-8"?>` + "\n<HealthData locale=\"en_US\">\n"
+	rec := `<Record type="HKQuantityTypeIdentifierBodyMass" unit="kg" startDate="2024-01-05 07:00:00 +0100" endDate="2024-01-05 07:00:00 +0100" value="70"/>` + "\n"
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	w, _ := zw.Create("apple_health_export/export.xml")
+	_, _ = io.WriteString(w, head)
+	for range (24 << 20) / len(rec) {
+		_, _ = io.WriteString(w, rec)
+	}
+	_ = zw.Close()
+	attr := head + `<Record type="HKQuantityTypeIdentifierBodyMass" value="` + strings.Repeat("7", 3<<20) + `"/></HealthData>`
+	for _, route := range []string{"/admin/imports", "/admin/catalog/import", "/m/maya/voice"} {
+		for name, file := range map[string][]byte{"bomb.zip": zbuf.Bytes(), "export.xml": []byte(attr)} {
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			_ = mw.WriteField("member", "maya")
+			_ = mw.WriteField("prompt", "p1")
+			for _, field := range []string{"file", "audio"} {
+				fw, _ := mw.CreateFormFile(field, name)
+				_, _ = fw.Write(file)
+			}
+			_ = mw.Close()
+			readings := func() (n int) {
+				_ = s.app.DB.Read.QueryRow(`SELECT count(*) FROM weight_readings`).Scan(&n)
+				return n
+			}
+			before := readings()
+			rec := s.do(swReq{method: http.MethodPost, path: route, ctype: mw.FormDataContentType(), body: body.Bytes()})
+			what := fmt.Sprintf("%s to %s", name, route)
+			if rec.Code >= 500 {
+				t.Errorf("%s: status %d: %.300s", what, rec.Code, rec.Body.String())
+			}
+			// The refusal may be recorded (an import run row); no entry may appear.
+			if n := readings(); n != before {
+				t.Errorf("%s: readings %d -> %d", what, before, n)
+			}
 		}
 	}
 }

@@ -1,40 +1,78 @@
 // Command hearth runs the household fitness dashboard and its coach.
 //
-//	hearth [flags]                      serve (see -h for flags and env vars)
+//	hearth [flags]                      serve (see -h for flags, env vars and commands)
 //	hearth import --member ID FILE…     import Apple Health or CSV files
 //	hearth backup [--to DIR]            write a verified backup archive (server may run)
 //	hearth restore ARCHIVE              restore a backup (server stopped)
+//	hearth version                      version, commit, build date, schema
+//	hearth service print|install        the systemd service
+//	hearth screen-url                   the kiosk URL for a screen, with a QR code
+//	hearth model check                  test the configured model server
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
 	"hearth/internal/app"
 	"hearth/internal/importer"
 	"hearth/internal/store"
+	"hearth/internal/systemd"
 )
+
+// command is one `hearth NAME …` subcommand.
+type command struct {
+	name, args, help string
+	run              func(args []string, getenv func(string) string, stdout, stderr io.Writer) int
+}
+
+// commands are the subcommands, in the order `hearth -h` lists them.
+var commands = []command{
+	{"import", "--member ID FILE…", "import Apple Health exports or CSV files (the server may run)", runImport},
+	{"backup", "[--to DIR]", "write a verified backup archive (the server may run)", runBackup},
+	{"restore", "ARCHIVE", "restore a backup archive (stop the server first)", runRestore},
+	{"version", "", "print the version, commit, build date and newest schema version", runVersion},
+	{"service", "print|install [flags]", "show or install Hearth as a systemd service (-h for its flags)", runService},
+	{"screen-url", "[-addr A] [-hosts H]", "print the kiosk URL for a screen on the household network, with a QR code", runScreenURL},
+	{"model", "check [flags]", "test the model server: a structured request, a tool call, a streamed reply; remember what works", runModel},
+}
 
 func main() {
 	if len(os.Args) > 1 {
-		switch os.Args[1] {
-		case "import":
-			os.Exit(runImport(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
-		case "backup":
-			os.Exit(runBackup(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
-		case "restore":
-			os.Exit(runRestore(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+		for _, c := range commands {
+			if os.Args[1] == c.name {
+				os.Exit(c.run(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+			}
 		}
 	}
-	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	if errors.Is(err, flag.ErrHelp) { // the flags were printed: add the commands
+		printCommands(os.Stderr)
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "hearth:", err)
+		if errors.Is(err, store.ErrNewerSchema) || errors.Is(err, app.ErrUpgradeFailed) {
+			os.Exit(systemd.ExitRefused) // the service does not restart into the same refusal
+		}
 		os.Exit(1)
+	}
+}
+
+// printCommands lists the subcommands after the server's flags in `hearth -h`.
+func printCommands(w io.Writer) {
+	fmt.Fprintln(w, "\nCommands (hearth COMMAND -h for their flags):")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  hearth %-10s %-24s %s\n", c.name, c.args, c.help)
 	}
 }
 
@@ -48,10 +86,26 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "hearth import:", err)
 		return 2
 	}
-	open := func(ctx context.Context) (*store.DB, error) { return store.Open(ctx, cfg.DBPath, nil) }
 	// CSV times without an offset are household time unless --tz says otherwise.
-	args = append([]string{"--tz", cfg.TZName}, args...)
-	return importer.RunCLI(ctx, args, stdout, stderr, open)
+	args = append([]string{"--tz", cfg.TZName, "--max-bytes", strconv.FormatInt(cfg.ImportMaxBytes, 10)}, args...)
+	return importer.RunCLI(ctx, args, stdout, stderr, func(ctx context.Context) (*store.DB, error) {
+		return openDatabase(ctx, cfg, stderr)
+	})
+}
+
+// openDatabase is the server's safe open for a command that may run beside
+// the server: a newer schema is refused, an older one is backed up before
+// it is migrated, and only while no server (an older Hearth) runs on it.
+func openDatabase(ctx context.Context, cfg app.Config, stderr io.Writer) (*store.DB, error) {
+	if s, err := store.PeekSchema(ctx, cfg.DBPath); err == nil && s.Version > 0 && len(s.Pending) > 0 {
+		release, err := store.LockFile(cfg.DBPath)
+		if err != nil {
+			return nil, fmt.Errorf("this Hearth would upgrade the database, but a Hearth server (an older version) is running on it: "+
+				"stop it and start this version first: %w", err)
+		}
+		defer release()
+	}
+	return app.OpenDatabase(ctx, cfg, app.NewLogger(stderr, "warn"))
 }
 
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -61,6 +61,7 @@ func (x *Exec) snapshot() Run {
 	r.ToolCalls = slices.Clone(r.ToolCalls)
 	r.ValidationErrors = slices.Clone(r.ValidationErrors)
 	r.Effects = slices.Clone(r.Effects)
+	r.ModelNotes = slices.Clone(r.ModelNotes)
 	return r
 }
 
@@ -190,6 +191,9 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 		if len(errs) == 0 {
 			return out, nil
 		}
+		if res.FinishReason == "length" { // the reply hit the token cap: say so, or the model repeats it
+			errs = append(errs, ValidationError{Path: "/", Message: "the reply was cut off at the token limit (finish_reason \"length\"); write a shorter one"})
+		}
 		x.invalid(rq.Source, errs)
 		last = errs
 		rq.Messages = append(slices.Clone(base),
@@ -232,6 +236,11 @@ func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
 			r.Model = req.Model
 		}
 		r.ToolCalls = append(r.ToolCalls, res.ToolCalls...)
+		for _, n := range res.Notes {
+			if !slices.Contains(r.ModelNotes, n) { // the same adaptation on every attempt is one note
+				r.ModelNotes = append(r.ModelNotes, n)
+			}
+		}
 	})
 	return res, err
 }

@@ -215,6 +215,16 @@ func (o *Orchestrator) Memory() *MemoryStore { return o.memory }
 // Threads returns the chat thread store.
 func (o *Orchestrator) Threads() *ThreadStore { return o.threads }
 
+// ModelSlot takes one place under the global model-call limit
+// (HEARTH_MODEL_CONCURRENCY) for model work outside a run, such as a
+// connection check; release gives it back.
+func (o *Orchestrator) ModelSlot(ctx context.Context) (release func(), err error) {
+	if err := acquire(ctx, o.modelSlot); err != nil {
+		return nil, err
+	}
+	return func() { <-o.modelSlot }, nil
+}
+
 // HasModel reports whether a language model is configured (without one
 // every run uses the heuristic runtime).
 func (o *Orchestrator) HasModel() bool { return o.rt.Model != nil }

@@ -110,9 +110,13 @@ type Run struct {
 	// Effects are the writes the model's tools staged and what became of
 	// them: applied at commit when the model's output was accepted,
 	// discarded otherwise.
-	Effects    []EffectOutcome `json:"effects"`
-	InputHash  string          `json:"input_hash,omitempty"`
-	ReusedFrom *int64          `json:"reused_from,omitempty"`
+	Effects []EffectOutcome `json:"effects"`
+	// ModelNotes say what the model calls adapted to: a structured-output
+	// mode the server refused and the one used instead, tools off, a prompt
+	// trimmed to the context window.
+	ModelNotes []string `json:"model_notes"`
+	InputHash  string   `json:"input_hash,omitempty"`
+	ReusedFrom *int64   `json:"reused_from,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

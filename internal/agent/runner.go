@@ -162,7 +162,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	rq := Reasoning{
 		Request: Request{
 			System:        p.System,
-			Messages:      []Message{{Role: RoleUser, Content: p.User}},
+			Messages:      []Message{{Role: RoleUser, Content: p.User, Pinned: true}},
 			Output:        &ca.output,
 			Model:         settings.Model,
 			Temperature:   settings.Temperature,

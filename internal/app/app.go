@@ -16,7 +16,9 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
+	"hearth/internal/buildinfo"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/household"
@@ -52,9 +54,14 @@ type App struct {
 	Backups     *backup.Service
 	// Messages are the coach's messages to members ("From your coach").
 	Messages *messages.Service
+	// Model is Admin → Model: the endpoint, what was learned, the check.
+	Model *llm.ModelAdmin
 
 	ln     net.Listener
 	cancel context.CancelFunc
+	// bg is background work's context (a connection check), ended by Close.
+	bg     context.Context
+	stopBG context.CancelFunc
 }
 
 // New opens the database, seeds the demo household when asked and builds
@@ -63,12 +70,14 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := store.Open(ctx, cfg.DBPath, logger)
+	db, err := OpenDatabase(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
 	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub()}
+	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
+		a.stopBG()
 		_ = db.Close()
 		return nil, err
 	}
@@ -124,7 +133,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL,
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(),
 	})
 	if err != nil {
 		return err
@@ -205,6 +214,12 @@ func (a *App) Close() error {
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
+	}
+	if a.stopBG != nil {
+		a.stopBG()
+	}
+	if a.Model != nil {
+		a.Model.Wait() // a check may be saving what it learned
 	}
 	errs = append(errs, a.DB.Close())
 	return errors.Join(errs...)

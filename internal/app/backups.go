@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"hearth/internal/backup"
 	"hearth/internal/schedule"
@@ -20,11 +19,7 @@ const DefaultBackupCron = "30 3 * * *"
 // nightly backup task: a system task beside the agents' (editable in the
 // schedules page, invisible to the agents' tools).
 func (a *App) buildBackups(ctx context.Context) error {
-	dir := a.cfg.BackupDir
-	if dir == "" {
-		dir = filepath.Join(a.dataDir(), "backups")
-	}
-	a.Backups = backup.New(a.DB, backup.Options{DataDir: a.dataDir(), Dir: dir, Location: a.cfg.Location,
+	a.Backups = backup.New(a.DB, backup.Options{DataDir: a.dataDir(), Dir: a.cfg.backupDirectory(), Location: a.cfg.Location,
 		Logger: a.log, Publisher: a.Hub})
 	err := a.Schedule.EnsureDefaultTask(ctx, schedule.SystemAgent+"/"+systemBackup, schedule.TaskInput{
 		Description: "Back up the household's data", Kind: schedule.KindRecurring, Schedule: DefaultBackupCron,

@@ -18,8 +18,9 @@ func (a *App) webDeps() web.Deps {
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
-			Importer: importer.NewService(a.DB, a.Hub, a.cfg.Location), UploadDir: filepath.Join(a.dataDir(), "imports"),
-			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}},
+			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
+			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
+			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}, Model: a.Model},
 
 		Dashboards: a.Dashboards,
 		Catalog:    a.Catalog,

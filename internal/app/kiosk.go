@@ -1,19 +1,12 @@
 package app
 
 import (
-	"path/filepath"
-
 	"hearth/internal/voice"
 )
 
 // dataDir is where voice memos and local media live: HEARTH_DATA, or the
 // database's directory when no data directory is configured (tests).
-func (a *App) dataDir() string {
-	if a.cfg.DataDir != "" {
-		return a.cfg.DataDir
-	}
-	return filepath.Dir(a.cfg.DBPath)
-}
+func (a *App) dataDir() string { return a.cfg.dataDirectory() }
 
 // voiceService stores voice memos under the data directory and transcribes
 // them through the configured OpenAI-compatible endpoint when there is one.

@@ -47,6 +47,7 @@ const (
 	TriggerSchedule = "schedule" // the nightly system task
 	TriggerCatchup  = "catchup"  // the nightly task, caught up after downtime
 	TriggerCLI      = "cli"      // `hearth backup`
+	TriggerUpgrade  = "upgrade"  // at start, before migrating the database to a newer schema
 )
 
 // auto reports whether retention may prune backups of this trigger: the
@@ -296,7 +297,21 @@ func referencedFiles(ctx context.Context, snap, dataDir string) (files, missing 
 			files = append(files, filepath.ToSlash(rel))
 		}
 	}
-	rows, err := db.QueryContext(ctx, `SELECT path FROM voice_memos ORDER BY id`)
+	// A database from an older Hearth (backed up before an upgrade) may
+	// predate either table.
+	have := func(table string) bool {
+		var n int
+		_ = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&n)
+		return n > 0
+	}
+	voiceQ, mediaQ := `SELECT path FROM voice_memos ORDER BY id`, `SELECT id FROM content_items WHERE id LIKE 'local:%' ORDER BY id`
+	if !have("voice_memos") {
+		voiceQ = `SELECT '' WHERE 0`
+	}
+	if !have("content_items") {
+		mediaQ = `SELECT '' WHERE 0`
+	}
+	rows, err := db.QueryContext(ctx, voiceQ)
 	if err != nil {
 		return nil, nil, fmt.Errorf("backup: voice memos: %w", err)
 	}
@@ -317,7 +332,7 @@ func referencedFiles(ctx context.Context, snap, dataDir string) (files, missing 
 		}
 	}
 	_ = rows.Close()
-	rows, err = db.QueryContext(ctx, `SELECT id FROM content_items WHERE id LIKE 'local:%' ORDER BY id`)
+	rows, err = db.QueryContext(ctx, mediaQ)
 	if err != nil {
 		return nil, nil, fmt.Errorf("backup: catalog: %w", err)
 	}

@@ -95,7 +95,7 @@ func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreRe
 	}
 
 	stamp := opt.Now().UTC().Format(nameTime)
-	if res.ReplacedDB, err = setAsideDB(ctx, opt.DBPath, stamp); err != nil {
+	if res.ReplacedDB, err = setAsideDB(ctx, opt.DBPath, ".replaced-"+stamp); err != nil {
 		return res, err
 	}
 	if err := moveFile(db, opt.DBPath); err != nil {
@@ -125,8 +125,8 @@ func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreRe
 }
 
 // setAsideDB checkpoints the database at path into one file and renames it
-// to path.replaced-<stamp>; "" when there is none.
-func setAsideDB(ctx context.Context, path, stamp string) (string, error) {
+// to path+suffix; "" when there is none.
+func setAsideDB(ctx context.Context, path, suffix string) (string, error) {
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
@@ -139,7 +139,7 @@ func setAsideDB(ctx context.Context, path, stamp string) (string, error) {
 			return "", fmt.Errorf("restore: checkpoint the current database: %w", cerr)
 		}
 	}
-	aside := path + ".replaced-" + stamp
+	aside := path + suffix
 	if err := os.Rename(path, aside); err != nil {
 		return "", fmt.Errorf("restore: set the current database aside: %w", err)
 	}
@@ -149,6 +149,37 @@ func setAsideDB(ctx context.Context, path, stamp string) (string, error) {
 				return aside, fmt.Errorf("restore: set %s aside: %w", path+sfx, err)
 			}
 		}
+	}
+	return aside, nil
+}
+
+// RestoreDatabase puts the database of archive back in place of dbPath,
+// checked (checksums, integrity) and not migrated, leaving the voice memos
+// and media alone: how a failed upgrade is undone with the backup taken
+// just before it. The database it replaces is kept as dbPath.failed-<time>
+// (returned). The caller holds the database's lock.
+func RestoreDatabase(ctx context.Context, archive, dbPath string, now time.Time) (string, error) {
+	staging, err := os.MkdirTemp(filepath.Dir(dbPath), ".hearth-restore-*")
+	if err != nil {
+		return "", fmt.Errorf("restore: %w", err)
+	}
+	defer os.RemoveAll(staging)
+	if _, err := readArchiveDBOnly(ctx, archive, staging, func(Progress) {}); err != nil {
+		return "", fmt.Errorf("restore: %w", err)
+	}
+	db := filepath.Join(staging, DBName)
+	if err := store.CheckIntegrity(ctx, db); err != nil {
+		return "", fmt.Errorf("restore: %w: its database fails the integrity check (%v)", ErrBadArchive, err)
+	}
+	aside, err := setAsideDB(ctx, dbPath, ".failed-"+now.UTC().Format(nameTime))
+	if err != nil {
+		return "", err
+	}
+	if err := moveFile(db, dbPath); err != nil {
+		return aside, fmt.Errorf("restore: put the database back: %w (the one it replaces is %s)", err, aside)
+	}
+	if err := syncDir(filepath.Dir(dbPath)); err != nil {
+		return aside, fmt.Errorf("restore: %w", err)
 	}
 	return aside, nil
 }

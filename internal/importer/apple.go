@@ -62,7 +62,7 @@ const maxCorrelationRecords = 64
 // exports carry U+000B in metadata values) are dropped while reading and
 // counted.
 func parseApple(ctx context.Context, r io.Reader, out emitter) error {
-	src := &readErr{r: r}
+	src := &readErr{r: &tokenGuard{r: r}}
 	filter := &xmlCharFilter{r: src}
 	p := &appleParser{d: xml.NewDecoder(skipDoctype(bufio.NewReaderSize(filter, 256<<10))), src: src, filter: filter, out: out}
 	defer func() {

@@ -42,6 +42,7 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 	tz := fs.String("tz", "Local", "time zone of CSV times written without an offset")
 	unitName := fs.String("unit", "", "weight unit of CSV files that do not state one: kg or lb (default: the member's unit)")
 	strict := fs.Bool("strict", false, "import nothing from a file with any bad record")
+	maxBytes := fs.Int64("max-bytes", DefaultMaxBytes, "most bytes a file may hold or unpack to (HEARTH_IMPORT_MAX_BYTES)")
 	var files []string
 	for rest := args; ; { // flags may follow file names
 		if err := fs.Parse(rest); err != nil {
@@ -91,7 +92,7 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 	status := 0
 	for _, path := range files {
 		bar := newBar(stderr, isTerminal(stderr), path)
-		sum, err := ImportFile(ctx, db, Options{Member: *member, Kind: kind, Location: loc, Unit: unit, Strict: *strict,
+		sum, err := ImportFile(ctx, db, Options{Member: *member, Kind: kind, Location: loc, Unit: unit, Strict: *strict, MaxBytes: *maxBytes,
 			Progress: bar.update}, path)
 		bar.finish()
 		if err != nil {

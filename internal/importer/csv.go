@@ -37,7 +37,7 @@ type csvResult struct {
 // stops with a Problem; a bad row is rejected and reading goes on.
 func parseCSV(ctx context.Context, r io.Reader, o csvOptions, out emitter, res *csvResult) error {
 	res.kind = o.kind
-	utf8Text, transcoded, err := csvText(r)
+	utf8Text, transcoded, err := csvText(&lineGuard{r: r})
 	if err != nil {
 		return fmt.Errorf("importer: read csv: %w", err)
 	}

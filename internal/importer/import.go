@@ -50,7 +50,11 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	if sum.ImportID, err = beginRun(ctx, db, opts.Member, name, kind); err != nil {
 		return sum, err
 	}
-	src, total, err := openSource(r, size, &sum.Kind)
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	src, total, err := openSource(r, size, &sum.Kind, maxBytes)
 	if err != nil {
 		return sum, fail(ctx, db, &sum, started, err)
 	}

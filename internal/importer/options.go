@@ -71,6 +71,8 @@ type Options struct {
 	// view once records were committed (a CLI import has none: another
 	// process).
 	Publisher live.Publisher
+	// MaxBytes caps the uncompressed size read (0: DefaultMaxBytes).
+	MaxBytes int64
 }
 
 // ParseUnit reads a weight unit option: "kg", "lb" (or "lbs"), or "" /

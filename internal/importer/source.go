@@ -13,8 +13,12 @@ import (
 
 // openSource returns the bytes to parse and their size (for progress). A zip
 // is opened in place and its export.xml read; *kind becomes KindApple for a
-// zip or, when auto-detecting, for anything that starts like XML.
-func openSource(r io.ReaderAt, size int64, kind *Kind) (io.ReadCloser, int64, error) {
+// zip or, when auto-detecting, for anything that starts like XML. What is
+// read may not exceed maxBytes, nor a zip unpack at a bomb's ratio.
+func openSource(r io.ReaderAt, size int64, kind *Kind, maxBytes int64) (io.ReadCloser, int64, error) {
+	if size > maxBytes {
+		return nil, 0, Problem{Message: fmt.Sprintf("the file is larger than %s, the import limit (HEARTH_IMPORT_MAX_BYTES)", sizeText(maxBytes))}
+	}
 	head := make([]byte, 512)
 	n, err := r.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -26,7 +30,7 @@ func openSource(r io.ReaderAt, size int64, kind *Kind) (io.ReadCloser, int64, er
 			return nil, 0, Problem{Message: "this is a zip file, not a CSV file"}
 		}
 		*kind = KindApple
-		return openZip(r, size)
+		return openZip(r, size, maxBytes)
 	}
 	if *kind == KindAuto && looksLikeXML(head) {
 		*kind = KindApple
@@ -43,7 +47,7 @@ func looksLikeXML(head []byte) bool {
 // openZip finds the export in an export.zip: apple_health_export/export.xml,
 // or else the largest .xml file at most one folder deep that is not the
 // clinical export_cda.xml (localised exports name the file differently).
-func openZip(r io.ReaderAt, size int64) (io.ReadCloser, int64, error) {
+func openZip(r io.ReaderAt, size, maxBytes int64) (io.ReadCloser, int64, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, 0, Problem{Message: "not a readable zip file: " + err.Error()}
@@ -74,11 +78,22 @@ func openZip(r io.ReaderAt, size int64) (io.ReadCloser, int64, error) {
 		}
 		return nil, 0, Problem{Message: "the zip holds no Apple Health export (apple_health_export/export.xml)"}
 	}
+	if pick.UncompressedSize64 > uint64(maxBytes) {
+		return nil, 0, Problem{Message: fmt.Sprintf("%s unpacks to more than %s, the import limit (HEARTH_IMPORT_MAX_BYTES)", pick.Name, sizeText(maxBytes))}
+	}
 	rc, err := pick.Open()
 	if err != nil {
 		return nil, 0, Problem{Message: "cannot read " + pick.Name + " in the zip: " + err.Error()}
 	}
-	return rc, int64(pick.UncompressedSize64), nil
+	// The sizes a zip declares can lie: the limits hold for what comes out.
+	capped := &capReader{r: rc, max: maxBytes, compressed: max(pick.CompressedSize64, 1)}
+	return readCloser{capped, rc}, int64(pick.UncompressedSize64), nil
+}
+
+// readCloser reads through a wrapper and closes the original.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // isZipDamage reports errors from reading a corrupt compressed stream.

@@ -55,10 +55,13 @@ const (
 	// KindBackup: a backup's progress or outcome (admin topic; the
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
+	// KindModel: a model connection check progressed or what Hearth learned
+	// about a model endpoint changed (admin topic).
+	KindModel Kind = "model"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
-	KindRun, KindTask, KindTodo, KindBackup}
+	KindRun, KindTask, KindTodo, KindBackup, KindModel}

@@ -148,6 +148,11 @@ func dsn(path string, readOnly bool) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// ErrMigrate marks an Open that failed applying a migration. Each
+// migration runs in its own transaction: the failed one left nothing, but
+// those before it in the same Open stay applied.
+var ErrMigrate = errors.New("a schema migration failed")
+
 func (db *DB) migrate(ctx context.Context, logger *slog.Logger) error {
 	p, err := goose.NewProvider(goose.DialectSQLite3, db.Write, fs.FS(migrations.FS), goose.WithSlog(logger),
 		// Version ranges are reserved per area (see migrations/embed.go), so a
@@ -159,7 +164,7 @@ func (db *DB) migrate(ctx context.Context, logger *slog.Logger) error {
 	}
 	res, err := p.Up(ctx)
 	if err != nil {
-		return fmt.Errorf("store: migrate: %w", err)
+		return fmt.Errorf("store: migrate: %w: %w", ErrMigrate, err)
 	}
 	for _, r := range res {
 		logger.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,4 +156,29 @@ func FileSchema(ctx context.Context, path string) (Schema, error) {
 	}
 	defer db.Close()
 	return ReadSchema(ctx, db)
+}
+
+// PeekSchema reads the schema state of the existing database file at path
+// as Open would find it, before anything migrates: for deciding to back up
+// or refuse first. Its connection writes nothing, and unlike FileSchema's
+// read-only one (which cannot remove them) it leaves no -wal or -shm file
+// behind: a refused database stays exactly as it was.
+func PeekSchema(ctx context.Context, path string) (Schema, error) {
+	if _, err := os.Stat(path); err != nil {
+		return Schema{}, fmt.Errorf("store: %w", err)
+	}
+	q := url.Values{}
+	q.Set("mode", "rw") // never creates the file
+	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return Schema{}, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	s, err := ReadSchema(ctx, db)
+	if unwritable(err) { // as Open would say: a WAL database cannot even be read without writing its -shm
+		return s, fmt.Errorf("store: open %s (check the permissions of the file and its directory): %w", path, err)
+	}
+	return s, err
 }

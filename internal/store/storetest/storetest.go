@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -43,17 +45,40 @@ func Member(tb testing.TB, db *store.DB, id string) health.Member {
 // the newest, as an older Hearth left it, and returns the missing version.
 func OlderSchema(tb testing.TB, path string) int64 {
 	tb.Helper()
-	last := store.LatestVersion()
-	old := fstest.MapFS{}
+	return OlderSchemaBy(tb, path, 1)[0]
+}
+
+// OlderSchemaBy is OlderSchema without the n newest SQL migrations; it
+// returns their versions, oldest first.
+func OlderSchemaBy(tb testing.TB, path string, n int) []int64 {
+	tb.Helper()
 	entries, err := fs.ReadDir(migrations.FS, ".")
 	if err != nil {
 		tb.Fatal(err)
 	}
+	var sqlFiles []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".sql") && !strings.HasPrefix(e.Name(), fmt.Sprintf("%05d_", last)) {
-			b, _ := fs.ReadFile(migrations.FS, e.Name())
-			old[e.Name()] = &fstest.MapFile{Data: b}
+		if strings.HasSuffix(e.Name(), ".sql") {
+			sqlFiles = append(sqlFiles, e.Name())
 		}
+	}
+	slices.Sort(sqlFiles) // zero-padded: by version
+	if n < 1 || n >= len(sqlFiles) {
+		tb.Fatalf("OlderSchemaBy: %d of %d migrations", n, len(sqlFiles))
+	}
+	keep, left := sqlFiles[:len(sqlFiles)-n], sqlFiles[len(sqlFiles)-n:]
+	old := fstest.MapFS{}
+	for _, name := range keep {
+		b, _ := fs.ReadFile(migrations.FS, name)
+		old[name] = &fstest.MapFile{Data: b}
+	}
+	var missing []int64
+	for _, name := range left {
+		v, err := strconv.ParseInt(name[:strings.IndexByte(name, '_')], 10, 64)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		missing = append(missing, v)
 	}
 	raw, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=WAL&_foreign_keys=on")
 	if err != nil {
@@ -68,5 +93,33 @@ func OlderSchema(tb testing.TB, path string) int64 {
 	if _, err := p.Up(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
-	return last
+	return missing
+}
+
+// NewerSchema creates at path a database as a newer Hearth leaves it: every
+// migration of this binary plus one it does not know, really applied by
+// goose (it adds a table). It returns the unknown version.
+func NewerSchema(tb testing.TB, path string) int64 {
+	tb.Helper()
+	db, err := store.Open(context.Background(), path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_ = db.Close()
+	future := store.LatestVersion() + 1000
+	raw, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, fstest.MapFS{
+		fmt.Sprintf("%05d_future.sql", future): {Data: []byte("-- +goose Up\nCREATE TABLE future_things (id INTEGER PRIMARY KEY);\n")},
+	}, goose.WithAllowOutofOrder(true))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := p.Up(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	return future
 }
