@@ -125,7 +125,7 @@ func TestLivingWithHearthInBrowser(t *testing.T) {
 		typeInto(t, main, `#form-weight input[name=weight]`, now)
 		click(t, main, `#form-weight button.big`)
 		until(t, main, 3*time.Second, `document.getElementById('briefing').textContent.includes('Weight `+now+` kg') &&
-			document.querySelector('#briefing .updated-tag') && !document.getElementById('briefing').textContent.includes('Weight `+quoted+` kg')`)
+			document.querySelector('.briefing .updated-tag') && !document.getElementById('briefing').textContent.includes('Weight `+quoted+` kg')`)
 	})
 
 	t.Run("a backfilled meal fills yesterday's gap", func(t *testing.T) {
