@@ -12,8 +12,9 @@ import (
 )
 
 // Corrections over the JSON API: PATCH changes the fields a body names
-// (the entry's other values stay), DELETE removes the entry. Another
-// member's id answers 404, like a missing one.
+// (the entry's other values stay; the bodies are the create routes'),
+// DELETE removes the entry. Another member's id answers 404, like a
+// missing one.
 
 func entryID(c echo.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
@@ -39,20 +40,12 @@ func patchTime(s *string, field string, errs map[string]string) *time.Time {
 	return &t
 }
 
-type weightPatchBody struct {
-	MeasuredAt *string  `json:"measured_at"`
-	WeightKg   *float64 `json:"weight_kg"`
-	BodyFatPct *float64 `json:"body_fat_pct"`
-	LeanMassKg *float64 `json:"lean_mass_kg"`
-	Confirm    bool     `json:"confirm"`
-}
-
 func (s *Server) apiWeightEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
 	}
-	var b weightPatchBody
+	var b weightBody
 	if err := bindJSON(c, &b); err != nil {
 		return err
 	}
@@ -69,22 +62,12 @@ func (s *Server) apiWeightEdit(c echo.Context) error {
 	return c.JSON(http.StatusOK, r)
 }
 
-type mealPatchBody struct {
-	EatenAt  *string  `json:"eaten_at"`
-	Name     *string  `json:"name"`
-	Calories *float64 `json:"calories"`
-	ProteinG *float64 `json:"protein_g"`
-	CarbsG   *float64 `json:"carbs_g"`
-	FatG     *float64 `json:"fat_g"`
-	Confirm  bool     `json:"confirm"`
-}
-
 func (s *Server) apiMealEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
 	}
-	var b mealPatchBody
+	var b mealBody
 	if err := bindJSON(c, &b); err != nil {
 		return err
 	}
@@ -132,21 +115,12 @@ func (s *Server) apiWorkoutEdit(c echo.Context) error {
 	return c.JSON(http.StatusOK, w)
 }
 
-type scanPatchBody struct {
-	ScannedAt   *string  `json:"scanned_at"`
-	BodyFatPct  *float64 `json:"body_fat_pct"`
-	LeanMassKg  *float64 `json:"lean_mass_kg"`
-	FatMassKg   *float64 `json:"fat_mass_kg"`
-	BoneMassKg  *float64 `json:"bone_mass_kg"`
-	VisceralFat *float64 `json:"visceral_fat"`
-}
-
 func (s *Server) apiScanEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
 	}
-	var b scanPatchBody
+	var b scanBody
 	if err := bindJSON(c, &b); err != nil {
 		return err
 	}

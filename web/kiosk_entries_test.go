@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -107,23 +108,21 @@ func TestMealSheetTakesADateAndTime(t *testing.T) {
 	}
 }
 
+// datastarGet sends a GET as a Datastar action and reads the whole answer.
 func datastarGet(t *testing.T, k *kiosk, path string) (*http.Response, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, k.srv.URL+path, nil)
+	return datastarGetWith(t, k.client, k.srv.URL+path)
+}
+
+func datastarGetWith(t *testing.T, c *http.Client, url string) (*http.Response, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	req.Header.Set("Datastar-Request", "true")
-	resp, err := k.client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	return resp, b.String()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
 }

@@ -265,6 +265,16 @@ func entryParams(c echo.Context) (household.EntryKind, int64, error) {
 	return kind, id, err
 }
 
+// entryRequest reads an entry route: the member, the kind and the id.
+func (s *Server) entryRequest(c echo.Context) (health.Member, household.EntryKind, int64, error) {
+	kind, id, err := entryParams(c)
+	if err != nil {
+		return health.Member{}, "", 0, err
+	}
+	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	return m, kind, id, err
+}
+
 // entryForm is the correction sheet of an entry as stored now.
 func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (views.EntrySheet, error) {
 	h, u, loc := s.deps.Household, m.Unit.Normalize(), s.opt.Location
@@ -318,11 +328,7 @@ func entrySheet(member string, kind household.EntryKind, id int64, fs views.Form
 // kioskEntry opens the correction sheet of one of the member's entries.
 func (s *Server) kioskEntry(c echo.Context) error {
 	ctx := c.Request().Context()
-	kind, id, err := entryParams(c)
-	if err != nil {
-		return err
-	}
-	m, err := s.deps.Household.Member(ctx, c.Param("member"))
+	m, kind, id, err := s.entryRequest(c)
 	if err != nil {
 		return err
 	}
@@ -344,11 +350,7 @@ func (s *Server) kioskEntry(c echo.Context) error {
 // kioskEntryEdit saves the correction sheet.
 func (s *Server) kioskEntryEdit(c echo.Context) error {
 	ctx := c.Request().Context()
-	kind, id, err := entryParams(c)
-	if err != nil {
-		return err
-	}
-	m, err := s.deps.Household.Member(ctx, c.Param("member"))
+	m, kind, id, err := s.entryRequest(c)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,22 @@ import (
 	"hearth/internal/schedule"
 )
 
+// startedApp builds an app on testConfig with its scheduler started (no
+// HTTP server).
+func startedApp(t *testing.T) *App {
+	t.Helper()
+	ctx := context.Background()
+	a, err := New(ctx, testConfig(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	if err := a.Schedule.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func testConfig(t *testing.T) Config {
 	t.Helper()
 	dir := t.TempDir()

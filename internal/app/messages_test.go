@@ -34,14 +34,7 @@ func waitMessages(t *testing.T, a *App, member string, want int) []messages.Mess
 // that is not a message for the member ("Review…") sends nothing.
 func TestScheduledOutputReachesTheMember(t *testing.T) {
 	ctx := context.Background()
-	a, err := New(ctx, testConfig(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	if err := a.Schedule.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	a := startedApp(t)
 	before := len(waitMessages(t, a, "maya", 0)) // the demo's first reminder
 
 	// task runs a new scheduled action now and waits until it finished.
