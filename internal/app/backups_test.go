@@ -14,14 +14,7 @@ import (
 // system task naming a job Hearth does not have is refused.
 func TestBackupIsASystemTask(t *testing.T) {
 	ctx := context.Background()
-	a, err := New(ctx, testConfig(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	if err := a.Schedule.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	a := startedApp(t)
 	tasks, err := a.Schedule.List(ctx, schedule.TaskFilter{AgentID: schedule.SystemAgent})
 	if err != nil || len(tasks) != 1 || tasks[0].AssignmentID != "backup" || tasks[0].Schedule != DefaultBackupCron {
 		t.Fatalf("system tasks: %+v, %v", tasks, err)

@@ -34,6 +34,9 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, message string) 
 		return "", err
 	}
 	now := r.c.clock(scope)
+	if reply, ok, err := r.request(ctx, m, now, message); ok {
+		return reply, err
+	}
 	low := strings.ToLower(message)
 	topics := map[string]bool{}
 	for _, t := range replyTopics {
