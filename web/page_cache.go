@@ -69,8 +69,7 @@ func (p *renderedPage) build(render func() ([]byte, error)) error {
 	return p.err
 }
 
-func (p *renderedPage) with(token string) []byte {
-	out := make([]byte, 0, p.size)
+func (p *renderedPage) appendWith(out []byte, token string) []byte {
 	for i, part := range p.parts {
 		if i > 0 {
 			out = append(out, token...)
@@ -82,34 +81,44 @@ func (p *renderedPage) with(token string) []byte {
 
 // writeTo writes the bytes with token spliced in as one Write: part by
 // part, a 37 KB page went out in ~10 system calls through net/http's 4 KB
-// buffer; in one piece it takes two (measured: BENCHMARKS.md).
+// buffer; in one piece it takes two (measured: BENCHMARKS.md). Past the
+// copies kept per token the join uses a pooled buffer: 1,000 screens must
+// not allocate 1,000 copies per change.
 func (p *renderedPage) writeTo(w io.Writer, token string) error {
-	_, err := w.Write(p.forToken(token))
+	if b, ok := p.kept(token); ok {
+		_, err := w.Write(b)
+		return err
+	}
+	buf := joinBufs.Get().(*[]byte)
+	*buf = p.appendWith((*buf)[:0], token)
+	_, err := w.Write(*buf)
+	if cap(*buf) <= 256<<10 {
+		joinBufs.Put(buf)
+	}
 	return err
 }
 
-// forToken is the bytes with token spliced in, kept per token (a household
-// has a few screens; past maxCopies they are joined per call, not kept).
-func (p *renderedPage) forToken(token string) []byte {
+var joinBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// kept is the spliced copy for token, made and kept while under maxCopies.
+func (p *renderedPage) kept(token string) ([]byte, bool) {
 	if len(p.parts) == 1 {
-		return p.parts[0]
+		return p.parts[0], true
 	}
 	p.mu.Lock()
-	b, ok := p.plain[token]
-	p.mu.Unlock()
-	if ok {
-		return b
+	defer p.mu.Unlock()
+	if b, ok := p.plain[token]; ok {
+		return b, true
 	}
-	b = p.with(token)
-	p.mu.Lock()
+	if len(p.plain) >= maxCopies {
+		return nil, false
+	}
 	if p.plain == nil {
 		p.plain = map[string][]byte{}
 	}
-	if len(p.plain) < maxCopies {
-		p.plain[token] = b
-	}
-	p.mu.Unlock()
-	return b
+	b := p.appendWith(make([]byte, 0, p.size), token)
+	p.plain[token] = b
+	return b, true
 }
 
 // gzipped is the page with token spliced in, gzip-compressed, kept for the
@@ -124,7 +133,11 @@ func (p *renderedPage) gzipped(token string) []byte {
 	var buf bytes.Buffer
 	zw := gzipWriters.Get().(*gzip.Writer)
 	zw.Reset(&buf)
-	_, _ = zw.Write(p.forToken(token))
+	if b, ok := p.kept(token); ok {
+		_, _ = zw.Write(b)
+	} else {
+		_, _ = zw.Write(p.appendWith(nil, token))
+	}
 	_ = zw.Close()
 	gzipWriters.Put(zw)
 	b = buf.Bytes()
