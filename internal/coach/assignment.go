@@ -77,8 +77,10 @@ func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Me
 }
 
 // ValidateDomain implements agent.Assignment: content ids exist with their
-// catalog durations, prompts are well-formed and not closed, and every
-// number in the coach's words comes from the facts.
+// catalog durations, the safety rules hold (checkSafety: no content that
+// loads an injured area, no weight-loss push at low body weight or intake,
+// no questioned reading presented), prompts are well-formed and not
+// closed, and every number in the coach's words comes from the facts.
 func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, output json.RawMessage) []agent.ValidationError {
 	g, ok := gathered.(*Gathered)
 	if !ok {
@@ -88,10 +90,11 @@ func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, outpu
 	if err := json.Unmarshal(output, &doc); err != nil {
 		return []agent.ValidationError{{Path: "/", Message: "not a dashboard document: " + err.Error()}}
 	}
-	out, err := a.c.validateContent(ctx, doc)
+	out, items, err := a.c.validateContent(ctx, doc)
 	if err != nil {
 		return []agent.ValidationError{{Path: "/", Message: "the catalog could not be checked: " + err.Error()}}
 	}
+	out = append(out, g.checkSafety(doc, items)...)
 	return append(out, g.checkCoach(doc)...)
 }
 

@@ -16,6 +16,7 @@ type MemberInfo struct {
 	ID   string      `json:"id"`
 	Name string      `json:"name"`
 	Unit health.Unit `json:"unit"`
+	Sex  string      `json:"sex,omitempty"`
 }
 
 // Gaps are the data-quality facts behind CTAs and onboarding.
@@ -67,6 +68,7 @@ type Gathered struct {
 	FollowUps FollowUps            `json:"follow_ups"`
 	Updates   []Update             `json:"updates"`
 	Gaps      Gaps                 `json:"gaps"`
+	Safety    Safety               `json:"safety"`
 
 	now     time.Time
 	civil   time.Time // today as a civil date
@@ -102,7 +104,7 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 		return nil, err
 	}
 	now := c.clock(env.Scope)
-	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit}, Date: dateOf(now, c.loc),
+	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit, Sex: m.Sex}, Date: dateOf(now, c.loc),
 		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc)}
 	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
 	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
@@ -144,6 +146,8 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	if err := c.interpret(ctx, g, env.Memory); err != nil {
 		return nil, err
 	}
+	g.Safety = safetyOf(g, injuriesSaid(env.Memory, g.Updates))
+	g.careForGoals()
 	g.buildMenu(menu.Items)
 	g.Gaps = gapsOf(g)
 	if g.facts, err = collectNumbers(g); err != nil {

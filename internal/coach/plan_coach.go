@@ -18,6 +18,14 @@ const (
 	promptCheckIn    = "checkin-energy"
 	promptBehind     = "program-behind"
 	promptNext       = "program-next"
+	// promptConfirmPrefix + YYYYMMDD asks about a set-aside weigh-in.
+	promptConfirmPrefix = "confirm-weight-"
+)
+
+// Answers to the reading confirmation.
+const (
+	optReadingWrong = "No, it's a mistake"
+	optReadingRight = "Yes, it's right"
 )
 
 // Limits of the document schema the heuristic stays within.
@@ -50,12 +58,19 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 			line += fmt.Sprintf(" (last weigh-in %d days ago)", *w.DaysSinceWeighIn)
 		}
 		line += "."
-		if w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "" {
+		noPush := g.Safety.NoWeightLossPush && g.goalBelow()
+		if w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "" && !noPush {
 			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, shortDate(w.Goal.ETA))
-		} else if w.Goal.Status == health.ETAReached {
+		} else if w.Goal.Status == health.ETAReached && len(w.Questioned) == 0 {
 			line += " You're at your goal weight."
 		}
 		s = append(s, line)
+	}
+	if q := g.Weight.Questioned; len(q) > 0 {
+		s = append(s, fmt.Sprintf("I set aside the reading of %s: it's far from your trend, so I'm not counting it until you confirm it below.", shortDate(q[0].Date)))
+	}
+	if c := p.cautionLine(); c != "" {
+		s = append(s, c)
 	}
 	if y := g.Yesterday; y.Meals > 0 {
 		line := fmt.Sprintf("Yesterday you logged %s kcal and %s g protein", kcal(y.Totals.Calories), num(y.Totals.ProteinG))
@@ -84,6 +99,9 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 	}
 	easy := p.takeItEasy()
 	switch {
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item) && pick != "":
+		return fmt.Sprintf("Today's %s session, %s, %s, so today's pick spares it: %s.", prog.Title, prog.Item.Title,
+			strings.TrimPrefix(p.g.Safety.unsafe(*prog.Item), "it "), pick)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy:
 		return fmt.Sprintf("Today is %s of %s: %s (%d min).", prog.Week, prog.Title, prog.Item.Title, prog.Item.DurationMin)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && easy:
@@ -136,7 +154,7 @@ func (p *planner) ctas() []dashboard.CTA {
 	if gp.NoWorkouts && !g.Program.HasProgram {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout})
 	}
-	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() {
+	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() && p.safe(*prog.Item) {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAProgram, Action: dashboard.ActionPlayUpNext,
 			Message: fmt.Sprintf("%s of %s is ready: %s.", prog.Week, prog.Title, prog.Item.Title)})
 	}
@@ -164,8 +182,16 @@ func (p *planner) prompts() []dashboard.Prompt {
 			cands = append(cands, dashboard.Prompt{ID: id, Type: dashboard.PromptMultipleChoice, Question: clipText(q, maxQuestion), Options: keep})
 		}
 	}
+	if q := g.Weight.Questioned; len(q) > 0 {
+		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
+			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, shortDate(q[0].Date)),
+			optReadingWrong, optReadingRight)
+	}
 	if len(g.Goals.Goals) == 0 && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
 		opts := []string{optLoseWeight, optStronger, optMoveMore}
+		if g.Safety.NoWeightLossPush {
+			opts = opts[1:]
+		}
 		for _, pr := range g.Programs {
 			opts = append(opts, optStartPrefix+pr.Title)
 		}
@@ -248,7 +274,7 @@ func (p *planner) feedback() []string {
 	case st.UsualPerWeek == nil && st.ThisWeek >= 2:
 		out = append(out, fmt.Sprintf("%s this week. Keep it rolling.", plural(st.ThisWeek, "workout")))
 	}
-	if g.Weight.Goal.Status == health.ETAOnTrack {
+	if g.Weight.Goal.Status == health.ETAOnTrack && !(g.Safety.NoWeightLossPush && g.goalBelow()) {
 		out = append(out, "Your weight trend is moving toward your goal.")
 	}
 	if n := g.Today.LoggingStreak; n >= 3 {

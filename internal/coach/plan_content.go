@@ -23,7 +23,7 @@ func isSupport(k string) bool { return k == content.KindWarmUp || k == content.K
 func (p *planner) candidates(keep func(content.MenuEntry) bool) []content.MenuEntry {
 	var out []content.MenuEntry
 	for _, e := range p.g.Menu {
-		if !p.used[e.ID] && keep(e) {
+		if !p.used[e.ID] && p.safe(e) && keep(e) {
 			out = append(out, e)
 		}
 	}
@@ -52,6 +52,9 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 	case p.g.Gaps.Onboarding:
 		primary = p.discovery()
 		extra = p.programFirsts(2, ReasonDiscover)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item):
+		// Today's session would load an injured area: a safe pick instead.
+		primary = p.variety()
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil:
 		ctx = prog.Title + " · " + prog.Week
 		if p.takeItEasy() {
@@ -66,7 +69,9 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 		ctx = "Rest day · " + prog.Title
 	case prog.HasProgram && prog.Today == string(program.DayNotStarted) && prog.Item != nil:
 		primary = p.variety()
-		extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+shortDate(prog.StartDate), ReasonPreview)}
+		if p.safe(*prog.Item) {
+			extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+shortDate(prog.StartDate), ReasonPreview)}
+		}
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
 		primary = p.variety()
 		extra = p.programFirsts(1, ReasonDiscover)
@@ -217,7 +222,7 @@ func (p *planner) programFirsts(n int, reason string) []dashboard.ContentRef {
 		if len(out) == n {
 			break
 		}
-		if pr.First == nil || p.used[pr.First.ID] || pr.ID == p.g.Program.ProgramID {
+		if pr.First == nil || p.used[pr.First.ID] || pr.ID == p.g.Program.ProgramID || !p.safe(*pr.First) {
 			continue
 		}
 		out = append(out, p.ref(*pr.First, pr.Title+" · "+content.WeekLabel(1), reason))

@@ -59,6 +59,15 @@ func (g *Gathered) factsText() string {
 		lines = append(lines, "Finished catalog content (7 days): "+strings.Join(cs, "; "))
 	}
 	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.Goals.Text, "Data gaps: "+g.gapsText())
+	if b := g.Weight.BMI; b != nil {
+		lines = append(lines, "BMI: "+num(*b))
+	}
+	for _, q := range g.Weight.Questioned {
+		lines = append(lines, fmt.Sprintf("Questioned weigh-in (far from the trend, left out of the figures above): %s on %s", q.Text, q.Date))
+	}
+	for _, r := range g.Safety.Rules {
+		lines = append(lines, "Safety rule (validation enforces it): "+r)
+	}
 	return strings.Join(lines, "\n")
 }
 

@@ -29,6 +29,20 @@ type WeightView struct {
 	CurrentText  string `json:"current_text,omitempty"`
 	Change7dText string `json:"change_7d_text,omitempty"`
 	Text         string `json:"text"`
+	// BMI is the current weight over the height squared (when the height
+	// is known), one decimal.
+	BMI *float64 `json:"bmi,omitempty"`
+	// Questioned are recent readings far from the trend, left out of every
+	// figure above until the member confirms them.
+	Questioned []QuestionedReading `json:"questioned_readings,omitempty"`
+}
+
+// QuestionedReading is a weigh-in set aside as implausible.
+type QuestionedReading struct {
+	ID    int64   `json:"id"`
+	Date  string  `json:"date"`
+	Value float64 `json:"value"`
+	Text  string  `json:"text"`
 }
 
 // GoalView is progress toward a goal weight (calculate_goal_progress).

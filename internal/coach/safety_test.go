@@ -1,0 +1,103 @@
+package coach
+
+import (
+	"strings"
+	"testing"
+
+	"hearth/internal/agent"
+	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+)
+
+// TestModelHighImpactForInjuredMemberRejected (issue 23 point 8): a
+// model's plan that picks high-impact, knee-loading content for a member
+// with a bad knee fails validation with the reason fed back; the
+// corrected plan is stored.
+func TestModelHighImpactForInjuredMemberRejected(t *testing.T) {
+	f, srv := modelFixture(t)
+	f.member(health.Member{ID: "theo", Name: "Theo"})
+	if _, err := f.orch.Memory().Set(f.ctx, AgentID, "theo", keyInjury+"left-knee", "bad left knee (said 2026-02-10)", 0,
+		agent.AdminActor("test")); err != nil {
+		t.Fatal(err)
+	}
+	bad := modelDoc("local:hiit-tabata-twenty", "Tabata Twenty", 20, "Let's get stronger today.")
+	good := modelDoc("local:yoga-rest-day", "Gentle Yoga for Rest Days", 25, "Gentle today, for your bad left knee.")
+	srv.Push(llmtest.JSON(bad, 900, 300), llmtest.JSON(good, 900, 300))
+
+	r := f.run("theo")
+	mustStatus(t, r, agent.StatusSucceeded)
+	if r.Attempts != 2 {
+		t.Fatalf("attempts %d, want 2", r.Attempts)
+	}
+	retry := srv.ChatRequests()[1].LastMessage().Content
+	for _, want := range []string{"/curated/up_next/primary", "local:hiit-tabata-twenty", "high impact", "bad left knee"} {
+		if !strings.Contains(retry, want) {
+			t.Fatalf("the retry does not carry %q:\n%s", want, retry)
+		}
+	}
+	if !strings.Contains(srv.ChatRequests()[0].LastMessage().Content, "nothing that loads the knee") {
+		t.Error("the model was not told the injury rule up front")
+	}
+	if p := f.today("theo").Document.Curated.UpNext.Primary; p == nil || p.ContentID != "local:yoga-rest-day" {
+		t.Fatalf("stored %+v, want the corrected pick", p)
+	}
+}
+
+// TestModelWeightLossPushAtLowBodyWeightRejected (issue 23 point 8): at a
+// BMI under 18.5 a briefing that pushes toward losing, or that leaves out
+// a caution, is refused with the reason.
+func TestModelWeightLossPushAtLowBodyWeightRejected(t *testing.T) {
+	f, srv := modelFixture(t)
+	h := 168.0
+	f.member(health.Member{ID: "liv", Name: "Liv", Sex: "female", HeightCm: &h})
+	for d := 10; d >= 0; d-- {
+		f.weigh("liv", d, 48)
+	}
+	push := modelDoc("local:stretch-full-body-10", "10-Minute Full-Body Stretch", 10, "Great work, keep going and you'll lose more weight.")
+	push.Curated.UpNext.Alternates = []dashboard.ContentRef{}
+	care := push
+	care.Coach.Briefing = "I won't push for a lower weight: eat enough to fuel your day, and talk to your doctor if that is hard."
+	srv.Push(llmtest.JSON(push, 900, 300), llmtest.JSON(care, 900, 300))
+
+	r := f.run("liv")
+	mustStatus(t, r, agent.StatusSucceeded)
+	retry := srv.ChatRequests()[1].LastMessage().Content
+	for _, want := range []string{"pushes toward a lower weight", "BMI is under 18.5", "caution them kindly to eat enough"} {
+		if !strings.Contains(retry, want) {
+			t.Fatalf("the retry does not carry %q:\n%s", want, retry)
+		}
+	}
+	if got := f.today("liv").Document.Coach.Briefing; got != care.Coach.Briefing {
+		t.Fatalf("stored briefing %q", got)
+	}
+}
+
+// TestModelQuestionedReadingNotPresented (issue 23 point 8): a weigh-in far
+// from the trend may be asked about in a prompt, never stated as the
+// current weight.
+func TestModelQuestionedReadingNotPresented(t *testing.T) {
+	f, srv := modelFixture(t)
+	f.member(health.Member{ID: "yara", Name: "Yara"})
+	for d := 14; d >= 1; d-- {
+		f.weigh("yara", d, 70)
+	}
+	f.weigh("yara", 0, 6.9)
+	shown := modelDoc("local:stretch-full-body-10", "10-Minute Full-Body Stretch", 10, "You weigh 6.9 kg today.")
+	shown.Curated.UpNext.Alternates = []dashboard.ContentRef{}
+	asked := shown
+	asked.Coach.Briefing = "A quiet day."
+	asked.Coach.Prompts = []dashboard.Prompt{{ID: "confirm-weight", Type: dashboard.PromptMultipleChoice,
+		Question: "Your scale recorded 6.9 kg today. Is that right?", Options: []string{optReadingWrong, optReadingRight}}}
+	srv.Push(llmtest.JSON(shown, 900, 300), llmtest.JSON(asked, 900, 300))
+
+	r := f.run("yara")
+	mustStatus(t, r, agent.StatusSucceeded)
+	retry := srv.ChatRequests()[1].LastMessage().Content
+	if !strings.Contains(retry, "6.9 kg reading") || !strings.Contains(retry, "questioned") {
+		t.Fatalf("the retry does not refuse the questioned reading:\n%s", retry)
+	}
+	if d := f.today("yara").Document; len(d.Coach.Prompts) != 1 || d.Coach.Briefing != "A quiet day." {
+		t.Fatalf("stored %+v", d.Coach)
+	}
+}
