@@ -33,6 +33,10 @@ type Gaps struct {
 	ProteinTarget    *float64 `json:"protein_target,omitempty"`
 	NoWorkouts       bool     `json:"no_workouts"`
 	RestDays         int      `json:"rest_days"`
+	// HardDays: days in a row with a hard session (HardRunDays earn a
+	// recovery day); LongAbsence: LongAbsenceDays or more without a workout.
+	HardDays    int  `json:"hard_days_in_a_row"`
+	LongAbsence bool `json:"long_absence"`
 }
 
 // Gap thresholds.
@@ -256,6 +260,8 @@ func gapsOf(g *Gathered) Gaps {
 	if r := g.Training.Stats.RestDays; r != nil {
 		gp.RestDays = *r
 	}
+	gp.HardDays = g.Training.Stats.HardDaysInARow
+	gp.LongAbsence = !gp.NoWorkouts && gp.RestDays >= LongAbsenceDays
 	gp.Onboarding = len(g.Goals.Goals) == 0 && !g.Program.HasProgram && !hasKind(g.Updates, UpdateGoal) &&
 		gp.NeverWeighed && gp.NoRecentMeals && g.Today.Meals == 0 && gp.NoWorkouts
 	return gp

@@ -82,7 +82,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		}
 		s = append(s, line+".")
 	}
-	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+	if l := p.loadLine(); l != "" {
+		s = append(s, l)
+	} else if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
 		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
 	}
 	s = append(s, p.acknowledgements()...)
@@ -104,6 +106,8 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 			strings.TrimPrefix(p.g.Safety.unsafe(*prog.Item), "it "), pick)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy:
 		return fmt.Sprintf("Today is %s of %s: %s (%d min).", prog.Week, prog.Title, prog.Item.Title, prog.Item.DurationMin)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && p.recoveryDay() && pick != "":
+		return fmt.Sprintf("Today's pick is easy: %s. %s is there tomorrow.", pick, prog.Item.Title)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && easy:
 		return fmt.Sprintf("You said you're not at your best, so today's pick is easy: %s. %s is there if you feel up to it.", pick, prog.Item.Title)
 	case prog.HasProgram && prog.Today == string(program.DayRest):
@@ -114,6 +118,8 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 		return fmt.Sprintf("%s is paused; today's pick is %s.", prog.Title, pick)
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
 		return fmt.Sprintf("You finished %s! Choose what's next below; for today, %s.", prog.Title, pick)
+	case pick != "" && p.backFromAbsence():
+		return "A gentle start: " + pick + "."
 	case pick != "" && easy:
 		return "Keep it easy today: " + pick + "."
 	case pick != "":
@@ -213,7 +219,10 @@ func (p *planner) prompts() []dashboard.Prompt {
 				optKeepPace, fmt.Sprintf("%s%d", optSkipPrefix, skip), optPause)
 		}
 	}
-	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+	switch {
+	case g.Gaps.LongAbsence:
+		mc(promptCheckIn, "Good to see you back. How are you feeling?", optEnergised, optTired, optSore, optUnwell)
+	case g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts:
 		mc(promptCheckIn, fmt.Sprintf("That's %d rest days in a row. How's your energy?", g.Gaps.RestDays),
 			optEnergised, optTired, optSore, optUnwell)
 	}

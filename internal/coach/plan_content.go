@@ -52,6 +52,8 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 	case p.g.Gaps.Onboarding:
 		primary = p.discovery()
 		extra = p.programFirsts(2, ReasonDiscover)
+	case p.backFromAbsence() && !(prog.HasProgram && prog.Today == string(program.DayTraining)):
+		primary = p.restart()
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item):
 		// Today's session would load an injured area: a safe pick instead.
 		primary = p.variety()

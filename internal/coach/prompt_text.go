@@ -92,7 +92,12 @@ func (g *Gathered) gapsText() string {
 	if gp.NoWorkouts {
 		gs = append(gs, "no workouts logged")
 	}
-	if gp.RestDays >= CheckInRestDays {
+	if gp.HardDays >= HardRunDays {
+		gs = append(gs, fmt.Sprintf("%d hard days in a row: make today a recovery day and say so", gp.HardDays))
+	}
+	if gp.LongAbsence {
+		gs = append(gs, fmt.Sprintf("back after a long absence (%d days without a workout): welcome them back and restart gently; do not call it rest days", gp.RestDays))
+	} else if gp.RestDays >= CheckInRestDays {
 		gs = append(gs, fmt.Sprintf("%d rest days in a row", gp.RestDays))
 	}
 	if gp.Onboarding {

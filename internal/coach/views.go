@@ -109,7 +109,10 @@ type StatsView struct {
 	LastWorkout     string   `json:"last_workout,omitempty"`
 	DaysSinceLast   *int     `json:"days_since_last,omitempty"`
 	RestDays        *int     `json:"rest_days,omitempty"`
-	Text            string   `json:"text"`
+	// HardDaysInARow: days in a row, to today or yesterday, with a hard
+	// session (HIIT, strength, running… or an hour or more).
+	HardDaysInARow int    `json:"hard_days_in_a_row"`
+	Text           string `json:"text"`
 }
 
 // Completion is a catalog item the member finished (a done tap or a logged
