@@ -2,6 +2,7 @@ package coach
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -51,18 +52,29 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	}
 	if w := g.Weight; w.CurrentText != "" {
 		line := "Weight " + w.CurrentText
-		if w.Change7dText != "" {
-			line += ", " + w.Change7dText + " over 7 days"
+		switch {
+		case w.Change7d != nil && w.Change7dText != "" && math.Round(*w.Change7d*10) == 0:
+			line += ", trend steady over 7 days"
+		case w.Change7dText != "":
+			line += ", trend " + w.Change7dText + " over 7 days"
 		}
 		if w.DaysSinceWeighIn != nil && *w.DaysSinceWeighIn >= 2 {
 			line += fmt.Sprintf(" (last weigh-in %d days ago)", *w.DaysSinceWeighIn)
 		}
 		line += "."
 		noPush := g.Safety.NoWeightLossPush && g.goalBelow()
-		if w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "" && !noPush {
-			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, shortDate(w.Goal.ETA))
-		} else if w.Goal.Status == health.ETAReached && len(w.Questioned) == 0 {
+		switch {
+		case w.Goal.Status == health.ETAReached && len(w.Questioned) == 0:
 			line += " You're at your goal weight."
+		case noPush:
+		case w.Plateau && w.Goal.Goal != nil:
+			line += fmt.Sprintf(" Your weigh-ins have held steady for two weeks: a plateau, with your goal at %s %s.", num(*w.Goal.Goal), w.Unit)
+		case w.Plateau:
+			line += " Your weigh-ins have held steady for two weeks."
+		case w.MovingAway:
+			line += fmt.Sprintf(" Your weight is moving away from your goal of %s %s.", num(*w.Goal.Goal), w.Unit)
+		case w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "":
+			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, g.dateText(w.Goal.ETA))
 		}
 		s = append(s, line)
 	}
@@ -283,7 +295,7 @@ func (p *planner) feedback() []string {
 	case st.UsualPerWeek == nil && st.ThisWeek >= 2:
 		out = append(out, fmt.Sprintf("%s this week. Keep it rolling.", plural(st.ThisWeek, "workout")))
 	}
-	if g.Weight.Goal.Status == health.ETAOnTrack && !(g.Safety.NoWeightLossPush && g.goalBelow()) {
+	if g.Weight.Goal.Status == health.ETAOnTrack && !(g.Safety.NoWeightLossPush && g.goalBelow()) && !g.Weight.Plateau && !g.Weight.MovingAway {
 		out = append(out, "Your weight trend is moving toward your goal.")
 	}
 	if n := g.Today.LoggingStreak; n >= 3 {

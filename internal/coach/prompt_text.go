@@ -62,6 +62,12 @@ func (g *Gathered) factsText() string {
 	if b := g.Weight.BMI; b != nil {
 		lines = append(lines, "BMI: "+num(*b))
 	}
+	if g.Weight.Plateau {
+		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))
+	}
+	if g.Weight.MovingAway {
+		lines = append(lines, "The 30-day weight trend is moving away from the goal weight: say so plainly, with the goal")
+	}
 	for _, q := range g.Weight.Questioned {
 		lines = append(lines, fmt.Sprintf("Questioned weigh-in (far from the trend, left out of the figures above): %s on %s", q.Text, q.Date))
 	}

@@ -55,6 +55,8 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 		v.BMI = &bmi
 	}
 	v.Questioned = questioned(rs, kept, now, u, c.loc)
+	v.Plateau = plateau(kept, now)
+	v.MovingAway = movingAway(v, u)
 	return v, nil
 }
 

@@ -35,6 +35,11 @@ type WeightView struct {
 	// Questioned are recent readings far from the trend, left out of every
 	// figure above until the member confirms them.
 	Questioned []QuestionedReading `json:"questioned_readings,omitempty"`
+	// Plateau: the raw readings of the last PlateauDays held within
+	// PlateauBandKg (the smoothed trend may still be catching up).
+	// MovingAway: the 30-day trend goes away from the goal weight.
+	Plateau    bool `json:"plateau"`
+	MovingAway bool `json:"moving_away_from_goal"`
 }
 
 // QuestionedReading is a weigh-in set aside as implausible.
