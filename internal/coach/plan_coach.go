@@ -205,6 +205,10 @@ func (p *planner) prompts() []dashboard.Prompt {
 			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, shortDate(q[0].Date)),
 			optReadingWrong, optReadingRight)
 	}
+	for _, f := range g.Safety.FollowUps {
+		id, q := g.injuryPrompt(f)
+		mc(id, q, optInjuryBetter, optInjuryStill)
+	}
 	if len(g.Goals.Goals) == 0 && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
 		opts := []string{optLoseWeight, optStronger, optMoveMore}
 		if g.Safety.NoWeightLossPush {

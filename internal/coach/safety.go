@@ -41,6 +41,8 @@ type Safety struct {
 	// Injuries are what the member said ("bad left knee"); AvoidAreas the
 	// body areas they touch. With any injury, high-impact content is out too.
 	Injuries        []string `json:"injuries,omitempty"`
+	// FollowUps are the injuries due to be asked about again.
+	FollowUps []InjuryFollowUp `json:"injury_follow_ups,omitempty"`
 	AvoidAreas      []string `json:"avoid_areas,omitempty"`
 	AvoidHighImpact bool     `json:"avoid_high_impact"`
 	// AvoidHighIntensity: at very low intake the body is under-fuelled, so
@@ -86,6 +88,7 @@ func safetyOf(g *Gathered, injuries map[string]string) Safety {
 	}
 	slices.Sort(s.Injuries)
 	slices.Sort(s.AvoidAreas)
+	s.FollowUps = injuryFollowUps(injuries, g.civil)
 	if len(s.Injuries) > 0 {
 		s.AvoidHighImpact = true
 		rule := fmt.Sprintf("The member has a %s: pick no high-impact content", joinAnd(s.Injuries))
@@ -276,4 +279,69 @@ func (p *planner) cautionLine() string {
 			kcal(p.g.Week.Average.Calories.Consumed))
 	}
 	return ""
+}
+
+// Injury follow-ups: an injury said InjuryFollowUpDays ago (or last
+// confirmed then) is asked about again; "better" forgets it, "still" keeps
+// it from today.
+const (
+	InjuryFollowUpDays = 14
+	promptInjuryPrefix = "injury-"
+	optInjuryBetter    = "Better now"
+	optInjuryStill     = "Still bothering me"
+)
+
+var reSaidOn = regexp.MustCompile(`\(said (\d{4}-\d{2}-\d{2})\)`)
+
+// InjuryFollowUp is an injury due to be asked about.
+type InjuryFollowUp struct {
+	Key   string `json:"key"`
+	Said  string `json:"said"`
+	Since string `json:"since"`
+}
+
+// injuryFollowUps are the injuries said InjuryFollowUpDays or more ago.
+func injuryFollowUps(injuries map[string]string, today time.Time) []InjuryFollowUp {
+	var out []InjuryFollowUp
+	for key, v := range injuries {
+		m := reSaidOn.FindStringSubmatch(v)
+		if m == nil {
+			continue
+		}
+		since, err := time.Parse(time.DateOnly, m[1])
+		if err != nil || today.Sub(since) < InjuryFollowUpDays*24*time.Hour {
+			continue
+		}
+		said, _, _ := strings.Cut(v, " (said")
+		out = append(out, InjuryFollowUp{Key: key, Said: strings.TrimSpace(said), Since: m[1]})
+	}
+	slices.SortFunc(out, func(a, b InjuryFollowUp) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// injuryPrompt asks how an injury is now; its id carries the injury and
+// the day it was said, so each follow-up is a new question.
+func (g *Gathered) injuryPrompt(f InjuryFollowUp) (id, question string) {
+	return promptInjuryPrefix + strings.TrimPrefix(f.Key, keyInjury) + "-" + strings.ReplaceAll(f.Since, "-", ""),
+		fmt.Sprintf("You told me about your %s on %s. How is it now?", f.Said, g.dateText(f.Since))
+}
+
+// injuryPromptKey returns the injury memory key of an injury follow-up
+// prompt id ("injury-left-knee-20260210" → "injury:left-knee").
+func injuryPromptKey(id string) (string, bool) {
+	rest, ok := strings.CutPrefix(id, promptInjuryPrefix)
+	if !ok || len(rest) < 10 || rest[len(rest)-9] != '-' {
+		return "", false
+	}
+	return keyInjury + rest[:len(rest)-9], true
+}
+
+// injuryAnswer interprets the answer to an injury follow-up.
+func injuryAnswer(key string, a AnswerLine, note string) []Update {
+	if strings.EqualFold(strings.TrimSpace(a.Answer), optInjuryBetter) {
+		return []Update{{Kind: UpdateForget, Key: key, Note: note}}
+	}
+	said := strings.TrimPrefix(a.Question, "You told me about your ")
+	said, _, _ = strings.Cut(said, " on ")
+	return []Update{memoryUpdate(key, said+" (said "+a.Day+")", 0, note)}
 }

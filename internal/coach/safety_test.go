@@ -1,8 +1,10 @@
 package coach
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm/llmtest"
@@ -99,5 +101,65 @@ func TestModelQuestionedReadingNotPresented(t *testing.T) {
 	}
 	if d := f.today("yara").Document; len(d.Coach.Prompts) != 1 || d.Coach.Briefing != "A quiet day." {
 		t.Fatalf("stored %+v", d.Coach)
+	}
+}
+
+// TestInjuryAskedAboutAgainAfterAWhile (issue 23 point 1): an injury said
+// two weeks ago is asked about through the real daily-dashboard run; "Still
+// bothering me" keeps it (asked again two weeks later), "Better now"
+// forgets it and the briefing stops naming it.
+func TestInjuryAskedAboutAgainAfterAWhile(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	f.member(health.Member{ID: "theo", Name: "Theo"})
+	said := f.at(InjuryFollowUpDays, 8).Format("2006-01-02")
+	if _, err := f.orch.Memory().Set(f.ctx, AgentID, "theo", keyInjury+"left-knee", "bad left knee (said "+said+")", 0,
+		agent.AdminActor("test")); err != nil {
+		t.Fatal(err)
+	}
+	mustStatus(t, f.run("theo"), agent.StatusSucceeded)
+	d := f.today("theo").Document
+	id := "injury-left-knee-" + strings.ReplaceAll(said, "-", "")
+	var asked *dashboard.Prompt
+	for i, p := range d.Coach.Prompts {
+		if p.ID == id {
+			asked = &d.Coach.Prompts[i]
+		}
+	}
+	if asked == nil || !strings.Contains(asked.Question, "bad left knee") {
+		t.Fatalf("no follow-up %s among %v", id, promptIDs(d))
+	}
+	if !strings.Contains(d.Coach.Briefing, "knee") {
+		t.Fatalf("briefing %q does not name the knee", d.Coach.Briefing)
+	}
+
+	f.answer("theo", id, optInjuryStill, "tap")
+	mustStatus(t, f.run("theo"), agent.StatusSucceeded)
+	e, ok := f.memory("theo")[keyInjury+"left-knee"]
+	if !ok || !strings.Contains(e.Value, "(said "+f.clk.Now().Format("2006-01-02")+")") {
+		t.Fatalf("still sore: memory %+v", e)
+	}
+	if slices.Contains(promptIDs(f.today("theo").Document), id) {
+		t.Fatal("the answered follow-up was asked again the same day")
+	}
+
+	f.clk.Advance(InjuryFollowUpDays * 24 * time.Hour)
+	mustStatus(t, f.run("theo"), agent.StatusSucceeded)
+	d = f.today("theo").Document
+	again := ""
+	for _, p := range d.Coach.Prompts {
+		if strings.HasPrefix(p.ID, "injury-left-knee-") {
+			again = p.ID
+		}
+	}
+	if again == "" || again == id {
+		t.Fatalf("two weeks later: prompts %v", promptIDs(d))
+	}
+	f.answer("theo", again, optInjuryBetter, "tap")
+	mustStatus(t, f.run("theo"), agent.StatusSucceeded)
+	if _, ok := f.memory("theo")[keyInjury+"left-knee"]; ok {
+		t.Fatal("\"Better now\" did not forget the injury")
+	}
+	if b := f.today("theo").Document.Coach.Briefing; strings.Contains(b, "knee") {
+		t.Fatalf("briefing still names the knee: %q", b)
 	}
 }

@@ -163,6 +163,8 @@ func (in interpreter) answer(a AnswerLine) []Update {
 	default:
 		if kind := dailyKind(a.PromptID); kind != "" {
 			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
+		} else if key, ok := injuryPromptKey(a.PromptID); ok {
+			out = append(out, injuryAnswer(key, a, note)...)
 		} else {
 			own = false
 		}
