@@ -209,7 +209,11 @@ func (p *planner) prompts() []dashboard.Prompt {
 		id, q := g.injuryPrompt(f)
 		mc(id, q, optInjuryBetter, optInjuryStill)
 	}
-	if len(g.Goals.Goals) == 0 && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
+	for _, m := range g.missedGoals() {
+		id, q := g.goalDatePrompt(m)
+		mc(id, q, optGoalDate8Weeks, optGoalDate12Weeks, optGoalDateNone)
+	}
+	if len(g.Goals.Goals) == 0 && !g.hasGoalWeight() && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
 		opts := []string{optLoseWeight, optStronger, optMoveMore}
 		if g.Safety.NoWeightLossPush {
 			opts = opts[1:]

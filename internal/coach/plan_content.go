@@ -78,9 +78,16 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 		primary = p.variety()
 		extra = p.programFirsts(1, ReasonDiscover)
 	default: // no program, or paused
-		if p.takeItEasy() {
+		switch {
+		case p.takeItEasy():
 			primary = p.light(0)
-		} else {
+		case p.g.goalKind() != "":
+			// The goal drives the plan: its kind first, its program offered.
+			extra = p.goalProgramFirst()
+			if primary = p.goalPick(); primary == nil {
+				primary = p.variety()
+			}
+		default:
 			primary = p.variety()
 		}
 	}

@@ -62,6 +62,14 @@ func (g *Gathered) factsText() string {
 	if b := g.Weight.BMI; b != nil {
 		lines = append(lines, "BMI: "+num(*b))
 	}
+	for _, x := range g.Goals.Goals {
+		if x.Status == "active" && x.TargetDate != "" {
+			lines = append(lines, fmt.Sprintf("Goal target date: %q by %s", x.Description, x.TargetDate))
+		}
+	}
+	for _, m := range g.missedGoals() {
+		lines = append(lines, fmt.Sprintf("Missed goal date: %q was due %s (%d days ago): raise it and offer to set a new date", m.Description, m.TargetDate, m.DaysAgo))
+	}
 	if g.Weight.Plateau {
 		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))
 	}

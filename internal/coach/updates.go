@@ -21,6 +21,7 @@ const (
 	UpdateAdvance  = "advance_program"
 	UpdateComplete = "complete_program"
 	UpdateGoal     = "add_goal"
+	UpdateGoalDate = "set_goal_date"
 	UpdateMemory   = "remember"
 	// UpdateForget removes a memory entry (an injury the member says is better).
 	UpdateForget = "forget"
@@ -50,6 +51,9 @@ type Update struct {
 	FromDay  int       `json:"from_day,omitempty"`
 	Day      int       `json:"day,omitempty"`
 	Goal     *GoalSpec `json:"goal,omitempty"`
+	// GoalID and TargetDate ("" clears it) are a goal's new target date.
+	GoalID     int64  `json:"goal_id,omitempty"`
+	TargetDate string `json:"target_date,omitempty"`
 	Key      string    `json:"key,omitempty"`
 	Value    string    `json:"value,omitempty"`
 	TTLHours int       `json:"ttl_hours,omitempty"`
@@ -165,6 +169,8 @@ func (in interpreter) answer(a AnswerLine) []Update {
 			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
 		} else if key, ok := injuryPromptKey(a.PromptID); ok {
 			out = append(out, injuryAnswer(key, a, note)...)
+		} else if u, ok := goalDateAnswer(a, note); ok {
+			out = append(out, u)
 		} else {
 			own = false
 		}
