@@ -46,6 +46,23 @@ func (p *planner) goalProgramFirst() []dashboard.ContentRef {
 	return nil
 }
 
+// trainedLately reports a workout of the kind today or yesterday: the same
+// kind again needs a day between (48 hours for the same muscle groups).
+func (p *planner) trainedLately(kind string) bool {
+	yesterday := p.g.civil.AddDate(0, 0, -1).Format(time.DateOnly)
+	for _, w := range p.g.Training.Recent {
+		if strings.EqualFold(w.Type, kind) && w.Date >= yesterday {
+			return true
+		}
+	}
+	for _, c := range p.g.Training.Completed {
+		if e, ok := p.g.byID[c.ContentID]; ok && e.Kind == kind && c.At.Format(time.DateOnly) >= yesterday {
+			return true
+		}
+	}
+	return false
+}
+
 // goalPick is a standalone session of the goal's kind ("" kind: nil).
 func (p *planner) goalPick() *content.MenuEntry {
 	k := p.g.goalKind()
@@ -61,7 +78,9 @@ func (p *planner) goalPick() *content.MenuEntry {
 
 // hasGoalWeight reports a goal weight on the profile (set by an admin or
 // an earlier goal): the goal question is not asked then.
-func (g *Gathered) hasGoalWeight() bool { return g.Goals.GoalWeight != nil || g.Weight.Goal.Goal != nil }
+func (g *Gathered) hasGoalWeight() bool {
+	return g.Goals.GoalWeight != nil || g.Weight.Goal.Goal != nil
+}
 
 // missedGoal is an active goal whose target date has passed.
 type missedGoal struct {

@@ -81,7 +81,7 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 		switch {
 		case p.takeItEasy():
 			primary = p.light(0)
-		case p.g.goalKind() != "":
+		case p.g.goalKind() != "" && !p.trainedLately(p.g.goalKind()):
 			// The goal drives the plan: its kind first, its program offered.
 			extra = p.goalProgramFirst()
 			if primary = p.goalPick(); primary == nil {

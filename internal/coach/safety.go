@@ -40,11 +40,11 @@ type Safety struct {
 	NoWeightLossPush bool `json:"no_weight_loss_push"`
 	// Injuries are what the member said ("bad left knee"); AvoidAreas the
 	// body areas they touch. With any injury, high-impact content is out too.
-	Injuries        []string `json:"injuries,omitempty"`
+	Injuries []string `json:"injuries,omitempty"`
 	// FollowUps are the injuries due to be asked about again.
-	FollowUps []InjuryFollowUp `json:"injury_follow_ups,omitempty"`
-	AvoidAreas      []string `json:"avoid_areas,omitempty"`
-	AvoidHighImpact bool     `json:"avoid_high_impact"`
+	FollowUps       []InjuryFollowUp `json:"injury_follow_ups,omitempty"`
+	AvoidAreas      []string         `json:"avoid_areas,omitempty"`
+	AvoidHighImpact bool             `json:"avoid_high_impact"`
 	// AvoidHighIntensity: at very low intake the body is under-fuelled, so
 	// no high-intensity session either.
 	AvoidHighIntensity bool `json:"avoid_high_intensity"`

@@ -47,17 +47,17 @@ type Update struct {
 	Pace      string `json:"pace,omitempty"`
 	// Anchor is the schedule's new anchor date (resume, set day); Day is
 	// then due on it.
-	Anchor   string    `json:"anchor,omitempty"`
-	FromDay  int       `json:"from_day,omitempty"`
-	Day      int       `json:"day,omitempty"`
-	Goal     *GoalSpec `json:"goal,omitempty"`
+	Anchor  string    `json:"anchor,omitempty"`
+	FromDay int       `json:"from_day,omitempty"`
+	Day     int       `json:"day,omitempty"`
+	Goal    *GoalSpec `json:"goal,omitempty"`
 	// GoalID and TargetDate ("" clears it) are a goal's new target date.
 	GoalID     int64  `json:"goal_id,omitempty"`
 	TargetDate string `json:"target_date,omitempty"`
-	Key      string    `json:"key,omitempty"`
-	Value    string    `json:"value,omitempty"`
-	TTLHours int       `json:"ttl_hours,omitempty"`
-	Note     string    `json:"note"`
+	Key        string `json:"key,omitempty"`
+	Value      string `json:"value,omitempty"`
+	TTLHours   int    `json:"ttl_hours,omitempty"`
+	Note       string `json:"note"`
 }
 
 // Answer options of the heuristic's prompts; interpretAnswer maps them back.
