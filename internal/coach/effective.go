@@ -170,10 +170,23 @@ func (c *core) refresh(ctx context.Context, v *ProgramView, today time.Time) err
 			}
 		}
 	}
+	followPerson(v)
 	up, err := c.upcoming(ctx, v.days, v.Day)
 	v.Upcoming = up
 	v.Text = v.text()
 	return err
+}
+
+// followPerson makes today the member's next undone training day when they
+// are behind the calendar and the calendar says rest: a member who never
+// did Day 1 is offered Day 1, not the rest day of Day 7 (issue 23).
+// Weekdays outside their pattern stay rest days.
+func followPerson(v *ProgramView) {
+	if v.Today != string(program.DayRest) || v.RestReason != program.RestProgram || v.Behind <= 0 || v.Item == nil ||
+		v.Day < 1 || v.Day > len(v.days) || v.days[v.Day-1].Rest {
+		return
+	}
+	v.Today, v.RestReason = string(program.DayTraining), ""
 }
 
 // joinAnd joins words as "a, b and c".
