@@ -256,6 +256,7 @@ func (p *planner) prompts() []dashboard.Prompt {
 		cands = append(cands, dashboard.Prompt{ID: promptOnboarding, Type: dashboard.PromptVoiceMemo, Options: []string{},
 			Question: "Anything I should know: injuries, your schedule, what you enjoy?"})
 	}
+	byPriority(cands)
 	out := []dashboard.Prompt{}
 	for _, c := range cands {
 		if _, _, closed := g.FollowUps.closed(c.ID, c.Question); closed || len(out) == maxPrompts {

@@ -79,6 +79,7 @@ func (g *Gathered) factsText() string {
 	for _, q := range g.Weight.Questioned {
 		lines = append(lines, fmt.Sprintf("Questioned weigh-in (far from the trend, left out of the figures above): %s on %s", q.Text, q.Date))
 	}
+	lines = append(lines, priorityText())
 	for _, r := range g.Safety.Rules {
 		lines = append(lines, "Safety rule (validation enforces it): "+r)
 	}
