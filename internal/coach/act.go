@@ -110,7 +110,7 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 	switch u.Kind {
 	case UpdateDeclare:
 		id, _, err := program.DeclareTx(ctx, tx, now, member, program.Declaration{ProgramID: u.ProgramID, Title: u.Title,
-			StartDate: u.StartDate, Pattern: u.Pattern, FirstDay: u.Day})
+			StartDate: u.StartDate, Pattern: u.Pattern, FirstDay: u.Day, AnchorDay: u.AnchorDay})
 		*stateID = id
 		return err == nil, err
 	case UpdateAdvance:

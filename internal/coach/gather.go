@@ -198,7 +198,7 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 		}
 	}
 	g.stateID = g.base.stateID
-	prog, us, err := c.applyProgram(ctx, g.base, us, g.civil)
+	prog, us, err := c.applyProgram(ctx, g.base, us, g.civil, g.Training.Completed)
 	if err != nil {
 		return err
 	}

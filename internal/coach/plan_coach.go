@@ -289,7 +289,11 @@ func (p *planner) feedback() []string {
 		case UpdateAdvance:
 			out = append(out, fmt.Sprintf("Session done; %s moves on to day %d.", u.Title, u.Day))
 		case UpdateDeclare:
-			out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+			if u.AnchorDay > 1 {
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s, at Day %d: the sessions you already did count.", u.Title, shortDate(u.StartDate), u.AnchorDay))
+			} else {
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+			}
 		}
 	}
 	st := g.Training.Stats
