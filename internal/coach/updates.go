@@ -52,10 +52,10 @@ type Update struct {
 	Day     int       `json:"day,omitempty"`
 	Goal    *GoalSpec `json:"goal,omitempty"`
 	// GoalID and TargetDate ("" clears it) are a goal's new target date.
-	GoalID     int64  `json:"goal_id,omitempty"`
+	GoalID int64 `json:"goal_id,omitempty"`
 	// AnchorDay (declarations): the day due on the start date, past the
 	// sessions the member already did with the program's content.
-	AnchorDay int `json:"anchor_day,omitempty"`
+	AnchorDay  int    `json:"anchor_day,omitempty"`
 	TargetDate string `json:"target_date,omitempty"`
 	Key        string `json:"key,omitempty"`
 	Value      string `json:"value,omitempty"`
