@@ -100,16 +100,12 @@ func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, outpu
 
 // checkCoach checks the coach part against the facts and the follow-ups.
 func (g *Gathered) checkCoach(doc dashboard.Document) []agent.ValidationError {
-	out := checkNumbers("/coach/briefing", doc.Coach.Briefing, g.facts)
-	for i, c := range doc.Coach.CTA {
-		out = append(out, checkNumbers(fmt.Sprintf("/coach/cta/%d/message", i), c.Message, g.facts)...)
-	}
-	for i, f := range doc.Coach.Feedback {
-		out = append(out, checkNumbers(fmt.Sprintf("/coach/feedback/%d", i), f, g.facts)...)
+	var out []agent.ValidationError
+	for _, t := range coachTexts(doc) {
+		out = append(out, checkNumbers(t.path, t.text, g.facts)...)
 	}
 	for i, p := range doc.Coach.Prompts {
 		path := fmt.Sprintf("/coach/prompts/%d", i)
-		out = append(out, checkNumbers(path+"/question", p.Question, g.facts)...)
 		if c, why, closed := g.FollowUps.closed(p.ID, p.Question); closed {
 			msg := fmt.Sprintf("prompt %q was already answered (%q); do not ask it again", c.ID, c.Answer)
 			if why == "dropped" {

@@ -79,7 +79,7 @@ func safetyOf(g *Gathered, injuries map[string]string) Safety {
 	}
 	for key, said := range injuries {
 		said, _, _ = strings.Cut(said, " (said")
-		s.Injuries = append(s.Injuries, strings.TrimSpace(said))
+		s.Injuries = append(s.Injuries, asNoun(strings.TrimSpace(said)))
 		name := strings.TrimPrefix(key, keyInjury)
 		name = strings.TrimPrefix(strings.TrimPrefix(name, "left-"), "right-")
 		if a := content.AreaOf(strings.ReplaceAll(name, "-", " ")); a != "" && !slices.Contains(s.AvoidAreas, a) {
@@ -313,7 +313,7 @@ func injuryFollowUps(injuries map[string]string, today time.Time) []InjuryFollow
 			continue
 		}
 		said, _, _ := strings.Cut(v, " (said")
-		out = append(out, InjuryFollowUp{Key: key, Said: strings.TrimSpace(said), Since: m[1]})
+		out = append(out, InjuryFollowUp{Key: key, Said: asNoun(strings.TrimSpace(said)), Since: m[1]})
 	}
 	slices.SortFunc(out, func(a, b InjuryFollowUp) int { return strings.Compare(a.Key, b.Key) })
 	return out

@@ -189,10 +189,26 @@ func (p *planner) injuryLines() []string {
 	var out []string
 	for _, v := range injuriesSaid(p.mem, p.g.Updates) {
 		v, _, _ = strings.Cut(v, " (said")
-		out = append(out, strings.TrimSpace(v))
+		out = append(out, asNoun(strings.TrimSpace(v)))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// asNoun turns "right knee hurts" into "sore right knee", so that "your
+// …" reads well; "bad left knee" stays.
+func asNoun(said string) string {
+	f := strings.Fields(said)
+	if len(f) < 2 {
+		return said
+	}
+	switch f[len(f)-1] {
+	case "hurts", "hurting", "pain", "aches", "aching":
+		return "sore " + strings.Join(f[:len(f)-1], " ")
+	case "injury", "injured":
+		return "injured " + strings.Join(f[:len(f)-1], " ")
+	}
+	return said
 }
 
 // acknowledgements are the briefing's sentences about what the member told
