@@ -76,6 +76,7 @@ type Gathered struct {
 
 	now     time.Time
 	civil   time.Time // today as a civil date
+	loc     *time.Location
 	seed    int       // day-and-member rotation seed
 	facts   *numberSet
 	byID    map[string]content.MenuEntry
@@ -109,7 +110,7 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	}
 	now := c.clock(env.Scope)
 	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit, Sex: m.Sex}, Date: dateOf(now, c.loc),
-		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc)}
+		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc), loc: c.loc}
 	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
 	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
 		return nil, err

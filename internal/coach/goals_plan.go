@@ -147,3 +147,17 @@ func goalDateAnswer(a AnswerLine, note string) (Update, bool) {
 	}
 	return u, true
 }
+
+// sessionDoneToday reports that this run advanced the program for a
+// session finished today: the next day's session is not "today's".
+func (p *planner) sessionDoneToday() bool {
+	if !hasKind(p.g.Updates, UpdateAdvance) {
+		return false
+	}
+	for _, c := range p.g.Training.Completed {
+		if p.g.loc != nil && dateOf(c.At, p.g.loc) == p.g.Date {
+			return true
+		}
+	}
+	return false
+}

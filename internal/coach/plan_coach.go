@@ -116,6 +116,8 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item) && pick != "":
 		return fmt.Sprintf("Today's %s session, %s, %s, so today's pick spares it: %s.", prog.Title, prog.Item.Title,
 			strings.TrimPrefix(p.g.Safety.unsafe(*prog.Item), "it "), pick)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy && p.sessionDoneToday():
+		return fmt.Sprintf("Today's session is done. Next in %s: %s, %s (%d min).", prog.Title, prog.Week, prog.Item.Title, prog.Item.DurationMin)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy:
 		return fmt.Sprintf("Today is %s of %s: %s (%d min).", prog.Week, prog.Title, prog.Item.Title, prog.Item.DurationMin)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && p.recoveryDay() && pick != "":
