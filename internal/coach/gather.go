@@ -77,7 +77,7 @@ type Gathered struct {
 	now     time.Time
 	civil   time.Time // today as a civil date
 	loc     *time.Location
-	seed    int       // day-and-member rotation seed
+	seed    int // day-and-member rotation seed
 	facts   *numberSet
 	byID    map[string]content.MenuEntry
 	stateID int64 // the program state the updates apply to (0 = none)
