@@ -127,6 +127,25 @@ var weightLossPush = regexp.MustCompile(`(?i)\b(lose|losing|drop|dropping|shed|c
 // lower weight when the goal is below the current weight).
 var goalPush = regexp.MustCompile(`(?i)at this pace you reach|toward(s)? your goal|at your goal|goal weight`)
 
+// negation words just before a match make it no push ("I won't push you
+// to lose weight").
+var negation = regexp.MustCompile(`(?i)\b(not|no|never|won't|don't|wouldn't|shouldn't|isn't|without)\b`)
+
+// pushIn returns the first match of re in text not negated in the few
+// words before it ("" when none).
+func pushIn(re *regexp.Regexp, text string) string {
+	for _, loc := range re.FindAllStringIndex(text, -1) {
+		before := text[max(0, loc[0]-30):loc[0]]
+		if i := strings.LastIndexAny(before, ".!?;"); i >= 0 {
+			before = before[i+1:]
+		}
+		if !negation.MatchString(before) {
+			return text[loc[0]:loc[1]]
+		}
+	}
+	return ""
+}
+
 // cautionWords is what a caution about eating enough says.
 var cautionWords = regexp.MustCompile(`(?i)eat enough|enough (food|to eat)|fuel|doctor|take care`)
 
@@ -168,9 +187,9 @@ func (g *Gathered) checkSafety(doc dashboard.Document, items map[string]content.
 	texts := coachTexts(doc)
 	if s.NoWeightLossPush {
 		for _, t := range texts {
-			m := weightLossPush.FindString(t.text)
+			m := pushIn(weightLossPush, t.text)
 			if m == "" && g.goalBelow() {
-				m = goalPush.FindString(t.text)
+				m = pushIn(goalPush, t.text)
 			}
 			if m != "" {
 				out = append(out, agent.ValidationError{Path: t.path, Message: fmt.Sprintf(

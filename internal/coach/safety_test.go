@@ -163,3 +163,18 @@ func TestInjuryAskedAboutAgainAfterAWhile(t *testing.T) {
 		t.Fatalf("briefing still names the knee: %q", b)
 	}
 }
+
+// TestPushInSkipsNegations: "I won't push you to lose weight" is a
+// caution, not a push; "keep going and you'll lose more weight" is one.
+func TestPushInSkipsNegations(t *testing.T) {
+	for text, want := range map[string]string{
+		"I won't push you to lose weight: eat enough.":          "",
+		"Keep going and you'll lose more weight.":               "lose more weight",
+		"No need to lose weight. Keep going, lose some weight!": "lose some weight",
+		"Never drop weight this fast.":                          "",
+	} {
+		if got := pushIn(weightLossPush, text); got != want {
+			t.Errorf("pushIn(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
