@@ -201,6 +201,11 @@ func (g *Gathered) checkSafety(doc dashboard.Document, items map[string]content.
 				"the member's %s: the briefing must caution them kindly to eat enough (and see a doctor if that is hard)", lowWhy(s))})
 		}
 	}
+	if q := g.Weight.Questioned; len(q) > 0 && !asksAbout(doc, q[0].Text) {
+		out = append(out, agent.ValidationError{Path: "/coach/prompts", Message: fmt.Sprintf(
+			"the %s reading of %s is far from the trend: ask the member to confirm it in a prompt that names %s (it comes first in the prompt priority)",
+			q[0].Text, q[0].Date, q[0].Text)})
+	}
 	for _, q := range g.Weight.Questioned {
 		for _, t := range texts {
 			if strings.Contains(t.text, q.Text) && !strings.HasPrefix(t.path, "/coach/prompts/") {
@@ -363,4 +368,14 @@ func injuryAnswer(key string, a AnswerLine, note string) []Update {
 	said := strings.TrimPrefix(a.Question, "You told me about your ")
 	said, _, _ = strings.Cut(said, " on ")
 	return []Update{memoryUpdate(key, said+" (said "+a.Day+")", 0, note)}
+}
+
+// asksAbout reports a prompt whose question names the text.
+func asksAbout(doc dashboard.Document, text string) bool {
+	for _, p := range doc.Coach.Prompts {
+		if strings.Contains(p.Question, text) {
+			return true
+		}
+	}
+	return false
 }

@@ -76,7 +76,7 @@ func TestModelWeightLossPushAtLowBodyWeightRejected(t *testing.T) {
 }
 
 // TestModelQuestionedReadingNotPresented (issue 23 point 8): a weigh-in far
-// from the trend may be asked about in a prompt, never stated as the
+// from the trend must be asked about in a prompt, never stated as the
 // current weight.
 func TestModelQuestionedReadingNotPresented(t *testing.T) {
 	f, srv := modelFixture(t)
@@ -96,8 +96,10 @@ func TestModelQuestionedReadingNotPresented(t *testing.T) {
 	r := f.run("yara")
 	mustStatus(t, r, agent.StatusSucceeded)
 	retry := srv.ChatRequests()[1].LastMessage().Content
-	if !strings.Contains(retry, "6.9 kg reading") || !strings.Contains(retry, "questioned") {
-		t.Fatalf("the retry does not refuse the questioned reading:\n%s", retry)
+	for _, want := range []string{"6.9 kg reading", "questioned", "/coach/prompts", "ask the member to confirm it"} {
+		if !strings.Contains(retry, want) {
+			t.Fatalf("the retry does not carry %q:\n%s", want, retry)
+		}
 	}
 	if d := f.today("yara").Document; len(d.Coach.Prompts) != 1 || d.Coach.Briefing != "A quiet day." {
 		t.Fatalf("stored %+v", d.Coach)
