@@ -84,6 +84,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	if c := p.cautionLine(); c != "" {
 		s = append(s, c)
 	}
+	// What the member told the coach comes before the day's figures: an
+	// over-long briefing drops sentences from the end.
+	s = append(s, p.acknowledgements()...)
 	if y := g.Yesterday; y.Meals > 0 {
 		line := fmt.Sprintf("Yesterday you logged %s kcal and %s g protein", kcal(y.Totals.Calories), num(y.Totals.ProteinG))
 		if t := y.VsTargets.Calories.Target; t != nil {
@@ -99,7 +102,6 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	} else if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
 		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
 	}
-	s = append(s, p.acknowledgements()...)
 	s = append(s, p.todayLine(primary))
 	return fitSentences(s, maxBriefing)
 }

@@ -201,6 +201,10 @@ func (g *Gathered) checkSafety(doc dashboard.Document, items map[string]content.
 				"the member's %s: the briefing must caution them kindly to eat enough (and see a doctor if that is hard)", lowWhy(s))})
 		}
 	}
+	if len(s.Injuries) > 0 && !s.acknowledged(doc.Coach.Briefing) {
+		out = append(out, agent.ValidationError{Path: "/coach/briefing", Message: fmt.Sprintf(
+			"the member told you about their %s: acknowledge it in the briefing", joinAnd(s.Injuries))})
+	}
 	if q := g.Weight.Questioned; len(q) > 0 && !asksAbout(doc, q[0].Text) {
 		out = append(out, agent.ValidationError{Path: "/coach/prompts", Message: fmt.Sprintf(
 			"the %s reading of %s is far from the trend: ask the member to confirm it in a prompt that names %s (it comes first in the prompt priority)",
@@ -374,6 +378,23 @@ func injuryAnswer(key string, a AnswerLine, note string) []Update {
 func asksAbout(doc dashboard.Document, text string) bool {
 	for _, p := range doc.Coach.Prompts {
 		if strings.Contains(p.Question, text) {
+			return true
+		}
+	}
+	return false
+}
+
+// acknowledged reports a briefing that names an injured area (or, for an
+// injury of no known area, what the member said).
+func (s Safety) acknowledged(briefing string) bool {
+	low := strings.ToLower(briefing)
+	for _, a := range s.AvoidAreas {
+		if strings.Contains(low, a) {
+			return true
+		}
+	}
+	for _, said := range s.Injuries {
+		if strings.Contains(low, strings.ToLower(said)) {
 			return true
 		}
 	}

@@ -33,7 +33,8 @@ func TestModelHighImpactForInjuredMemberRejected(t *testing.T) {
 		t.Fatalf("attempts %d, want 2", r.Attempts)
 	}
 	retry := srv.ChatRequests()[1].LastMessage().Content
-	for _, want := range []string{"/curated/up_next/primary", "local:hiit-tabata-twenty", "high impact", "bad left knee"} {
+	for _, want := range []string{"/curated/up_next/primary", "local:hiit-tabata-twenty", "high impact", "bad left knee",
+		"acknowledge it in the briefing"} {
 		if !strings.Contains(retry, want) {
 			t.Fatalf("the retry does not carry %q:\n%s", want, retry)
 		}
