@@ -296,10 +296,33 @@ type AdminTodos struct {
 	Members []Option
 }
 
-// CatalogRow is one catalog item.
+// CatalogRow is one catalog item. Intensity, Impact and Areas are its
+// metadata as the coach uses it; Guessed names the fields guessed from the
+// kind; Edited marks metadata an admin set.
 type CatalogRow struct {
 	ID, Title, Kind, Program, Duration, Source, Tags string
 	Day                                              int
+	Intensity, Impact, Areas, Guessed                string
+	Edited                                           bool
+	EditURL                                          string
+}
+
+// CatalogMetaEdit is the form that edits one item's metadata. "" for
+// Intensity or Impact, and AreasGuessed, leave the field to the kind.
+type CatalogMetaEdit struct {
+	ID, Title, Kind           string
+	Intensity, Impact         string
+	Intensities, Impacts      []string
+	Areas                     []CheckOption
+	AreasGuessed, Edited      bool
+	KindIntensity, KindImpact string
+	KindAreas                 string
+}
+
+// CheckOption is one checkbox of a group.
+type CheckOption struct {
+	Value   string
+	Checked bool
 }
 
 // ProgramRow is one program of the catalog.
@@ -322,6 +345,7 @@ type AdminCatalog struct {
 	Total    int
 	Shown    int
 	MaxSize  string
+	Edit     *CatalogMetaEdit // the item whose metadata is being edited
 }
 
 // ImportTypeRow counts one record type of an imported file.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,11 +45,70 @@ func (s *Server) catalogPage(c echo.Context, notice views.Notice, problems []str
 		return p, err
 	}
 	for _, it := range items {
+		m := it.Meta()
 		p.Items = append(p.Items, views.CatalogRow{ID: it.ID, Title: it.Title, Kind: string(it.Kind), Program: it.Program,
-			Day: it.Day, Duration: strconv.Itoa(it.DurationMin), Source: it.Source, Tags: strings.Join(it.Tags, ", ")})
+			Day: it.Day, Duration: strconv.Itoa(it.DurationMin), Source: it.Source, Tags: strings.Join(it.Tags, ", "),
+			Intensity: m.Intensity, Impact: m.Impact, Areas: strings.Join(m.Areas, ", "),
+			Guessed: strings.Join(m.Guessed, ", "), Edited: it.MetaEdited,
+			EditURL: "/admin/catalog?edit=" + url.QueryEscape(it.ID) + "#catalog-meta"})
 	}
 	p.Shown = len(p.Items)
+	if id := c.QueryParam("edit"); id != "" {
+		it, err := cat.Get(ctx, id)
+		if err != nil {
+			return p, err
+		}
+		p.Edit = metaEditView(it)
+	}
 	return p, nil
+}
+
+// metaEditView is the metadata form of an item.
+func metaEditView(it content.Item) *views.CatalogMetaEdit {
+	k := content.KindMeta(it.Kind)
+	e := &views.CatalogMetaEdit{ID: it.ID, Title: it.Title, Kind: string(it.Kind), Intensity: it.Intensity,
+		Impact: it.Impact, Intensities: content.Intensities(), Impacts: content.Impacts(), AreasGuessed: it.Areas == nil,
+		Edited: it.MetaEdited, KindIntensity: k.Intensity, KindImpact: k.Impact, KindAreas: strings.Join(k.Areas, ", ")}
+	for _, a := range content.Areas() {
+		e.Areas = append(e.Areas, views.CheckOption{Value: a, Checked: slices.Contains(it.Areas, a)})
+	}
+	return e
+}
+
+// adminCatalogMeta stores an admin's edit of an item's metadata (form
+// fields id, intensity, impact, areas (repeated), areas_guessed, release)
+// and shows the catalog with the item's form again.
+func (s *Server) adminCatalogMeta(c echo.Context) error {
+	id := c.FormValue("id")
+	form, err := c.FormParams()
+	if err != nil {
+		return apperr.Invalidf("the form could not be read")
+	}
+	e := content.MetaEdit{Intensity: c.FormValue("intensity"), Impact: c.FormValue("impact"),
+		Release: c.FormValue("release") != ""}
+	if c.FormValue("areas_guessed") == "" {
+		e.Areas = append([]string{}, form["areas"]...)
+	}
+	notice := views.Notice{Text: "Metadata saved."}
+	status := http.StatusOK
+	it, err := s.deps.Admin.Catalog.SetMeta(c.Request().Context(), id, e)
+	switch {
+	case err == nil && e.Release:
+		notice.Text = "The catalog's values apply again from the next import or sync."
+	case apperr.CodeOf(err) == apperr.Invalid:
+		notice, status = views.Notice{Text: "Nothing was saved: " + problemText(err), Error: true}, http.StatusBadRequest
+	case err != nil:
+		return err
+	}
+	c.QueryParams().Set("edit", id)
+	p, perr := s.catalogPage(c, notice, nil)
+	if perr != nil {
+		return perr
+	}
+	if err == nil {
+		p.Edit = metaEditView(it)
+	}
+	return render(c, status, views.AdminCatalogPage(p))
 }
 
 // adminCatalog browses and searches the catalog and lists the programs.
@@ -115,4 +176,21 @@ func (s *Server) importCatalog(c echo.Context) (content.Summary, error) {
 	}
 	defer f.Close()
 	return s.deps.Admin.Catalog.ImportFile(c.Request().Context(), f)
+}
+
+// problemText is an apperr's message with its field problems.
+func problemText(err error) string {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		return err.Error()
+	}
+	parts := make([]string, 0, len(ae.Fields))
+	for _, v := range ae.Fields {
+		parts = append(parts, v)
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		return ae.Message
+	}
+	return ae.Message + ": " + strings.Join(parts, "; ")
 }

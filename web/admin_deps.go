@@ -55,6 +55,8 @@ type CatalogAdmin interface {
 	Count(ctx context.Context) (int, error)
 	Programs(ctx context.Context) ([]content.ProgramInfo, error)
 	ImportFile(ctx context.Context, r io.Reader) (content.Summary, error)
+	Get(ctx context.Context, id string) (content.Item, error)
+	SetMeta(ctx context.Context, id string, e content.MetaEdit) (content.Item, error)
 }
 
 // Importer imports Apple Health exports and CSV files for a member

@@ -101,6 +101,7 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Catalog != nil {
 		g.GET("/catalog", s.adminCatalog)
 		g.POST("/catalog/import", s.adminCatalogImport)
+		g.POST("/catalog/meta", s.adminCatalogMeta)
 	}
 	if a.Importer != nil {
 		g.GET("/imports", s.adminImports)

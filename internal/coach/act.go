@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/program"
@@ -109,7 +110,7 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 	switch u.Kind {
 	case UpdateDeclare:
 		id, _, err := program.DeclareTx(ctx, tx, now, member, program.Declaration{ProgramID: u.ProgramID, Title: u.Title,
-			StartDate: u.StartDate, Pattern: u.Pattern, FirstDay: u.Day})
+			StartDate: u.StartDate, Pattern: u.Pattern, FirstDay: u.Day, AnchorDay: u.AnchorDay})
 		*stateID = id
 		return err == nil, err
 	case UpdateAdvance:
@@ -127,6 +128,22 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 	case UpdateGoal:
 		g := health.Goal{MemberID: member, Kind: u.Goal.Kind, Description: u.Goal.Description}
 		return true, store.InsertGoal(ctx, tx, now, &g)
+	case UpdateGoalDate:
+		var d *time.Time
+		if u.TargetDate != "" {
+			t, err := time.Parse(time.DateOnly, u.TargetDate)
+			if err != nil {
+				return false, fmt.Errorf("coach: goal date %q: %w", u.TargetDate, err)
+			}
+			d = &t
+		}
+		if err := store.SetGoalTargetDate(ctx, tx, member, u.GoalID, d); err != nil {
+			if apperr.CodeOf(err) == apperr.NotFound {
+				return false, nil // the goal was dropped meanwhile
+			}
+			return false, err
+		}
+		return true, nil
 	case UpdateMemory:
 		return true, mem.Set(u.Key, u.Value, time.Duration(u.TTLHours)*time.Hour)
 	case UpdateForget:
@@ -152,6 +169,8 @@ func updateNote(u Update) string {
 		effect = fmt.Sprintf("set %s to the member's own pace", u.Title)
 	case UpdateGoal:
 		effect = "added the goal " + u.Goal.Description
+	case UpdateGoalDate:
+		effect = fmt.Sprintf("set goal %d's target date to %q", u.GoalID, u.TargetDate)
 	case UpdateMemory:
 		effect = "remembered " + u.Key
 	case UpdateForget:

@@ -77,8 +77,10 @@ func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Me
 }
 
 // ValidateDomain implements agent.Assignment: content ids exist with their
-// catalog durations, prompts are well-formed and not closed, and every
-// number in the coach's words comes from the facts.
+// catalog durations, the safety rules hold (checkSafety: no content that
+// loads an injured area, no weight-loss push at low body weight or intake,
+// no questioned reading presented), prompts are well-formed and not
+// closed, and every number in the coach's words comes from the facts.
 func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, output json.RawMessage) []agent.ValidationError {
 	g, ok := gathered.(*Gathered)
 	if !ok {
@@ -88,25 +90,22 @@ func (a *DailyDashboard) ValidateDomain(ctx context.Context, gathered any, outpu
 	if err := json.Unmarshal(output, &doc); err != nil {
 		return []agent.ValidationError{{Path: "/", Message: "not a dashboard document: " + err.Error()}}
 	}
-	out, err := a.c.validateContent(ctx, doc)
+	out, items, err := a.c.validateContent(ctx, doc)
 	if err != nil {
 		return []agent.ValidationError{{Path: "/", Message: "the catalog could not be checked: " + err.Error()}}
 	}
+	out = append(out, g.checkSafety(doc, items)...)
 	return append(out, g.checkCoach(doc)...)
 }
 
 // checkCoach checks the coach part against the facts and the follow-ups.
 func (g *Gathered) checkCoach(doc dashboard.Document) []agent.ValidationError {
-	out := checkNumbers("/coach/briefing", doc.Coach.Briefing, g.facts)
-	for i, c := range doc.Coach.CTA {
-		out = append(out, checkNumbers(fmt.Sprintf("/coach/cta/%d/message", i), c.Message, g.facts)...)
-	}
-	for i, f := range doc.Coach.Feedback {
-		out = append(out, checkNumbers(fmt.Sprintf("/coach/feedback/%d", i), f, g.facts)...)
+	var out []agent.ValidationError
+	for _, t := range coachTexts(doc) {
+		out = append(out, checkNumbers(t.path, t.text, g.facts)...)
 	}
 	for i, p := range doc.Coach.Prompts {
 		path := fmt.Sprintf("/coach/prompts/%d", i)
-		out = append(out, checkNumbers(path+"/question", p.Question, g.facts)...)
 		if c, why, closed := g.FollowUps.closed(p.ID, p.Question); closed {
 			msg := fmt.Sprintf("prompt %q was already answered (%q); do not ask it again", c.ID, c.Answer)
 			if why == "dropped" {

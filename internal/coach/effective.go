@@ -58,7 +58,7 @@ func completionUpdate(v ProgramView, done []Completion) (Update, bool) {
 // updates among us are applied (act applies them in its transaction), and
 // us with declarations completed (first day, canonical pattern) and
 // updates that cannot apply dropped.
-func (c *core) applyProgram(ctx context.Context, v ProgramView, us []Update, today time.Time) (ProgramView, []Update, error) {
+func (c *core) applyProgram(ctx context.Context, v ProgramView, us []Update, today time.Time, done []Completion) (ProgramView, []Update, error) {
 	changed := false
 	kept := us[:0:0]
 	for _, u := range us {
@@ -71,11 +71,18 @@ func (c *core) applyProgram(ctx context.Context, v ProgramView, us []Update, tod
 			}
 			pat, perr := program.ParsePattern(u.Pattern)
 			first := nextTraining(prog.Days, 1)
+			anchor := 1
+			if n := donePrefix(prog.Days, done); n > 0 {
+				// Sessions already done with the program's content count.
+				if next := nextTraining(prog.Days, n+1); next > 0 {
+					first, anchor, u.AnchorDay = next, next, next
+				}
+			}
 			if ok = perr == nil && first > 0; ok {
 				u.Pattern, u.Day = pat.String(), first
 				v = ProgramView{HasProgram: true, ProgramID: prog.ID, Title: prog.Title, Status: string(program.Active),
 					StartDate: u.StartDate, Pattern: pat.String(), RestWeekdays: pat.RestWeekdays(), Day: first,
-					TotalDays: len(prog.Days), days: prog.Days, anchorDate: u.StartDate, anchorDay: 1}
+					TotalDays: len(prog.Days), days: prog.Days, anchorDate: u.StartDate, anchorDay: anchor}
 			}
 		case UpdatePause:
 			if ok = v.Status == string(program.Active); ok {
@@ -170,10 +177,23 @@ func (c *core) refresh(ctx context.Context, v *ProgramView, today time.Time) err
 			}
 		}
 	}
+	followPerson(v)
 	up, err := c.upcoming(ctx, v.days, v.Day)
 	v.Upcoming = up
 	v.Text = v.text()
 	return err
+}
+
+// followPerson makes today the member's next undone training day when they
+// are behind the calendar and the calendar says rest: a member who never
+// did Day 1 is offered Day 1, not the rest day of Day 7 (issue 23).
+// Weekdays outside their pattern stay rest days.
+func followPerson(v *ProgramView) {
+	if v.Today != string(program.DayRest) || v.RestReason != program.RestProgram || v.Behind <= 0 || v.Item == nil ||
+		v.Day < 1 || v.Day > len(v.days) || v.days[v.Day-1].Rest {
+		return
+	}
+	v.Today, v.RestReason = string(program.DayTraining), ""
 }
 
 // joinAnd joins words as "a, b and c".
@@ -189,4 +209,26 @@ func joinAnd(xs []string) string {
 		out += ", " + x
 	}
 	return out + " and " + xs[len(xs)-1]
+}
+
+// donePrefix is the last of the program's first training days that the
+// member already finished (the content ids of done), in order: sessions
+// done with a program's content before declaring it count. 0 when Day 1's
+// session is not among them.
+func donePrefix(days []content.Day, done []Completion) int {
+	ids := map[string]bool{}
+	for _, c := range done {
+		ids[c.ContentID] = true
+	}
+	last := 0
+	for d, day := range days {
+		if day.Rest {
+			continue
+		}
+		if !ids[day.ContentID] {
+			break
+		}
+		last = d + 1
+	}
+	return last
 }

@@ -16,6 +16,7 @@ type MemberInfo struct {
 	ID   string      `json:"id"`
 	Name string      `json:"name"`
 	Unit health.Unit `json:"unit"`
+	Sex  string      `json:"sex,omitempty"`
 }
 
 // Gaps are the data-quality facts behind CTAs and onboarding.
@@ -32,6 +33,10 @@ type Gaps struct {
 	ProteinTarget    *float64 `json:"protein_target,omitempty"`
 	NoWorkouts       bool     `json:"no_workouts"`
 	RestDays         int      `json:"rest_days"`
+	// HardDays: days in a row with a hard session (HardRunDays earn a
+	// recovery day); LongAbsence: LongAbsenceDays or more without a workout.
+	HardDays    int  `json:"hard_days_in_a_row"`
+	LongAbsence bool `json:"long_absence"`
 }
 
 // Gap thresholds.
@@ -67,10 +72,12 @@ type Gathered struct {
 	FollowUps FollowUps            `json:"follow_ups"`
 	Updates   []Update             `json:"updates"`
 	Gaps      Gaps                 `json:"gaps"`
+	Safety    Safety               `json:"safety"`
 
 	now     time.Time
 	civil   time.Time // today as a civil date
-	seed    int       // day-and-member rotation seed
+	loc     *time.Location
+	seed    int // day-and-member rotation seed
 	facts   *numberSet
 	byID    map[string]content.MenuEntry
 	stateID int64 // the program state the updates apply to (0 = none)
@@ -102,8 +109,8 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 		return nil, err
 	}
 	now := c.clock(env.Scope)
-	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit}, Date: dateOf(now, c.loc),
-		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc)}
+	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit, Sex: m.Sex}, Date: dateOf(now, c.loc),
+		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc), loc: c.loc}
 	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
 	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
 		return nil, err
@@ -144,6 +151,8 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	if err := c.interpret(ctx, g, env.Memory); err != nil {
 		return nil, err
 	}
+	g.Safety = safetyOf(g, injuriesSaid(env.Memory, g.Updates))
+	g.careForGoals()
 	g.buildMenu(menu.Items)
 	g.Gaps = gapsOf(g)
 	if g.facts, err = collectNumbers(g); err != nil {
@@ -190,7 +199,7 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 		}
 	}
 	g.stateID = g.base.stateID
-	prog, us, err := c.applyProgram(ctx, g.base, us, g.civil)
+	prog, us, err := c.applyProgram(ctx, g.base, us, g.civil, g.Training.Completed)
 	if err != nil {
 		return err
 	}
@@ -252,6 +261,8 @@ func gapsOf(g *Gathered) Gaps {
 	if r := g.Training.Stats.RestDays; r != nil {
 		gp.RestDays = *r
 	}
+	gp.HardDays = g.Training.Stats.HardDaysInARow
+	gp.LongAbsence = !gp.NoWorkouts && gp.RestDays >= LongAbsenceDays
 	gp.Onboarding = len(g.Goals.Goals) == 0 && !g.Program.HasProgram && !hasKind(g.Updates, UpdateGoal) &&
 		gp.NeverWeighed && gp.NoRecentMeals && g.Today.Meals == 0 && gp.NoWorkouts
 	return gp

@@ -65,7 +65,7 @@ func (p *planner) remembered(key string) (string, bool) {
 func (p *planner) takeItEasy() bool {
 	_, unwell := p.remembered(keyUnwell)
 	_, tired := p.remembered(keyRecovering)
-	return unwell || tired
+	return unwell || tired || p.recoveryDay()
 }
 
 // ref turns a menu entry into a content reference (exact catalog title and

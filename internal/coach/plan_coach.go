@@ -2,6 +2,7 @@ package coach
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -18,6 +19,14 @@ const (
 	promptCheckIn    = "checkin-energy"
 	promptBehind     = "program-behind"
 	promptNext       = "program-next"
+	// promptConfirmPrefix + YYYYMMDD asks about a set-aside weigh-in.
+	promptConfirmPrefix = "confirm-weight-"
+)
+
+// Answers to the reading confirmation.
+const (
+	optReadingWrong = "No, it's a mistake"
+	optReadingRight = "Yes, it's right"
 )
 
 // Limits of the document schema the heuristic stays within.
@@ -43,20 +52,41 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	}
 	if w := g.Weight; w.CurrentText != "" {
 		line := "Weight " + w.CurrentText
-		if w.Change7dText != "" {
-			line += ", " + w.Change7dText + " over 7 days"
+		switch {
+		case w.Change7d != nil && w.Change7dText != "" && math.Round(*w.Change7d*10) == 0:
+			line += ", trend steady over 7 days"
+		case w.Change7dText != "":
+			line += ", trend " + w.Change7dText + " over 7 days"
 		}
 		if w.DaysSinceWeighIn != nil && *w.DaysSinceWeighIn >= 2 {
 			line += fmt.Sprintf(" (last weigh-in %d days ago)", *w.DaysSinceWeighIn)
 		}
 		line += "."
-		if w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "" {
-			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, shortDate(w.Goal.ETA))
-		} else if w.Goal.Status == health.ETAReached {
+		noPush := g.Safety.NoWeightLossPush && g.goalBelow()
+		switch {
+		case w.Goal.Status == health.ETAReached && len(w.Questioned) == 0:
 			line += " You're at your goal weight."
+		case noPush:
+		case w.Plateau && w.Goal.Goal != nil:
+			line += fmt.Sprintf(" Your weigh-ins have held steady for two weeks: a plateau, with your goal at %s %s.", num(*w.Goal.Goal), w.Unit)
+		case w.Plateau:
+			line += " Your weigh-ins have held steady for two weeks."
+		case w.MovingAway:
+			line += fmt.Sprintf(" Your weight is moving away from your goal of %s %s.", num(*w.Goal.Goal), w.Unit)
+		case w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "":
+			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, g.dateText(w.Goal.ETA))
 		}
 		s = append(s, line)
 	}
+	if q := g.Weight.Questioned; len(q) > 0 {
+		s = append(s, fmt.Sprintf("I set aside the reading of %s: it's far from your trend, so I'm not counting it until you confirm it below.", shortDate(q[0].Date)))
+	}
+	if c := p.cautionLine(); c != "" {
+		s = append(s, c)
+	}
+	// What the member told the coach comes before the day's figures: an
+	// over-long briefing drops sentences from the end.
+	s = append(s, p.acknowledgements()...)
 	if y := g.Yesterday; y.Meals > 0 {
 		line := fmt.Sprintf("Yesterday you logged %s kcal and %s g protein", kcal(y.Totals.Calories), num(y.Totals.ProteinG))
 		if t := y.VsTargets.Calories.Target; t != nil {
@@ -67,10 +97,11 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		}
 		s = append(s, line+".")
 	}
-	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+	if l := p.loadLine(); l != "" {
+		s = append(s, l)
+	} else if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
 		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
 	}
-	s = append(s, p.acknowledgements()...)
 	s = append(s, p.todayLine(primary))
 	return fitSentences(s, maxBriefing)
 }
@@ -84,8 +115,15 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 	}
 	easy := p.takeItEasy()
 	switch {
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item) && pick != "":
+		return fmt.Sprintf("Today's %s session, %s, %s, so today's pick spares it: %s.", prog.Title, prog.Item.Title,
+			strings.TrimPrefix(p.g.Safety.unsafe(*prog.Item), "it "), pick)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy && p.sessionDoneToday():
+		return fmt.Sprintf("Today's session is done. Next in %s: %s, %s (%d min).", prog.Title, prog.Week, prog.Item.Title, prog.Item.DurationMin)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !easy:
 		return fmt.Sprintf("Today is %s of %s: %s (%d min).", prog.Week, prog.Title, prog.Item.Title, prog.Item.DurationMin)
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && p.recoveryDay() && pick != "":
+		return fmt.Sprintf("Today's pick is easy: %s. %s is there tomorrow.", pick, prog.Item.Title)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && easy:
 		return fmt.Sprintf("You said you're not at your best, so today's pick is easy: %s. %s is there if you feel up to it.", pick, prog.Item.Title)
 	case prog.HasProgram && prog.Today == string(program.DayRest):
@@ -96,6 +134,8 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 		return fmt.Sprintf("%s is paused; today's pick is %s.", prog.Title, pick)
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
 		return fmt.Sprintf("You finished %s! Choose what's next below; for today, %s.", prog.Title, pick)
+	case pick != "" && p.backFromAbsence():
+		return "A gentle start: " + pick + "."
 	case pick != "" && easy:
 		return "Keep it easy today: " + pick + "."
 	case pick != "":
@@ -136,7 +176,7 @@ func (p *planner) ctas() []dashboard.CTA {
 	if gp.NoWorkouts && !g.Program.HasProgram {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout})
 	}
-	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() {
+	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() && p.safe(*prog.Item) {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAProgram, Action: dashboard.ActionPlayUpNext,
 			Message: fmt.Sprintf("%s of %s is ready: %s.", prog.Week, prog.Title, prog.Item.Title)})
 	}
@@ -164,8 +204,24 @@ func (p *planner) prompts() []dashboard.Prompt {
 			cands = append(cands, dashboard.Prompt{ID: id, Type: dashboard.PromptMultipleChoice, Question: clipText(q, maxQuestion), Options: keep})
 		}
 	}
-	if len(g.Goals.Goals) == 0 && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
+	if q := g.Weight.Questioned; len(q) > 0 {
+		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
+			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, shortDate(q[0].Date)),
+			optReadingWrong, optReadingRight)
+	}
+	for _, f := range g.Safety.FollowUps {
+		id, q := g.injuryPrompt(f)
+		mc(id, q, optInjuryBetter, optInjuryStill)
+	}
+	for _, m := range g.missedGoals() {
+		id, q := g.goalDatePrompt(m)
+		mc(id, q, optGoalDate8Weeks, optGoalDate12Weeks, optGoalDateNone)
+	}
+	if len(g.Goals.Goals) == 0 && !g.hasGoalWeight() && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
 		opts := []string{optLoseWeight, optStronger, optMoveMore}
+		if g.Safety.NoWeightLossPush {
+			opts = opts[1:]
+		}
 		for _, pr := range g.Programs {
 			opts = append(opts, optStartPrefix+pr.Title)
 		}
@@ -187,7 +243,10 @@ func (p *planner) prompts() []dashboard.Prompt {
 				optKeepPace, fmt.Sprintf("%s%d", optSkipPrefix, skip), optPause)
 		}
 	}
-	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
+	switch {
+	case g.Gaps.LongAbsence:
+		mc(promptCheckIn, "Good to see you back. How are you feeling?", optEnergised, optTired, optSore, optUnwell)
+	case g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts:
 		mc(promptCheckIn, fmt.Sprintf("That's %d rest days in a row. How's your energy?", g.Gaps.RestDays),
 			optEnergised, optTired, optSore, optUnwell)
 	}
@@ -201,6 +260,7 @@ func (p *planner) prompts() []dashboard.Prompt {
 		cands = append(cands, dashboard.Prompt{ID: promptOnboarding, Type: dashboard.PromptVoiceMemo, Options: []string{},
 			Question: "Anything I should know: injuries, your schedule, what you enjoy?"})
 	}
+	byPriority(cands)
 	out := []dashboard.Prompt{}
 	for _, c := range cands {
 		if _, _, closed := g.FollowUps.closed(c.ID, c.Question); closed || len(out) == maxPrompts {
@@ -233,7 +293,11 @@ func (p *planner) feedback() []string {
 		case UpdateAdvance:
 			out = append(out, fmt.Sprintf("Session done; %s moves on to day %d.", u.Title, u.Day))
 		case UpdateDeclare:
-			out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+			if u.AnchorDay > 1 {
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s, at Day %d: the sessions you already did count.", u.Title, shortDate(u.StartDate), u.AnchorDay))
+			} else {
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+			}
 		}
 	}
 	st := g.Training.Stats
@@ -248,7 +312,7 @@ func (p *planner) feedback() []string {
 	case st.UsualPerWeek == nil && st.ThisWeek >= 2:
 		out = append(out, fmt.Sprintf("%s this week. Keep it rolling.", plural(st.ThisWeek, "workout")))
 	}
-	if g.Weight.Goal.Status == health.ETAOnTrack {
+	if g.Weight.Goal.Status == health.ETAOnTrack && !(g.Safety.NoWeightLossPush && g.goalBelow()) && !g.Weight.Plateau && !g.Weight.MovingAway {
 		out = append(out, "Your weight trend is moving toward your goal.")
 	}
 	if n := g.Today.LoggingStreak; n >= 3 {

@@ -23,7 +23,7 @@ func isSupport(k string) bool { return k == content.KindWarmUp || k == content.K
 func (p *planner) candidates(keep func(content.MenuEntry) bool) []content.MenuEntry {
 	var out []content.MenuEntry
 	for _, e := range p.g.Menu {
-		if !p.used[e.ID] && keep(e) {
+		if !p.used[e.ID] && p.safe(e) && keep(e) {
 			out = append(out, e)
 		}
 	}
@@ -52,6 +52,11 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 	case p.g.Gaps.Onboarding:
 		primary = p.discovery()
 		extra = p.programFirsts(2, ReasonDiscover)
+	case p.backFromAbsence() && !(prog.HasProgram && prog.Today == string(program.DayTraining)):
+		primary = p.restart()
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item):
+		// Today's session would load an injured area: a safe pick instead.
+		primary = p.variety()
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil:
 		ctx = prog.Title + " · " + prog.Week
 		if p.takeItEasy() {
@@ -66,14 +71,23 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 		ctx = "Rest day · " + prog.Title
 	case prog.HasProgram && prog.Today == string(program.DayNotStarted) && prog.Item != nil:
 		primary = p.variety()
-		extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+shortDate(prog.StartDate), ReasonPreview)}
+		if p.safe(*prog.Item) {
+			extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+shortDate(prog.StartDate), ReasonPreview)}
+		}
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
 		primary = p.variety()
 		extra = p.programFirsts(1, ReasonDiscover)
 	default: // no program, or paused
-		if p.takeItEasy() {
+		switch {
+		case p.takeItEasy():
 			primary = p.light(0)
-		} else {
+		case p.g.goalKind() != "" && !p.trainedLately(p.g.goalKind()):
+			// The goal drives the plan: its kind first, its program offered.
+			extra = p.goalProgramFirst()
+			if primary = p.goalPick(); primary == nil {
+				primary = p.variety()
+			}
+		default:
 			primary = p.variety()
 		}
 	}
@@ -217,7 +231,7 @@ func (p *planner) programFirsts(n int, reason string) []dashboard.ContentRef {
 		if len(out) == n {
 			break
 		}
-		if pr.First == nil || p.used[pr.First.ID] || pr.ID == p.g.Program.ProgramID {
+		if pr.First == nil || p.used[pr.First.ID] || pr.ID == p.g.Program.ProgramID || !p.safe(*pr.First) {
 			continue
 		}
 		out = append(out, p.ref(*pr.First, pr.Title+" · "+content.WeekLabel(1), reason))

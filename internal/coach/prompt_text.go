@@ -59,6 +59,30 @@ func (g *Gathered) factsText() string {
 		lines = append(lines, "Finished catalog content (7 days): "+strings.Join(cs, "; "))
 	}
 	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.Goals.Text, "Data gaps: "+g.gapsText())
+	if b := g.Weight.BMI; b != nil {
+		lines = append(lines, "BMI: "+num(*b))
+	}
+	for _, x := range g.Goals.Goals {
+		if x.Status == "active" && x.TargetDate != "" {
+			lines = append(lines, fmt.Sprintf("Goal target date: %q by %s", x.Description, x.TargetDate))
+		}
+	}
+	for _, m := range g.missedGoals() {
+		lines = append(lines, fmt.Sprintf("Missed goal date: %q was due %s (%d days ago): raise it and offer to set a new date", m.Description, m.TargetDate, m.DaysAgo))
+	}
+	if g.Weight.Plateau {
+		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))
+	}
+	if g.Weight.MovingAway {
+		lines = append(lines, "The 30-day weight trend is moving away from the goal weight: say so plainly, with the goal")
+	}
+	for _, q := range g.Weight.Questioned {
+		lines = append(lines, fmt.Sprintf("Questioned weigh-in (far from the trend, left out of the figures above): %s on %s", q.Text, q.Date))
+	}
+	lines = append(lines, priorityText())
+	for _, r := range g.Safety.Rules {
+		lines = append(lines, "Safety rule (validation enforces it): "+r)
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -83,7 +107,12 @@ func (g *Gathered) gapsText() string {
 	if gp.NoWorkouts {
 		gs = append(gs, "no workouts logged")
 	}
-	if gp.RestDays >= CheckInRestDays {
+	if gp.HardDays >= HardRunDays {
+		gs = append(gs, fmt.Sprintf("%d hard days in a row: make today a recovery day and say so", gp.HardDays))
+	}
+	if gp.LongAbsence {
+		gs = append(gs, fmt.Sprintf("back after a long absence (%d days without a workout): welcome them back and restart gently; do not call it rest days", gp.RestDays))
+	} else if gp.RestDays >= CheckInRestDays {
 		gs = append(gs, fmt.Sprintf("%d rest days in a row", gp.RestDays))
 	}
 	if gp.Onboarding {

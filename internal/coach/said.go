@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"hearth/internal/agent"
 	"hearth/internal/dashboard"
 )
 
@@ -161,18 +162,18 @@ func injuries(text, day, note string, known []string) []Update {
 	return out
 }
 
-// injuryLines are the injuries memory (or this run's updates) holds, as
-// the member said them, sorted.
-func (p *planner) injuryLines() []string {
+// injuriesSaid are the injuries memory (or this run's updates) holds: key
+// → what the member said.
+func injuriesSaid(mem *agent.Memory, updates []Update) map[string]string {
 	said := map[string]string{}
-	if p.mem != nil {
-		for _, e := range p.mem.All() {
+	if mem != nil {
+		for _, e := range mem.All() {
 			if strings.HasPrefix(e.Key, keyInjury) {
 				said[e.Key] = e.Value
 			}
 		}
 	}
-	for _, u := range p.g.Updates {
+	for _, u := range updates {
 		switch {
 		case u.Kind == UpdateMemory && strings.HasPrefix(u.Key, keyInjury):
 			said[u.Key] = u.Value
@@ -180,13 +181,34 @@ func (p *planner) injuryLines() []string {
 			delete(said, u.Key)
 		}
 	}
+	return said
+}
+
+// injuryLines are the injuries as the member said them, sorted.
+func (p *planner) injuryLines() []string {
 	var out []string
-	for _, v := range said {
+	for _, v := range injuriesSaid(p.mem, p.g.Updates) {
 		v, _, _ = strings.Cut(v, " (said")
-		out = append(out, strings.TrimSpace(v))
+		out = append(out, asNoun(strings.TrimSpace(v)))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// asNoun turns "right knee hurts" into "sore right knee", so that "your
+// …" reads well; "bad left knee" stays.
+func asNoun(said string) string {
+	f := strings.Fields(said)
+	if len(f) < 2 {
+		return said
+	}
+	switch f[len(f)-1] {
+	case "hurts", "hurting", "pain", "aches", "aching":
+		return "sore " + strings.Join(f[:len(f)-1], " ")
+	case "injury", "injured":
+		return "injured " + strings.Join(f[:len(f)-1], " ")
+	}
+	return said
 }
 
 // acknowledgements are the briefing's sentences about what the member told
@@ -196,6 +218,11 @@ func (p *planner) acknowledgements() []string {
 	for _, u := range p.g.Updates {
 		if u.Kind == UpdateGoal && u.Goal != nil {
 			s = append(s, fmt.Sprintf("You told me your goal: %s. I'll plan with that in mind.", lowerFirst(u.Goal.Description)))
+		}
+	}
+	for _, u := range p.g.Updates {
+		if u.Kind == UpdateMemory && u.Key == keyCareLoseWeight {
+			s = append(s, "You asked for a lower weight; at your weight I won't set that goal. Let's build strength and energy instead.")
 		}
 	}
 	if inj := p.injuryLines(); len(inj) > 0 {

@@ -2,6 +2,8 @@ package coach
 
 import (
 	"context"
+	"math"
+	"sort"
 	"time"
 
 	"hearth/internal/agent"
@@ -32,7 +34,8 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	}
 	// A weigh-in far from the trend that a member saved anyway (a typo) is
 	// never taken for their current weight.
-	tr := health.WeightTrend(health.PlausibleWeights(rs, c.loc), m, now, c.loc)
+	kept := health.PlausibleWeights(rs, c.loc)
+	tr := health.WeightTrend(kept, m, now, c.loc)
 	u := tr.Unit
 	v := WeightView{Unit: u, Readings: tr.Readings, Current: inUnit(u, tr.CurrentKg), Trend: inUnit(u, tr.TrendKg),
 		Change7d: inUnit(u, tr.Change7dKg), Change30d: inUnit(u, tr.Change30dKg), BodyFatPct: tr.BodyFatPct,
@@ -46,7 +49,38 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	if tr.Change7dKg != nil {
 		v.Change7dText = u.FormatDelta(*tr.Change7dKg)
 	}
+	if tr.CurrentKg != nil && m.HeightCm != nil && *m.HeightCm > 0 {
+		h := *m.HeightCm / 100
+		bmi := math.Round(*tr.CurrentKg/(h*h)*10) / 10
+		v.BMI = &bmi
+	}
+	v.Questioned = questioned(rs, kept, now, u, c.loc)
+	v.Plateau = plateau(kept, now)
+	v.MovingAway = movingAway(v, u)
 	return v, nil
+}
+
+// questioned are the readings of the last QuestionedDays that the
+// plausibility rules set aside (in rs, not in kept), newest first.
+func questioned(rs, kept []health.WeightReading, now time.Time, u health.Unit, loc *time.Location) []QuestionedReading {
+	if len(rs) == len(kept) {
+		return nil
+	}
+	in := make(map[int64]bool, len(kept))
+	for _, r := range kept {
+		in[r.ID] = true
+	}
+	var out []QuestionedReading
+	from := now.AddDate(0, 0, -QuestionedDays)
+	for _, r := range rs {
+		if in[r.ID] || r.MeasuredAt.Before(from) {
+			continue
+		}
+		out = append(out, QuestionedReading{ID: r.ID, Date: dateOf(r.MeasuredAt, loc),
+			Value: math.Round(u.FromKg(r.WeightKg)*10) / 10, Text: u.Format(r.WeightKg)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Date > out[j].Date })
+	return out
 }
 
 func goalView(p health.Progress, u health.Unit, loc *time.Location) GoalView {

@@ -89,6 +89,7 @@ func (c *core) programView(ctx context.Context, member string, now time.Time) (P
 	} else if !apperr.Is(err, apperr.NotFound) {
 		return v, err
 	}
+	followPerson(&v)
 	v.Text = v.text()
 	return v, nil
 }

@@ -36,7 +36,8 @@ func (c *core) workoutsView(ctx context.Context, m health.Member, limit int, now
 	}
 	st := health.WorkoutStats(ws, now, c.loc)
 	v.Stats = StatsView{ThisWeek: st.ThisWeekCount, ThisWeekMinutes: st.ThisWeekMinutes, UsualPerWeek: st.UsualPerWeek,
-		AveragedWeeks: st.AveragedWeeks, DaysSinceLast: st.DaysSinceLast, RestDays: st.RestDays, Text: st.Text()}
+		AveragedWeeks: st.AveragedWeeks, DaysSinceLast: st.DaysSinceLast, RestDays: st.RestDays, Text: st.Text(),
+		HardDaysInARow: hardDaysInARow(ws, now, c.loc)}
 	if st.LastWorkout != nil {
 		v.Stats.LastWorkout = dateOf(*st.LastWorkout, c.loc)
 	}

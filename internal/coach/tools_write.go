@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"hearth/internal/agent"
+	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/messages"
 	"hearth/internal/store"
@@ -34,7 +35,7 @@ func (t *Tools) writeDashboard() agent.Tool {
 		"Write (replace) the member's dashboard for today when your output is accepted. Content ids must exist in the "+
 			"catalog with their catalog durations; the document is refused with the problems otherwise.",
 		func(ctx context.Context, scope agent.Scope, a dashboardArgs) (map[string]any, error) {
-			problems, err := t.c.validateContent(ctx, a.Document)
+			problems, _, err := t.c.validateContent(ctx, a.Document)
 			if err != nil {
 				return nil, err
 			}
@@ -54,11 +55,11 @@ func (t *Tools) writeDashboard() agent.Tool {
 }
 
 // validateContent runs the dashboard's domain checks against the catalog
-// entries of the ids the document names.
-func (c *core) validateContent(ctx context.Context, doc dashboard.Document) ([]agent.ValidationError, error) {
+// entries of the ids the document names; it returns those items too.
+func (c *core) validateContent(ctx context.Context, doc dashboard.Document) ([]agent.ValidationError, map[string]content.Item, error) {
 	found, err := c.cat.Lookup(ctx, doc.ContentIDs())
 	if err != nil {
-		return nil, fmt.Errorf("coach: catalog lookup: %w", err)
+		return nil, nil, fmt.Errorf("coach: catalog lookup: %w", err)
 	}
 	entries := make(map[string]dashboard.CatalogEntry, len(found))
 	for id, it := range found {
@@ -68,7 +69,7 @@ func (c *core) validateContent(ctx context.Context, doc dashboard.Document) ([]a
 	for _, p := range dashboard.ValidateDomain(doc, entries) {
 		out = append(out, agent.ValidationError{Path: p.Path, Message: p.Message})
 	}
-	return out, nil
+	return out, found, nil
 }
 
 // noteArgs are log_coaching_note's arguments.

@@ -21,6 +21,7 @@ const (
 	UpdateAdvance  = "advance_program"
 	UpdateComplete = "complete_program"
 	UpdateGoal     = "add_goal"
+	UpdateGoalDate = "set_goal_date"
 	UpdateMemory   = "remember"
 	// UpdateForget removes a memory entry (an injury the member says is better).
 	UpdateForget = "forget"
@@ -46,14 +47,20 @@ type Update struct {
 	Pace      string `json:"pace,omitempty"`
 	// Anchor is the schedule's new anchor date (resume, set day); Day is
 	// then due on it.
-	Anchor   string    `json:"anchor,omitempty"`
-	FromDay  int       `json:"from_day,omitempty"`
-	Day      int       `json:"day,omitempty"`
-	Goal     *GoalSpec `json:"goal,omitempty"`
-	Key      string    `json:"key,omitempty"`
-	Value    string    `json:"value,omitempty"`
-	TTLHours int       `json:"ttl_hours,omitempty"`
-	Note     string    `json:"note"`
+	Anchor  string    `json:"anchor,omitempty"`
+	FromDay int       `json:"from_day,omitempty"`
+	Day     int       `json:"day,omitempty"`
+	Goal    *GoalSpec `json:"goal,omitempty"`
+	// GoalID and TargetDate ("" clears it) are a goal's new target date.
+	GoalID int64 `json:"goal_id,omitempty"`
+	// AnchorDay (declarations): the day due on the start date, past the
+	// sessions the member already did with the program's content.
+	AnchorDay  int    `json:"anchor_day,omitempty"`
+	TargetDate string `json:"target_date,omitempty"`
+	Key        string `json:"key,omitempty"`
+	Value      string `json:"value,omitempty"`
+	TTLHours   int    `json:"ttl_hours,omitempty"`
+	Note       string `json:"note"`
 }
 
 // Answer options of the heuristic's prompts; interpretAnswer maps them back.
@@ -163,6 +170,10 @@ func (in interpreter) answer(a AnswerLine) []Update {
 	default:
 		if kind := dailyKind(a.PromptID); kind != "" {
 			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
+		} else if key, ok := injuryPromptKey(a.PromptID); ok {
+			out = append(out, injuryAnswer(key, a, note)...)
+		} else if u, ok := goalDateAnswer(a, note); ok {
+			out = append(out, u)
 		} else {
 			own = false
 		}

@@ -29,6 +29,25 @@ type WeightView struct {
 	CurrentText  string `json:"current_text,omitempty"`
 	Change7dText string `json:"change_7d_text,omitempty"`
 	Text         string `json:"text"`
+	// BMI is the current weight over the height squared (when the height
+	// is known), one decimal.
+	BMI *float64 `json:"bmi,omitempty"`
+	// Questioned are recent readings far from the trend, left out of every
+	// figure above until the member confirms them.
+	Questioned []QuestionedReading `json:"questioned_readings,omitempty"`
+	// Plateau: the raw readings of the last PlateauDays held within
+	// PlateauBandKg (the smoothed trend may still be catching up).
+	// MovingAway: the 30-day trend goes away from the goal weight.
+	Plateau    bool `json:"plateau"`
+	MovingAway bool `json:"moving_away_from_goal"`
+}
+
+// QuestionedReading is a weigh-in set aside as implausible.
+type QuestionedReading struct {
+	ID    int64   `json:"id"`
+	Date  string  `json:"date"`
+	Value float64 `json:"value"`
+	Text  string  `json:"text"`
 }
 
 // GoalView is progress toward a goal weight (calculate_goal_progress).
@@ -95,7 +114,10 @@ type StatsView struct {
 	LastWorkout     string   `json:"last_workout,omitempty"`
 	DaysSinceLast   *int     `json:"days_since_last,omitempty"`
 	RestDays        *int     `json:"rest_days,omitempty"`
-	Text            string   `json:"text"`
+	// HardDaysInARow: days in a row, to today or yesterday, with a hard
+	// session (HIIT, strength, running… or an hour or more).
+	HardDaysInARow int    `json:"hard_days_in_a_row"`
+	Text           string `json:"text"`
 }
 
 // Completion is a catalog item the member finished (a done tap or a logged

@@ -132,3 +132,45 @@ func (c *Catalog) Missing(ctx context.Context, ids []string) ([]string, error) {
 	}
 	return missing, nil
 }
+
+// MetaEdit is an admin's edit of an item's metadata. Empty Intensity or
+// Impact, and nil Areas, leave the field to the kind's guess.
+type MetaEdit struct {
+	Intensity string
+	Impact    string
+	Areas     []string
+	// Release hands the metadata back to imports: the next catalog import
+	// or Plex sync sets it again.
+	Release bool
+}
+
+// SetMeta stores an admin's metadata for the item id (see MetaEdit) and
+// returns the item as stored. Unknown values are apperr.Invalid; an
+// unknown id is apperr.NotFound.
+func (c *Catalog) SetMeta(ctx context.Context, id string, e MetaEdit) (Item, error) {
+	it := Item{Intensity: e.Intensity, Impact: e.Impact, Areas: e.Areas}
+	normMeta(&it)
+	var p problems
+	validateMeta(&p, "item", &it)
+	if err := p.errPrefix("the metadata is invalid"); err != nil {
+		return Item{}, err
+	}
+	err := c.db.Tx(ctx, func(tx *store.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE content_items SET intensity = ?, impact = ?, areas = ?, meta_edited = ?,
+			updated_at = ? WHERE id = ?`, it.Intensity, it.Impact, areasJSON(it.Areas), !e.Release,
+			store.FormatTime(c.db.Now()), id)
+		if err != nil {
+			return fmt.Errorf("content: set metadata of %s: %w", id, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return apperr.NotFoundf("no content %q in the catalog", id)
+		}
+		return nil
+	})
+	if err != nil {
+		return Item{}, err
+	}
+	c.logger.Info("catalog item metadata set", "id", id, "intensity", it.Intensity, "impact", it.Impact,
+		"areas", it.Areas, "released", e.Release)
+	return c.Get(ctx, id)
+}

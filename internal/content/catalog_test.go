@@ -111,15 +111,17 @@ func TestCatalogMenu(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []content.MenuEntry{
-		{ID: "local:mini-1", Title: "Mini Day 1: Legs", Kind: "strength", DurationMin: 30, Program: "mini-3", Day: 1},
-		{ID: "local:mini-2", Title: "Mini Day 2: Ride", Kind: "cardio", DurationMin: 45, Program: "mini-3", Day: 2},
+		{ID: "local:mini-1", Title: "Mini Day 1: Legs", Kind: "strength", DurationMin: 30, Program: "mini-3", Day: 1,
+			Intensity: "moderate", Impact: "low", Areas: "back,hip,knee,shoulder"},
+		{ID: "local:mini-2", Title: "Mini Day 2: Ride", Kind: "cardio", DurationMin: 45, Program: "mini-3", Day: 2,
+			Intensity: "moderate", Impact: "low", Areas: "knee"},
 	}
 	if !slices.Equal(menu, want) {
 		t.Fatalf("Menu = %+v", menu)
 	}
 	text := content.FormatMenu(append(menu, content.MenuEntry{ID: "local:x", Title: "A | B\nC", Kind: "main", DurationMin: 5}))
-	wantText := "local:mini-1 | Mini Day 1: Legs | strength | 30 min | mini-3 #1\n" +
-		"local:mini-2 | Mini Day 2: Ride | cardio | 45 min | mini-3 #2\n" +
+	wantText := "local:mini-1 | Mini Day 1: Legs | strength | 30 min | mini-3 #1 | moderate, low impact, loads back, hip, knee, shoulder\n" +
+		"local:mini-2 | Mini Day 2: Ride | cardio | 45 min | mini-3 #2 | moderate, low impact, loads knee\n" +
 		"local:x | A / B C | main | 5 min\n"
 	if text != wantText {
 		t.Errorf("FormatMenu =\n%s\nwant\n%s", text, wantText)
@@ -202,5 +204,55 @@ func TestHelpers(t *testing.T) {
 	}
 	if !content.ValidKind("hiit") || content.ValidKind("zumba") || len(content.Kinds()) < 10 {
 		t.Error("kinds")
+	}
+}
+
+// TestCatalogMetadataStoredAndEdited: metadata round-trips through the
+// database (unstated areas stay unstated), an admin's edit survives a
+// re-import of the same file, and releasing it lets the next import set it.
+func TestCatalogMetadataStoredAndEdited(t *testing.T) {
+	ctx := context.Background()
+	c, _ := newCatalog(t)
+	file := `{"items":[{"id":"local:m","title":"M","duration":10,"kind":"dance","intensity":"moderate","impact":"high","areas":["knee"]},
+		{"id":"local:n","title":"N","duration":10,"kind":"yoga"}]}`
+	imp := func() content.Summary {
+		t.Helper()
+		sum, err := c.ImportFile(ctx, strings.NewReader(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	imp()
+	m, err := c.Get(ctx, "local:m")
+	if err != nil || m.Intensity != "moderate" || m.Impact != "high" || !slices.Equal(m.Areas, []string{"knee"}) {
+		t.Fatalf("stored %+v, %v", m, err)
+	}
+	if n, _ := c.Get(ctx, "local:n"); n.Areas != nil || n.Intensity != "" {
+		t.Fatalf("unstated metadata came back as %q %#v", n.Intensity, n.Areas)
+	}
+	if sum := imp(); sum.Changed() {
+		t.Fatalf("re-import changed %+v", sum)
+	}
+
+	if _, err := c.SetMeta(ctx, "local:m", content.MetaEdit{Intensity: "low", Impact: "low", Areas: []string{"ankles"}}); err != nil {
+		t.Fatal(err)
+	}
+	imp()
+	if m, _ = c.Get(ctx, "local:m"); m.Intensity != "low" || m.Impact != "low" || !slices.Equal(m.Areas, []string{"ankle"}) || !m.MetaEdited {
+		t.Fatalf("the admin's edit did not survive the import: %+v", m)
+	}
+	if _, err := c.SetMeta(ctx, "local:m", content.MetaEdit{Intensity: "extreme"}); apperr.CodeOf(err) != apperr.Invalid {
+		t.Errorf("bad intensity: %v", err)
+	}
+	if _, err := c.SetMeta(ctx, "local:ghost", content.MetaEdit{}); apperr.CodeOf(err) != apperr.NotFound {
+		t.Errorf("unknown id: %v", err)
+	}
+	if _, err := c.SetMeta(ctx, "local:m", content.MetaEdit{Intensity: "low", Release: true}); err != nil {
+		t.Fatal(err)
+	}
+	imp()
+	if m, _ = c.Get(ctx, "local:m"); m.Intensity != "moderate" || m.Impact != "high" || m.MetaEdited {
+		t.Fatalf("released metadata was not set by the import: %+v", m)
 	}
 }

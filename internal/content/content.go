@@ -67,6 +67,15 @@ type Item struct {
 	PlayURL string   `json:"play_url,omitempty"`
 	Tags    []string `json:"tags,omitempty"`
 	Summary string   `json:"summary,omitempty"`
+	// Intensity (low, moderate, high), Impact (low, high) and Areas (the
+	// body areas it loads) are what the catalog states; "" and nil are
+	// unstated and guessed from the kind by Meta.
+	Intensity string   `json:"intensity,omitempty"`
+	Impact    string   `json:"impact,omitempty"`
+	Areas     []string `json:"areas,omitempty"`
+	// MetaEdited is set when an admin edited the metadata in the catalog
+	// page: imports and Plex syncs then keep it.
+	MetaEdited bool `json:"-"`
 	// Source is where the item came from (file, demo, plex); set by the importer.
 	Source string `json:"source,omitempty"`
 	// SourceThumb is the token-free thumbnail path on the source server (Plex).

@@ -96,6 +96,12 @@ func TestParseCatalogRejects(t *testing.T) {
 			apperr.Invalid, []string{"(local:b).program"}},
 		{"empty tag", item(`{"id":"local:b","title":"B","duration":5,"kind":"main","tags":[""]}`),
 			apperr.Invalid, []string{"(local:b).tags[0]"}},
+		{"unknown intensity", item(`{"id":"local:b","title":"B","duration":5,"kind":"main","intensity":"brutal"}`),
+			apperr.Invalid, []string{"(local:b).intensity", `unknown intensity "brutal"`, "low, moderate, high"}},
+		{"unknown impact", item(`{"id":"local:b","title":"B","duration":5,"kind":"main","impact":"medium"}`),
+			apperr.Invalid, []string{"(local:b).impact", `unknown impact "medium"`}},
+		{"unknown area", item(`{"id":"local:b","title":"B","duration":5,"kind":"main","areas":["knee","tail"]}`),
+			apperr.Invalid, []string{"(local:b).areas[1]", `unknown body area "tail"`}},
 		{"day gap", `{"items":[{"id":"local:a","title":"A","duration":10,"kind":"main"}],
 			"programs":[{"id":"p","title":"P","days":[{"day":1,"content_id":"local:a"},{"day":3,"content_id":"local:a"}]}]}`,
 			apperr.Invalid, []string{"programs[0] (p).days[1].day", "outside 1..2"}},
@@ -167,6 +173,32 @@ func TestExternalRefs(t *testing.T) {
 	}
 	if got, want := strings.Join(f.ExternalRefs(), ","), "plex:7,local:z"; got != want {
 		t.Errorf("ExternalRefs = %s, want %s", got, want)
+	}
+}
+
+// TestParseCatalogMetadata: intensity, impact and areas are normalised
+// (case, "knees" → knee, repeats); what a file leaves out is guessed from
+// the kind, and an empty areas list states that nothing is loaded.
+func TestParseCatalogMetadata(t *testing.T) {
+	f, err := content.ParseCatalog([]byte(`{"items":[
+		{"id":"local:a","title":"A","duration":10,"kind":"hiit","intensity":" High","impact":"LOW","areas":["Knees","knee","Lower Back"]},
+		{"id":"local:b","title":"B","duration":10,"kind":"hiit"},
+		{"id":"local:c","title":"C","duration":10,"kind":"strength","intensity":"low","areas":[]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := f.Items[0], f.Items[1], f.Items[2]
+	if a.Intensity != "high" || a.Impact != "low" || strings.Join(a.Areas, ",") != "back,knee" {
+		t.Errorf("a = %q %q %v", a.Intensity, a.Impact, a.Areas)
+	}
+	if m := a.Meta(); len(m.Guessed) != 0 || !m.Loads(content.AreaKnee) || m.Loads(content.AreaAnkle) {
+		t.Errorf("a meta = %+v", m)
+	}
+	if m := b.Meta(); m.Intensity != "high" || m.Impact != "high" || !m.Loads(content.AreaKnee) || len(m.Guessed) != 3 {
+		t.Errorf("b meta (all from the kind) = %+v", m)
+	}
+	if m := c.Meta(); m.Intensity != "low" || m.Impact != "low" || len(m.Areas) != 0 || strings.Join(m.Guessed, ",") != "impact" {
+		t.Errorf("c meta = %+v", m)
 	}
 }
 

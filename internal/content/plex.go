@@ -94,6 +94,24 @@ type PlexMetadata struct {
 	Thumb                string      `json:"thumb"`
 	LeafCount            int         `json:"leafCount"`
 	Media                []plexMedia `json:"Media"`
+	// Label are the item's labels ({"id", "filter", "tag"} on current
+	// servers; only tag is read): "intensity:high", "impact:low",
+	// "area:knee" set the content metadata (see labelMeta).
+	Label []PlexTag `json:"Label"`
+}
+
+// PlexTag is one entry of a Plex tag list (Label, Genre, Collection).
+type PlexTag struct {
+	Tag string `json:"tag"`
+}
+
+// labels returns the tags' text.
+func (md PlexMetadata) labels() []string {
+	out := make([]string, 0, len(md.Label))
+	for _, l := range md.Label {
+		out = append(out, l.Tag)
+	}
+	return out
 }
 
 type plexMedia struct {

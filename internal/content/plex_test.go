@@ -34,7 +34,10 @@ var plexResponses = map[string]string{
 		{"ratingKey":"100","key":"/library/metadata/100/children","guid":"plex://show/5d9c","type":"show",
 		 "title":"Iron Forge Xtreme","summary":"Ninety days of hard work.","index":1,"year":2020,
 		 "thumb":"/library/metadata/100/thumb/1700000001","art":"/library/metadata/100/art/1700000001",
-		 "leafCount":5,"viewedLeafCount":0,"childCount":3,"addedAt":1700000000,"updatedAt":1700000001},
+		 "leafCount":5,"viewedLeafCount":0,"childCount":3,"addedAt":1700000000,"updatedAt":1700000001,
+		 "Genre":[{"id":31,"filter":"genre=31","tag":"Fitness"}],
+		 "Label":[{"id":41,"filter":"label=41","tag":"Intensity: High"},{"id":42,"filter":"label=42","tag":"area: knees, lower back"},
+		  {"id":43,"filter":"label=43","tag":"family favourite"}]},
 		{"ratingKey":"200","key":"/library/metadata/200/children","type":"show","title":"Sunrise Yoga",
 		 "summary":"","thumb":"/library/metadata/200/thumb/1","leafCount":1,"childCount":1}]}}`,
 	// All episodes of the section in one listing (type=4), as a server sends
@@ -45,6 +48,7 @@ var plexResponses = map[string]string{
 		{"ratingKey":"1001","key":"/library/metadata/1001","parentRatingKey":"101","grandparentRatingKey":"100",
 		 "type":"episode","title":"Plyometrics","grandparentTitle":"Iron Forge Xtreme","parentTitle":"Season 1",
 		 "summary":"Jump training.","index":2,"parentIndex":1,"duration":3480000,
+		 "Label":[{"id":44,"filter":"label=44","tag":"impact:high"},{"id":45,"filter":"label=45","tag":"area:ankle"}],
 		 "thumb":"/library/metadata/1001/thumb/1700000002","addedAt":1700000000,
 		 "Media":[{"id":5001,"duration":3480000,"videoResolution":"1080","Part":[{"id":6001,
 		 "key":"/library/parts/6001/1700000000/file.mp4","duration":3480000,"file":"/media/fitness/x.mp4","size":123}]}]},
@@ -60,7 +64,7 @@ var plexResponses = map[string]string{
 		{"ratingKey":"1004","key":"/library/metadata/1004","parentRatingKey":"102","grandparentRatingKey":"100","type":"episode",
 		 "title":"Broken Episode","index":2,"parentIndex":2},
 		{"ratingKey":"1003","key":"/library/metadata/1003","parentRatingKey":"102","grandparentRatingKey":"100","type":"episode",
-		 "title":"Yoga X","index":1,"parentIndex":2,
+		 "title":"Yoga X","index":1,"parentIndex":2,"Label":[{"tag":"intensity:low"},{"tag":"areas: none"}],
 		 "thumb":"/library/metadata/1003/thumb/1","Media":[{"duration":5520000,"Part":[{"key":"/library/parts/6003/1/file.mkv"}]}]}]}}`,
 }
 
@@ -184,6 +188,25 @@ func TestPlexFetchSectionMapping(t *testing.T) {
 	wantPlay := srv.URL + "/web/index.html#!/server/abc123machine/details?key=%2Flibrary%2Fmetadata%2F1000"
 	if first.PlayURL != wantPlay {
 		t.Errorf("play URL = %q, want %q", first.PlayURL, wantPlay)
+	}
+	// Labels set the metadata: the episode's own, else the show's, field
+	// by field; other labels are ignored, and nothing stated stays unset.
+	type meta struct {
+		intensity, impact string
+		areas             []string
+	}
+	for id, want := range map[string]meta{
+		"plex:1000": {"high", "", []string{"back", "knee"}}, // all from the show
+		"plex:1001": {"high", "high", []string{"ankle"}},    // impact and areas its own
+		"plex:1003": {"low", "", []string{}},                // "areas: none" states none
+		"plex:2001": {"", "", nil},                          // no labels anywhere
+	} {
+		for _, it := range f.Items {
+			if it.ID == id && (it.Intensity != want.intensity || it.Impact != want.impact || !slices.Equal(it.Areas, want.areas) ||
+				(it.Areas == nil) != (want.areas == nil)) {
+				t.Errorf("%s metadata = %q %q %#v, want %+v", id, it.Intensity, it.Impact, it.Areas, want)
+			}
+		}
 	}
 	// Nothing a page could render carries the token.
 	all, _ := json.Marshal(f)

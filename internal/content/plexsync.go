@@ -80,7 +80,7 @@ func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, 
 	for _, md := range top {
 		switch md.Type {
 		case "movie":
-			it, ok := p.item(md, machine, "", 0, md.Title)
+			it, ok := p.item(md, machine, "", 0, md)
 			if !ok {
 				skipped++
 				continue
@@ -123,7 +123,7 @@ func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string,
 		if !special {
 			d = day + 1
 		}
-		it, ok := p.item(ep, machine, prog.ID, d, show.Title)
+		it, ok := p.item(ep, machine, prog.ID, d, show)
 		if !ok {
 			skipped++
 			continue
@@ -145,8 +145,11 @@ func seasonOrder(i int) int {
 	return i
 }
 
-// item maps one episode or movie; ok is false when it has no usable duration.
-func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, showTitle string) (Item, bool) {
+// item maps one episode or movie (show is the episode's show, or the movie
+// itself); ok is false when it has no usable duration. The metadata comes
+// from labels: the entry's own, else its show's, field by field.
+func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, show PlexMetadata) (Item, bool) {
+	showTitle := show.Title
 	rk := string(md.RatingKey)
 	ms := md.Duration
 	if ms <= 0 && len(md.Media) > 0 {
@@ -168,6 +171,14 @@ func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, sho
 			"/details?key=" + url.QueryEscape("/library/metadata/"+rk),
 		Tags:    []string{"plex"},
 		Summary: clean(md.Summary, maxSummary, true),
+	}
+	it.Intensity, it.Impact, it.Areas = labelMeta(md.labels())
+	if show.RatingKey != md.RatingKey {
+		si, sm, sa := labelMeta(show.labels())
+		it.Intensity, it.Impact = cmp.Or(it.Intensity, si), cmp.Or(it.Impact, sm)
+		if it.Areas == nil {
+			it.Areas = sa
+		}
 	}
 	if strings.HasPrefix(md.Thumb, "/library/") && len(md.Thumb) <= maxURL {
 		it.SourceThumb = md.Thumb

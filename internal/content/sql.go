@@ -14,15 +14,17 @@ import (
 )
 
 const itemCols = `id, title, program_id, day, duration_min, kind, thumbnail, play_url, tags, summary, source,
-	source_thumb, media_path`
+	source_thumb, media_path, intensity, impact, areas, meta_edited`
 
 func scanItem(row store.Scanner) (Item, error) {
 	var (
-		it   Item
-		tags string
+		it    Item
+		tags  string
+		areas sql.NullString
 	)
 	if err := row.Scan(&it.ID, &it.Title, &it.Program, &it.Day, &it.DurationMin, &it.Kind, &it.Thumbnail,
-		&it.PlayURL, &tags, &it.Summary, &it.Source, &it.SourceThumb, &it.MediaPath); err != nil {
+		&it.PlayURL, &tags, &it.Summary, &it.Source, &it.SourceThumb, &it.MediaPath, &it.Intensity, &it.Impact,
+		&areas, &it.MetaEdited); err != nil {
 		return it, err
 	}
 	if err := json.Unmarshal([]byte(tags), &it.Tags); err != nil {
@@ -30,6 +32,14 @@ func scanItem(row store.Scanner) (Item, error) {
 	}
 	if len(it.Tags) == 0 {
 		it.Tags = nil
+	}
+	if areas.Valid {
+		if err := json.Unmarshal([]byte(areas.String), &it.Areas); err != nil {
+			return it, fmt.Errorf("content: item %s areas: %w", it.ID, err)
+		}
+		if it.Areas == nil {
+			it.Areas = []string{}
+		}
 	}
 	return it, nil
 }
@@ -61,23 +71,38 @@ func tagsJSON(tags []string) string {
 	return string(b)
 }
 
-// upsertItem writes it unless an identical row exists; it reports what happened.
+// areasJSON is the areas column: NULL when unstated.
+func areasJSON(areas []string) sql.NullString {
+	if areas == nil {
+		return sql.NullString{}
+	}
+	b, _ := json.Marshal(areas) // []string always marshals
+	return sql.NullString{String: string(b), Valid: true}
+}
+
+// upsertItem writes it unless an identical row exists; it reports what
+// happened. Metadata an admin edited (meta_edited) is kept.
 func upsertItem(ctx context.Context, tx *store.Tx, now string, it Item) (added, changed bool, err error) {
 	old, found, err := findItem(ctx, tx, it.ID)
 	if err != nil {
 		return false, false, err
 	}
+	if found && old.MetaEdited {
+		it.Intensity, it.Impact, it.Areas, it.MetaEdited = old.Intensity, old.Impact, old.Areas, true
+	}
 	if found && sameItem(old, it) {
 		return false, false, nil
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO content_items (`+itemCols+`, created_at, updated_at)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(id) DO UPDATE SET title=excluded.title, program_id=excluded.program_id, day=excluded.day,
 			duration_min=excluded.duration_min, kind=excluded.kind, thumbnail=excluded.thumbnail,
 			play_url=excluded.play_url, tags=excluded.tags, summary=excluded.summary, source=excluded.source,
-			source_thumb=excluded.source_thumb, media_path=excluded.media_path, updated_at=excluded.updated_at`,
+			source_thumb=excluded.source_thumb, media_path=excluded.media_path, intensity=excluded.intensity,
+			impact=excluded.impact, areas=excluded.areas, meta_edited=excluded.meta_edited, updated_at=excluded.updated_at`,
 		it.ID, it.Title, it.Program, it.Day, it.DurationMin, it.Kind, it.Thumbnail, it.PlayURL, tagsJSON(it.Tags),
-		it.Summary, it.Source, it.SourceThumb, it.MediaPath, now, now)
+		it.Summary, it.Source, it.SourceThumb, it.MediaPath, it.Intensity, it.Impact, areasJSON(it.Areas), it.MetaEdited,
+		now, now)
 	if err != nil {
 		return false, false, fmt.Errorf("content: upsert item %s: %w", it.ID, err)
 	}
@@ -85,10 +110,10 @@ func upsertItem(ctx context.Context, tx *store.Tx, now string, it Item) (added, 
 }
 
 func sameItem(a, b Item) bool {
-	if !slices.Equal(a.Tags, b.Tags) {
+	if !slices.Equal(a.Tags, b.Tags) || !slices.Equal(a.Areas, b.Areas) || (a.Areas == nil) != (b.Areas == nil) {
 		return false
 	}
-	a.Tags, b.Tags = nil, nil
+	a.Tags, b.Tags, a.Areas, b.Areas = nil, nil, nil, nil
 	return reflect.DeepEqual(a, b)
 }
 

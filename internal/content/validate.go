@@ -122,6 +122,7 @@ func normItem(it *Item) int {
 	for i, t := range it.Tags {
 		it.Tags[i] = cleanText(text.Line, t, &n)
 	}
+	normMeta(it)
 	return n
 }
 
@@ -166,6 +167,7 @@ func validateItem(p *problems, path string, it *Item) {
 			p.add(fmt.Sprintf("%s.tags[%d]", path, i), "tags must be 1 to %d characters", maxTag)
 		}
 	}
+	validateMeta(p, path, it)
 }
 
 func normProgram(pr *Program) int {

@@ -38,6 +38,9 @@ type Declaration struct {
 	// FirstDay is the program's first training day (>= 1), the position
 	// the member starts at.
 	FirstDay int
+	// AnchorDay is the day due on StartDate (0: day 1). A member who did
+	// the first sessions before declaring starts further on, on time.
+	AnchorDay int
 }
 
 // DeclareTx starts d for member in tx: the member's active or paused
@@ -64,8 +67,8 @@ func DeclareTx(ctx context.Context, tx *store.Tx, now time.Time, member string, 
 		}
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO program_states (member_id, program_id, status, start_date, anchor_date,
-		anchor_day, current_day, pattern, note, created_at, updated_at) VALUES (?,?,'active',?,?,1,?,?,'',?,?)`,
-		member, d.ProgramID, d.StartDate, d.StartDate, d.FirstDay, d.Pattern, ts, ts)
+		anchor_day, current_day, pattern, note, created_at, updated_at) VALUES (?,?,'active',?,?,?,?,?,'',?,?)`,
+		member, d.ProgramID, d.StartDate, d.StartDate, max(d.AnchorDay, 1), d.FirstDay, d.Pattern, ts, ts)
 	if err != nil {
 		return 0, false, fmt.Errorf("program: declare %s for %s: %w", d.ProgramID, member, err)
 	}

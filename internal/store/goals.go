@@ -78,3 +78,20 @@ func (db *DB) SetGoalStatus(ctx context.Context, member string, id int64, status
 	}
 	return nil
 }
+
+// SetGoalTargetDate changes (nil: clears) an active goal's target date
+// through q (a transaction or the writer).
+func SetGoalTargetDate(ctx context.Context, q Queryer, member string, id int64, date *time.Time) error {
+	var td sql.NullString
+	if date != nil {
+		td = sql.NullString{String: date.Format(time.DateOnly), Valid: true}
+	}
+	res, err := q.ExecContext(ctx, `UPDATE goals SET target_date = ? WHERE id = ? AND member_id = ? AND status = 'active'`, td, id, member)
+	if err != nil {
+		return fmt.Errorf("store: goal target date: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return apperr.NotFoundf("no active goal %d for %q", id, member)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package coach
+
+import (
+	"slices"
+	"strings"
+
+	"hearth/internal/dashboard"
+)
+
+// Prompt classes, in PromptPriority order.
+const (
+	PromptReading    = "reading confirmation"   // confirm-weight-YYYYMMDD: a set-aside weigh-in
+	PromptInjury     = "injury follow-up"       // injury-<part>-YYYYMMDD
+	PromptWorkflow   = "workflow question"      // a waiting workflow question (issue 18 adds its id prefix)
+	PromptGoalDate   = "missed goal date"       // goal-date-<id>-<date>
+	PromptGoal       = "goal question"          // goal (and program-next after a program)
+	PromptProgram    = "program question"       // program-behind
+	PromptCheckIn    = "check-in"               // checkin-energy after rest days, the daily checkin-<kind>-YYYYMMDD
+	PromptOnboarding = "tell me about yourself" // onboarding-notes
+)
+
+// PromptPriority is the one written priority among the coach's prompts: a
+// document holds at most maxPrompts (3), taken in this order (in a class,
+// in the order the planner found them). Safety comes first (a reading that
+// may be wrong, an injury), then what the member is in the middle of (a
+// workflow's waiting question), then goals, the program, the check-in and
+// the open invitation. To add a class, add it here and to promptClassOf.
+var PromptPriority = []string{PromptReading, PromptInjury, PromptWorkflow, PromptGoalDate, PromptGoal, PromptProgram,
+	PromptCheckIn, PromptOnboarding}
+
+// promptClassOf names a prompt's class from its id ("" ranks last).
+func promptClassOf(id string) string {
+	switch {
+	case strings.HasPrefix(id, promptConfirmPrefix):
+		return PromptReading
+	case strings.HasPrefix(id, promptInjuryPrefix):
+		return PromptInjury
+	case strings.HasPrefix(id, promptGoalDatePrefix):
+		return PromptGoalDate
+	case id == promptGoal || id == promptNext:
+		return PromptGoal
+	case id == promptBehind:
+		return PromptProgram
+	case id == promptCheckIn || strings.HasPrefix(id, dailyPrefix):
+		return PromptCheckIn
+	case id == promptOnboarding:
+		return PromptOnboarding
+	}
+	return ""
+}
+
+// byPriority orders prompts by PromptPriority, stably.
+func byPriority(ps []dashboard.Prompt) {
+	rank := func(p dashboard.Prompt) int {
+		if i := slices.Index(PromptPriority, promptClassOf(p.ID)); i >= 0 {
+			return i
+		}
+		return len(PromptPriority)
+	}
+	slices.SortStableFunc(ps, func(a, b dashboard.Prompt) int { return rank(a) - rank(b) })
+}
+
+// priorityText is the priority as the model's prompt states it.
+func priorityText() string {
+	return "Prompt priority (at most 3 prompts, in this order): " + strings.Join(PromptPriority, " > ")
+}
