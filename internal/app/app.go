@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -196,6 +197,12 @@ func (a *App) Serve(ctx context.Context) error {
 	srv.BaseContext = func(net.Listener) context.Context { return base }
 	srv.RegisterOnShutdown(cancel)
 	srv.RegisterOnShutdown(a.Hub.Close)
+	// A connection that has not sent a whole request (a browser's speculative
+	// preconnect) counts for http.Server.Shutdown as busy until it is 5 s
+	// old, as long as our whole shutdown budget: close those at once. A
+	// client that sent no request loses nothing and reconnects.
+	fresh := trackNewConns(srv)
+	srv.RegisterOnShutdown(fresh.closeAll)
 	if err := a.Schedule.Start(ctx); err != nil {
 		_ = a.Close()
 		return fmt.Errorf("app: start scheduler: %w", err)
@@ -221,6 +228,39 @@ func (a *App) Serve(ctx context.Context) error {
 		err = nil
 	}
 	return errors.Join(err, a.Close())
+}
+
+// newConns holds the server's connections that have not sent a request.
+type newConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func trackNewConns(srv *http.Server) *newConns {
+	n := &newConns{conns: map[net.Conn]struct{}{}}
+	prev := srv.ConnState
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		n.mu.Lock()
+		if st == http.StateNew {
+			n.conns[c] = struct{}{}
+		} else {
+			delete(n.conns, c)
+		}
+		n.mu.Unlock()
+		if prev != nil {
+			prev(c, st)
+		}
+	}
+	return n
+}
+
+func (n *newConns) closeAll() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for c := range n.conns {
+		_ = c.Close()
+		delete(n.conns, c)
+	}
 }
 
 // Close stops background work (scheduler, runs, streams) and closes the
