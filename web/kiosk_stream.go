@@ -52,6 +52,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindTask:      0,
 	live.KindTodo:      0,
 	live.KindBackup:    0, // the household view's admin badge, not a dashboard
+	live.KindWorkflow:  0, // workflow progress is an admin view
 }
 
 // householdWidgets maps kinds on the household topic: other members'

@@ -133,6 +133,9 @@ type TaskRequest struct {
 	Member     string
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// WorkflowRun links the run to the workflow run it is an attempt of
+	// (0 = none).
+	WorkflowRun int64
 }
 
 // Driver runs a task's steps on x and returns the run's output; the engine
@@ -141,8 +144,11 @@ type Driver func(ctx context.Context, x *Exec) (json.RawMessage, error)
 
 // Execute records a run for req, runs drive on the engine (a run slot, the
 // run timeout, the orchestrator's context) and waits for it. On success
-// the output, every staged write and the loaded memories commit together;
-// on failure nothing the model staged is applied. It returns the finished
+// the output, every staged write and the loaded memories commit together
+// (unless drive committed itself with Exec.Commit); on failure nothing the
+// model staged is applied. A non-empty Assignment takes the (agent,
+// assignment, member) slot like an assignment run: while another run holds
+// it, Execute is a Conflict. It returns the finished
 // run and drive's error (apperr codes intact). If ctx ends first, the
 // error is ctx's and the run carries on.
 func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Driver) (Run, error) {
@@ -164,9 +170,15 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 		return Run{}, errClosed
 	}
 	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
+	if req.WorkflowRun != 0 {
+		r.WorkflowRunID = &req.WorkflowRun
+	}
 	// Not in the (agent, assignment, member) slot: several invokes may run at once.
 	if err := o.runs.create(ctx, o.db.Write, &r); err != nil {
 		o.mu.Unlock()
+		if store.IsUnique(err) {
+			return Run{}, apperr.New(apperr.Conflict, "a %s/%s run for %s is already in progress", req.Agent, req.Assignment, req.Member)
+		}
 		return Run{}, err
 	}
 	o.publish(&r)
@@ -182,6 +194,12 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 			out, err := drive(ctx, x)
 			if err != nil {
 				return err
+			}
+			x.mu.Lock()
+			done := x.committed
+			x.mu.Unlock()
+			if done { // the driver committed (Exec.Commit)
+				return nil
 			}
 			x.update(func(r *Run) { r.Output = out })
 			return x.commit(ctx, true, nil)

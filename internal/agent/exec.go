@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
@@ -29,6 +30,9 @@ type Exec struct {
 	mems map[string]*Memory
 
 	stage *Stager
+	// committed is set once the run's commit transaction committed (a
+	// driver may commit itself: a workflow step's write and checkpoint).
+	committed bool
 }
 
 func (o *Orchestrator) newExec(r *Run) *Exec {
@@ -261,6 +265,12 @@ func (x *Exec) fallBack(reason string) { x.update(func(r *Run) { r.FallbackReaso
 // succeeded (fell_back with a fallback reason). AfterCommit hooks of the
 // writes run once it committed.
 func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *store.Tx) error) error {
+	x.mu.Lock()
+	done := x.committed
+	x.mu.Unlock()
+	if done {
+		return apperr.New(apperr.Conflict, "the run has already committed")
+	}
 	end := x.phase(ctx, PhaseAct, false)
 	var final Run
 	err := x.o.db.Tx(ctx, func(tx *store.Tx) error {
@@ -299,8 +309,24 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *stor
 		return err
 	}
 	x.update(func(r *Run) { *r = final })
+	x.mu.Lock()
+	x.committed = true
+	x.mu.Unlock()
 	return nil
 }
+
+// Commit ends a driven run (Orchestrator.Execute) from inside its driver,
+// in one transaction: the writes the model's tools staged (unless the run
+// fell back to the heuristic), write (the driver's own, e.g. a workflow
+// step's domain write and checkpoint; may be nil), every loaded memory and
+// the run row. Execute then does not commit again. A run commits once.
+func (x *Exec) Commit(ctx context.Context, write func(tx *store.Tx) error) error {
+	return x.commit(ctx, x.snapshot().FallbackReason == "", write)
+}
+
+// FallBack records that the driver used the heuristic instead of the model
+// for reason: the writes the model's tools staged will not be applied.
+func (x *Exec) FallBack(reason string) { x.fallBack(reason) }
 
 // correction is the user message that sends invalid output back.
 func correction(errs []ValidationError, schema bool) string {

@@ -49,9 +49,13 @@ const (
 	// KindBackup: a backup's progress or outcome (admin topic; the
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
+	// KindWorkflow: a workflow run's progress (Data a workflow.Event), on
+	// the admin topic and the member's topic (a step waiting for the
+	// member's answer shows on their dashboard).
+	KindWorkflow Kind = "workflow"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindWorkflow}
