@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
 )
 
 // startRunning marks r running and records the start time.

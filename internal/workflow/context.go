@@ -112,7 +112,9 @@ func (c *Context) Exec() *agent.Exec { return c.exec }
 
 // Key is an idempotency key for the step's outside writes: the same for
 // every attempt of this step in this run.
-func (c *Context) Key() string { return "workflow-run:" + strconv.FormatInt(c.RunID, 10) + "/" + c.Path }
+func (c *Context) Key() string {
+	return "workflow-run:" + strconv.FormatInt(c.RunID, 10) + "/" + c.Path
+}
 
 // Complete records the step's success inside tx, the transaction of its own
 // domain writes, so the writes and the checkpoint commit together: a crash
