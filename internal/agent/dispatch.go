@@ -20,7 +20,8 @@ type AssignmentRequest struct {
 	Trigger Trigger
 }
 
-var errClosed = apperr.New(apperr.Conflict, "the agent orchestrator is shutting down")
+// ErrClosed refuses a run once the orchestrator is closing.
+var ErrClosed = apperr.New(apperr.Conflict, "the agent orchestrator is shutting down")
 
 // StartAssignment queues a run and returns it at once (status queued). If a
 // run of the same (agent, assignment, member) is already queued or running,
@@ -97,7 +98,7 @@ func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentReques
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
-		return Run{}, nil, errClosed
+		return Run{}, nil, ErrClosed
 	}
 	if inf, ok := o.active[key]; ok {
 		r, err := o.runs.Get(ctx, inf.id)
@@ -167,7 +168,7 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()
-		return Run{}, errClosed
+		return Run{}, ErrClosed
 	}
 	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
 	if req.WorkflowRun != 0 {

@@ -58,7 +58,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
-		return Run{}, errClosed
+		return Run{}, ErrClosed
 	}
 	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
 	var userMsg ThreadMessage

@@ -21,11 +21,13 @@ type Phases struct {
 	ca  *compiledAssignment
 }
 
-// GatheredDecoder is an assignment whose gathered data can be saved between
-// steps: DecodeGathered turns the JSON of what Gather returned back into
-// the same value (the workflow runtime checkpoints it, and a run resumed
-// after a restart continues from it).
-type GatheredDecoder interface {
+// GatheredCodec is an assignment whose gathered data can be saved between
+// steps: EncodeGathered turns what Gather returned into JSON (all of it,
+// including what its own JSON leaves out) and DecodeGathered turns that
+// back into the same value, so a workflow resumed after a restart
+// continues from the stored facts.
+type GatheredCodec interface {
+	EncodeGathered(gathered any) (json.RawMessage, error)
 	DecodeGathered(ctx context.Context, raw json.RawMessage) (any, error)
 }
 
@@ -93,15 +95,31 @@ func (p *Phases) Gather(ctx context.Context, x *Exec) (any, error) {
 	return gathered, nil
 }
 
-// DecodeGathered turns saved gathered data back into what Gather returned;
-// Invalid when the assignment cannot (it does not implement
-// GatheredDecoder).
+// EncodeGathered turns gathered data into JSON for a checkpoint; Invalid
+// when the assignment cannot (it does not implement GatheredCodec).
+func (p *Phases) EncodeGathered(gathered any) (json.RawMessage, error) {
+	d, err := p.codec()
+	if err != nil {
+		return nil, err
+	}
+	return d.EncodeGathered(gathered)
+}
+
+// DecodeGathered turns a checkpoint back into what Gather returned.
 func (p *Phases) DecodeGathered(ctx context.Context, raw json.RawMessage) (any, error) {
-	d, ok := p.ca.a.(GatheredDecoder)
-	if !ok {
-		return nil, apperr.Invalidf("assignment %s/%s cannot resume from saved gathered data", p.reg.def.ID, p.ca.a.ID())
+	d, err := p.codec()
+	if err != nil {
+		return nil, err
 	}
 	return d.DecodeGathered(ctx, raw)
+}
+
+func (p *Phases) codec() (GatheredCodec, error) {
+	d, ok := p.ca.a.(GatheredCodec)
+	if !ok {
+		return nil, apperr.Invalidf("assignment %s/%s cannot save its gathered data between steps", p.reg.def.ID, p.ca.a.ID())
+	}
+	return d, nil
 }
 
 // Reason renders the prompt and produces a validated output (the prompt,

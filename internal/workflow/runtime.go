@@ -430,6 +430,10 @@ func (rt *Runtime) execute(id int64, a *active) {
 	walked := false
 	_, err = rt.eng.Execute(ctx, agent.TaskRequest{Agent: w.Agent, Assignment: w.Assignment, Member: r.Member,
 		Trigger: agent.Trigger(r.Trigger), WorkflowRun: r.ID}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+		// The engine runs this on its own context; Close stops it too.
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		defer context.AfterFunc(rt.ctx, stop)()
 		walked, wk.exec = true, x
 		o = wk.walk(ctx)
 		switch o.kind {
@@ -439,7 +443,7 @@ func (rt *Runtime) execute(id int64, a *active) {
 		return json.Marshal(map[string]any{"workflow_run": r.ID, "status": statusOf(o), "output": o.output})
 	})
 	switch {
-	case !walked && rt.ctx.Err() != nil:
+	case !walked && (rt.ctx.Err() != nil || errors.Is(err, agent.ErrClosed)):
 		o = outcome{kind: outStopped, err: rt.ctx.Err()}
 	case !walked:
 		o = failed(fmt.Errorf("the agent engine did not run the attempt: %w", err))
