@@ -35,6 +35,8 @@ type AdminDeps struct {
 	Backups BackupsAdmin
 	// MemberData exports and erases a member's data (Admin → Household).
 	MemberData MemberData
+	// Workflows are the workflow pages and /api/workflows… (*workflow.Runtime).
+	Workflows Workflows
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -123,6 +125,9 @@ func (s *Server) adminAPIRoutes(e *echo.Echo) {
 		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, once)
 		e.GET("/api/runs", s.apiRuns)
 		e.GET("/api/runs/:id", s.apiRun)
+	}
+	if s.deps.Admin.Workflows != nil {
+		s.workflowAPIRoutes(e)
 	}
 	if s.deps.Admin.Schedule != nil {
 		e.GET("/api/agent/tasks", s.apiTasks)

@@ -349,6 +349,9 @@ var swNoBodyInput = map[string]bool{
 	"POST /admin/logout":      true,
 	"POST /m/:member/prepare": true, // runs the coach; its only field is the CSRF token
 	"POST /admin/backups":     true, // starts a backup; its only field is the CSRF token
+	// restart and pause a workflow run: the run is the path's, there is no body
+	"POST /api/workflow-runs/:id/restart": true,
+	"POST /api/workflow-runs/:id/pause":   true,
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -26,6 +26,7 @@ import (
 	"hearth/internal/schedule"
 	"hearth/internal/session"
 	"hearth/internal/store"
+	"hearth/internal/workflow"
 	"hearth/static"
 	"hearth/web"
 )
@@ -50,6 +51,7 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	Workflows   *workflow.Runtime
 
 	ln     net.Listener
 	cancel context.CancelFunc
@@ -158,6 +160,10 @@ func (a *App) Serve(ctx context.Context) error {
 		_ = a.Close()
 		return fmt.Errorf("app: start scheduler: %w", err)
 	}
+	if _, err := a.Workflows.Recover(ctx); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: continue workflow runs: %w", err)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()
 	a.log.Info("hearth listening", "addr", "http://"+a.ln.Addr().String())
@@ -196,6 +202,9 @@ func (a *App) Close() error {
 	}
 	if a.Agents != nil {
 		errs = append(errs, a.Agents.Close(ctx))
+	}
+	if a.Workflows != nil { // after the engine: its attempts ended as interrupted
+		errs = append(errs, a.Workflows.Close(ctx))
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
