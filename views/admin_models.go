@@ -10,6 +10,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"assignments", "Assignments", "/admin"},
 	{"runs", "Runs", "/admin/runs"},
 	{"schedules", "Schedules", "/admin/schedules"},
+	{"workflows", "Workflows", "/admin/workflows"},
 	{"memory", "Memory", "/admin/memory"},
 	{"household", "Household", "/admin/household"},
 	{"catalog", "Catalog", "/admin/catalog"},

@@ -104,6 +104,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Backups != nil {
 		s.backupRoutes(g)
 	}
+	if a.Workflows != nil {
+		s.workflowRoutes(g)
+	}
 	g.GET("/api", s.adminAPIDoc)
 	g.GET("/screens", s.adminScreens)
 }

@@ -341,7 +341,7 @@ func TestWeeklyReview(t *testing.T) {
 			if len(waiting) != 1 || waiting[0].Path != "ask" {
 				t.Fatalf("waiting %+v", waiting)
 			}
-			var q Question
+			var q workflow.Question
 			if err := json.Unmarshal(waiting[0].Suspended, &q); err != nil {
 				t.Fatal(err)
 			}

@@ -48,30 +48,6 @@ type weekSummary struct {
 	Source  string `json:"source"`
 }
 
-// Question is a suspend payload that asks the member to tap an answer on
-// the kiosk: the question, the options shown, and the resume value each
-// option sends (Values[i] for Options[i]).
-type Question struct {
-	Question string   `json:"question"`
-	Options  []string `json:"options"`
-	Values   []string `json:"values"`
-	// Field is the resume data's key the value goes in ({"choice": …}).
-	Field   string `json:"field"`
-	Context string `json:"context,omitempty"`
-}
-
-// QuestionSchema is the suspend schema of a step that asks the member.
-var QuestionSchema = map[string]any{
-	"type": "object", "required": []string{"question", "options", "values", "field"},
-	"properties": map[string]any{
-		"question": map[string]any{"type": "string", "minLength": 1, "maxLength": 200},
-		"options":  map[string]any{"type": "array", "minItems": 2, "maxItems": 6, "items": map[string]any{"type": "string", "minLength": 1, "maxLength": 80}},
-		"values":   map[string]any{"type": "array", "minItems": 2, "maxItems": 6, "items": map[string]any{"type": "string"}},
-		"field":    map[string]any{"type": "string", "pattern": "^[a-z_]{1,40}$"},
-		"context":  map[string]any{"type": "string", "maxLength": 800},
-	},
-}
-
 var (
 	summarySchema = map[string]any{
 		"type": "object", "required": []string{"week", "summary", "source"},
@@ -111,7 +87,7 @@ func WeeklyReviewWorkflow(deps Deps) (*workflow.Workflow, error) {
 		Input: noInput, Output: summarySchema,
 		Run: func(ctx context.Context, sc *workflow.Context) (any, error) { return c.summariseWeek(ctx, sc) }}
 	ask := &workflow.Step{ID: "ask", Description: "Ask the member on the kiosk: harder, same, or easier next week?",
-		Input: summarySchema, Suspend: QuestionSchema, Resume: choiceSchema, Output: choiceSchema,
+		Input: summarySchema, Suspend: workflow.QuestionSchema, Resume: choiceSchema, Output: choiceSchema,
 		Run: func(ctx context.Context, sc *workflow.Context) (any, error) {
 			if ans, ok := sc.Resumed(); ok {
 				return ans, nil
@@ -120,7 +96,7 @@ func WeeklyReviewWorkflow(deps Deps) (*workflow.Workflow, error) {
 			if err := sc.Decode(&s); err != nil {
 				return nil, err
 			}
-			return nil, sc.Suspend(Question{Question: weeklyQuestion, Options: []string{"Harder", "Same", "Easier"},
+			return nil, sc.Suspend(workflow.Question{Question: weeklyQuestion, Options: []string{"Harder", "Same", "Easier"},
 				Values: []string{ChoiceHarder, ChoiceSame, ChoiceEasier}, Field: "choice", Context: s.Summary})
 		}}
 	adjust := &workflow.Step{ID: "adjust", Description: "Adjust the program's pace or the coach's choices, and remember the decision",
