@@ -94,11 +94,11 @@ type WorkflowRunView struct {
 
 // StepView is one step's stored result.
 type StepView struct {
-	Path, Step, Status                                  string
-	Attempts                                            int
+	Path, Step, Status                                   string
+	Attempts                                             int
 	Input, Output, StatePatch, Suspended, Resumed, Error string
-	AgentRuns                                           []int64
-	Started, Finished                                   string
+	AgentRuns                                            []int64
+	Started, Finished                                    string
 }
 
 func workflowRunURL(id int64) string { return fmt.Sprintf("/admin/workflow-runs/%d", id) }
