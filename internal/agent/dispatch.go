@@ -203,7 +203,7 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 				return nil
 			}
 			x.update(func(r *Run) { r.Output = out })
-			return x.commit(ctx, true, nil)
+			return x.commit(ctx, true, nil, nil)
 		})
 	})
 	o.mu.Unlock()

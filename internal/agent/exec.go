@@ -261,10 +261,12 @@ func (x *Exec) fallBack(reason string) { x.update(func(r *Run) { r.FallbackReaso
 // commit ends a successful run in one transaction: the staged writes
 // (applied only when applyStaged, i.e. the output is the model's accepted
 // one; otherwise recorded as discarded), then write (an assignment's Act,
-// a chat reply; may be nil), then every loaded memory, then the run row as
-// succeeded (fell_back with a fallback reason). AfterCommit hooks of the
+// a chat reply; may be nil), then every loaded memory, then also (the
+// driver's own bookkeeping, e.g. a workflow step's checkpoint, timed in no
+// phase; may be nil), then the run row as succeeded (fell_back with a
+// fallback reason). AfterCommit hooks of the
 // writes run once it committed.
-func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *store.Tx) error) error {
+func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx *store.Tx) error) error {
 	x.mu.Lock()
 	done := x.committed
 	x.mu.Unlock()
@@ -300,6 +302,11 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *stor
 		}
 		end()
 		end = func() {}
+		if also != nil { // the caller's own write (a checkpoint), outside the phases
+			if err := also(tx); err != nil {
+				return err
+			}
+		}
 		final = x.o.succeed(x.snapshot())
 		final.Effects = effects
 		return x.o.runs.save(ctx, tx, &final)
@@ -321,7 +328,7 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *stor
 // step's domain write and checkpoint; may be nil), every loaded memory and
 // the run row. Execute then does not commit again. A run commits once.
 func (x *Exec) Commit(ctx context.Context, write func(tx *store.Tx) error) error {
-	return x.commit(ctx, x.snapshot().FallbackReason == "", write)
+	return x.commit(ctx, x.snapshot().FallbackReason == "", write, nil)
 }
 
 // FallBack records that the driver used the heuristic instead of the model

@@ -140,7 +140,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	return x.commit(ctx, fromModel, func(tx *store.Tx) error {
 		m := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Content: reply, RunID: &x.run.ID}
 		return o.threads.addMessage(ctx, tx, &m)
-	})
+	}, nil)
 }
 
 // chatReply asks the model through the engine's loop (or, without one,

@@ -182,9 +182,9 @@ func (p *Phases) Plan(ctx context.Context, x *Exec, gathered any, why string) (R
 
 // Act writes the output and ends the run (the act and save_memory phases):
 // in one transaction the writes the model's tools staged (only when the
-// output is the model's), the assignment's Act, also (the caller's own
-// write, e.g. a workflow step's checkpoint; may be nil), every loaded
-// memory and the run row.
+// output is the model's), the assignment's Act, every loaded memory, also
+// (the caller's own write, e.g. a workflow step's checkpoint, in no phase;
+// may be nil) and the run row.
 func (p *Phases) Act(ctx context.Context, x *Exec, gathered any, r Reasoned, also func(tx *store.Tx) error) error {
 	mem, err := p.memory(ctx, x)
 	if err != nil {
@@ -203,9 +203,6 @@ func (p *Phases) Act(ctx context.Context, x *Exec, gathered any, r Reasoned, als
 		for _, fn := range act.afterCommit {
 			tx.AfterCommit(fn)
 		}
-		if also != nil {
-			return also(tx)
-		}
 		return nil
-	})
+	}, also)
 }
