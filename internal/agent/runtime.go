@@ -62,6 +62,10 @@ type Request struct {
 	MaxIterations int
 	// Planner is what the heuristic runtime calls; model runtimes ignore it.
 	Planner Planner
+	// OnDelta, when set, asks for a streamed reply: the runtime calls it
+	// with each piece of the answer's text as it arrives (tool-call turns
+	// are not passed on). The Result is the same as without it.
+	OnDelta func(text string)
 }
 
 // Usage is the token count a runtime reports.

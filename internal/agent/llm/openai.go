@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -107,44 +108,142 @@ func (c *OpenAI) Execute(ctx context.Context, req agent.Request) (res agent.Resu
 		iterations = defaultIterations
 	}
 	for turn := 1; turn <= iterations; turn++ {
-		comp, err := c.client.Chat.Completions.New(ctx, params, count)
+		var t reply
+		if req.OnDelta != nil {
+			t, err = c.stream(ctx, params, count, req.OnDelta)
+		} else {
+			t, err = c.complete(ctx, params, count)
+		}
+		res.Usage = res.Usage.Add(t.usage)
+		if t.model != "" {
+			res.Model = t.model
+		}
 		if err != nil {
-			return res, fmt.Errorf("llm: chat completion: %w", err)
+			return res, err
 		}
-		res.Usage = res.Usage.Add(agent.Usage{InputTokens: comp.Usage.PromptTokens, OutputTokens: comp.Usage.CompletionTokens})
-		if comp.Model != "" {
-			res.Model = comp.Model
-		}
-		if len(comp.Choices) == 0 {
-			return res, errors.New("llm: the reply has no choices")
-		}
-		msg := comp.Choices[0].Message
-		if len(msg.ToolCalls) == 0 {
-			if msg.Content == "" && msg.Refusal != "" {
-				return res, fmt.Errorf("llm: the model refused: %s", msg.Refusal)
+		if len(t.calls) == 0 {
+			if t.content == "" && t.refusal != "" {
+				return res, fmt.Errorf("llm: the model refused: %s", t.refusal)
 			}
-			res.Output = msg.Content
+			res.Output = t.content
 			return res, nil
 		}
 		if req.CallTool == nil {
 			return res, errors.New("llm: the model called a tool but none were offered")
 		}
-		params.Messages = append(params.Messages, msg.ToParam())
-		for _, tc := range msg.ToolCalls {
-			call := c.runTool(ctx, req.CallTool, tc.Function.Name, tc.Function.Arguments)
+		params.Messages = append(params.Messages, t.assistant)
+		for _, tc := range t.calls {
+			call := c.runTool(ctx, req.CallTool, tc.name, tc.args)
 			res.ToolCalls = append(res.ToolCalls, call)
 			content := string(call.Result)
 			if call.Error != "" {
 				b, _ := json.Marshal(map[string]string{"error": call.Error})
 				content = string(b)
 			}
-			params.Messages = append(params.Messages, openai.ToolMessage(content, tc.ID))
+			params.Messages = append(params.Messages, openai.ToolMessage(content, tc.id))
 		}
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
 	}
 	return res, fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+}
+
+// reply is one turn of the model's answer, streamed or not.
+type reply struct {
+	content, refusal string
+	calls            []toolCall
+	usage            agent.Usage
+	model            string
+	// assistant is the turn as the next request sends it back.
+	assistant openai.ChatCompletionMessageParamUnion
+}
+
+type toolCall struct{ id, name, args string }
+
+// complete makes one request and reads the whole reply.
+func (c *OpenAI) complete(ctx context.Context, params openai.ChatCompletionNewParams, opts ...option.RequestOption) (reply, error) {
+	comp, err := c.client.Chat.Completions.New(ctx, params, opts...)
+	if err != nil {
+		return reply{}, fmt.Errorf("llm: chat completion: %w", err)
+	}
+	r := reply{usage: agent.Usage{InputTokens: comp.Usage.PromptTokens, OutputTokens: comp.Usage.CompletionTokens}, model: comp.Model}
+	if len(comp.Choices) == 0 {
+		return r, errors.New("llm: the reply has no choices")
+	}
+	msg := comp.Choices[0].Message
+	r.content, r.refusal, r.assistant = msg.Content, msg.Refusal, msg.ToParam()
+	for _, tc := range msg.ToolCalls {
+		r.calls = append(r.calls, toolCall{id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
+	}
+	return r, nil
+}
+
+// stream makes one streamed request: text deltas go to onDelta as they
+// arrive (until the turn turns out to call tools), tool calls are
+// assembled from their pieces by index, and usage comes from the last
+// chunk (stream_options.include_usage).
+func (c *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, count option.RequestOption, onDelta func(string)) (reply, error) {
+	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	st := c.client.Chat.Completions.NewStreaming(ctx, params, count)
+	defer st.Close()
+	var r reply
+	var text strings.Builder
+	byIndex := map[int64]int{}
+	for st.Next() {
+		ch := st.Current()
+		if ch.Model != "" {
+			r.model = ch.Model
+		}
+		if ch.JSON.Usage.Valid() {
+			r.usage = agent.Usage{InputTokens: ch.Usage.PromptTokens, OutputTokens: ch.Usage.CompletionTokens}
+		}
+		for _, choice := range ch.Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if d := choice.Delta.Content; d != "" {
+				text.WriteString(d)
+				if len(r.calls) == 0 {
+					onDelta(d)
+				}
+			}
+			r.refusal += choice.Delta.Refusal
+			for _, tc := range choice.Delta.ToolCalls {
+				i, ok := byIndex[tc.Index]
+				if !ok {
+					i = len(r.calls)
+					byIndex[tc.Index] = i
+					r.calls = append(r.calls, toolCall{})
+				}
+				if tc.ID != "" {
+					r.calls[i].id = tc.ID
+				}
+				if tc.Function.Name != "" {
+					r.calls[i].name = tc.Function.Name
+				}
+				r.calls[i].args += tc.Function.Arguments
+			}
+		}
+	}
+	if err := st.Err(); err != nil {
+		return r, fmt.Errorf("llm: streamed chat completion: %w", err)
+	}
+	r.content = text.String()
+	asst := openai.ChatCompletionAssistantMessageParam{}
+	if r.content != "" {
+		asst.Content.OfString = openai.String(r.content)
+	}
+	for i := range r.calls {
+		if r.calls[i].id == "" {
+			r.calls[i].id = fmt.Sprintf("call_%d", i+1)
+		}
+		asst.ToolCalls = append(asst.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{ID: r.calls[i].id,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: r.calls[i].name, Arguments: r.calls[i].args}}})
+	}
+	r.assistant = openai.ChatCompletionMessageParamUnion{OfAssistant: &asst}
+	return r, nil
 }
 
 // runTool executes one call; failures become the tool's result for the model.

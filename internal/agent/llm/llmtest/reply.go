@@ -36,6 +36,13 @@ type Reply struct {
 	// CloseMidBody sends the headers and part of the body, then closes the
 	// connection.
 	CloseMidBody bool
+	// Chunks are the pieces a streamed reply ("stream": true in the
+	// request) sends its content in; nil splits Content at word ends into
+	// about four pieces.
+	Chunks []string
+	// ChunkDelay waits before each piece of a streamed reply (a model that
+	// types slowly).
+	ChunkDelay time.Duration
 }
 
 // Call is a tool call in a scripted reply; ID defaults to call_<n>.

@@ -173,6 +173,10 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if status == 0 {
 		status = http.StatusOK
 	}
+	if stream, _ := req.Body["stream"].(bool); stream && status == http.StatusOK && reply.Body == "" {
+		s.stream(w, r, reply, seq, req)
+		return
+	}
 	body := reply.Body
 	if body == "" {
 		body = s.body(reply, status, seq, req.Model())
