@@ -53,6 +53,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindTodo:      0,
 	live.KindBackup:    0, // the household view's admin badge, not a dashboard
 	live.KindWorkflow:  0, // workflow progress is an admin view
+	live.KindChat:      0, // the chat sheet follows its own turn
 }
 
 // householdWidgets maps kinds on the household topic: other members'

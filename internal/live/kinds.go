@@ -53,9 +53,13 @@ const (
 	// the admin topic and the member's topic (a step waiting for the
 	// member's answer shows on their dashboard).
 	KindWorkflow Kind = "workflow"
+	// KindChat: a chat turn started, called a tool or is done (Data an
+	// agent.ChatUpdate), on the member's topic and the admin topic; the
+	// answer's text streams from agent.Orchestrator.ChatStream.
+	KindChat Kind = "chat"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindWorkflow}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindWorkflow, KindChat}
