@@ -128,6 +128,7 @@ func (s *Server) adminAPIRoutes(e *echo.Echo) {
 		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, once)
 		e.GET("/api/runs", s.apiRuns)
 		e.GET("/api/runs/:id", s.apiRun)
+		s.threadAPIRoutes(e)
 	}
 	if s.deps.Admin.Workflows != nil {
 		s.workflowAPIRoutes(e)

@@ -67,7 +67,7 @@ func (s *Server) apiWorkflowStart(c echo.Context) error {
 	if b.Member == "" {
 		return apperr.FieldErrors(map[string]string{"member": "is required"})
 	}
-	if _, err := s.deps.Household.Member(c.Request().Context(), b.Member); err != nil {
+	if err := s.memberExists(c.Request().Context(), b.Member); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return apperr.FieldErrors(map[string]string{"member": "is not a member of the household"})
 		}
@@ -117,7 +117,7 @@ func (s *Server) workflowFilter(c echo.Context) (workflow.Filter, error) {
 		}
 	}
 	if f.Member != "" {
-		if _, err := s.deps.Household.Member(c.Request().Context(), f.Member); err != nil {
+		if err := s.memberExists(c.Request().Context(), f.Member); err != nil {
 			errs["member"] = "is not a member of the household"
 		}
 	}

@@ -226,6 +226,23 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		check(c)
 	}
 	waitWorkflowRun(t, s, 1, "success")
+	// Chat threads: start one, talk (JSON), read it, list, delete.
+	for _, c := range []apiCall{
+		{"POST", "/api/agents/health-coach/threads", `{"member": "maya", "title": "Knees"}`, 201},
+		{"POST", "/api/agents/health-coach/threads", `{"member": "nobody"}`, 400},
+		{"POST", "/api/agents/nobody/threads", `{"member": "maya"}`, 404},
+		{"GET", "/api/agents/health-coach/threads?member=maya", "", 200},
+		{"GET", "/api/agents/health-coach/threads", "", 400},
+		{"POST", "/api/threads/1/messages", `{"content": "How is my weight going?"}`, 200},
+		{"POST", "/api/threads/1/messages", `{"content": ""}`, 400},
+		{"POST", "/api/threads/999999/messages", `{"content": "hi"}`, 404},
+		{"GET", "/api/threads/1", "", 200},
+		{"GET", "/api/threads/999999", "", 404},
+		{"DELETE", "/api/threads/1", "", 204},
+		{"DELETE", "/api/threads/1", "", 404},
+	} {
+		check(c)
+	}
 	for _, c := range []apiCall{
 		{"GET", "/api/workflow-runs/1/events", "", 200},
 		{"GET", "/api/workflow-runs/999999/events", "", 404},

@@ -266,6 +266,9 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	traced := func(book bool) ToolCaller {
 		base := reg.tools.Caller(scope)
 		return func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+			if len(args) == 0 {
+				args = json.RawMessage("{}")
+			}
 			cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: args})
 			o.publishChat(cs, "tool")
 			v, err := base(ctx, name, args)

@@ -143,7 +143,7 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 			return []string{"You haven't logged a weight yet: step on the scale and I'll start your trend."}, nil
 		}
 		out := []string{"Weight: " + w.Text + "."}
-		if w.Goal.Text != "" {
+		if w.Goal.Text != "" && !strings.Contains(w.Text, w.Goal.Text) {
 			out = append(out, "Goal: "+w.Goal.Text+".")
 		}
 		return out, nil
