@@ -17,7 +17,9 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
 	{"definitions", "Agents", "/admin/definitions"},
+	{"evals", "Evals", "/admin/evals"},
 	{"backups", "Backups", "/admin/backups"},
+	{"model", "Model", "/admin/model"},
 	{"screens", "Add a screen", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }
@@ -90,8 +92,11 @@ type RunView struct {
 	TokensIn, TokensOut                  int64
 	Cost                                 string
 	Error, FallbackReason                string
-	ReusedFrom, ThreadID                 int64
-	Active                               bool // queued or running
+	// ModelNotes say what the model calls adapted to (a refused schema,
+	// tools off, a trimmed prompt), with the server's words.
+	ModelNotes           []string
+	ReusedFrom, ThreadID int64
+	Active               bool // queued or running
 }
 
 // Label names what the run did: the assignment, or "chat" for a freeform run.

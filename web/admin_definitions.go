@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,9 @@ type DefinitionsAdmin interface {
 	Version(ctx context.Context, agentID string, number int) (definition.Version, error)
 	History(ctx context.Context, agentID string) ([]definition.Version, error)
 	Save(ctx context.Context, d definition.Definition, by, note string) (definition.Version, error)
+	SaveDraft(ctx context.Context, d definition.Definition, by, note string) (definition.Version, error)
+	Activate(ctx context.Context, agentID string, number int, by string) (definition.Version, error)
+	Discard(ctx context.Context, agentID string, number int, by string) error
 	Rollback(ctx context.Context, agentID, by string) (definition.Version, error)
 	Invoke(ctx context.Context, agentID string, p definition.Params) (definition.Result, error)
 }
@@ -49,6 +53,8 @@ func (s *Server) definitionRoutes(g *echo.Group, defs DefinitionsAdmin) {
 	g.POST("/definitions/:agent", h.save)
 	g.GET("/definitions/:agent/history", h.history)
 	g.POST("/definitions/:agent/rollback", h.rollback)
+	g.POST("/definitions/:agent/versions/:version/activate", h.activate)
+	g.POST("/definitions/:agent/versions/:version/discard", h.discard)
 	g.POST("/definitions/:agent/try", h.try)
 }
 
@@ -64,7 +70,7 @@ func (h *definitionPages) list(c echo.Context) error {
 	p := views.AdminDefinitions{AdminPage: h.s.adminPage(c, "Agents", "definitions")}
 	for _, s := range list {
 		p.Rows = append(p.Rows, views.AdminDefinitionRow{AgentID: s.AgentID, Model: s.Model, UpdatedAt: h.when(s.UpdatedAt),
-			UpdatedBy: s.UpdatedBy, Version: s.Version, Versions: s.Versions})
+			UpdatedBy: s.UpdatedBy, Version: s.Version, Versions: s.Versions, Drafts: s.Drafts})
 	}
 	return render(c, http.StatusOK, views.AdminDefinitionsPage(p))
 }
@@ -73,7 +79,8 @@ func (h *definitionPages) list(c echo.Context) error {
 func (h *definitionPages) editPage(c echo.Context, agentID string, form views.FormState, try views.AdminTry) views.AdminDefinitionEdit {
 	reg := h.defs.Registry()
 	p := views.AdminDefinitionEdit{AdminPage: h.s.adminPage(c, "Agent "+agentID, "definitions"), AgentID: agentID,
-		New: agentID == "", Form: form, Tools: reg.ToolIDs(), Contexts: reg.ContextTypes(), Hooks: reg.HookNames(), Try: try}
+		New: agentID == "", Form: form, Tools: reg.ToolIDs(), Contexts: reg.ContextTypes(), Hooks: reg.HookNames(), Try: try,
+		Evaluable: h.evaluable(agentID)}
 	if p.New {
 		p.Title = "New agent"
 	} else if cur, err := h.defs.Active(c.Request().Context(), agentID); err == nil {
@@ -164,14 +171,28 @@ func (h *definitionPages) save(c echo.Context) error {
 	values := definitionSubmitted(c)
 	values["agent_id"] = agentID
 	d, err := parseDefinitionForm(values)
+	draft := c.FormValue("draft") == "1"
 	var v definition.Version
 	if err == nil {
-		v, err = h.defs.Save(c.Request().Context(), d, definitionActor, strings.TrimSpace(values["change_note"]))
+		note := strings.TrimSpace(values["change_note"])
+		if draft {
+			v, err = h.defs.SaveDraft(c.Request().Context(), d, definitionActor, note)
+		} else {
+			v, err = h.defs.Save(c.Request().Context(), d, definitionActor, note)
+		}
 	}
 	if err != nil {
 		return h.saveFailure(c, agentID, values, err)
 	}
+	if draft {
+		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?drafted=%d", url.PathEscape(agentID), v.Number))
+	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s?saved=%d", agentID, v.Number))
+}
+
+// evaluable reports whether Admin → Evals can run agentID's versions.
+func (h *definitionPages) evaluable(agentID string) bool {
+	return agentID == evalAgent && h.s.deps.Admin.Evals != nil
 }
 
 func (h *definitionPages) create(c echo.Context) error {

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -20,6 +22,18 @@ func (h *definitionPages) history(c echo.Context) error {
 	if n := c.QueryParam("rolledback"); n != "" {
 		p.OK = "Rolled back: v" + n + " is current again."
 	}
+	if n := c.QueryParam("drafted"); n != "" {
+		p.OK = "Saved as draft v" + n + ": nothing runs it until you activate it."
+		if p.Evaluable {
+			p.OK += " Evaluate it first with Evaluate below."
+		}
+	}
+	if n := c.QueryParam("activated"); n != "" {
+		p.OK = "Activated: v" + n + " is current; the agent's next run uses it."
+	}
+	if n := c.QueryParam("discarded"); n != "" {
+		p.OK = "Draft v" + n + " discarded."
+	}
 	return render(c, http.StatusOK, views.AdminDefinitionHistoryPage(p))
 }
 
@@ -28,7 +42,8 @@ func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.Adm
 	if err != nil {
 		return views.AdminDefinitionHistory{}, err
 	}
-	p := views.AdminDefinitionHistory{AdminPage: h.s.adminPage(c, "History of "+agentID, "definitions"), AgentID: agentID}
+	p := views.AdminDefinitionHistory{AdminPage: h.s.adminPage(c, "History of "+agentID, "definitions"), AgentID: agentID,
+		Evaluable: h.evaluable(agentID)}
 	current, active := 0, 0
 	byNumber := map[int]definition.Version{}
 	for _, v := range hist { // newest first
@@ -42,10 +57,13 @@ func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.Adm
 	}
 	p.CanRollback = active >= 2
 	for _, v := range hist {
-		row := views.AdminVersionRow{Number: v.Number, Active: v.Active, Current: v.Number == current,
+		row := views.AdminVersionRow{Number: v.Number, Active: v.Active, Current: v.Number == current, Draft: v.Draft, Discarded: v.Discarded,
 			CreatedAt: h.when(v.CreatedAt), CreatedBy: v.CreatedBy, Note: v.ChangeNote, Model: v.Model}
 		if v.DeactivatedAt != nil {
 			row.Deactivated = h.when(*v.DeactivatedAt) + " by " + v.DeactivatedBy
+		}
+		if v.ActivatedAt != nil && v.ActivatedAt.After(v.CreatedAt) { // an activated draft
+			row.Activated = h.when(*v.ActivatedAt) + " by " + v.ActivatedBy
 		}
 		p.Versions = append(p.Versions, row)
 	}
@@ -83,10 +101,23 @@ func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.Adm
 	return p, nil
 }
 
-func (h *definitionPages) rollback(c echo.Context) error {
+// draftAction activates or discards a draft (act returns the version to
+// name in the notice).
+func (h *definitionPages) draftAction(c echo.Context, act func(ctx context.Context, agentID string, n int) (int, error), done string) error {
 	agentID := c.Param("agent")
-	v, err := h.defs.Rollback(c.Request().Context(), agentID, definitionActor)
-	if apperr.Is(err, apperr.Conflict) {
+	n, err := strconv.Atoi(c.Param("version"))
+	if err != nil {
+		return apperr.NotFoundf("no version %q", c.Param("version"))
+	}
+	shown, err := act(c.Request().Context(), agentID, n)
+	return h.afterAction(c, agentID, err, done, shown)
+}
+
+// afterAction ends an action of the history page: a refusal (Conflict,
+// Invalid) shown on the page with 409, other errors as errors, success as
+// a redirect to the history with done=version for its notice.
+func (h *definitionPages) afterAction(c echo.Context, agentID string, err error, done string, version int) error {
+	if apperr.Is(err, apperr.Conflict) || apperr.Is(err, apperr.Invalid) {
 		p, perr := h.historyPage(c, agentID)
 		if perr != nil {
 			return perr
@@ -97,7 +128,26 @@ func (h *definitionPages) rollback(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?rolledback=%d", agentID, v.Number))
+	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/definitions/%s/history?%s=%d", url.PathEscape(agentID), done, version))
+}
+
+func (h *definitionPages) activate(c echo.Context) error {
+	return h.draftAction(c, func(ctx context.Context, agentID string, n int) (int, error) {
+		v, err := h.defs.Activate(ctx, agentID, n, definitionActor)
+		return v.Number, err
+	}, "activated")
+}
+
+func (h *definitionPages) discard(c echo.Context) error {
+	return h.draftAction(c, func(ctx context.Context, agentID string, n int) (int, error) {
+		return n, h.defs.Discard(ctx, agentID, n, definitionActor)
+	}, "discarded")
+}
+
+func (h *definitionPages) rollback(c echo.Context) error {
+	agentID := c.Param("agent")
+	v, err := h.defs.Rollback(c.Request().Context(), agentID, definitionActor)
+	return h.afterAction(c, agentID, err, "rolledback", v.Number)
 }
 
 // definitionErrText is an error's user-facing text: an apperr's message, else the

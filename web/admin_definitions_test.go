@@ -308,3 +308,72 @@ func TestAdminDefinitionTryIt(t *testing.T) {
 		t.Fatalf("bad extras: %d", resp.StatusCode)
 	}
 }
+
+// A draft saved from the edit form changes nothing until it is activated
+// from the history; a discarded draft cannot be activated.
+func TestAdminDefinitionDraftActivateAndDiscard(t *testing.T) {
+	d := newDefsAdmin(t)
+	d.seed("writer", "You write v1.")
+	if _, body := d.get("/admin/definitions/writer"); !strings.Contains(body, `name="draft" value="1"`) {
+		t.Fatal("the edit form offers no draft")
+	}
+	form := d.editForm("writer")
+	form.Set("system_prompt", "You write v2, a draft.")
+	form.Set("draft", "1")
+	resp, _ := d.post("/admin/definitions/writer", form)
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/definitions/writer/history?drafted=2" {
+		t.Fatalf("save draft: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if got := d.activePrompt("writer"); got != "You write v1." {
+		t.Fatalf("a draft became current: %q", got)
+	}
+	_, body := d.get("/admin/definitions/writer/history?drafted=2")
+	for _, want := range []string{"Saved as draft v2: nothing runs it until you activate it.", `<span class="badge">draft</span>`,
+		"/admin/definitions/writer/versions/2/activate"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("history lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "/admin/evals?version=") {
+		t.Error("Evaluate is offered without an eval service (and for an agent the suite does not cover)")
+	}
+	if _, body := d.get("/admin/definitions"); !strings.Contains(body, "1 draft") {
+		t.Error("the agents list does not count the draft")
+	}
+	resp, _ = d.post("/admin/definitions/writer/versions/2/activate", url.Values{})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/definitions/writer/history?activated=2" {
+		t.Fatalf("activate: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if got := d.activePrompt("writer"); got != "You write v2, a draft." {
+		t.Fatalf("after activation the prompt is %q", got)
+	}
+	if _, body := d.get("/admin/definitions/writer/history?activated=2"); !strings.Contains(body, "Activated: v2 is current") ||
+		!strings.Contains(body, "activated ") {
+		t.Error("history after activation lacks the notice or when it was activated")
+	}
+	resp, body = d.post("/admin/definitions/writer/versions/2/activate", url.Values{})
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "is not a draft") {
+		t.Fatalf("activating twice: %d", resp.StatusCode)
+	}
+
+	form = d.editForm("writer")
+	form.Set("system_prompt", "A bad idea.")
+	form.Set("draft", "1")
+	d.post("/admin/definitions/writer", form)
+	resp, _ = d.post("/admin/definitions/writer/versions/3/discard", url.Values{})
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/admin/definitions/writer/history?discarded=3" {
+		t.Fatalf("discard: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if _, body := d.get("/admin/definitions/writer/history?discarded=3"); !strings.Contains(body, "draft discarded") {
+		t.Error("history does not show the discarded draft")
+	}
+	if resp, _ := d.post("/admin/definitions/writer/versions/3/activate", url.Values{}); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("activating a discarded draft: %d", resp.StatusCode)
+	}
+	if code, _ := d.get("/admin/definitions/writer/versions/x/activate"); code != http.StatusMethodNotAllowed && code != http.StatusNotFound {
+		t.Fatalf("GET on the activate route: %d", code)
+	}
+	if got := d.activePrompt("writer"); got != "You write v2, a draft." {
+		t.Fatalf("current prompt = %q", got)
+	}
+}

@@ -130,6 +130,8 @@ type adminEnv struct {
 	// uploadDir holds import uploads while they are read.
 	uploadDir string
 	maxImport int64
+	// model is Admin → Model (nil: the page is absent).
+	model web.ModelAdmin
 }
 
 type envOption func(*web.Options, *adminEnv)
@@ -143,6 +145,11 @@ func withPassword(pw, token string) envOption {
 // withMaxImport caps import uploads at n bytes.
 func withMaxImport(n int64) envOption {
 	return func(_ *web.Options, env *adminEnv) { env.maxImport = n }
+}
+
+// withModel serves Admin → Model from what build makes over the env's hub.
+func withModel(build func(hub *live.Hub) web.ModelAdmin) envOption {
+	return func(_ *web.Options, env *adminEnv) { env.model = build(env.hub) }
 }
 
 // withGate makes the test assignment wait in Gather until env.release.
@@ -194,7 +201,7 @@ func newAdminEnv(t *testing.T, opts ...envOption) *adminEnv {
 	hh := household.New(db, env.hub)
 	e, err := web.New(web.Deps{Household: hh, Live: env.hub, Ping: db.Ping,
 		Admin: web.AdminDeps{Household: hh, Agents: orch, Schedule: sched, Catalog: env.cat, Importer: dbImporter{db},
-			UploadDir: env.uploadDir, MaxImportBytes: env.maxImport}}, o)
+			UploadDir: env.uploadDir, MaxImportBytes: env.maxImport, Model: env.model}}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

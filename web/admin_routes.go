@@ -37,6 +37,10 @@ type AdminDeps struct {
 	MemberData MemberData
 	// Workflows are the workflow pages and /api/workflows… (*workflow.Runtime).
 	Workflows Workflows
+	// Model is Admin → Model (*llm.ModelAdmin).
+	Model ModelAdmin
+	// Evals runs the coach's eval suite (Admin → Evals, *eval.Service).
+	Evals EvalsAdmin
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -106,6 +110,12 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	}
 	if a.Workflows != nil {
 		s.workflowRoutes(g)
+	}
+	if a.Model != nil {
+		s.modelRoutes(g)
+	}
+	if a.Evals != nil {
+		s.evalRoutes(g)
 	}
 	g.GET("/api", s.adminAPIDoc)
 	g.GET("/screens", s.adminScreens)

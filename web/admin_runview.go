@@ -64,7 +64,7 @@ func (s *Server) runView(r agent.Run) views.RunView {
 		Status: string(r.Status), Phase: r.Phase, Created: s.fmtWhen(r.CreatedAt), Started: s.fmtWhenPtr(r.StartedAt),
 		Finished: s.fmtWhenPtr(r.FinishedAt), Attempts: r.Attempts, Model: r.Model, TokensIn: r.TokensIn,
 		TokensOut: r.TokensOut, Cost: fmtCost(r.CostUSD), Error: r.Error, FallbackReason: r.FallbackReason,
-		Active: !r.Status.Terminal()}
+		ModelNotes: r.ModelNotes, Active: !r.Status.Terminal()}
 	if r.ReusedFrom != nil {
 		v.ReusedFrom = *r.ReusedFrom
 	}

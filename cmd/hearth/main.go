@@ -7,6 +7,8 @@
 //	hearth version                      version, commit, build date, schema
 //	hearth service print|install        the systemd service
 //	hearth screen-url                   the kiosk URL for a screen, with a QR code
+//	hearth model check                  test the configured model server
+//	hearth eval [flags]                 measure the coach on the scenario suite (see hearth eval -h)
 package main
 
 import (
@@ -42,6 +44,8 @@ var commands = []command{
 	{"version", "", "print the version, commit, build date and newest schema version", runVersion},
 	{"service", "print|install [flags]", "show or install Hearth as a systemd service (-h for its flags)", runService},
 	{"screen-url", "[-addr A] [-hosts H]", "print the kiosk URL for a screen on the household network, with a QR code", runScreenURL},
+	{"model", "check [flags]", "test the model server: a structured request, a tool call, a streamed reply; remember what works", runModel},
+	{"eval", "[flags]", "measure the coach on the scenario suite; --compare A.json B.json (-h for its flags)", runEval},
 }
 
 func main() {
@@ -84,23 +88,26 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "hearth import:", err)
 		return 2
 	}
-	// The server's safe open: a newer schema is refused, an older one is
-	// backed up before it is migrated, and only while no server (an older
-	// Hearth) runs on it.
-	open := func(ctx context.Context) (*store.DB, error) {
-		if s, err := store.PeekSchema(ctx, cfg.DBPath); err == nil && s.Version > 0 && len(s.Pending) > 0 {
-			release, err := store.LockFile(cfg.DBPath)
-			if err != nil {
-				return nil, fmt.Errorf("this Hearth would upgrade the database, but a Hearth server (an older version) is running on it: "+
-					"stop it and start this version first: %w", err)
-			}
-			defer release()
-		}
-		return app.OpenDatabase(ctx, cfg, app.NewLogger(stderr, "warn"))
-	}
 	// CSV times without an offset are household time unless --tz says otherwise.
 	args = append([]string{"--tz", cfg.TZName, "--max-bytes", strconv.FormatInt(cfg.ImportMaxBytes, 10)}, args...)
-	return importer.RunCLI(ctx, args, stdout, stderr, open)
+	return importer.RunCLI(ctx, args, stdout, stderr, func(ctx context.Context) (*store.DB, error) {
+		return openDatabase(ctx, cfg, stderr)
+	})
+}
+
+// openDatabase is the server's safe open for a command that may run beside
+// the server: a newer schema is refused, an older one is backed up before
+// it is migrated, and only while no server (an older Hearth) runs on it.
+func openDatabase(ctx context.Context, cfg app.Config, stderr io.Writer) (*store.DB, error) {
+	if s, err := store.PeekSchema(ctx, cfg.DBPath); err == nil && s.Version > 0 && len(s.Pending) > 0 {
+		release, err := store.LockFile(cfg.DBPath)
+		if err != nil {
+			return nil, fmt.Errorf("this Hearth would upgrade the database, but a Hearth server (an older version) is running on it: "+
+				"stop it and start this version first: %w", err)
+		}
+		defer release()
+	}
+	return app.OpenDatabase(ctx, cfg, app.NewLogger(stderr, "warn"))
 }
 
 func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -17,7 +17,9 @@
 // global limit (Options.MaxConcurrentModelCalls, HEARTH_MODEL_CONCURRENCY),
 // usage and cost booked on the run, the reply checked, failures sent back
 // with their errors (the reply as the assistant's turn, then the errors) up
-// to the allowed retries. Exec.Fallback says when the model cannot be used
+// to the allowed retries; what the runtime adapted to on the way (a schema
+// or tools the server refused, a trimmed prompt) is kept as the run's
+// ModelNotes. Exec.Fallback says when the model cannot be used
 // (none configured, or the day's Budget spent). The run then commits in one
 // transaction: the writes its tools staged, the driver's own write (an
 // assignment's Act, a chat reply), every loaded memory and the run row.
@@ -57,7 +59,9 @@
 // A freeform run is a chat turn on a persisted thread: the member's message,
 // the thread history and the serialized memory go to the model with the
 // agent's tools; the reply, the staged writes and the memory commit
-// together.
+// together. A runtime may trim the oldest history to the model's context
+// window (Message.Pinned keeps an assignment's task), and streams the
+// reply when Request.OnDelta is set.
 //
 // Concurrency: at most one run per (agent, assignment, member) is active; a
 // second request joins it. Assignment and driven runs share a bounded pool

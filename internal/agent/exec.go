@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
@@ -65,6 +66,7 @@ func (x *Exec) snapshot() Run {
 	r.ToolCalls = slices.Clone(r.ToolCalls)
 	r.ValidationErrors = slices.Clone(r.ValidationErrors)
 	r.Effects = slices.Clone(r.Effects)
+	r.ModelNotes = slices.Clone(r.ModelNotes)
 	return r
 }
 
@@ -194,7 +196,10 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 		if len(errs) == 0 {
 			return out, nil
 		}
-		x.invalid(rq.Source, errs)
+		if res.FinishReason == "length" { // the reply hit the token cap: say so, or the model repeats it
+			errs = append(errs, ValidationError{Path: "/", Message: "the reply was cut off at the token limit (finish_reason \"length\"); write a shorter one"})
+		}
+		x.invalid(rq.Source, res.Output, errs)
 		last = errs
 		rq.Messages = append(slices.Clone(base),
 			Message{Role: RoleAssistant, Content: res.Output},
@@ -203,10 +208,18 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 	return nil, &InvalidOutputError{Attempts: tries, Last: last}
 }
 
-// invalid books one invalid output on the run.
-func (x *Exec) invalid(source string, errs []ValidationError) {
+// invalid books one invalid output on the run, with the output itself
+// (clipped) so the run view and evals can see what was rejected.
+func (x *Exec) invalid(source, output string, errs []ValidationError) {
+	if len(output) > MaxRejectedOutput {
+		cut := MaxRejectedOutput
+		for cut > 0 && !utf8.RuneStart(output[cut]) {
+			cut--
+		}
+		output = output[:cut] + "…"
+	}
 	x.update(func(r *Run) {
-		r.ValidationErrors = append(r.ValidationErrors, AttemptErrors{Attempt: r.Attempts, Source: source, Errors: errs})
+		r.ValidationErrors = append(r.ValidationErrors, AttemptErrors{Attempt: r.Attempts, Source: source, Errors: errs, Output: output})
 	})
 }
 
@@ -236,6 +249,11 @@ func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
 			r.Model = req.Model
 		}
 		r.ToolCalls = append(r.ToolCalls, res.ToolCalls...)
+		for _, n := range res.Notes {
+			if !slices.Contains(r.ModelNotes, n) { // the same adaptation on every attempt is one note
+				r.ModelNotes = append(r.ModelNotes, n)
+			}
+		}
 	})
 	return res, err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
@@ -62,6 +63,26 @@ func TestSchemaViolationIsSentBackAndCorrected(t *testing.T) {
 	}
 	if len(r.ValidationErrors) != 1 || r.ValidationErrors[0].Attempt != 1 || r.ValidationErrors[0].Source != "model" {
 		t.Fatalf("validation errors = %+v", r.ValidationErrors)
+	}
+	// The rejected reply is kept with its errors (the run view and evals
+	// grade what the model said, not only what was accepted), and stored.
+	stored, err := f.orch.Runs().Get(context.Background(), r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored.ValidationErrors[0].Output; got != `{"title":"draft"}` {
+		t.Fatalf("stored rejected output = %q", got)
+	}
+}
+
+func TestLongRejectedOutputIsClippedOnARuneBoundary(t *testing.T) {
+	f := newFixture(t, fixtureOpts{model: true})
+	long := strings.Repeat("é", agent.MaxRejectedOutput) // two bytes each
+	f.srv.Push(llmtest.Text(long, 1, 1), jsonOut("fixed", 2))
+	r := f.run(t, "ada")
+	got := r.ValidationErrors[0].Output
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "…") || len(got) > agent.MaxRejectedOutput+len("…") {
+		t.Fatalf("clipped output: %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 	}
 }
 

@@ -42,6 +42,11 @@ type Options struct {
 	// MaxConcurrentModelCalls caps model requests in flight across every
 	// run (default 2; HEARTH_MODEL_CONCURRENCY).
 	MaxConcurrentModelCalls int
+	// ModelSlots, when set, are model-call slots shared with other
+	// orchestrators (an eval's scenario instances share one set, or the
+	// server's): its capacity is the limit, and MaxConcurrentModelCalls is
+	// not used.
+	ModelSlots chan struct{}
 	// RunTimeout bounds one run from the moment it starts executing (time
 	// spent queued for a worker is not counted; default 10 minutes).
 	RunTimeout time.Duration
@@ -116,6 +121,9 @@ func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publis
 	if opts.MaxConcurrentModelCalls <= 0 {
 		opts.MaxConcurrentModelCalls = 2
 	}
+	if opts.ModelSlots == nil {
+		opts.ModelSlots = make(chan struct{}, opts.MaxConcurrentModelCalls)
+	}
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 10 * time.Minute
 	}
@@ -129,7 +137,7 @@ func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publis
 		memory:      NewMemoryStore(db, opts.Now),
 		threads:     NewThreadStore(db, opts.Now),
 		runSlots:    make(chan struct{}, opts.MaxConcurrentRuns),
-		modelSlot:   make(chan struct{}, opts.MaxConcurrentModelCalls),
+		modelSlot:   opts.ModelSlots,
 		ctx:         ctx,
 		cancel:      cancel,
 		agents:      map[string]*registered{},
@@ -216,6 +224,20 @@ func (o *Orchestrator) Memory() *MemoryStore { return o.memory }
 
 // Threads returns the chat thread store.
 func (o *Orchestrator) Threads() *ThreadStore { return o.threads }
+
+// ModelSlots are the model-call slots this orchestrator's runs take (to
+// share the limit with another orchestrator, see Options.ModelSlots).
+func (o *Orchestrator) ModelSlots() chan struct{} { return o.modelSlot }
+
+// ModelSlot takes one place under the global model-call limit
+// (HEARTH_MODEL_CONCURRENCY) for model work outside a run, such as a
+// connection check; release gives it back.
+func (o *Orchestrator) ModelSlot(ctx context.Context) (release func(), err error) {
+	if err := acquire(ctx, o.modelSlot); err != nil {
+		return nil, err
+	}
+	return func() { <-o.modelSlot }, nil
+}
 
 // HasModel reports whether a language model is configured (without one
 // every run uses the heuristic runtime).

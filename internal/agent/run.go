@@ -70,12 +70,17 @@ type PhaseTiming struct {
 	MS    float64 `json:"ms"`
 }
 
-// AttemptErrors are the validation errors of one output.
+// AttemptErrors are the validation errors of one output, and the output
+// that was rejected (clipped to MaxRejectedOutput bytes).
 type AttemptErrors struct {
 	Attempt int               `json:"attempt"`
 	Source  string            `json:"source"` // model, heuristic or reuse
 	Errors  []ValidationError `json:"errors"`
+	Output  string            `json:"output,omitempty"`
 }
+
+// MaxRejectedOutput caps how much of a rejected output a run keeps.
+const MaxRejectedOutput = 32 << 10
 
 // Run is one execution of an assignment or a chat turn. Assignment is ""
 // for chat runs, which carry ThreadID. Attempts counts reasoning attempts
@@ -107,9 +112,13 @@ type Run struct {
 	// Effects are the writes the model's tools staged and what became of
 	// them: applied at commit when the model's output was accepted,
 	// discarded otherwise.
-	Effects    []EffectOutcome `json:"effects"`
-	InputHash  string          `json:"input_hash,omitempty"`
-	ReusedFrom *int64          `json:"reused_from,omitempty"`
+	Effects []EffectOutcome `json:"effects"`
+	// ModelNotes say what the model calls adapted to: a structured-output
+	// mode the server refused and the one used instead, tools off, a prompt
+	// trimmed to the context window.
+	ModelNotes []string `json:"model_notes"`
+	InputHash  string   `json:"input_hash,omitempty"`
+	ReusedFrom *int64   `json:"reused_from,omitempty"`
 	// WorkflowRunID names the workflow run this run is an attempt of.
 	WorkflowRunID *int64 `json:"workflow_run_id,omitempty"`
 }

@@ -94,7 +94,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	rq := Reasoning{
 		Request: Request{
 			System:        p.System,
-			Messages:      []Message{{Role: RoleUser, Content: p.User}},
+			Messages:      []Message{{Role: RoleUser, Content: p.User, Pinned: true}},
 			Output:        &ca.output,
 			Model:         settings.Model,
 			Temperature:   settings.Temperature,
@@ -159,7 +159,7 @@ func (o *Orchestrator) check(ca *compiledAssignment, x *Exec, gathered any, sour
 		}
 		if len(errs) > 0 {
 			if source != SourceModel { // the loop books the model's own
-				x.invalid(source, errs)
+				x.invalid(source, raw, errs)
 			}
 			return nil, errs
 		}

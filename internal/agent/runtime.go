@@ -29,6 +29,10 @@ const (
 type Message struct {
 	Role    Role   `json:"role"`
 	Content string `json:"content"`
+	// Pinned keeps the message when a runtime trims the conversation to a
+	// model's context window (oldest unpinned messages go first): the
+	// assignment's task, not chat history.
+	Pinned bool `json:"-"`
 }
 
 // OutputSchema asks for structured output matching Schema (a JSON Schema).
@@ -99,4 +103,11 @@ type Result struct {
 	Model string
 	// Attempts counts HTTP requests made, including transport retries.
 	Attempts int
+	// FinishReason is the server's reason the last reply ended ("stop",
+	// "length", "tool_calls", "" when it sent none).
+	FinishReason string
+	// Notes say what the runtime adapted to on this call (a refused schema
+	// and the mode used instead, tools off, a trimmed prompt); the run
+	// records them.
+	Notes []string
 }

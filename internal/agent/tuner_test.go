@@ -42,7 +42,7 @@ func TestPromptModelSettingsOverrideAgentPerRun(t *testing.T) {
 	if got := reqs[0].Model(); got != "tuned-model" {
 		t.Errorf("model sent = %q, want the tuned one", got)
 	}
-	if got, _ := reqs[0].Get("max_completion_tokens").(float64); got != 777 {
-		t.Errorf("max_completion_tokens = %v, want 777", reqs[0].Get("max_completion_tokens"))
+	if got, _ := reqs[0].Get("max_tokens").(float64); got != 777 { // a generic server gets max_tokens
+		t.Errorf("max_tokens = %v, want 777", reqs[0].Get("max_tokens"))
 	}
 }

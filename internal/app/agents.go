@@ -67,20 +67,27 @@ func (m memberIDs) MemberIDs(ctx context.Context) ([]string, error) {
 // buildAgents creates the orchestrator with the model runtime (or only the
 // heuristic one) and marks runs a crash left behind as interrupted.
 func (a *App) buildAgents(ctx context.Context) error {
-	rt, err := llm.NewRuntimes(llm.OpenAIConfig{BaseURL: a.cfg.OpenAIBaseURL, APIKey: a.cfg.OpenAIKey, Model: a.cfg.Model,
-		RequestTimeout: 90 * time.Second, MaxRetries: 2})
+	ends := llm.NewEndpoints(a.DB)
+	var profiles llm.ProfileStore = ends
+	if a.opts.profiles != nil {
+		profiles = a.opts.profiles
+	}
+	rt, err := llm.NewRuntimes(a.cfg.ModelConfig(profiles))
 	if err != nil {
 		return fmt.Errorf("app: model runtime: %w", err)
 	}
 	a.Runtimes = rt
+	model, _ := rt.Model.(*llm.OpenAI)
 	o, err := agent.NewOrchestrator(a.DB, rt, memberIDs{a.DB}, a.Hub, a.log, agent.Options{
 		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD},
-		Location: a.cfg.Location, RunTimeout: 10 * time.Minute, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
+		Location: a.cfg.Location, RunTimeout: a.cfg.RunTimeout, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
+		ModelSlots: a.opts.modelSlots,
 	})
 	if err != nil {
 		return fmt.Errorf("app: orchestrator: %w", err)
 	}
 	a.Agents = o
+	a.Model = llm.NewModelAdmin(a.bg, model, ends, a.Hub, llm.AdminOptions{Timeout: 2 * a.cfg.RunTimeout, Slot: o.ModelSlot})
 	n, err := o.MarkInterrupted(ctx)
 	if err != nil {
 		return err

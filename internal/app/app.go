@@ -16,10 +16,12 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
 	"hearth/internal/buildinfo"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/eval"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/program"
@@ -51,15 +53,40 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Model is Admin → Model: the endpoint, what was learned, the check.
+	Model *llm.ModelAdmin
+	// Evals runs the coach's eval suite from Admin → Evals.
+	Evals *eval.Service
 	Workflows   *workflow.Runtime
 
+	opts   buildOptions
 	ln     net.Listener
 	cancel context.CancelFunc
+	// bg is background work's context (a connection check), ended by Close.
+	bg     context.Context
+	stopBG context.CancelFunc
 }
 
 // New opens the database, seeds the demo household when asked and builds
 // every service and the HTTP server. It does not listen yet.
 func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
+	return newApp(ctx, cfg, logger, buildOptions{})
+}
+
+// buildOptions are what a Hearth built for something other than serving
+// (an eval scenario) changes: its clock, model-call slots shared with
+// other instances so they stay within one HEARTH_MODEL_CONCURRENCY, and
+// the model endpoint's learned profile, so each fresh database does not
+// relearn it.
+type buildOptions struct {
+	now        func() time.Time
+	modelSlots chan struct{}
+	// profiles is what was learned about the model endpoint, shared (nil:
+	// the instance's own database).
+	profiles llm.ProfileStore
+}
+
+func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -67,8 +94,13 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub()}
+	if opts.now != nil {
+		db.Now = opts.now // before any service copies the clock
+	}
+	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts}
+	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
+		a.stopBG()
 		_ = db.Close()
 		return nil, err
 	}
@@ -114,6 +146,9 @@ func (a *App) build(ctx context.Context) error {
 		return err
 	}
 	if err := a.buildBackups(ctx); err != nil {
+		return err
+	}
+	if err := a.buildEvals(ctx); err != nil {
 		return err
 	}
 	e, err := web.New(a.webDeps(), web.Options{
@@ -208,6 +243,15 @@ func (a *App) Close() error {
 	}
 	if a.Backups != nil {
 		a.Backups.Close()
+	}
+	if a.stopBG != nil {
+		a.stopBG()
+	}
+	if a.Model != nil {
+		a.Model.Wait() // a check may be saving what it learned
+	}
+	if a.Evals != nil {
+		a.Evals.Close()
 	}
 	errs = append(errs, a.DB.Close())
 	return errors.Join(errs...)

@@ -11,6 +11,7 @@ import (
 	_ "time/tzdata" // a household time zone must work on images without zoneinfo
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/llm"
 	"hearth/internal/importer"
 	"hearth/internal/voice"
 )
@@ -45,7 +46,18 @@ type Config struct {
 	// ModelConcurrency caps model requests in flight across every agent
 	// run (assignments, chat, definitions).
 	ModelConcurrency int
-	LogLevel         string
+	// ModelServer is the model server's family (HEARTH_MODEL_SERVER; ""
+	// = detect it).
+	ModelServer llm.Family
+	// ModelContext is the model's context window in tokens (0 = learn it).
+	ModelContext int
+	// Timeouts of a model request's phases and of a whole run: connecting,
+	// the first piece of a streamed reply, one request, one run.
+	ModelConnectTimeout    time.Duration
+	ModelFirstTokenTimeout time.Duration
+	ModelTimeout           time.Duration
+	RunTimeout             time.Duration
+	LogLevel               string
 	// Hosts are extra Host names Hearth answers to (HEARTH_HOSTS): the
 	// household's LAN name or address. Loopback names and the listen
 	// address always work.
@@ -122,6 +134,14 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
 	modelConc := fs.String("model-concurrency", env("HEARTH_MODEL_CONCURRENCY", "2"), "model requests in flight at most, across all agents (HEARTH_MODEL_CONCURRENCY)")
+	server := fs.String("model-server", env("HEARTH_MODEL_SERVER", "auto"),
+		"model server: auto, openai, ollama, llamacpp, vllm, lmstudio or generic (HEARTH_MODEL_SERVER)")
+	modelCtx := fs.String("model-context", env("HEARTH_MODEL_CONTEXT", "0"), "model context window in tokens, 0 = learn it (HEARTH_MODEL_CONTEXT)")
+	connectTO := fs.String("model-connect-timeout", env("HEARTH_MODEL_CONNECT_TIMEOUT", "10s"), "time to connect to the model server (HEARTH_MODEL_CONNECT_TIMEOUT)")
+	firstTO := fs.String("model-first-token-timeout", env("HEARTH_MODEL_FIRST_TOKEN_TIMEOUT", "0"),
+		"longest wait for a piece of a streamed reply, 0 = the model timeout (HEARTH_MODEL_FIRST_TOKEN_TIMEOUT)")
+	modelTO := fs.String("model-timeout", env("HEARTH_MODEL_TIMEOUT", "3m"), "one model request, reply included (HEARTH_MODEL_TIMEOUT)")
+	runTO := fs.String("run-timeout", env("HEARTH_RUN_TIMEOUT", "10m"), "one agent run, all its model requests included (HEARTH_RUN_TIMEOUT)")
 	prices := fs.String("prices", env("HEARTH_PRICES", ""), "model prices, model=in/out USD per 1M tokens, comma separated (HEARTH_PRICES)")
 	fs.StringVar(&c.LogLevel, "log-level", env("HEARTH_LOG_LEVEL", "info"), "debug, info, warn or error (HEARTH_LOG_LEVEL)")
 	hosts := fs.String("hosts", env("HEARTH_HOSTS", ""), "extra host names Hearth answers to, comma separated (HEARTH_HOSTS)")
@@ -164,6 +184,36 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.ModelConcurrency, err = strconv.Atoi(*modelConc); err != nil || c.ModelConcurrency < 1 || c.ModelConcurrency > 64 {
 		return c, fmt.Errorf("config: HEARTH_MODEL_CONCURRENCY %q: want a whole number from 1 to 64", *modelConc)
+	}
+	if c.ModelServer, err = llm.ParseFamily(*server); err != nil {
+		return c, fmt.Errorf("config: HEARTH_MODEL_SERVER: %w", err)
+	}
+	if c.ModelContext, err = strconv.Atoi(*modelCtx); err != nil || c.ModelContext < 0 || c.ModelContext > 0 && c.ModelContext < 512 {
+		return c, fmt.Errorf("config: HEARTH_MODEL_CONTEXT %q: want 0 (learn it) or a number of tokens from 512", *modelCtx)
+	}
+	for _, d := range []struct {
+		name string
+		in   string
+		out  *time.Duration
+		zero bool
+	}{
+		{"HEARTH_MODEL_CONNECT_TIMEOUT", *connectTO, &c.ModelConnectTimeout, false},
+		{"HEARTH_MODEL_FIRST_TOKEN_TIMEOUT", *firstTO, &c.ModelFirstTokenTimeout, true},
+		{"HEARTH_MODEL_TIMEOUT", *modelTO, &c.ModelTimeout, false},
+		{"HEARTH_RUN_TIMEOUT", *runTO, &c.RunTimeout, false},
+	} {
+		v, perr := time.ParseDuration(d.in)
+		if d.zero && d.in == "0" {
+			v, perr = 0, nil
+		}
+		if perr != nil || v < 0 || v == 0 && !d.zero || v > 0 && v < time.Second {
+			return c, fmt.Errorf("config: %s %q: want a duration of at least 1s, like 90s or 10m", d.name, d.in)
+		}
+		*d.out = v
+	}
+	if c.RunTimeout < c.ModelTimeout {
+		return c, fmt.Errorf("config: HEARTH_RUN_TIMEOUT (%s) is shorter than HEARTH_MODEL_TIMEOUT (%s): a run could not finish one model request",
+			c.RunTimeout, c.ModelTimeout)
 	}
 	if c.Prices, err = ParsePrices(*prices); err != nil {
 		return c, err
@@ -217,8 +267,25 @@ func (c Config) Summary() []any {
 		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
-		"model_concurrency", c.ModelConcurrency,
+		"model_concurrency", c.ModelConcurrency, "model_server", orAuto(c.ModelServer), "model_context", c.ModelContext,
+		"model_connect_timeout", c.ModelConnectTimeout, "model_first_token_timeout", c.ModelFirstTokenTimeout,
+		"model_timeout", c.ModelTimeout, "run_timeout", c.RunTimeout,
 		"hosts", strings.Join(c.Hosts, ","), "secure_cookies", c.SecureCookies,
 		"max_streams", c.MaxStreams, "max_streams_per_client", c.MaxStreamsPerClient, "import_max_bytes", c.ImportMaxBytes,
 	}
+}
+
+func orAuto(f llm.Family) string {
+	if f == "" {
+		return "auto"
+	}
+	return string(f)
+}
+
+// ModelConfig is the OpenAI runtime's configuration; profiles remembers
+// what is learned per endpoint (nil = in memory).
+func (c Config) ModelConfig(profiles llm.ProfileStore) llm.OpenAIConfig {
+	return llm.OpenAIConfig{BaseURL: c.OpenAIBaseURL, APIKey: c.OpenAIKey, Model: c.Model, Server: c.ModelServer,
+		ContextTokens: c.ModelContext, ConnectTimeout: c.ModelConnectTimeout, FirstTokenTimeout: c.ModelFirstTokenTimeout,
+		RequestTimeout: c.ModelTimeout, MaxRetries: 2, Profiles: profiles}
 }

@@ -57,9 +57,14 @@ const (
 	// agent.ChatUpdate), on the member's topic and the admin topic; the
 	// answer's text streams from agent.Orchestrator.ChatStream.
 	KindChat Kind = "chat"
+	// KindModel: a model connection check progressed or what Hearth learned
+	// about a model endpoint changed (admin topic).
+	KindModel Kind = "model"
+	// KindEval: an eval suite run's progress or outcome (admin topic).
+	KindEval Kind = "eval"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindWorkflow, KindChat}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat}

@@ -128,6 +128,22 @@ type Version struct {
 	ChangeNote    string     `json:"change_note"`
 	DeactivatedAt *time.Time `json:"deactivated_at,omitempty"`
 	DeactivatedBy string     `json:"deactivated_by,omitempty"`
+	// Draft: saved but never active (SaveDraft), waiting to be evaluated
+	// and activated or discarded; Discarded: a draft retired unused.
+	Draft     bool `json:"draft"`
+	Discarded bool `json:"discarded,omitempty"`
+	// ActivatedAt and ActivatedBy say when the version became active: when
+	// it was saved, or later for an activated draft (nil: never).
+	ActivatedAt *time.Time `json:"activated_at,omitempty"`
+	ActivatedBy string     `json:"activated_by,omitempty"`
+}
+
+// VersionLabel names a version in reports: "v7", "v7 (draft)".
+func VersionLabel(v Version) string {
+	if v.Draft {
+		return fmt.Sprintf("v%d (draft)", v.Number)
+	}
+	return fmt.Sprintf("v%d", v.Number)
 }
 
 // Summary describes an agent for the definitions list.
@@ -135,8 +151,10 @@ type Summary struct {
 	AgentID string `json:"agent_id"`
 	// Version is the current (newest active) version number; 0 when every
 	// version was rolled back.
-	Version   int       `json:"version"`
-	Versions  int       `json:"versions"`
+	Version  int `json:"version"`
+	Versions int `json:"versions"`
+	// Drafts counts versions saved as drafts and not yet activated or discarded.
+	Drafts    int       `json:"drafts"`
 	Model     string    `json:"model"`
 	UpdatedAt time.Time `json:"updated_at"`
 	UpdatedBy string    `json:"updated_by"`

@@ -170,7 +170,7 @@ func (f *fixture) force(d Definition) {
 	if err := f.db.Read.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM agent_definitions WHERE agent_id = ?`, d.AgentID).Scan(&last); err != nil {
 		f.t.Fatal(err)
 	}
-	v := Version{Definition: d, Number: last + 1, CreatedAt: testNow, CreatedBy: "sqlite"}
+	v := Version{Definition: d, Number: last + 1, Active: true, CreatedAt: testNow, CreatedBy: "sqlite"}
 	if _, err := insertVersion(context.Background(), f.db.Write, &v); err != nil {
 		f.t.Fatal(err)
 	}

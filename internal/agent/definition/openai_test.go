@@ -58,7 +58,7 @@ func TestOpenAIEditedPromptIsSentOnTheNextRunAndRollbackRestoresIt(t *testing.T)
 		t.Fatalf("v1 system = %q", got)
 	}
 	last := srv.ChatRequests()[0]
-	if last.Model() != "gpt-test" || last.Get("temperature") != 0.2 || last.Get("max_completion_tokens") != 300.0 ||
+	if last.Model() != "gpt-test" || last.Get("temperature") != 0.2 || last.Get("max_tokens") != 300.0 ||
 		last.LastMessage().Content != "Motivate me" {
 		t.Fatalf("request = %s", last.Raw)
 	}

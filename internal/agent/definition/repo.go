@@ -132,13 +132,13 @@ func (r *Repo) Check(ctx context.Context, d Definition) error {
 // becomes current. An invalid definition is an apperr.Invalid naming each
 // bad field (Fields keys are the JSON field names) and nothing is written.
 func (r *Repo) Save(ctx context.Context, d Definition, by, note string) (Version, error) {
-	v, _, err := r.insert(ctx, d, by, note, false)
+	v, _, err := r.insert(ctx, d, by, note, false, true)
 	return v, err
 }
 
-// insert validates and inserts d; with onlyFirst it inserts nothing (and
-// reports false) when the agent already has a version.
-func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFirst bool) (Version, bool, error) {
+// insert validates and inserts d, active or as a draft; with onlyFirst it
+// inserts nothing (and reports false) when the agent already has a version.
+func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFirst, active bool) (Version, bool, error) {
 	if err := prepare(&d); err != nil {
 		return Version{}, false, err
 	}
@@ -149,28 +149,9 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 	var v Version
 	inserted := false
 	err := r.db.Tx(ctx, func(tx *store.Tx) error {
-		var last int
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agent_definitions WHERE agent_id = ?`,
-			d.AgentID).Scan(&last); err != nil {
-			return fmt.Errorf("definition: next version: %w", err)
-		}
-		if onlyFirst && last > 0 {
-			return nil
-		}
-		g, err := r.graph(ctx, tx, d.AgentID)
-		if err != nil {
-			return err
-		}
-		if err := r.reg.validate(&d, g); err != nil {
-			return err
-		}
-		v = Version{Definition: d, Number: last + 1, Active: true, CreatedAt: r.now().UTC().Truncate(time.Millisecond),
-			CreatedBy: by, ChangeNote: note}
-		if v.ID, err = insertVersion(ctx, tx, &v); err != nil {
-			return err
-		}
-		inserted = true
-		return nil
+		var err error
+		v, inserted, err = r.insertTx(ctx, tx, d, by, note, onlyFirst, active)
+		return err
 	})
 	if err != nil {
 		return Version{}, false, err
@@ -179,6 +160,32 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 		r.invalidate()
 	}
 	return v, inserted, nil
+}
+
+// insertTx is insert's transaction (d prepared, note checked).
+func (r *Repo) insertTx(ctx context.Context, tx *store.Tx, d Definition, by, note string, onlyFirst, active bool) (Version, bool, error) {
+	var last int
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM agent_definitions WHERE agent_id = ?`,
+		d.AgentID).Scan(&last); err != nil {
+		return Version{}, false, fmt.Errorf("definition: next version: %w", err)
+	}
+	if onlyFirst && last > 0 {
+		return Version{}, false, nil
+	}
+	g, err := r.graph(ctx, tx, d.AgentID)
+	if err != nil {
+		return Version{}, false, err
+	}
+	if err := r.reg.validate(&d, g); err != nil {
+		return Version{}, false, err
+	}
+	v := Version{Definition: d, Number: last + 1, Active: active,
+		CreatedAt: r.now().UTC().Truncate(time.Millisecond), CreatedBy: by, ChangeNote: note}
+	if v.ID, err = insertVersion(ctx, tx, &v); err != nil {
+		return Version{}, false, err
+	}
+	v.setState()
+	return v, true, nil
 }
 
 // prepare normalizes d and turns Go-typed input mappings into JSON shapes.
@@ -262,6 +269,6 @@ func (r *Repo) graph(ctx context.Context, q store.Queryer, agentID string) (grap
 // version at all (active or not), validated like any save, and reports
 // whether it did. Later starts leave the admin's versions alone.
 func EnsureSeeded(ctx context.Context, repo *Repo, def Definition) (bool, error) {
-	_, created, err := repo.insert(ctx, def, "system", "seeded from the code defaults", true)
+	_, created, err := repo.insert(ctx, def, "system", "seeded from the code defaults", true, true)
 	return created, err
 }

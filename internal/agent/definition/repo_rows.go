@@ -13,9 +13,17 @@ import (
 
 const versionColumns = `version_id, agent_id, version, system_prompt, user_template, model, temperature, max_tokens,
 	max_iterations, max_retries, tool_ids, context_types, output_schema, validation_rules, sub_agents, hooks,
-	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by`
+	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by, activated_at, activated_by`
 
 func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, error) {
+	// A version saved active became active when it was saved.
+	var activated sql.NullString
+	activatedBy := ""
+	if v.Active {
+		at := v.CreatedAt
+		v.ActivatedAt, v.ActivatedBy = &at, v.CreatedBy
+		activated, activatedBy = sql.NullString{String: store.FormatTime(at), Valid: true}, v.CreatedBy
+	}
 	js := func(x any) (string, error) {
 		b, err := json.Marshal(x)
 		return string(b), err
@@ -38,11 +46,11 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 	}
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_definitions (agent_id, version, system_prompt, user_template,
 		model, temperature, max_tokens, max_iterations, max_retries, tool_ids, context_types, output_schema,
-		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note, activated_at, activated_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.AgentID, v.Number, v.SystemPrompt, v.UserTemplate, v.Model, store.NullFloat(v.Temperature), v.MaxTokens,
-		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5],
-		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote)
+		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5], v.Active,
+		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote, activated, activatedBy)
 	if err != nil {
 		return 0, fmt.Errorf("definition: insert %s: %w", v.AgentID, err)
 	}
@@ -53,11 +61,11 @@ func scanVersion(row store.Scanner) (Version, error) {
 	var v Version
 	var temp sql.NullFloat64
 	var tools, contexts, rules, subs, hooks, toolHooks, created string
-	var schema, deactivated sql.NullString
+	var schema, deactivated, activated sql.NullString
 	var active int
 	err := row.Scan(&v.ID, &v.AgentID, &v.Number, &v.SystemPrompt, &v.UserTemplate, &v.Model, &temp, &v.MaxTokens,
 		&v.MaxIterations, &v.MaxRetries, &tools, &contexts, &schema, &rules, &subs, &hooks, &toolHooks, &active,
-		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy)
+		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy, &activated, &v.ActivatedBy)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return v, err
@@ -86,6 +94,10 @@ func scanVersion(row store.Scanner) (Version, error) {
 	if v.DeactivatedAt, err = store.ParseNullTime(deactivated); err != nil {
 		return v, err
 	}
+	if v.ActivatedAt, err = store.ParseNullTime(activated); err != nil {
+		return v, err
+	}
+	v.setState()
 	v.Normalize()
 	return v, nil
 }
@@ -119,7 +131,7 @@ func (r *Repo) History(ctx context.Context, agentID string) ([]Version, error) {
 // UpdatedBy are the latest save or rollback.
 func (r *Repo) List(ctx context.Context) ([]Summary, error) {
 	rows, err := store.All(ctx, r.db.Read, scanVersionRow, `SELECT agent_id, version, model, is_active, created_at,
-		created_by, deactivated_at, deactivated_by FROM agent_definitions ORDER BY agent_id, version`)
+		created_by, deactivated_at, deactivated_by, activated_at, activated_by FROM agent_definitions ORDER BY agent_id, version`)
 	if err != nil {
 		return nil, fmt.Errorf("definition: list: %w", err)
 	}
@@ -132,6 +144,12 @@ func (r *Repo) List(ctx context.Context) ([]Summary, error) {
 		s.Versions++
 		if v.Active {
 			s.Version, s.Model = v.Number, v.Model
+		}
+		if v.Draft {
+			s.Drafts++
+		}
+		if v.ActivatedAt != nil && v.ActivatedAt.After(v.CreatedAt) && !v.ActivatedAt.Before(s.UpdatedAt) {
+			s.UpdatedAt, s.UpdatedBy = *v.ActivatedAt, v.ActivatedBy
 		}
 		if !v.CreatedAt.Before(s.UpdatedAt) {
 			s.UpdatedAt, s.UpdatedBy = v.CreatedAt, v.CreatedBy
@@ -147,14 +165,25 @@ func (r *Repo) List(ctx context.Context) ([]Summary, error) {
 func scanVersionRow(row store.Scanner) (Version, error) {
 	var v Version
 	var created string
-	var de sql.NullString
-	if err := row.Scan(&v.AgentID, &v.Number, &v.Model, &v.Active, &created, &v.CreatedBy, &de, &v.DeactivatedBy); err != nil {
+	var de, act sql.NullString
+	if err := row.Scan(&v.AgentID, &v.Number, &v.Model, &v.Active, &created, &v.CreatedBy, &de, &v.DeactivatedBy,
+		&act, &v.ActivatedBy); err != nil {
 		return v, err
 	}
 	var err error
 	if v.CreatedAt, err = store.ParseTime(created); err != nil {
 		return v, err
 	}
-	v.DeactivatedAt, err = store.ParseNullTime(de)
+	if v.DeactivatedAt, err = store.ParseNullTime(de); err != nil {
+		return v, err
+	}
+	v.ActivatedAt, err = store.ParseNullTime(act)
+	v.setState()
 	return v, err
+}
+
+// setState derives Draft and Discarded from the stored flags.
+func (v *Version) setState() {
+	v.Draft = !v.Active && v.DeactivatedAt == nil
+	v.Discarded = !v.Active && v.DeactivatedAt != nil && v.ActivatedAt == nil
 }

@@ -1,7 +1,20 @@
 // Package llm holds the runtimes behind agent.Runtime: OpenAI (any
 // OpenAI-compatible Chat Completions server through openai-go) and
-// Heuristic (no network; the assignment's planner). Package llmtest has a
-// fake Chat Completions server for tests.
+// Heuristic (no network; the assignment's planner). Package llmtest has
+// fake servers for tests, one per server family.
+//
+// Servers differ (README "Model servers"), so the OpenAI runtime keeps a
+// Profile per endpoint (base URL and model): it starts from the server
+// family's settings (detected from the base URL, the model list or the
+// first reply, or configured) and, when the server refuses something,
+// retries the same turn one rung down a ladder and remembers it:
+// structured output json_schema (in the family's schema dialect) → the
+// minimal dialect → json_object with the schema in the prompt → plain
+// text with the document extracted; tools → minimal tool schemas →
+// tool-less (the gathered facts are in the prompt). It also trims the
+// conversation to the model's context window, reads tool calls that
+// local models write into their content, and keeps the server's error
+// message (never the API key) for the run's fallback reason.
 package llm
 
 import (
@@ -9,7 +22,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -25,28 +40,47 @@ type OpenAIConfig struct {
 	// BaseURL of the API, e.g. https://api.openai.com/v1 or
 	// http://127.0.0.1:11434/v1 (Ollama); "" = the SDK default (OpenAI).
 	BaseURL string
-	// APIKey is sent as a bearer token; local servers usually ignore it.
+	// APIKey is sent as a bearer token; with none, no Authorization header
+	// is sent (local servers without a key).
 	APIKey string
 	// Model is the default model when a request names none.
 	Model string
-	// RequestTimeout bounds each HTTP attempt (0 = 2 minutes).
+	// Server is the server family; "" detects it (base URL, model list,
+	// replies).
+	Server Family
+	// ContextTokens is the model's context window in tokens, for trimming
+	// prompts; 0 learns it (vLLM's model list, or the first overflow error).
+	ContextTokens int
+	// ConnectTimeout bounds connecting to the server (0 = 10 s).
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds each HTTP attempt, the whole reply included
+	// (0 = 2 minutes). A small model on a Raspberry Pi may need 10.
 	RequestTimeout time.Duration
+	// FirstTokenTimeout bounds the wait for each piece of a streamed reply,
+	// the first one included (0 = RequestTimeout).
+	FirstTokenTimeout time.Duration
 	// MaxRetries is how many times a request is retried on 408/409/429/5xx
 	// and connection errors, with exponential backoff honouring Retry-After.
 	MaxRetries int
 	// MaxRetryDelay caps one backoff wait (0 = the SDK default).
 	MaxRetryDelay time.Duration
-	// LegacyMaxTokens sends max_tokens instead of max_completion_tokens, for
-	// servers that only read the older field.
+	// LegacyMaxTokens always sends max_tokens instead of the field the
+	// profile chose.
 	LegacyMaxTokens bool
-	// HTTPClient replaces the default HTTP client.
+	// Profiles remembers what was learned per endpoint (nil = in memory).
+	Profiles ProfileStore
+	// HTTPClient replaces the default HTTP client (ConnectTimeout is then
+	// the client's business).
 	HTTPClient *http.Client
+	// Now is the clock of lessons learned (nil = time.Now).
+	Now func() time.Time
 }
 
 // OpenAI runs chat completions with tools and structured output.
 type OpenAI struct {
 	client openai.Client
 	cfg    OpenAIConfig
+	store  ProfileStore
 }
 
 var _ agent.Runtime = (*OpenAI)(nil)
@@ -59,10 +93,34 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
+	if cfg.ConnectTimeout <= 0 {
+		cfg.ConnectTimeout = 10 * time.Second
+	}
+	if cfg.FirstTokenTimeout <= 0 {
+		cfg.FirstTokenTimeout = cfg.RequestTimeout
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.DialContext = (&net.Dialer{Timeout: cfg.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
+		tr.TLSHandshakeTimeout = cfg.ConnectTimeout
+		hc = &http.Client{Transport: tr}
+	}
 	opts := []option.RequestOption{
 		option.WithAPIKey(cfg.APIKey),
 		option.WithMaxRetries(max(cfg.MaxRetries, 0)),
 		option.WithRequestTimeout(cfg.RequestTimeout),
+		option.WithHTTPClient(hc),
+	}
+	if cfg.APIKey == "" {
+		// Local servers need no key; an empty "Bearer " is worse than none.
+		opts = append(opts, option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+			r.Header.Del("Authorization")
+			return next(r)
+		}))
 	}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
@@ -70,184 +128,316 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 	if cfg.MaxRetryDelay > 0 {
 		opts = append(opts, option.WithMaxRetryDelay(cfg.MaxRetryDelay))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	st := cfg.Profiles
+	if st == nil {
+		st = &MemoryProfiles{}
 	}
-	return &OpenAI{client: openai.NewClient(opts...), cfg: cfg}, nil
+	return &OpenAI{client: openai.NewClient(opts...), cfg: cfg, store: st}, nil
 }
 
 // Model returns the configured default model.
 func (c *OpenAI) Model() string { return c.cfg.Model }
 
+// BaseURL returns the endpoint's base URL as profiles are keyed.
+func (c *OpenAI) BaseURL() string { return NormalizeBaseURL(c.cfg.BaseURL) }
+
+// HasKey reports whether an API key is configured (never the key).
+func (c *OpenAI) HasKey() bool { return c.cfg.APIKey != "" }
+
+// Profile returns what is used with model on this endpoint: the stored
+// profile, or a new one from the detected family.
+func (c *OpenAI) Profile(ctx context.Context, model string) (Profile, error) {
+	if model == "" {
+		model = c.cfg.Model
+	}
+	p, ok, err := c.store.Load(ctx, c.BaseURL(), model)
+	if err != nil || ok {
+		return p, err
+	}
+	return c.detect(ctx, model, nil)
+}
+
+// detect builds a new profile: the configured family, else one the base
+// URL or the model list names, else generic. list may be given (Check).
+func (c *OpenAI) detect(ctx context.Context, model string, list *ModelList) (Profile, error) {
+	fam, how := c.cfg.Server, "configured (HEARTH_MODEL_SERVER)"
+	if fam == "" {
+		fam, how = familyFromURL(c.BaseURL()), "base URL"
+	}
+	if list == nil && (fam == "" || c.cfg.ContextTokens == 0 && fam != FamilyOpenAI) {
+		l := c.ListModels(ctx)
+		list = &l
+	}
+	if fam == "" && list != nil {
+		fam, how = list.family(), "model list"
+	}
+	if fam == "" {
+		how = "not recognised: generic settings"
+	}
+	p := NewProfile(c.BaseURL(), model, fam)
+	p.Detected = how
+	switch {
+	case c.cfg.ContextTokens > 0:
+		p.ContextTokens = c.cfg.ContextTokens
+	case list != nil:
+		p.ContextTokens = list.contextFor(model)
+	}
+	p.UpdatedAt = c.cfg.Now().UTC()
+	return p, c.store.Save(ctx, p)
+}
+
 // defaultIterations bounds the tool-call loop when the request does not.
 const defaultIterations = 8
+
+// maxAdaptations bounds how often one call steps down the ladders.
+const maxAdaptations = 8
 
 // Execute sends the conversation and runs the tool-call loop: while the
 // model asks for tools (and iterations remain) each call is executed with
 // req.CallTool and its result sent back. The final assistant text is the
-// output. A model still calling tools after MaxIterations turns is an error.
+// output (with Request.Output, the JSON document found in it). A model
+// still calling tools after MaxIterations turns is an error. A refusal the
+// endpoint's profile can step down from is retried at once, one rung down,
+// and remembered.
 func (c *OpenAI) Execute(ctx context.Context, req agent.Request) (res agent.Result, err error) {
 	model := req.Model
 	if model == "" {
 		model = c.cfg.Model
 	}
 	res.Model = model
-	params, err := c.params(model, req)
+	p, err := c.Profile(ctx, model)
 	if err != nil {
 		return res, err
 	}
-	var requests atomic.Int64
-	count := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		requests.Add(1)
-		return next(r)
-	})
-	defer func() { res.Attempts = int(requests.Load()) }()
+	cl := &call{c: c, req: req, p: p, model: model, res: &res}
+	defer func() { res.Attempts = int(cl.requests.Load()) }()
+	err = cl.run(ctx)
+	return res, err
+}
 
-	iterations := req.MaxIterations
+// call is one Execute: the conversation and the profile as it adapts.
+type call struct {
+	c     *OpenAI
+	req   agent.Request
+	p     Profile
+	model string
+	res   *agent.Result
+
+	turns    []openai.ChatCompletionMessageParamUnion // tool turns after the request's messages
+	requests atomic.Int64
+	adapted  int
+	trimmed  bool // the context window was learned from an overflow this call
+	// lastEstimate is the last request's prompt size in estimated tokens.
+	lastEstimate int
+
+	sentTools, sentFormat bool
+	final                 bool // the structured follow-up after a split tool phase
+}
+
+func (cl *call) run(ctx context.Context) error {
+	cl.noteMode()
+	iterations := cl.req.MaxIterations
 	if iterations <= 0 {
 		iterations = defaultIterations
 	}
-	for turn := 1; turn <= iterations; turn++ {
-		var t reply
-		if req.OnDelta != nil {
-			t, err = c.stream(ctx, params, count, req.OnDelta)
-		} else {
-			t, err = c.complete(ctx, params, count)
-		}
-		res.Usage = res.Usage.Add(t.usage)
-		if t.model != "" {
-			res.Model = t.model
-		}
+	offered := make([]string, 0, len(cl.req.Tools))
+	for _, t := range cl.req.Tools {
+		offered = append(offered, t.Name)
+	}
+	for turn := 1; turn <= iterations; {
+		params, err := cl.params()
 		if err != nil {
-			return res, err
+			return err
 		}
-		if len(t.calls) == 0 {
-			if t.content == "" && t.refusal != "" {
-				return res, fmt.Errorf("llm: the model refused: %s", t.refusal)
+		r, err := cl.send(ctx, params)
+		if err != nil {
+			if cl.adapt(ctx, err) {
+				continue // the same turn, one rung down
 			}
-			res.Output = t.content
-			return res, nil
+			return fmt.Errorf("llm: chat completion: %w", err)
 		}
-		if req.CallTool == nil {
-			return res, errors.New("llm: the model called a tool but none were offered")
+		cl.res.Usage = cl.res.Usage.Add(r.usage)
+		cl.res.FinishReason = r.finish
+		if r.model != "" {
+			cl.res.Model = r.model
 		}
-		params.Messages = append(params.Messages, t.assistant)
-		for _, tc := range t.calls {
-			call := c.runTool(ctx, req.CallTool, tc.name, tc.args)
-			res.ToolCalls = append(res.ToolCalls, call)
-			content := string(call.Result)
-			if call.Error != "" {
-				b, _ := json.Marshal(map[string]string{"error": call.Error})
+		cl.fingerprint(ctx, r.fingerprint)
+		calls := r.calls
+		if len(calls) == 0 && cl.sentTools {
+			if found := contentToolCalls(r.content, offered); len(found) > 0 {
+				cl.note("tool calls read from the reply's text (the server did not parse them)")
+				for i, f := range found {
+					calls = append(calls, toolCall{id: fmt.Sprintf("call_content_%d_%d", turn, i+1), name: f.Name, args: f.Args})
+				}
+				r.content = ""
+			}
+		}
+		if len(calls) == 0 { // tool calls decide a tool turn, whatever finish_reason says
+			if r.content == "" && r.refusal != "" {
+				return fmt.Errorf("llm: the model refused: %s", r.refusal)
+			}
+			out := stripThink(r.content)
+			if cl.req.Output != nil {
+				doc, ok := extractDocument(out)
+				if !ok && cl.needsFinal() {
+					cl.final = true
+					cl.turns = append(cl.turns, openai.AssistantMessage(out),
+						openai.UserMessage("Now write the final answer: the JSON document only."))
+					cl.note("the answer came without the document; asked again with the output format and without tools")
+					turn++
+					continue
+				}
+				out = doc
+			}
+			if out == "" && r.finish == "" {
+				return errors.New("llm: the reply was empty and never finished (the server may have run out of context)")
+			}
+			cl.res.Output = out
+			return nil
+		}
+		if cl.req.CallTool == nil {
+			return errors.New("llm: the model called a tool but none were offered")
+		}
+		cl.turns = append(cl.turns, assistantToolTurn(r.content, calls))
+		for _, tc := range calls {
+			done := runTool(ctx, cl.req.CallTool, tc.name, tc.args)
+			cl.res.ToolCalls = append(cl.res.ToolCalls, done)
+			content := string(done.Result)
+			if done.Error != "" {
+				b, _ := json.Marshal(map[string]string{"error": done.Error})
 				content = string(b)
 			}
-			params.Messages = append(params.Messages, openai.ToolMessage(content, tc.id))
+			cl.turns = append(cl.turns, openai.ToolMessage(content, tc.id))
 		}
 		if err := ctx.Err(); err != nil {
-			return res, err
+			return err
 		}
+		turn++
 	}
-	return res, fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+	return fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
 }
 
-// reply is one turn of the model's answer, streamed or not.
-type reply struct {
-	content, refusal string
-	calls            []toolCall
-	usage            agent.Usage
-	model            string
-	// assistant is the turn as the next request sends it back.
-	assistant openai.ChatCompletionMessageParamUnion
+// needsFinal: after a split tool phase the answer was not the document, so
+// one more request asks for it with the output format and no tools.
+func (cl *call) needsFinal() bool {
+	return !cl.final && cl.sentTools && !cl.sentFormat && cl.p.Output != OutputText
 }
 
-type toolCall struct{ id, name, args string }
-
-// complete makes one request and reads the whole reply.
-func (c *OpenAI) complete(ctx context.Context, params openai.ChatCompletionNewParams, opts ...option.RequestOption) (reply, error) {
-	comp, err := c.client.Chat.Completions.New(ctx, params, opts...)
-	if err != nil {
-		return reply{}, fmt.Errorf("llm: chat completion: %w", err)
+func assistantToolTurn(content string, calls []toolCall) openai.ChatCompletionMessageParamUnion {
+	msg := openai.ChatCompletionAssistantMessageParam{}
+	if content != "" {
+		msg.Content.OfString = openai.String(content)
 	}
-	r := reply{usage: agent.Usage{InputTokens: comp.Usage.PromptTokens, OutputTokens: comp.Usage.CompletionTokens}, model: comp.Model}
-	if len(comp.Choices) == 0 {
-		return r, errors.New("llm: the reply has no choices")
+	for _, tc := range calls {
+		msg.ToolCalls = append(msg.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{ID: tc.id,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.name, Arguments: tc.args}}})
 	}
-	msg := comp.Choices[0].Message
-	r.content, r.refusal, r.assistant = msg.Content, msg.Refusal, msg.ToParam()
-	for _, tc := range msg.ToolCalls {
-		r.calls = append(r.calls, toolCall{id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
-	}
-	return r, nil
+	return openai.ChatCompletionMessageParamUnion{OfAssistant: &msg}
 }
 
-// stream makes one streamed request: text deltas go to onDelta as they
-// arrive (until the turn turns out to call tools), tool calls are
-// assembled from their pieces by index, and usage comes from the last
-// chunk (stream_options.include_usage).
-func (c *OpenAI) stream(ctx context.Context, params openai.ChatCompletionNewParams, count option.RequestOption, onDelta func(string)) (reply, error) {
-	params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
-	st := c.client.Chat.Completions.NewStreaming(ctx, params, count)
-	defer st.Close()
-	var r reply
-	var text strings.Builder
-	byIndex := map[int64]int{}
-	for st.Next() {
-		ch := st.Current()
-		if ch.Model != "" {
-			r.model = ch.Model
-		}
-		if ch.JSON.Usage.Valid() {
-			r.usage = agent.Usage{InputTokens: ch.Usage.PromptTokens, OutputTokens: ch.Usage.CompletionTokens}
-		}
-		for _, choice := range ch.Choices {
-			if choice.Index != 0 {
-				continue
-			}
-			if d := choice.Delta.Content; d != "" {
-				text.WriteString(d)
-				if len(r.calls) == 0 {
-					onDelta(d)
-				}
-			}
-			r.refusal += choice.Delta.Refusal
-			for _, tc := range choice.Delta.ToolCalls {
-				i, ok := byIndex[tc.Index]
-				if !ok {
-					i = len(r.calls)
-					byIndex[tc.Index] = i
-					r.calls = append(r.calls, toolCall{})
-				}
-				if tc.ID != "" {
-					r.calls[i].id = tc.ID
-				}
-				if tc.Function.Name != "" {
-					r.calls[i].name = tc.Function.Name
-				}
-				r.calls[i].args += tc.Function.Arguments
-			}
+// note records what this call adapted to (once each).
+func (cl *call) note(s string) {
+	if !slices.Contains(cl.res.Notes, s) {
+		cl.res.Notes = append(cl.res.Notes, s)
+	}
+}
+
+// noteMode says when the endpoint runs below its family's first rung, and
+// why, so a run that used json_object or no tools explains itself.
+func (cl *call) noteMode() {
+	top := NewProfile(cl.p.BaseURL, cl.p.Model, cl.p.Family)
+	if cl.req.Output != nil && (cl.p.Output != top.Output || cl.p.Dialect != top.Dialect) {
+		cl.note("structured output " + cl.p.outputName() + " for this endpoint" + cl.why("structured output"))
+	}
+	if len(cl.req.Tools) > 0 && cl.p.Tools == ToolsNone {
+		cl.note("tool-less mode for this endpoint: the facts are in the prompt" + cl.why("tools off"))
+	}
+}
+
+// why is the latest lesson about topic, as " (learned …: …)".
+func (cl *call) why(topic string) string {
+	for i := len(cl.p.Learned) - 1; i >= 0; i-- {
+		l := cl.p.Learned[i]
+		if strings.HasPrefix(l.What, topic) {
+			return fmt.Sprintf(" (learned %s: %s)", l.At.Format("2006-01-02"), l.Because)
 		}
 	}
-	if err := st.Err(); err != nil {
-		return r, fmt.Errorf("llm: streamed chat completion: %w", err)
+	return ""
+}
+
+// adapt steps the profile down for a refusal it knows and reports whether
+// the turn should be retried.
+func (cl *call) adapt(ctx context.Context, err error) bool {
+	se, ok := ServerErrorOf(err)
+	if !ok || cl.adapted >= maxAdaptations {
+		return false
 	}
-	r.content = text.String()
-	asst := openai.ChatCompletionAssistantMessageParam{}
-	if r.content != "" {
-		asst.Content.OfString = openai.String(r.content)
-	}
-	for i := range r.calls {
-		if r.calls[i].id == "" {
-			r.calls[i].id = fmt.Sprintf("call_%d", i+1)
+	because := se.Error()
+	what := ""
+	formatFirst := strings.HasPrefix(se.Param, "response_format")
+	switch {
+	case !cl.trimmed && cl.overflow(se):
+		cl.trimmed = true
+		what = fmt.Sprintf("context window %d tokens", cl.p.ContextTokens)
+	case se.refusedField() == FieldMaxTokens && cl.p.TokensField == FieldMaxTokens:
+		cl.p.TokensField, what = FieldMaxCompletionTokens, "token cap sent as max_completion_tokens"
+	case se.refusedField() == FieldMaxCompletionTokens && cl.p.TokensField == FieldMaxCompletionTokens:
+		cl.p.TokensField, what = FieldMaxTokens, "token cap sent as max_tokens"
+	case cl.sentTools && !formatFirst && se.refusesToolSchema():
+		what = cl.p.stepToolSchema()
+	case cl.sentTools && !formatFirst && se.refusesTools():
+		cl.p.Tools, what = ToolsNone, "tools off (tool-less mode)"
+	case cl.sentFormat && se.refusesFormat():
+		step, ok := cl.p.stepOutput(se.refusesJSONSchema())
+		if !ok {
+			return false
 		}
-		asst.ToolCalls = append(asst.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{ID: r.calls[i].id,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: r.calls[i].name, Arguments: r.calls[i].args}}})
+		what = step
+	default:
+		return false
 	}
-	r.assistant = openai.ChatCompletionMessageParamUnion{OfAssistant: &asst}
-	return r, nil
+	cl.adapted++
+	cl.p.learn(cl.c.cfg.Now(), what, because)
+	if err := cl.c.store.Save(ctx, cl.p); err != nil {
+		cl.note("could not remember the endpoint's settings: " + err.Error())
+	}
+	cl.note(what + ", because the server answered " + because)
+	return true
+}
+
+// overflow learns the context window from an overflow error: the limit the
+// server named, else three quarters of what was sent.
+func (cl *call) overflow(se *ServerError) bool {
+	limit, ok := se.contextOverflow()
+	if !ok {
+		return false
+	}
+	if limit <= 0 {
+		limit = cl.lastEstimate * 3 / 4
+	}
+	if limit <= 0 || cl.p.ContextTokens > 0 && limit >= cl.p.ContextTokens {
+		return false // nothing new to trim to
+	}
+	cl.p.ContextTokens = limit
+	return true
+}
+
+// fingerprint switches a generic profile to Ollama's when a reply says
+// "fp_ollama" (Ollama's system_fingerprint), e.g. behind a proxy.
+func (cl *call) fingerprint(ctx context.Context, fp string) {
+	if fp != "fp_ollama" || cl.p.Family != FamilyGeneric || len(cl.p.Learned) > 0 {
+		return
+	}
+	next := NewProfile(cl.p.BaseURL, cl.p.Model, FamilyOllama)
+	next.Detected, next.ContextTokens = "reply (system_fingerprint fp_ollama)", cl.p.ContextTokens
+	next.UpdatedAt = cl.c.cfg.Now().UTC()
+	cl.p = next
+	_ = cl.c.store.Save(ctx, cl.p)
 }
 
 // runTool executes one call; failures become the tool's result for the model.
-func (c *OpenAI) runTool(ctx context.Context, call agent.ToolCaller, name, args string) agent.ToolCall {
+func runTool(ctx context.Context, call agent.ToolCaller, name, args string) agent.ToolCall {
 	tc := agent.ToolCall{Name: name, Args: json.RawMessage(args)}
 	if args == "" || !json.Valid([]byte(args)) {
 		tc.Args = json.RawMessage("{}")
@@ -268,45 +458,4 @@ func (c *OpenAI) runTool(ctx context.Context, call agent.ToolCaller, name, args 
 	}
 	tc.Result = b
 	return tc
-}
-
-// params builds the first request of a conversation.
-func (c *OpenAI) params(model string, req agent.Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{Model: model}
-	if req.System != "" {
-		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
-	}
-	for _, m := range req.Messages {
-		switch m.Role {
-		case agent.RoleUser:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
-		case agent.RoleAssistant:
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
-		default:
-			return p, fmt.Errorf("llm: unknown message role %q", m.Role)
-		}
-	}
-	for _, t := range req.Tools {
-		fn := openai.FunctionDefinitionParam{Name: t.Name, Parameters: openai.FunctionParameters(t.Parameters)}
-		if t.Description != "" {
-			fn.Description = openai.String(t.Description)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fn))
-	}
-	if o := req.Output; o != nil {
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{
-			JSONSchema: openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: o.Name, Strict: openai.Bool(!o.Loose), Schema: o.Schema},
-		}}
-	}
-	if req.Temperature != nil {
-		p.Temperature = openai.Float(*req.Temperature)
-	}
-	if req.MaxTokens > 0 {
-		if c.cfg.LegacyMaxTokens {
-			p.MaxTokens = openai.Int(int64(req.MaxTokens))
-		} else {
-			p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
-		}
-	}
-	return p, nil
 }

@@ -36,12 +36,14 @@ type Reply struct {
 	// CloseMidBody sends the headers and part of the body, then closes the
 	// connection.
 	CloseMidBody bool
-	// Chunks are the pieces a streamed reply ("stream": true in the
-	// request) sends its content in; nil splits Content at word ends into
-	// about four pieces.
+	// StreamCut ends a streamed reply after its first chunk, without a
+	// finish chunk or [DONE] (a server that died mid-answer).
+	StreamCut bool
+	// Chunks are the pieces a streamed reply sends its content in (nil:
+	// about three, split evenly).
 	Chunks []string
-	// ChunkDelay waits before each piece of a streamed reply (a model that
-	// types slowly).
+	// ChunkDelay waits before each content piece and tool call of a
+	// streamed reply (a model that types slowly).
 	ChunkDelay time.Duration
 }
 
@@ -85,44 +87,4 @@ func Error(status int) Reply { return Reply{Status: status} }
 // RateLimited is a 429 asking the client to retry after 10 ms.
 func RateLimited() Reply {
 	return Reply{Status: http.StatusTooManyRequests, Header: map[string]string{"Retry-After-Ms": "10"}}
-}
-
-// wire types: the Chat Completions response format.
-type wireCompletion struct {
-	ID      string       `json:"id"`
-	Object  string       `json:"object"`
-	Created int64        `json:"created"`
-	Model   string       `json:"model"`
-	Choices []wireChoice `json:"choices"`
-	Usage   wireUsage    `json:"usage"`
-}
-
-type wireChoice struct {
-	Index        int         `json:"index"`
-	FinishReason string      `json:"finish_reason"`
-	Message      wireMessage `json:"message"`
-}
-
-type wireMessage struct {
-	Role      string         `json:"role"`
-	Content   *string        `json:"content"`
-	Refusal   *string        `json:"refusal"`
-	ToolCalls []wireToolCall `json:"tool_calls,omitempty"`
-}
-
-type wireToolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function wireFunction `json:"function"`
-}
-
-type wireFunction struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type wireUsage struct {
-	PromptTokens     int64 `json:"prompt_tokens"`
-	CompletionTokens int64 `json:"completion_tokens"`
-	TotalTokens      int64 `json:"total_tokens"`
 }

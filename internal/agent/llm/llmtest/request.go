@@ -113,3 +113,69 @@ func (r Request) Contains(s string) bool {
 	b, _ := json.Marshal(s)
 	return strings.Contains(string(r.Raw), strings.Trim(string(b), `"`))
 }
+
+// ToolDef is one offered tool as sent.
+type ToolDef struct {
+	Name       string
+	Strict     bool
+	Parameters map[string]any
+}
+
+// Tools returns the tools offered, with their parameters and strict flag.
+func (r Request) Tools() []ToolDef {
+	list, _ := r.Body["tools"].([]any)
+	var out []ToolDef
+	for _, t := range list {
+		tm, _ := t.(map[string]any)
+		fn, _ := tm["function"].(map[string]any)
+		d := ToolDef{}
+		d.Name, _ = fn["name"].(string)
+		d.Strict, _ = fn["strict"].(bool)
+		d.Parameters, _ = fn["parameters"].(map[string]any)
+		out = append(out, d)
+	}
+	return out
+}
+
+// Schema is the JSON Schema the response format asks for: json_schema's
+// schema, or the schema llama.cpp reads beside json_object (nil if none).
+func (r Request) Schema() map[string]any {
+	rf := r.ResponseFormat()
+	if rf == nil {
+		return nil
+	}
+	if js, ok := rf["json_schema"].(map[string]any); ok {
+		s, _ := js["schema"].(map[string]any)
+		return s
+	}
+	s, _ := rf["schema"].(map[string]any)
+	return s
+}
+
+// PromptTokens estimates the prompt's tokens at four characters a token
+// (messages and tool definitions).
+func (r Request) PromptTokens() int {
+	n := 0
+	for _, m := range r.Messages() {
+		n += len(m.Content) + len(m.Role)
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments)
+		}
+	}
+	if t, ok := r.Body["tools"]; ok {
+		b, _ := json.Marshal(t)
+		n += len(b)
+	}
+	return n / 4
+}
+
+// HasToolResults reports whether the conversation already carries a tool
+// result (a native tool message, or one sent back as text).
+func (r Request) HasToolResults() bool {
+	for _, m := range r.Messages() {
+		if m.Role == "tool" || m.Role == "user" && strings.HasPrefix(m.Content, "Tool result:") {
+			return true
+		}
+	}
+	return false
+}

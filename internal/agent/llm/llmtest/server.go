@@ -1,8 +1,16 @@
-// Package llmtest is a fake OpenAI-compatible server for tests: it speaks
-// the real Chat Completions wire format (content, tool calls, usage, errors,
-// delays, hangs, malformed bodies, dropped connections) from a script, serves
-// /v1/audio/transcriptions, and records every request it received. Point the
-// real openai-go client (llm.OpenAI) at Server.URL().
+// Package llmtest has fake OpenAI-compatible servers for tests. They speak
+// the real Chat Completions wire format (content, tool calls, usage,
+// errors, streaming, delays, hangs, malformed bodies, dropped connections)
+// from a script, serve /v1/audio/transcriptions, and record every request.
+// Point the real openai-go client (llm.OpenAI) at Server.URL().
+//
+// New is a permissive server that accepts anything. NewFamily serves as
+// one real server family does (families.go): OpenAI with its strict-schema
+// refusals, Ollama, llama.cpp, vLLM, LM Studio, and a minimal server
+// without tools; each validates requests as its server documents, answers
+// refusals in that server's error shape (the scripted reply is not used
+// up by a refused request), and shapes replies (ids, usage, finish
+// reasons, tool calls the server failed to parse, streaming) as it does.
 package llmtest
 
 import (
@@ -17,31 +25,62 @@ import (
 	"time"
 )
 
-// Server is the fake. Scripted replies are consumed in order, one per chat
-// request (transport retries included); when the script is empty the
-// Otherwise function answers (default: a 500 saying the script ran out).
+// Server is the fake. Scripted replies are consumed in order, one per
+// accepted chat request (transport retries included); when the script is
+// empty the Otherwise function answers (default: a 500 saying the script
+// ran out).
 type Server struct {
 	srv     *httptest.Server
 	closing chan struct{}
 	once    sync.Once
+	fam     Family
 
 	mu          sync.Mutex
 	script      []Reply
 	otherwise   func(Request) Reply
 	requests    []Request
+	refusals    []Refused
 	transcript  string
 	seq         int
 	inflight    int
 	maxInflight int
 }
 
-// New starts a server with the given script; it is closed at test cleanup.
+// Refused is a request the family's validation refused, with the answer.
+type Refused struct {
+	Request Request
+	Status  int
+	Body    string
+}
+
+// New starts a permissive server with the given script; it is closed at
+// test cleanup.
 func New(tb testing.TB, replies ...Reply) *Server {
 	tb.Helper()
-	s := &Server{closing: make(chan struct{}), script: replies, transcript: "transcribed text"}
+	return NewFamily(tb, Family{Name: "permissive"}, replies...)
+}
+
+// NewFamily starts a server that behaves as fam.
+func NewFamily(tb testing.TB, fam Family, replies ...Reply) *Server {
+	tb.Helper()
+	s := &Server{closing: make(chan struct{}), script: replies, transcript: "transcribed text", fam: fam}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chat)
 	mux.HandleFunc("POST /v1/audio/transcriptions", s.transcribe)
+	if fam.Models != nil {
+		mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+			s.record(Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()})
+			if ref := fam.auth(r.Header); ref != nil {
+				writeJSON(w, ref.Status, ref.Body)
+				return
+			}
+			status, body := fam.Models()
+			writeJSON(w, status, body)
+		})
+	}
+	for path, h := range fam.Routes {
+		mux.HandleFunc(path, h)
+	}
 	s.srv = httptest.NewServer(mux)
 	tb.Cleanup(s.Close)
 	return s
@@ -67,7 +106,7 @@ func (s *Server) Push(replies ...Reply) {
 }
 
 // Otherwise sets the reply for requests beyond the script (e.g. a model
-// that calls tools forever).
+// that calls tools forever, or a model that answers from the request).
 func (s *Server) Otherwise(fn func(Request) Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,7 +127,8 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
-// ChatRequests returns the chat completion requests received.
+// ChatRequests returns the chat completion requests received (refused
+// ones included).
 func (s *Server) ChatRequests() []Request {
 	var out []Request
 	for _, r := range s.Requests() {
@@ -97,6 +137,13 @@ func (s *Server) ChatRequests() []Request {
 		}
 	}
 	return out
+}
+
+// Refusals returns the requests the family refused, in order.
+func (s *Server) Refusals() []Refused {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Refused(nil), s.refusals...)
 }
 
 // MaxConcurrent reports the most requests that were in flight at once.
@@ -113,10 +160,21 @@ func (s *Server) Remaining() int {
 	return len(s.script)
 }
 
-func (s *Server) enter(req Request) (Reply, int) {
+func (s *Server) record(req Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, req)
+}
+
+func (s *Server) refuse(req Request, ref *Refusal) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusals = append(s.refusals, Refused{Request: req, Status: ref.Status, Body: ref.Body})
+}
+
+func (s *Server) enter(req Request) (Reply, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.inflight++
 	s.maxInflight = max(s.maxInflight, s.inflight)
 	s.seq++
@@ -141,7 +199,24 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	req := Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
 	_ = json.Unmarshal(raw, &req.Body)
-	reply, seq := s.enter(req)
+	s.record(req)
+	if ref := s.fam.auth(r.Header); ref != nil {
+		s.refuse(req, ref)
+		writeJSON(w, ref.Status, ref.Body)
+		return
+	}
+	if s.fam.Check != nil {
+		if ref := s.fam.Check(req); ref != nil {
+			s.refuse(req, ref)
+			writeJSON(w, ref.Status, ref.Body)
+			return
+		}
+	}
+	seen := req
+	if s.fam.Sees != nil {
+		seen = s.fam.Sees(req)
+	}
+	reply, seq := s.enter(seen)
 	defer s.leave()
 
 	if reply.Hang {
@@ -173,57 +248,28 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	if stream, _ := req.Body["stream"].(bool); stream && status == http.StatusOK && reply.Body == "" {
-		s.stream(w, r, reply, seq, req)
+	if reply.Body != "" {
+		writeJSON(w, status, reply.Body)
 		return
 	}
-	body := reply.Body
-	if body == "" {
-		body = s.body(reply, status, seq, req.Model())
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, body)
-}
-
-func (s *Server) body(reply Reply, status, seq int, model string) string {
 	if status >= 300 {
 		b, _ := json.Marshal(map[string]any{"error": map[string]any{
 			"message": fmt.Sprintf("llmtest: scripted status %d", status), "type": "llmtest_error", "code": nil}})
-		return string(b)
+		writeJSON(w, status, string(b))
+		return
 	}
-	if reply.Model != "" {
-		model = reply.Model
+	c := s.fam.completion(reply, seq, seen)
+	if stream, _ := req.Body["stream"].(bool); stream {
+		s.fam.writeStream(w, c, req, reply, func(d time.Duration) bool { return s.wait(r, d) })
+		return
 	}
-	msg := wireMessage{Role: "assistant"}
-	finish := "stop"
-	if reply.Content != "" || len(reply.ToolCalls) == 0 {
-		c := reply.Content
-		msg.Content = &c
-	}
-	if reply.Refusal != "" {
-		ref := reply.Refusal
-		msg.Refusal = &ref
-	}
-	for i, c := range reply.ToolCalls {
-		id := c.ID
-		if id == "" {
-			id = fmt.Sprintf("call_%d_%d", seq, i+1)
-		}
-		msg.ToolCalls = append(msg.ToolCalls, wireToolCall{ID: id, Type: "function",
-			Function: wireFunction{Name: c.Name, Arguments: c.Arguments}})
-		finish = "tool_calls"
-	}
-	if reply.FinishReason != "" {
-		finish = reply.FinishReason
-	}
-	b, _ := json.Marshal(wireCompletion{
-		ID: fmt.Sprintf("chatcmpl-%d", seq), Object: "chat.completion", Created: time.Now().Unix(), Model: model,
-		Choices: []wireChoice{{Index: 0, FinishReason: finish, Message: msg}},
-		Usage: wireUsage{PromptTokens: reply.PromptTokens, CompletionTokens: reply.CompletionTokens,
-			TotalTokens: reply.PromptTokens + reply.CompletionTokens},
-	})
-	return string(b)
+	writeJSON(w, http.StatusOK, string(c.marshal()))
+}
+
+func writeJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
 }
 
 // closeMidBody promises a long JSON body, sends a fragment and hangs up.
@@ -258,4 +304,21 @@ func (s *Server) transcribe(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]string{"text": text})
+}
+
+// wait pauses d, unless the client goes away or the server closes first
+// (then false).
+func (s *Server) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+	return false
 }
