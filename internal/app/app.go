@@ -56,8 +56,8 @@ type App struct {
 	// Model is Admin → Model: the endpoint, what was learned, the check.
 	Model *llm.ModelAdmin
 	// Evals runs the coach's eval suite from Admin → Evals.
-	Evals *eval.Service
-	Workflows   *workflow.Runtime
+	Evals     *eval.Service
+	Workflows *workflow.Runtime
 
 	opts   buildOptions
 	ln     net.Listener
