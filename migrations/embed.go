@@ -9,7 +9,8 @@
 // Version 9 is a Go migration in internal/store (repair_text: normalises
 // control characters in text stored before package text existed); so is
 // version 42 (bodyscans.go: body scans with one figure, rebuilt in Go to keep
-// migration 70's index whichever runs first).
+// migration 70's index whichever runs first); so is version 28
+// (triggers.go: agent_runs accepts the "demo" trigger).
 package migrations
 
 import "embed"

@@ -118,6 +118,34 @@
     }, 1000);
   }
 
+  // Date-and-time fields of new entries start at now, in the household's
+  // time zone: a sheet opened hours after the page loaded gets the current
+  // time, unless the member already changed the field.
+  const localNow = () => {
+    const parts = {};
+    for (const p of new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit',
+      day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date())) parts[p.type] = p.value;
+    return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+  };
+  document.addEventListener('input', (e) => {
+    if (e.target instanceof HTMLInputElement && e.target.classList.contains('when-now')) e.target.dataset.touched = '1';
+  }, true);
+  window.hearthSheetOpened = (sheet) => {
+    for (const i of sheet.querySelectorAll('input.when-now')) {
+      if (!i.dataset.touched && !i.getAttribute('aria-invalid')) i.value = localNow();
+    }
+  };
+
+  // The toast after a delete offers Undo for 10 seconds.
+  let toastTimer;
+  new MutationObserver(() => {
+    const t = document.getElementById('toast');
+    if (!t || !t.classList.contains('show') || t.dataset.shown === '1') return;
+    t.dataset.shown = '1';
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.classList.remove('show'); t.replaceChildren(); }, 10000);
+  }).observe(body, { childList: true, subtree: true });
+
   // Flash messages fade out after a few seconds.
   const flash = document.getElementById('flash');
   if (flash) {

@@ -16,6 +16,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"catalog", "Catalog", "/admin/catalog"},
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
+	{"messages", "Messages", "/admin/messages"},
 	{"definitions", "Agents", "/admin/definitions"},
 	{"evals", "Evals", "/admin/evals"},
 	{"backups", "Backups", "/admin/backups"},
@@ -59,6 +60,13 @@ type AdminMember struct {
 	Form  FormState
 	Goals []AdminGoalRow
 	Goal  FormState
+	// Program is the member's program with its controls (nil: none).
+	Program *ProgramCard
+	// ProgramMessage says what the last program control did (or why not).
+	ProgramMessage string
+	ProgramFailed  bool
+	// Messages are the coach's recent messages to the member.
+	Messages []MessageRow
 }
 
 // Option is one choice of a select.
@@ -362,4 +370,10 @@ type AdminImports struct {
 	Status  ImportStatus
 	Recent  []ImportRow
 	MaxSize string
+}
+
+// AdminMessages is Admin → Messages: what the coach told each member.
+type AdminMessages struct {
+	AdminPage
+	Rows []MessageRow
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -78,10 +79,28 @@ func getForm(url string) string {
 // openSheet is the expression that opens a logging sheet by fixed name.
 func openSheet(name string) string {
 	switch name {
-	case "weight", "meal", "workout":
+	case "weight", "meal", "workout", "scan", "entry":
 		return "$_sheet = '" + name + "'"
 	}
 	return ""
+}
+
+// editEntry asks the server for an entry's correction sheet (the answer
+// fills the sheet and opens it).
+func editEntry(url string) string {
+	if !safePath.MatchString(url) {
+		return ""
+	}
+	return fmt.Sprintf("@get('%s')", url)
+}
+
+// workoutChoices are the workout types, plus cur when it is another one (an
+// imported "walking" stays selectable while it is corrected).
+func workoutChoices(cur string) []string {
+	if cur == "" || slices.Contains(WorkoutTypes, cur) {
+		return WorkoutTypes
+	}
+	return append(slices.Clone(WorkoutTypes), cur)
 }
 
 func itoa(n int) string     { return strconv.Itoa(n) }

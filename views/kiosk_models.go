@@ -59,6 +59,16 @@ type WeightWidget struct {
 	ETA         string // "goal around 12 Mar" or a note
 	LastWeighIn string
 	Chart       Chart
+	// Recent are the last weigh-ins, each a row to tap to correct it.
+	Recent []EntryRow
+}
+
+// EntryRow is a logged entry shown as a row; tapping it opens the sheet
+// to correct or delete it (Edit is its validated URL path, "" = not
+// editable).
+type EntryRow struct {
+	When, Text string
+	Edit       string
 }
 
 // Chart is a server-rendered SVG line chart (viewBox units).
@@ -110,8 +120,8 @@ type NutritionWidget struct {
 	Meals   []MealRow
 }
 
-// MealRow is one meal logged today.
-type MealRow struct{ Time, Name, Calories string }
+// MealRow is one meal logged today; Edit opens its correction sheet.
+type MealRow struct{ Time, Name, Calories, Edit string }
 
 // BodyWidget is body composition.
 type BodyWidget struct {
@@ -120,6 +130,7 @@ type BodyWidget struct {
 	Lean     string
 	Changes  string // "−0.8 % body fat since 12 Nov"
 	Measured string
+	Edit     string // the latest scan's correction sheet ("" = from a weigh-in)
 }
 
 // WorkoutsWidget lists recent workouts.
@@ -128,8 +139,8 @@ type WorkoutsWidget struct {
 	ThisWeek string
 }
 
-// WorkoutRow is one workout.
-type WorkoutRow struct{ When, Title, Detail string }
+// WorkoutRow is one workout; Edit opens its correction sheet.
+type WorkoutRow struct{ When, Title, Detail, Edit string }
 
 // Chip is the provenance chip of the curated and coach areas.
 type Chip struct {
@@ -158,6 +169,8 @@ type CuratedArea struct {
 	Suggestion []ContentCard
 	SuggestMin string
 	Discover   []ContentCard // onboarding: a few catalog starting points
+	// Program is the member's program with its controls (nil: none shown).
+	Program *ProgramCard
 }
 
 // PlaylistWidget is the member's own playlist.
@@ -199,18 +212,23 @@ type PromptView struct {
 
 // CoachArea is the coach's voice.
 type CoachArea struct {
-	MemberID    string
-	CSRF        string
-	Chip        Chip
-	HasDoc      bool
-	Briefing    string
-	CTAs        []CTAView
-	Prompts     []PromptView
-	Feedback    []string
-	Onboarding  bool
-	Transcribes bool
+	MemberID string
+	CSRF     string
+	Chip     Chip
+	HasDoc   bool
+	Briefing string
+	// BriefingUpdated: a figure in the briefing changed since the coach
+	// wrote it and shows its live value.
+	BriefingUpdated bool
+	CTAs            []CTAView
+	Prompts         []PromptView
+	Feedback        []string
+	Onboarding      bool
+	Transcribes     bool
 	// CanPrepare offers "prepare my day now" (no plan for today yet).
 	CanPrepare bool
+	// Messages are the coach's messages not dismissed yet, newest first.
+	Messages []MessageView
 }
 
 // Sheets are the logging forms over the dashboard.
@@ -222,6 +240,21 @@ type Sheets struct {
 	Weight   FormState
 	Meal     FormState
 	Workout  FormState
+	Scan     FormState
+	// Now is the household's local time for the date-and-time fields
+	// ("2006-01-02T15:04"); hearth.js refreshes it when a sheet opens.
+	Now string
+	// Entry is the entry being corrected (the "entry" sheet).
+	Entry EntrySheet
+}
+
+// EntrySheet corrects or deletes one entry.
+type EntrySheet struct {
+	Kind   string // weight | meal | workout | body-scan ("" = none open)
+	Title  string // "Edit meal"
+	Action string // the edit URL (validated path)
+	Delete string // the delete URL
+	Form   FormState
 }
 
 // ContentPage plays one catalog item.
@@ -239,4 +272,43 @@ type ContentPage struct {
 	InPlaylist bool
 	Index      int // position in the member's playlist when InPlaylist
 	Back       string
+}
+
+// ProgramCard is a member's program and its controls (kiosk dashboard and
+// admin member page): pause, resume, switch, restart, skip to a day,
+// substitute today's item, pace.
+type ProgramCard struct {
+	MemberID string
+	CSRF     string
+	// Action is the URL the controls post to (validated path).
+	Action string
+	// Kiosk posts the controls through Datastar (the admin posts plainly).
+	Kiosk bool
+	Has   bool
+	Title string
+	// Status is active | paused | completed; Line says where the member is
+	// ("Week 2, Day 4 of 30 · today: Plank Ladder (18 min)").
+	Status string
+	Line   string
+	Behind string // "3 sessions behind" or ""
+	Pace   string // calendar | own
+	Day    int
+	Days   []Option // skip to a day
+	// Programs to switch to (or start), SubstituteWith items for today.
+	Programs       []Option
+	SubstituteWith []Option
+	// Substituted is what replaced today's item ("" = nothing).
+	Substituted string
+}
+
+// MessageView is a message from the coach on the dashboard.
+type MessageView struct {
+	Text    string
+	When    string // "today 07:12"
+	Dismiss string // the dismiss URL (validated path)
+}
+
+// MessageRow is a message in the admin's list.
+type MessageRow struct {
+	Member, Agent, Source, Text, When, Status string
 }

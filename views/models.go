@@ -36,6 +36,9 @@ type FormState struct {
 	Values map[string]string
 	Errors map[string]string
 	OK     string
+	// Confirm asks before storing an implausible figure ("Are you sure?
+	// 6.9 kg is far from your trend of 70.5 kg."): Save anyway / Fix.
+	Confirm string
 }
 
 // Value returns the submitted value of a field.

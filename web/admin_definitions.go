@@ -89,6 +89,7 @@ func (h *definitionPages) editPage(c echo.Context, agentID string, form views.Fo
 	if p.Try.Form.Values == nil {
 		p.Try.Form.Values = map[string]string{}
 	}
+	p.Try.NoModel = h.s.deps.Admin.Agents != nil && !h.s.deps.Admin.Agents.HasModel()
 	if h.s.deps.Admin.Household != nil {
 		if ms, err := h.s.deps.Admin.Household.Members(c.Request().Context()); err == nil {
 			for _, m := range ms {

@@ -37,7 +37,7 @@ func (h *definitionPages) try(c echo.Context) error {
 	if len(try.Form.Errors) == 0 {
 		try.Form.Errors = nil
 		res, err := h.defs.Invoke(c.Request().Context(), agentID, params)
-		try.Ran, try.RunID = true, res.RunID
+		try.Ran, try.RunID, try.Heuristic = true, res.RunID, res.Heuristic
 		if err != nil {
 			try.Error = "The agent failed: " + definitionErrText(err)
 			// Bad input (unknown member, no model configured) is the caller's

@@ -30,6 +30,8 @@ type Agents interface {
 	Runs() *agent.RunStore
 	Memory() *agent.MemoryStore
 	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)
+	// HasModel reports whether a language model is configured.
+	HasModel() bool
 }
 
 // Schedules is the scheduler as the admin area and the task API use it

@@ -13,6 +13,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/household"
+	"hearth/internal/messages"
 	"hearth/views"
 )
 
@@ -166,7 +167,14 @@ func (s *Server) memberAdminPage(c echo.Context, form, goal *views.FormState) (v
 		}
 		p.Goals = append(p.Goals, row)
 	}
-	return p, nil
+	if p.Program, err = s.programCard(ctx, m.ID, "/admin/household/"+m.ID+"/program", false); err != nil {
+		return p, err
+	}
+	if p.Program != nil {
+		p.Program.CSRF = p.CSRF
+	}
+	p.Messages, err = s.messageRows(ctx, messages.Filter{Member: m.ID, Limit: 20})
+	return p, err
 }
 
 func (s *Server) adminMember(c echo.Context) error {

@@ -74,11 +74,17 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		g.POST("/household/:member", s.adminMemberUpdate)
 		g.POST("/household/:member/goals", s.adminGoalCreate)
 		g.POST("/household/:member/goals/:goal", s.adminGoalStatus)
+		if s.deps.Programs != nil {
+			g.POST("/household/:member/program", s.adminProgram)
+		}
 		if a.MemberData != nil {
 			g.GET("/household/:member/export", s.adminMemberExport)
 			g.GET("/household/:member/erase", s.adminMemberErasePage)
 			g.POST("/household/:member/erase", s.adminMemberErase)
 		}
+	}
+	if s.deps.Messages != nil {
+		g.GET("/messages", s.adminMessages)
 	}
 	if a.Schedule != nil {
 		g.GET("/schedules", s.adminSchedules)

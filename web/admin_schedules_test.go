@@ -54,26 +54,11 @@ func TestSchedulePreview(t *testing.T) {
 	env := newAdminEnv(t)
 	get := func(q string) string {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, env.srv.URL+"/admin/schedules/preview?"+q, nil)
-		req.Header.Set("Datastar-Request", "true")
-		resp, err := env.client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var b strings.Builder
-		buf := make([]byte, 4096)
-		for {
-			n, err := resp.Body.Read(buf)
-			b.Write(buf[:n])
-			if err != nil {
-				break
-			}
-		}
+		resp, body := datastarGetWith(t, env.client, env.srv.URL+"/admin/schedules/preview?"+q)
 		if resp.StatusCode != 200 {
 			t.Fatalf("preview %s: %d", q, resp.StatusCode)
 		}
-		return b.String()
+		return body
 	}
 	body := get("type=recurring&schedule=" + url.QueryEscape("0 4 * * *"))
 	mustContain(t, "cron preview", body, `id="preview"`, "Tue 3 Mar 2026 04:00", "Sat 7 Mar 2026 04:00")

@@ -24,6 +24,17 @@ type Household interface {
 	Meals(ctx context.Context, member string, limit int) ([]health.Meal, error)
 	Workouts(ctx context.Context, member string, limit int) ([]health.Workout, error)
 	BodyScans(ctx context.Context, member string, limit int) ([]health.BodyScan, error)
+
+	Weight(ctx context.Context, member string, id int64) (health.WeightReading, error)
+	Meal(ctx context.Context, member string, id int64) (health.Meal, error)
+	Workout(ctx context.Context, member string, id int64) (health.Workout, error)
+	BodyScan(ctx context.Context, member string, id int64) (health.BodyScan, error)
+	EditWeight(ctx context.Context, member string, id int64, p household.WeightPatch) (health.WeightReading, error)
+	EditMeal(ctx context.Context, member string, id int64, p household.MealPatch) (health.Meal, error)
+	EditWorkout(ctx context.Context, member string, id int64, p household.WorkoutPatch) (health.Workout, error)
+	EditBodyScan(ctx context.Context, member string, id int64, p household.ScanPatch) (health.BodyScan, error)
+	Delete(ctx context.Context, member string, kind household.EntryKind, id int64) (household.Trashed, error)
+	Restore(ctx context.Context, member string, trashID int64) (household.Trashed, error)
 }
 
 func listLimit(c echo.Context) (int, error) {
@@ -54,6 +65,7 @@ type weightBody struct {
 	WeightKg   *float64 `json:"weight_kg"`
 	BodyFatPct *float64 `json:"body_fat_pct"`
 	LeanMassKg *float64 `json:"lean_mass_kg"`
+	Confirm    bool     `json:"confirm"`
 }
 
 func (s *Server) apiWeightCreate(c echo.Context) error {
@@ -70,7 +82,8 @@ func (s *Server) apiWeightCreate(c echo.Context) error {
 		return apperr.FieldErrors(errs)
 	}
 	r, err := s.deps.Household.LogWeight(c.Request().Context(), c.Param("member"),
-		household.WeightInput{MeasuredAt: at, Weight: *b.WeightKg, Unit: health.KG, BodyFatPct: b.BodyFatPct, LeanMassKg: b.LeanMassKg})
+		household.WeightInput{MeasuredAt: at, Weight: *b.WeightKg, Unit: health.KG, BodyFatPct: b.BodyFatPct, LeanMassKg: b.LeanMassKg,
+			Confirm: b.Confirm})
 	if err != nil {
 		return err
 	}
@@ -99,6 +112,7 @@ type mealBody struct {
 	ProteinG *float64 `json:"protein_g"`
 	CarbsG   *float64 `json:"carbs_g"`
 	FatG     *float64 `json:"fat_g"`
+	Confirm  bool     `json:"confirm"`
 }
 
 func orZero(f *float64) float64 {
@@ -125,7 +139,7 @@ func (s *Server) apiMealCreate(c echo.Context) error {
 		return apperr.FieldErrors(errs)
 	}
 	m, err := s.deps.Household.LogMeal(c.Request().Context(), c.Param("member"), household.MealInput{EatenAt: at,
-		Name: *b.Name, Calories: *b.Calories, ProteinG: orZero(b.ProteinG), CarbsG: orZero(b.CarbsG), FatG: orZero(b.FatG)})
+		Name: *b.Name, Calories: *b.Calories, ProteinG: orZero(b.ProteinG), CarbsG: orZero(b.CarbsG), FatG: orZero(b.FatG), Confirm: b.Confirm})
 	if err != nil {
 		return err
 	}

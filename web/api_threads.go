@@ -167,7 +167,7 @@ func (s *Server) apiThreadMessage(c echo.Context) error {
 		return err
 	}
 	run, err := agents.StartFreeform(ctx, agent.FreeformRequest{Agent: t.Agent, Member: t.Member, Message: b.Content,
-		ThreadID: t.ID, Trigger: agent.TriggerAPI})
+		ThreadID: t.ID, Trigger: agent.TriggerAPI, Chat: true})
 	if err != nil {
 		return err
 	}

@@ -22,12 +22,16 @@ var codeStatus = map[apperr.Code]int{
 	apperr.Unavailable:  http.StatusServiceUnavailable,
 	apperr.NoSpace:      http.StatusInsufficientStorage,
 	apperr.TooMany:      http.StatusTooManyRequests,
+	apperr.Implausible:  http.StatusUnprocessableEntity,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 
 // errorBody is the JSON shape of every API error.
 type errorBody struct {
-	Error    string            `json:"error"`
+	Error string `json:"error"`
+	// Code is the apperr code of the failure ("implausible": send again
+	// with "confirm": true to store it anyway).
+	Code     string            `json:"code,omitempty"`
 	Fields   map[string]string `json:"fields,omitempty"`
 	Fallback string            `json:"fallback,omitempty"`
 }
@@ -41,9 +45,9 @@ func classify(err error) (int, errorBody) {
 	case ae != nil:
 		code := codeStatus[ae.Code]
 		if code == 0 || code == http.StatusInternalServerError {
-			return 500, errorBody{Error: "internal error"}
+			return 500, errorBody{Error: "internal error", Code: string(apperr.Internal)}
 		}
-		return code, errorBody{Error: ae.Message, Fields: ae.Fields}
+		return code, errorBody{Error: ae.Message, Code: string(ae.Code), Fields: ae.Fields}
 	case errors.As(err, &he):
 		msg := http.StatusText(he.Code)
 		if m, ok := he.Message.(string); ok && he.Code < 500 {
@@ -54,7 +58,7 @@ func classify(err error) (int, errorBody) {
 		}
 		return he.Code, errorBody{Error: msg}
 	}
-	return 500, errorBody{Error: "internal error"}
+	return 500, errorBody{Error: "internal error", Code: string(apperr.Internal)}
 }
 
 // handleError is the one error path: map, log internals once, answer in the

@@ -87,5 +87,10 @@ func withCSRF(d views.Dashboard, csrf string) views.Dashboard {
 	d.Coach.CSRF = csrf
 	d.Playlist.CSRF = csrf
 	d.Catalog.CSRF = csrf
+	if d.Curated.Program != nil {
+		p := *d.Curated.Program // shared between clients: copy before setting this one's token
+		p.CSRF = csrf
+		d.Curated.Program = &p
+	}
 	return d
 }

@@ -67,6 +67,8 @@ func (s *Server) contentPage(c echo.Context, it content.Item, member string) (vi
 	}
 	if member != "" {
 		p.Back = "/m/" + member
+		item, day := s.programDay(c.Request().Context(), member)
+		p.Item = withDay(p.Item, item, day)
 		return p, nil
 	}
 	ms, err := s.deps.Household.Members(c.Request().Context())

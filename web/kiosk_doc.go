@@ -14,13 +14,16 @@ import (
 // docView maps the member's dashboard.Today (the document with its
 // staleness rules applied) to the curated and coach view models.
 type docView struct {
-	member      health.Member
-	today       dashboard.Today
-	now         time.Time
-	loc         *time.Location
-	items       map[string]content.Item // the document's content in the catalog
-	transcribes bool
-	canPrepare  bool // the coach can be asked to prepare today now
+	member health.Member
+	// progItem and progDay are the member's program session for today and
+	// its day ("Week 2, Day 4"): every card of that item says that day.
+	progItem, progDay string
+	today             dashboard.Today
+	now               time.Time
+	loc               *time.Location
+	items             map[string]content.Item // the document's content in the catalog
+	transcribes       bool
+	canPrepare        bool // the coach can be asked to prepare today now
 }
 
 // chip is the provenance of the curated and coach areas.
@@ -60,14 +63,25 @@ func (d docView) card(ref dashboard.ContentRef) (views.ContentCard, bool) {
 	}
 	c := itemCard(it, d.member.ID)
 	c.Context = ref.ProgramContext
+	if ref.ContentID == d.progItem && d.progDay != "" {
+		c.Context = d.progDay // the program moved since the plan: say where it is now
+	}
 	return c, true
 }
 
+// itemCard is a catalog item as a card. It names no program day: the
+// catalog's episode number is not the member's day (a program repeats
+// sessions); withDay adds the member's.
 func itemCard(it content.Item, member string) views.ContentCard {
-	c := views.ContentCard{ID: it.ID, Title: it.Title, Duration: fmt.Sprintf("%d min", it.DurationMin),
+	return views.ContentCard{ID: it.ID, Title: it.Title, Duration: fmt.Sprintf("%d min", it.DurationMin),
 		Kind: it.Kind, Thumb: it.Thumbnail, Href: contentHref(it.ID, member)}
-	if it.Day > 0 {
-		c.Context = content.WeekLabel(it.Day)
+}
+
+// withDay labels the card with the member's program day when it is their
+// program session for today.
+func withDay(c views.ContentCard, item, day string) views.ContentCard {
+	if c.ID == item && day != "" {
+		c.Context = day
 	}
 	return c
 }
@@ -139,7 +153,7 @@ func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
 		a.Briefing = greeting(d.member.Name, d.now.In(d.loc))
 		ctas = t.Onboarding
 	} else {
-		a.Briefing, a.Feedback = t.Briefing, t.Feedback
+		a.Briefing, a.BriefingUpdated, a.Feedback = t.Briefing, t.BriefingUpdated, t.Feedback
 	}
 	for _, c := range ctas {
 		if v, ok := ctaView(c, upNext); ok {

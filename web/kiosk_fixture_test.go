@@ -18,6 +18,8 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/idempotency"
 	"hearth/internal/live"
+	"hearth/internal/messages"
+	"hearth/internal/program"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 	"hearth/internal/voice"
@@ -33,6 +35,8 @@ type kiosk struct {
 	hub *live.Hub
 	ds  *dashboard.Store
 	hh  *household.Service
+	ps  *program.Service
+	ms  *messages.Service
 	dir string
 	// client keeps cookies (the CSRF cookie) like a browser.
 	client *http.Client
@@ -66,13 +70,16 @@ func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kio
 	if _, err := cat.LoadDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir()}
+	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir(),
+		ps: program.New(db, cat, opt.Location).Notify(hub), ms: messages.New(db, hub)}
 	deps := web.Deps{
 		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,
 		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
 		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
 		MediaDir: k.dir,
 		Requests: idempotency.New(db),
+		Programs: k.ps,
+		Messages: k.ms,
 	}
 	for _, ch := range change {
 		ch(&deps)

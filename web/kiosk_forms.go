@@ -1,14 +1,18 @@
 package web
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/views"
 )
@@ -54,28 +58,66 @@ func formIntPtr(c echo.Context, name string, errs map[string]string) *int {
 	return &n
 }
 
-// failedForm turns a validation error into a form state that keeps the typed
-// values; ok is false for any other error (handled by the error handler).
+// localInput is the format of a datetime-local field.
+const localInput = "2006-01-02T15:04"
+
+// formWhen reads the "when" field (a datetime-local in the household's time
+// zone); empty is now (the zero time).
+func (s *Server) formWhen(c echo.Context, errs map[string]string) time.Time {
+	v := strings.TrimSpace(c.FormValue("when"))
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := time.ParseInLocation(localInput, v, s.opt.Location)
+	if err != nil {
+		if t, err = time.ParseInLocation("2006-01-02T15:04:05", v, s.opt.Location); err != nil {
+			errs["when"] = "must be a date and time"
+			return time.Time{}
+		}
+	}
+	return t
+}
+
+func confirmed(c echo.Context) bool { return c.FormValue("confirm") == "1" }
+
+// formFields are the service's field names as the forms call them.
+var formFields = map[string]string{"weight_kg": "weight", "lean_mass_kg": "lean_mass", "measured_at": "when",
+	"eaten_at": "when", "started_at": "when", "scanned_at": "when"}
+
+// failedForm turns a validation error (or an implausible figure awaiting
+// confirmation) into a form state that keeps the typed values; ok is false
+// for any other error (handled by the error handler).
 func failedForm(err error, values map[string]string) (views.FormState, bool) {
 	var ae *apperr.Error
-	if !errors.As(err, &ae) || ae.Code != apperr.Invalid {
+	if !errors.As(err, &ae) || (ae.Code != apperr.Invalid && ae.Code != apperr.Implausible) {
 		return views.FormState{}, false
 	}
 	fs := views.FormState{Values: values, Errors: map[string]string{}}
 	for k, v := range ae.Fields {
+		if f, ok := formFields[k]; ok {
+			k = f
+		}
 		fs.Errors[k] = v
 	}
-	if len(ae.Fields) == 0 {
+	if ae.Code == apperr.Implausible {
+		fs.Confirm = ae.Message
+	} else if len(ae.Fields) == 0 {
 		fs.Errors["_"] = ae.Message
-	}
-	// The service names fields as the API does; map them to the form's inputs.
-	if v, ok := fs.Errors["weight_kg"]; ok {
-		fs.Errors["weight"] = v
 	}
 	return fs, true
 }
 
-var savedText = map[string]string{"weight": "Weight saved.", "meal": "Meal saved.", "workout": "Workout saved."}
+var savedText = map[string]string{"weight": "Weight saved.", "meal": "Meal saved.", "workout": "Workout saved.",
+	"scan": "Body scan saved.", "entry": "Changes saved."}
+
+// sheets is the sheet model of the member's dashboard for this client.
+func (s *Server) sheets(c echo.Context, member string) views.Sheets {
+	sh := views.Sheets{MemberID: member, CSRF: csrfToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
+	if m, err := s.deps.Household.Member(c.Request().Context(), member); err == nil {
+		sh.Unit = string(m.Unit.Normalize())
+	}
+	return sh
+}
 
 // sheetResult answers a logging sheet. Datastar: patch the form (errors
 // inline, values kept) or reset it, close the sheet and flash; the open
@@ -89,30 +131,39 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 			return err
 		}
 	}
+	put := func(sh *views.Sheets) {
+		switch form {
+		case "weight":
+			sh.Weight = fs
+		case "meal":
+			sh.Meal = fs
+		case "workout":
+			sh.Workout = fs
+		case "scan":
+			sh.Scan = fs
+		}
+	}
 	if !isDatastar(c) {
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+c.Param("member"))
 		}
-		return s.renderDashboard(c, http.StatusBadRequest, form, fs)
+		return s.renderDashboard(c, http.StatusBadRequest, form, put)
 	}
-	sh := views.Sheets{MemberID: c.Param("member"), CSRF: csrfToken(c)}
-	if m, merr := s.deps.Household.Member(c.Request().Context(), sh.MemberID); merr == nil {
-		sh.Unit = string(m.Unit.Normalize())
-	}
+	sh := s.sheets(c, c.Param("member"))
 	if err == nil {
 		fs.OK = savedText[form]
 	}
+	put(&sh)
 	sse := newSSE(c)
 	switch form {
 	case "weight":
-		sh.Weight = fs
 		_ = sse.PatchElementTempl(views.WeightForm(sh))
 	case "meal":
-		sh.Meal = fs
 		_ = sse.PatchElementTempl(views.MealForm(sh))
 	case "workout":
-		sh.Workout = fs
 		_ = sse.PatchElementTempl(views.WorkoutForm(sh))
+	case "scan":
+		_ = sse.PatchElementTempl(views.ScanForm(sh))
 	}
 	if err == nil {
 		_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
@@ -132,18 +183,25 @@ func (s *Server) formWeight(c echo.Context) error {
 	if len(errs) > 0 {
 		return s.sheetResult(c, "weight", vals, apperr.FieldErrors(errs))
 	}
-	_, err = s.deps.Household.LogWeight(c.Request().Context(), m.ID, household.WeightInput{Weight: w, Unit: m.Unit})
+	_, err = s.deps.Household.LogWeight(c.Request().Context(), m.ID, household.WeightInput{Weight: w, Unit: m.Unit.Normalize(),
+		Confirm: confirmed(c)})
 	return s.sheetResult(c, "weight", vals, err)
+}
+
+func (s *Server) mealInput(c echo.Context, errs map[string]string) household.MealInput {
+	in := household.MealInput{EatenAt: s.formWhen(c, errs), Name: c.FormValue("name"), Calories: formFloat(c, "calories", true, errs),
+		ProteinG: formFloat(c, "protein_g", false, errs), CarbsG: formFloat(c, "carbs_g", false, errs), FatG: formFloat(c, "fat_g", false, errs),
+		Confirm: confirmed(c)}
+	if strings.TrimSpace(in.Name) == "" {
+		errs["name"] = "is required"
+	}
+	return in
 }
 
 func (s *Server) formMeal(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "name", "calories", "protein_g", "carbs_g", "fat_g")
-	in := household.MealInput{Name: c.FormValue("name"), Calories: formFloat(c, "calories", true, errs),
-		ProteinG: formFloat(c, "protein_g", false, errs), CarbsG: formFloat(c, "carbs_g", false, errs), FatG: formFloat(c, "fat_g", false, errs)}
-	if strings.TrimSpace(in.Name) == "" {
-		errs["name"] = "is required"
-	}
+	vals := formValues(c, "name", "calories", "protein_g", "carbs_g", "fat_g", "when")
+	in := s.mealInput(c, errs)
 	if len(errs) > 0 {
 		return s.sheetResult(c, "meal", vals, apperr.FieldErrors(errs))
 	}
@@ -151,14 +209,272 @@ func (s *Server) formMeal(c echo.Context) error {
 	return s.sheetResult(c, "meal", vals, err)
 }
 
+func (s *Server) workoutInput(c echo.Context, errs map[string]string) household.WorkoutInput {
+	return household.WorkoutInput{StartedAt: s.formWhen(c, errs), Type: c.FormValue("type"), Title: c.FormValue("title"),
+		DurationMin: formFloat(c, "duration_min", true, errs), AvgHR: formIntPtr(c, "avg_hr", errs)}
+}
+
 func (s *Server) formWorkout(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "type", "title", "duration_min", "avg_hr")
-	in := household.WorkoutInput{Type: c.FormValue("type"), Title: c.FormValue("title"),
-		DurationMin: formFloat(c, "duration_min", true, errs), AvgHR: formIntPtr(c, "avg_hr", errs)}
+	vals := formValues(c, "type", "title", "duration_min", "avg_hr", "when")
+	in := s.workoutInput(c, errs)
 	if len(errs) > 0 {
 		return s.sheetResult(c, "workout", vals, apperr.FieldErrors(errs))
 	}
 	_, err := s.deps.Household.LogWorkout(c.Request().Context(), c.Param("member"), in)
 	return s.sheetResult(c, "workout", vals, err)
+}
+
+func (s *Server) scanInput(c echo.Context, unit health.Unit, errs map[string]string) household.ScanInput {
+	return household.ScanInput{ScannedAt: s.formWhen(c, errs), BodyFatPct: formFloat(c, "body_fat_pct", true, errs),
+		LeanMassKg: unit.ToKg(formFloat(c, "lean_mass", true, errs))}
+}
+
+func (s *Server) formScan(c echo.Context) error {
+	errs := map[string]string{}
+	vals := formValues(c, "body_fat_pct", "lean_mass", "when")
+	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	if err != nil {
+		return err
+	}
+	in := s.scanInput(c, m.Unit.Normalize(), errs)
+	if len(errs) > 0 {
+		return s.sheetResult(c, "scan", vals, apperr.FieldErrors(errs))
+	}
+	_, err = s.deps.Household.LogBodyScan(c.Request().Context(), m.ID, in)
+	return s.sheetResult(c, "scan", vals, err)
+}
+
+// Correcting an entry from the kiosk: tapping its row loads the "entry"
+// sheet (GET), which saves (POST …/:id) or deletes it (POST …/:id/delete;
+// a toast offers Undo for 10 s, POST /m/:member/undo/:trash).
+
+var entryTitles = map[household.EntryKind]string{household.EntryWeight: "Edit weigh-in", household.EntryMeal: "Edit meal",
+	household.EntryWorkout: "Edit workout", household.EntryScan: "Edit body scan"}
+
+var entryNames = map[household.EntryKind]string{household.EntryWeight: "Weigh-in", household.EntryMeal: "Meal",
+	household.EntryWorkout: "Workout", household.EntryScan: "Body scan"}
+
+// entryParams reads the kind and id of an entry route (unknown: NotFound).
+func entryParams(c echo.Context) (household.EntryKind, int64, error) {
+	kind := household.EntryKind(c.Param("kind"))
+	if _, ok := entryTitles[kind]; !ok {
+		return "", 0, apperr.NotFoundf("no kind of entry %q", c.Param("kind"))
+	}
+	id, err := entryID(c)
+	return kind, id, err
+}
+
+// entryRequest reads an entry route: the member, the kind and the id.
+func (s *Server) entryRequest(c echo.Context) (health.Member, household.EntryKind, int64, error) {
+	kind, id, err := entryParams(c)
+	if err != nil {
+		return health.Member{}, "", 0, err
+	}
+	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	return m, kind, id, err
+}
+
+// entryForm is the correction sheet of an entry as stored now.
+func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (views.EntrySheet, error) {
+	h, u, loc := s.deps.Household, m.Unit.Normalize(), s.opt.Location
+	vals := map[string]string{}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	local := func(t time.Time) string { return t.In(loc).Format(localInput) }
+	switch kind {
+	case household.EntryWeight:
+		r, err := h.Weight(ctx, m.ID, id)
+		if err != nil {
+			return views.EntrySheet{}, err
+		}
+		vals["weight"], vals["when"] = num(round1(u.FromKg(r.WeightKg))), local(r.MeasuredAt)
+	case household.EntryMeal:
+		x, err := h.Meal(ctx, m.ID, id)
+		if err != nil {
+			return views.EntrySheet{}, err
+		}
+		vals["name"], vals["calories"], vals["when"] = x.Name, num(x.Calories), local(x.EatenAt)
+		vals["protein_g"], vals["carbs_g"], vals["fat_g"] = num(x.ProteinG), num(x.CarbsG), num(x.FatG)
+	case household.EntryWorkout:
+		x, err := h.Workout(ctx, m.ID, id)
+		if err != nil {
+			return views.EntrySheet{}, err
+		}
+		vals["type"], vals["title"], vals["duration_min"], vals["when"] = x.Type, x.Title, num(x.DurationMin), local(x.StartedAt)
+		if x.AvgHR != nil {
+			vals["avg_hr"] = strconv.Itoa(*x.AvgHR)
+		}
+	case household.EntryScan:
+		x, err := h.BodyScan(ctx, m.ID, id)
+		if err != nil {
+			return views.EntrySheet{}, err
+		}
+		vals["when"] = local(x.ScannedAt)
+		if x.BodyFatPct != nil {
+			vals["body_fat_pct"] = num(*x.BodyFatPct)
+		}
+		if x.LeanMassKg != nil {
+			vals["lean_mass"] = num(round1(u.FromKg(*x.LeanMassKg)))
+		}
+	}
+	return entrySheet(m.ID, kind, id, views.FormState{Values: vals}), nil
+}
+
+func entrySheet(member string, kind household.EntryKind, id int64, fs views.FormState) views.EntrySheet {
+	u := entryURL(member, kind, id)
+	return views.EntrySheet{Kind: string(kind), Title: entryTitles[kind], Action: u, Delete: u + "/delete", Form: fs}
+}
+
+// kioskEntry opens the correction sheet of one of the member's entries.
+func (s *Server) kioskEntry(c echo.Context) error {
+	ctx := c.Request().Context()
+	m, kind, id, err := s.entryRequest(c)
+	if err != nil {
+		return err
+	}
+	e, err := s.entryForm(ctx, m, kind, id)
+	if err != nil {
+		return err
+	}
+	if !isDatastar(c) {
+		return s.renderDashboard(c, http.StatusOK, "entry", func(sh *views.Sheets) { sh.Entry = e })
+	}
+	sh := s.sheets(c, m.ID)
+	sh.Entry = e
+	sse := newSSE(c)
+	_ = sse.PatchElementTempl(views.EntryForm(sh))
+	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": "entry"})
+	return nil
+}
+
+// kioskEntryEdit saves the correction sheet.
+func (s *Server) kioskEntryEdit(c echo.Context) error {
+	ctx := c.Request().Context()
+	m, kind, id, err := s.entryRequest(c)
+	if err != nil {
+		return err
+	}
+	h, u := s.deps.Household, m.Unit.Normalize()
+	errs := map[string]string{}
+	var names []string
+	var save func() error
+	switch kind {
+	case household.EntryWeight:
+		names = []string{"weight", "when"}
+		w, at := formFloat(c, "weight", true, errs), s.formWhen(c, errs)
+		save = func() error {
+			p := household.WeightPatch{Weight: &w, Unit: u, Confirm: confirmed(c)}
+			if !at.IsZero() {
+				p.MeasuredAt = &at
+			}
+			_, err := h.EditWeight(ctx, m.ID, id, p)
+			return err
+		}
+	case household.EntryMeal:
+		names = []string{"name", "calories", "protein_g", "carbs_g", "fat_g", "when"}
+		in := s.mealInput(c, errs)
+		save = func() error {
+			p := household.MealPatch{Name: &in.Name, Calories: &in.Calories, ProteinG: &in.ProteinG, CarbsG: &in.CarbsG,
+				FatG: &in.FatG, Confirm: in.Confirm}
+			if !in.EatenAt.IsZero() {
+				p.EatenAt = &in.EatenAt
+			}
+			_, err := h.EditMeal(ctx, m.ID, id, p)
+			return err
+		}
+	case household.EntryWorkout:
+		names = []string{"type", "title", "duration_min", "avg_hr", "when"}
+		in := s.workoutInput(c, errs)
+		save = func() error {
+			p := household.WorkoutPatch{Type: &in.Type, Title: &in.Title, DurationMin: &in.DurationMin, AvgHR: in.AvgHR}
+			if !in.StartedAt.IsZero() {
+				p.StartedAt = &in.StartedAt
+			}
+			_, err := h.EditWorkout(ctx, m.ID, id, p)
+			return err
+		}
+	case household.EntryScan:
+		names = []string{"body_fat_pct", "lean_mass", "when"}
+		in := s.scanInput(c, u, errs)
+		save = func() error {
+			p := household.ScanPatch{BodyFatPct: &in.BodyFatPct, LeanMassKg: &in.LeanMassKg}
+			if !in.ScannedAt.IsZero() {
+				p.ScannedAt = &in.ScannedAt
+			}
+			_, err := h.EditBodyScan(ctx, m.ID, id, p)
+			return err
+		}
+	}
+	vals := formValues(c, names...)
+	if len(errs) > 0 {
+		err = apperr.FieldErrors(errs)
+	} else {
+		err = save()
+	}
+	fs := views.FormState{}
+	if err != nil {
+		var ok bool
+		if fs, ok = failedForm(err, vals); !ok {
+			return err
+		}
+	}
+	e := entrySheet(m.ID, kind, id, fs)
+	if !isDatastar(c) {
+		if err == nil {
+			return c.Redirect(http.StatusSeeOther, "/m/"+m.ID)
+		}
+		return s.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *views.Sheets) { sh.Entry = e })
+	}
+	sh := s.sheets(c, m.ID)
+	sse := newSSE(c)
+	if err != nil {
+		sh.Entry = e
+		_ = sse.PatchElementTempl(views.EntryForm(sh))
+		return nil
+	}
+	_ = sse.PatchElementTempl(views.EntryForm(sh)) // emptied: the next tap loads afresh
+	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
+	_ = sse.PatchElementTempl(views.Flash(savedText["entry"], false))
+	return nil
+}
+
+// kioskEntryDelete deletes the entry and offers Undo.
+func (s *Server) kioskEntryDelete(c echo.Context) error {
+	ctx := c.Request().Context()
+	kind, id, err := entryParams(c)
+	if err != nil {
+		return err
+	}
+	member := c.Param("member")
+	t, err := s.deps.Household.Delete(ctx, member, kind, id)
+	if err != nil {
+		return err
+	}
+	if !isDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	sh := s.sheets(c, member)
+	sse := newSSE(c)
+	_ = sse.PatchElementTempl(views.EntryForm(sh))
+	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
+	_ = sse.PatchElementTempl(views.Toast(entryNames[kind]+" deleted.", fmt.Sprintf("/m/%s/undo/%d", member, t.ID), sh.CSRF))
+	return nil
+}
+
+// kioskUndo restores a deleted entry.
+func (s *Server) kioskUndo(c echo.Context) error {
+	member := c.Param("member")
+	trash, err := strconv.ParseInt(c.Param("trash"), 10, 64)
+	if err != nil || trash < 1 {
+		return apperr.NotFoundf("nothing to undo")
+	}
+	t, err := s.deps.Household.Restore(c.Request().Context(), member, trash)
+	if err != nil {
+		return err
+	}
+	if !isDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	_ = newSSE(c).PatchElementTempl(views.Toast(entryNames[t.Kind]+" restored.", "", ""))
+	return nil
 }

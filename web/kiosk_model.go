@@ -44,7 +44,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 			Body:      bodyWidget(m, r, now, loc),
 			Workouts:  workoutsWidget(m, r, now, loc),
 		},
-		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize())},
+		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
 	}
 	dv, err := s.docView(ctx, m, now)
 	if err != nil {
@@ -57,8 +57,14 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 		}
 	}
 	d.Curated = dv.curated(discover)
+	if d.Curated.Program, err = s.programCard(ctx, m.ID, memberURLOf(m.ID, "/program"), true); err != nil {
+		return d, err
+	}
 	d.Coach = dv.coach(d.Curated.UpNext)
 	d.Coach.CSRF = csrf
+	if d.Coach.Messages, err = s.messageViews(ctx, m.ID, now); err != nil {
+		return d, err
+	}
 	if d.Playlist, err = s.playlistModel(ctx, m.ID, csrf, dv); err != nil {
 		return d, err
 	}
@@ -88,6 +94,7 @@ func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
 func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
 	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
+	dv.progItem, dv.progDay = s.programDay(ctx, m.ID)
 	ds := s.deps.Dashboards
 	if ds == nil {
 		return dv, nil
@@ -126,7 +133,7 @@ func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docV
 			p.Items = append(p.Items, views.ContentCard{ID: id, Title: "(no longer in the catalog)"})
 			continue
 		}
-		p.Items = append(p.Items, itemCard(it, member))
+		p.Items = append(p.Items, withDay(itemCard(it, member), dv.progItem, dv.progDay))
 		total += it.DurationMin
 	}
 	p.Total = fmt.Sprintf("%d min", total)
@@ -158,3 +165,5 @@ func tilesOf(ms []health.Member) []views.MemberTile {
 
 // ensure the store satisfies the kiosk's view of it.
 var _ Dashboards = (*dashboard.Store)(nil)
+
+func memberURLOf(member, suffix string) string { return "/m/" + member + suffix }

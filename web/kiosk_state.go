@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/household"
 	"hearth/internal/importer"
 	"hearth/views"
 )
@@ -65,7 +66,25 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		w.LastWeighIn = "Last weigh-in " + when(*t.LastWeighIn, now, loc)
 	}
 	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
+	for _, r := range r.weights { // newest first
+		if len(w.Recent) == recentWeights {
+			break
+		}
+		if r.MeasuredAt.After(now) {
+			continue
+		}
+		w.Recent = append(w.Recent, views.EntryRow{When: when(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
+			Edit: entryURL(m.ID, household.EntryWeight, r.ID)})
+	}
 	return w
+}
+
+// recentWeights is how many weigh-ins the weight widget lists.
+const recentWeights = 3
+
+// entryURL is the path of an entry's correction sheet.
+func entryURL(member string, kind household.EntryKind, id int64) string {
+	return fmt.Sprintf("/m/%s/entry/%s/%d", member, kind, id)
 }
 
 // when renders a past time relative to now: "today 07:12", "yesterday
@@ -96,7 +115,7 @@ func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Locati
 	for _, x := range r.meals { // newest first
 		if health.DaysAgo(x.EatenAt, now, loc) == 0 && !x.EatenAt.After(now) && len(n.Meals) < 4 {
 			n.Meals = append(n.Meals, views.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
-				Calories: fmt.Sprintf("%.0f kcal", x.Calories)})
+				Calories: fmt.Sprintf("%.0f kcal", x.Calories), Edit: entryURL(m.ID, household.EntryMeal, x.ID)})
 		}
 	}
 	return n
@@ -130,6 +149,9 @@ func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) v
 			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
 		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
 			b.Measured = "Measured " + when(c.Latest.ScannedAt, now, loc)
+		}
+		if c.Latest.ID != 0 {
+			b.Edit = entryURL(m.ID, household.EntryScan, c.Latest.ID)
 		}
 		if c.Previous != nil && c.BodyFatChangePct != nil {
 			b.Changes = fmt.Sprintf("%s %% body fat", signed(*c.BodyFatChangePct))
@@ -192,7 +214,8 @@ func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Locatio
 		if title == "" {
 			title = x.Type
 		}
-		w.Rows = append(w.Rows, views.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail})
+		w.Rows = append(w.Rows, views.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail,
+			Edit: entryURL(m.ID, household.EntryWorkout, x.ID)})
 	}
 	st := health.WorkoutStats(r.workouts, now, loc)
 	if len(w.Rows) > 0 {

@@ -47,7 +47,9 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindVoice:     wCoach,
 	live.KindConsumed:  wCurated | wCoach,
 	live.KindPlaylist:  wPlaylist,
-	live.KindNotify:    0, // not shown on the kiosk yet
+	live.KindNotify:    0,                    // not shown on the kiosk yet
+	live.KindProgram:   wCurated | wPlaylist, // the program card and the day the player shows
+	live.KindMessage:   wCoach,
 	live.KindRun:       0, // run progress is an admin view
 	live.KindTask:      0,
 	live.KindTodo:      0,
@@ -70,6 +72,8 @@ var householdWidgets = map[live.Kind]widgets{
 	live.KindMember:  wHead,
 	live.KindPrivacy: wHead,
 	live.KindBackup:  0, // the household view shows the badge
+	live.KindProgram: 0, // published on the member's topic only
+	live.KindMessage: 0, // published on the member's topic only
 }
 
 // affected maps a change notification to the widgets that show it. A kind

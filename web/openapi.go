@@ -85,7 +85,7 @@ func apiDocView() (views.APIDoc, error) {
 		}
 		slices.Sort(paths)
 		for _, p := range paths {
-			for _, m := range []string{"get", "post", "put", "delete"} {
+			for _, m := range []string{"get", "post", "put", "patch", "delete"} {
 				o, ok := d.Paths[p][m]
 				if !ok {
 					continue

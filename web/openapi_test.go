@@ -96,6 +96,13 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	}
 	s := newSweepServer(t)
 	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	// Maya's newest weigh-in has a trend behind it (plausibility applies).
+	var latest struct{ Readings []struct{ ID int64 } }
+	_ = json.Unmarshal(s.do(swReq{method: "GET", path: "/api/v1/members/maya/weight?limit=1"}).Body.Bytes(), &latest)
+	if len(latest.Readings) != 1 {
+		t.Fatal("maya has no weigh-in")
+	}
+	newest := fmt.Sprintf("/api/v1/members/maya/weight/%d", latest.Readings[0].ID)
 	calls := []apiCall{
 		{"GET", "/api/openapi.json", "", 200},
 		{"GET", "/api/v1/members", "", 200},
@@ -120,6 +127,26 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		{"POST", "/api/v1/members/theo/body-scans", `{"body_fat_pct": 20.5}`, 400},
 		{"GET", "/api/v1/members/theo/body-scans", "", 200},
 		{"GET", "/api/v1/members/nobody/body-scans", "", 404},
+		// Corrections (ids 1: the sweep fixture's first entries; see newSweepServer).
+		{"PATCH", "/api/v1/members/maya/weight/1", `{"body_fat_pct": 29.9}`, 200},
+		{"PATCH", newest, `{"weight_kg": 7.1}`, 422},
+		{"PATCH", newest, `{"weight_kg": 7.1, "confirm": true}`, 200},
+		{"PATCH", "/api/v1/members/maya/weight/1", `{"weight_kg": 900}`, 400},
+		{"PATCH", "/api/v1/members/theo/weight/1", `{"weight_kg": 80}`, 404},
+		{"PATCH", "/api/v1/members/maya/meals/1", `{"calories": 480, "confirm": false}`, 200},
+		{"PATCH", "/api/v1/members/maya/meals/1", `{"calories": 6000}`, 422},
+		{"PATCH", "/api/v1/members/maya/meals/1", `{"calories": 6000, "confirm": true}`, 200},
+		{"PATCH", "/api/v1/members/theo/workouts/1", `{"duration_min": 42}`, 404},
+		{"PATCH", "/api/v1/members/maya/workouts/1", `{"duration_min": 42, "title": "Long run"}`, 200},
+		{"PATCH", "/api/v1/members/maya/body-scans/1", `{"body_fat_pct": 30}`, 200},
+		{"PATCH", "/api/v1/members/maya/body-scans/1", `{"body_fat_pct": 99}`, 400},
+		{"POST", "/api/v1/members/maya/meals", `{"name": "Feast", "calories": 5400}`, 422},
+		{"DELETE", "/api/v1/members/theo/body-scans/1", "", 404},
+		{"DELETE", "/api/v1/members/maya/body-scans/1", "", 204},
+		{"DELETE", "/api/v1/members/maya/weight/1", "", 204},
+		{"DELETE", "/api/v1/members/maya/meals/1", "", 204},
+		{"DELETE", "/api/v1/members/maya/workouts/1", "", 204},
+		{"DELETE", "/api/v1/members/maya/workouts/1", "", 404},
 		{"POST", "/api/v1/members/maya/prompts/no-such-prompt/answer", `{"answer": "Yes"}`, 0},
 		{"POST", "/api/v1/members/maya/prompts/p1/answer", `{}`, 400},
 		{"GET", "/api/agents", "", 200},

@@ -87,12 +87,13 @@ func plural(n int, word string) string {
 }
 
 func (s *Server) pageMember(c echo.Context) error {
-	return s.renderDashboard(c, http.StatusOK, "", views.FormState{})
+	return s.renderDashboard(c, http.StatusOK, "", nil)
 }
 
 // renderDashboard renders a member's full dashboard; open names a sheet to
-// show at once with its form state (a failed plain-form post).
-func (s *Server) renderDashboard(c echo.Context, status int, open string, fs views.FormState) error {
+// show at once, whose state fill sets (a failed plain-form post, an entry
+// to correct).
+func (s *Server) renderDashboard(c echo.Context, status int, open string, fill func(*views.Sheets)) error {
 	csrf := csrfToken(c)
 	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
@@ -101,13 +102,8 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fs vie
 	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
 	d.Page.Private, d.Page.Sheet = d.Member.Private, open
 	d.Sheets.Open = open
-	switch open {
-	case "weight":
-		d.Sheets.Weight = fs
-	case "meal":
-		d.Sheets.Meal = fs
-	case "workout":
-		d.Sheets.Workout = fs
+	if fill != nil {
+		fill(&d.Sheets)
 	}
 	return render(c, status, views.MemberDashboard(d))
 }

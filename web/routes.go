@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"hearth/internal/household"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -23,6 +25,8 @@ type Deps struct {
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
 	Alerts     Alerts      // nil: no admin badge on the household view
+	Programs   Programs    // nil: no program controls
+	Messages   Messages    // nil: no messages from the coach
 	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
 	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
@@ -46,10 +50,17 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/m/:member/weight", s.formWeight, s.once)
 	e.POST("/m/:member/meal", s.formMeal, s.once)
 	e.POST("/m/:member/workout", s.formWorkout, s.once)
+	e.POST("/m/:member/scan", s.formScan, s.once)
+	e.GET("/m/:member/entry/:kind/:id", s.kioskEntry)
+	e.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.once)
+	e.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.once)
+	e.POST("/m/:member/undo/:trash", s.kioskUndo, s.once)
 	e.POST("/m/:member/answer", s.kioskAnswer, s.once)
 	e.POST("/m/:member/voice", s.kioskVoice, s.once)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
 	e.POST("/m/:member/prepare", s.kioskPrepare, s.once)
+	e.POST("/m/:member/program", s.kioskProgram, s.once)
+	e.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.once)
 	e.GET("/m/:member/catalog", s.kioskCatalog)
 	e.POST("/m/:member/playlist", s.kioskPlaylist, s.once)
 	e.GET("/m/:member/play", s.pagePlaylistPlayer)
@@ -68,6 +79,14 @@ func (s *Server) routes(e *echo.Echo) {
 	api.POST("/members/:member/workouts", s.apiWorkoutCreate)
 	api.GET("/members/:member/body-scans", s.apiScanList)
 	api.POST("/members/:member/body-scans", s.apiScanCreate)
+	api.PATCH("/members/:member/weight/:id", s.apiWeightEdit)
+	api.DELETE("/members/:member/weight/:id", s.apiEntryDelete(household.EntryWeight))
+	api.PATCH("/members/:member/meals/:id", s.apiMealEdit)
+	api.DELETE("/members/:member/meals/:id", s.apiEntryDelete(household.EntryMeal))
+	api.PATCH("/members/:member/workouts/:id", s.apiWorkoutEdit)
+	api.DELETE("/members/:member/workouts/:id", s.apiEntryDelete(household.EntryWorkout))
+	api.PATCH("/members/:member/body-scans/:id", s.apiScanEdit)
+	api.DELETE("/members/:member/body-scans/:id", s.apiEntryDelete(household.EntryScan))
 	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
 	api.GET("/catalog", s.apiCatalog)
 	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)

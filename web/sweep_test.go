@@ -349,9 +349,18 @@ var swNoBodyInput = map[string]bool{
 	"POST /admin/logout":      true,
 	"POST /m/:member/prepare": true, // runs the coach; its only field is the CSRF token
 	"POST /admin/backups":     true, // starts a backup; its only field is the CSRF token
+	// Deleting an entry: the id in the path is all it reads.
+	"DELETE /api/v1/members/:member/weight/:id":     true,
+	"DELETE /api/v1/members/:member/meals/:id":      true,
+	"DELETE /api/v1/members/:member/workouts/:id":   true,
+	"DELETE /api/v1/members/:member/body-scans/:id": true,
+	"POST /m/:member/entry/:kind/:id/delete":        true,
+	"POST /m/:member/undo/:trash":                   true, // restores what the path names
+	"POST /m/:member/messages/:id/dismiss":          true, // dismisses what the path names
 	// restart and pause a workflow run: the run is the path's, there is no body
 	"POST /api/workflow-runs/:id/restart": true,
 	"POST /api/workflow-runs/:id/pause":   true,
+	"DELETE /api/threads/:id":             true, // deletes what the path names
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -45,7 +45,9 @@ func (m *member) nextWrite(format string) (*write, error) {
 // response arrives), then posts it through the JSON API.
 func post(ctx context.Context, c *http.Client, base string, w *write) {
 	m := w.member
-	body, _ := json.Marshal(map[string]float64{"weight_kg": w.kg})
+	// The marker weights are far from any trend: confirmed, as a client that
+	// means them does (the API would otherwise ask with a 422).
+	body, _ := json.Marshal(map[string]any{"weight_kg": w.kg, "confirm": true})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/v1/members/"+m.id+"/weight", bytes.NewReader(body))
 	if err != nil {
 		w.err = err

@@ -130,10 +130,10 @@ func (x *Exec) readScope(agentID string, mem *Memory) Scope {
 }
 
 // Fallback reports why this run cannot use the model now: FallbackNoModel
-// without one, FallbackBudget when the day's budget is spent, "" when it
-// can.
+// without one (and for demo runs, which are the built-in planner's by
+// design), FallbackBudget when the day's budget is spent, "" when it can.
 func (x *Exec) Fallback(ctx context.Context) (string, error) {
-	if x.o.rt.Model == nil {
+	if x.o.rt.Model == nil || x.run.Trigger == TriggerDemo {
 		return FallbackNoModel, nil
 	}
 	st, err := x.o.BudgetStatus(ctx)
@@ -270,6 +270,13 @@ func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
 		}
 	})
 	return res, err
+}
+
+// Heuristic runs the engine's heuristic runtime on req (its Planner makes
+// the output), for drivers that answer without a model (a definition's
+// "Try it" with no model configured). The run records the heuristic.
+func (x *Exec) Heuristic(ctx context.Context, req Request) (Result, error) {
+	return x.heuristic(ctx, req)
 }
 
 // fallBack marks the run as having used the heuristic for reason: the

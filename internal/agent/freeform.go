@@ -31,6 +31,10 @@ type FreeformRequest struct {
 	ThreadID int64
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// Chat says a person is typing in a chat (the kiosk, the admin, the
+	// threads API): the message is theirs to be answered, not a scheduled
+	// request for the agent to relay something to the member.
+	Chat bool
 }
 
 // StartFreeform records the message on its thread (created if ThreadID is
@@ -103,7 +107,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 				return err
 			}
 			defer unlock()
-			return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg, cs) })
+			return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg, req.Chat, cs) })
 		}()
 		if err != nil {
 			cs.add(ChatEvent{Type: ChatError, Text: "The coach could not answer: " + err.Error()})
@@ -152,6 +156,8 @@ type ChatTurn struct {
 	// Recalled are older messages found by full-text search, best first,
 	// when the message refers back to something said before.
 	Recalled []Recalled
+	// Chat says a person typed the message (FreeformRequest.Chat).
+	Chat bool
 	// Call runs one of the agent's tools for the member: the call shows as
 	// it happens (a chip) and is recorded on the run and in the thread.
 	Call ToolCaller
@@ -165,7 +171,7 @@ type recordedCall struct {
 	err    string
 }
 
-func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, cs *ChatStream) error {
+func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, chat bool, cs *ChatStream) error {
 	if err := o.startRunning(ctx, x); err != nil {
 		return err
 	}
@@ -207,7 +213,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	system := joinNonEmpty("\n\n", reg.def.SystemPrompt, "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled}
+	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: chat}
 	reply, fromModel, calls, err := o.chatReply(ctx, reg, x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err

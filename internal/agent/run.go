@@ -35,11 +35,14 @@ const (
 	TriggerManual   Trigger = "manual"
 	TriggerAPI      Trigger = "api"
 	TriggerAgent    Trigger = "agent"
+	// TriggerDemo: the demo household's first plans, prepared at first
+	// start with the built-in (heuristic) planner whatever model is set.
+	TriggerDemo Trigger = "demo"
 )
 
 // Valid reports whether t is a known trigger.
 func (t Trigger) Valid() bool {
-	return t == TriggerSchedule || t == TriggerManual || t == TriggerAPI || t == TriggerAgent
+	return t == TriggerSchedule || t == TriggerManual || t == TriggerAPI || t == TriggerAgent || t == TriggerDemo
 }
 
 // Run phases, in template order; chat runs use load_memory, prune, history,

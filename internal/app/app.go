@@ -24,6 +24,7 @@ import (
 	"hearth/internal/eval"
 	"hearth/internal/household"
 	"hearth/internal/live"
+	"hearth/internal/messages"
 	"hearth/internal/program"
 	"hearth/internal/schedule"
 	"hearth/internal/session"
@@ -53,6 +54,8 @@ type App struct {
 
 	Definitions *definition.Service
 	Backups     *backup.Service
+	// Messages are the coach's messages to members ("From your coach").
+	Messages *messages.Service
 	// Model is Admin → Model: the endpoint, what was learned, the check.
 	Model *llm.ModelAdmin
 	// Evals runs the coach's eval suite from Admin → Evals.
@@ -109,7 +112,7 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 
 func (a *App) build(ctx context.Context) error {
 	a.Catalog = content.NewCatalog(a.DB, a.log)
-	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location)
+	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location).Notify(a.Hub)
 	seeded := false
 	if a.cfg.Demo {
 		var err error
@@ -130,6 +133,7 @@ func (a *App) build(ctx context.Context) error {
 	}
 	a.Household = household.New(a.DB, a.Hub)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
+	a.Messages = messages.New(a.DB, a.Hub)
 	a.Sessions = session.New(a.DB)
 	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
 		return err
@@ -144,6 +148,9 @@ func (a *App) build(ctx context.Context) error {
 	}
 	if err := a.registerAgents(ctx); err != nil {
 		return err
+	}
+	if seeded {
+		a.prepareDemoDays(ctx)
 	}
 	if err := a.buildBackups(ctx); err != nil {
 		return err

@@ -14,14 +14,7 @@ import (
 // system task naming a job Hearth does not have is refused.
 func TestBackupIsASystemTask(t *testing.T) {
 	ctx := context.Background()
-	a, err := New(ctx, testConfig(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	if err := a.Schedule.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	a := startedApp(t)
 	all, err := a.Schedule.List(ctx, schedule.TaskFilter{AgentID: schedule.SystemAgent})
 	var tasks []schedule.Task
 	for _, t := range all {

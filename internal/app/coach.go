@@ -18,7 +18,7 @@ import (
 // first start. Definitions run on the same orchestrator as the coach.
 func (a *App) registerAgents(ctx context.Context) error {
 	deps := coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
-		Schedule: a.Schedule.AgentTools(), Location: a.cfg.Location, Logger: a.log}
+		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log}
 	box, err := agent.NewToolbox(coach.Toolset(deps)...)
 	if err != nil {
 		return fmt.Errorf("app: coach tools: %w", err)
@@ -39,7 +39,10 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if err := a.Agents.Register(coach.New(deps)); err != nil {
 		return fmt.Errorf("app: register coach: %w", err)
 	}
-	runner, err := definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location})
+	vars, own, others := coach.DefinitionRuntime(deps, box)
+	runner, err := definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
+		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
+		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,8 @@ func (a *App) webDeps() web.Deps {
 		Sessions:   a.Sessions,
 		MediaDir:   filepath.Join(a.dataDir(), "media"),
 		Alerts:     a.Backups,
+		Programs:   a.Programs,
+		Messages:   a.Messages,
 	}
 }
 

@@ -241,10 +241,12 @@ func open(t *testing.T, ctx context.Context, url string) {
 }
 
 // click clicks an element like a tap (element.click() dispatches the same
-// click and submit events to Datastar, in front or not).
+// click and submit events to Datastar, in front or not), once it is there
+// and enabled: a form's button stays disabled until its last request has
+// finished, which on a loaded machine ends a little after its patch arrived.
 func click(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	until(t, ctx, 3*time.Second, `document.querySelector(`+jsString(sel)+`)`)
+	until(t, ctx, 3*time.Second, `document.querySelector(`+jsString(sel)+`) && !document.querySelector(`+jsString(sel)+`).disabled`)
 	js(t, ctx, `document.querySelector(`+jsString(sel)+`).click()`)
 }
 

@@ -13,14 +13,24 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/app"
+	"hearth/internal/household"
 )
 
-// demoApp serves a fresh demo household: no member has a document yet.
+// demoApp serves a fresh demo household (its members' plans for today were
+// prepared at first start).
 func demoApp(t *testing.T) *running {
 	t.Helper()
 	dir := t.TempDir()
 	return startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"),
 		Location: time.UTC, Demo: true, KioskIdle: 10 * time.Minute, CatchUp: 12 * time.Hour, Prices: app.DefaultPrices})
+}
+
+// newMember adds a member who joined today: no plan yet.
+func newMember(t *testing.T, srv *running, id, name string) {
+	t.Helper()
+	if _, err := srv.app.Household.CreateMember(context.Background(), household.MemberInput{ID: id, Name: name}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func hasToday(t *testing.T, srv *running, member string) bool {
@@ -34,9 +44,10 @@ func hasToday(t *testing.T, srv *running, member string) bool {
 func TestPrepareDayInBrowser(t *testing.T) {
 	browser := newBrowser(t, 1280, 800)
 	srv := demoApp(t)
+	newMember(t, srv, "nova", "Nova")
 	ctx, cancel := context.WithTimeout(browser, 60*time.Second)
 	defer cancel()
-	open(t, ctx, srv.url+"/m/maya")
+	open(t, ctx, srv.url+"/m/nova")
 	until(t, ctx, 3*time.Second, `document.querySelector('#coach .chip').textContent.includes('not prepared yet')`)
 	js(t, ctx, `window.__noReload = true`)
 	click(t, ctx, "#prepare button")
@@ -47,12 +58,12 @@ func TestPrepareDayInBrowser(t *testing.T) {
 	until(t, ctx, 3*time.Second, `document.getElementById('flash').textContent.includes('Your day is ready')`)
 	js(t, ctx, `if (!window.__noReload) throw new Error('the page reloaded')`)
 	t.Logf("plan on screen %v after the tap", took.Round(time.Millisecond))
-	if !hasToday(t, srv, "maya") || hasToday(t, srv, "theo") {
-		t.Fatal("want today's document for maya only")
+	if !hasToday(t, srv, "nova") {
+		t.Fatal("want today's document for nova")
 	}
-	runs, err := srv.app.Agents.Runs().List(context.Background(), agent.RunFilter{Member: "maya"})
+	runs, err := srv.app.Agents.Runs().List(context.Background(), agent.RunFilter{Member: "nova"})
 	if err != nil || len(runs) != 1 || runs[0].Trigger != agent.TriggerManual || runs[0].Status != agent.StatusSucceeded {
-		t.Fatalf("runs for maya: %+v %v", runs, err)
+		t.Fatalf("runs for nova: %+v %v", runs, err)
 	}
 }
 
@@ -60,9 +71,10 @@ func TestPrepareDayInBrowser(t *testing.T) {
 // token nothing runs.
 func TestPrepareDayForm(t *testing.T) {
 	srv := demoApp(t)
+	newMember(t, srv, "nova", "Nova")
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Get(srv.url + "/m/theo")
+	resp, err := c.Get(srv.url + "/m/nova")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +90,7 @@ func TestPrepareDayForm(t *testing.T) {
 		t.Fatal("no CSRF cookie from the dashboard page")
 	}
 	post := func(form url.Values) *http.Response {
-		req, _ := http.NewRequest(http.MethodPost, srv.url+"/m/theo/prepare", strings.NewReader(form.Encode()))
+		req, _ := http.NewRequest(http.MethodPost, srv.url+"/m/nova/prepare", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Origin", srv.url)
 		resp, err := c.Do(req)
@@ -91,25 +103,25 @@ func TestPrepareDayForm(t *testing.T) {
 	if resp := post(url.Values{}); resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("no token: status %d, want 403", resp.StatusCode)
 	}
-	if hasToday(t, srv, "theo") {
+	if hasToday(t, srv, "nova") {
 		t.Fatal("a refused request prepared the day")
 	}
-	if resp := post(url.Values{"_csrf": {token}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/m/theo" {
-		t.Fatalf("status %d to %q, want 303 to /m/theo", resp.StatusCode, resp.Header.Get("Location"))
+	if resp := post(url.Values{"_csrf": {token}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/m/nova" {
+		t.Fatalf("status %d to %q, want 303 to /m/nova", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	st, err := srv.app.Dashboards.Get(context.Background(), "theo", srv.app.Dashboards.Day(time.Now()))
+	st, err := srv.app.Dashboards.Get(context.Background(), "nova", srv.app.Dashboards.Day(time.Now()))
 	if err != nil || st.Document.Coach.Briefing == "" {
-		t.Fatalf("today's document for theo: %+v %v", st, err)
+		t.Fatalf("today's document for nova: %+v %v", st, err)
 	}
 	// A second tap while today's plan exists answers with it: no new run.
 	if resp := post(url.Values{"_csrf": {token}}); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("second tap: %d", resp.StatusCode)
 	}
-	if runs, _ := srv.app.Agents.Runs().List(context.Background(), agent.RunFilter{Member: "theo"}); len(runs) != 1 {
-		t.Fatalf("%d runs for theo after two taps, want 1", len(runs))
+	if runs, _ := srv.app.Agents.Runs().List(context.Background(), agent.RunFilter{Member: "nova"}); len(runs) != 1 {
+		t.Fatalf("%d runs for nova after two taps, want 1", len(runs))
 	}
 	// Prepared: the page no longer offers it.
-	resp, err = c.Get(srv.url + "/m/theo")
+	resp, err = c.Get(srv.url + "/m/nova")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,10 @@ const (
 	// TooMany: the client sent too much too fast (failed logins, open
 	// streams, uploads over a quota); it may try again later.
 	TooMany Code = "too_many"
+	// Implausible: a figure far from what is plausible (a weight far from
+	// the member's trend, a 6,000 kcal meal); sent again with a
+	// confirmation it is stored. The message says what looks wrong.
+	Implausible Code = "implausible"
 )
 
 // Error is an application error with a user-safe message and optional

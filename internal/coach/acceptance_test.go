@@ -89,8 +89,10 @@ var households = []household{
 			if !strings.Contains(d.Coach.Briefing, "Week 1, Day 4 of Ember Core 30") {
 				t.Errorf("briefing %q does not name today's program day", d.Coach.Briefing)
 			}
-			if len(d.Coach.Prompts) != 0 {
-				t.Errorf("prompts = %v, want none for a member on track", promptIDs(d))
+			// On track: only the daily check-in (a tap) and, until she has
+			// told the coach about herself, the voice question.
+			if ids := promptIDs(d); len(ids) != 2 || !strings.HasPrefix(ids[0], "checkin-") || ids[1] != promptOnboarding {
+				t.Errorf("prompts = %v, want the daily check-in and the onboarding question", ids)
 			}
 		},
 	},

@@ -57,6 +57,9 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 	}
 	shown := make([]promptShown, 0, len(doc.Coach.Prompts))
 	for _, p := range doc.Coach.Prompts {
+		if dailyKind(p.ID) != "" {
+			continue // a new question every day: nothing to follow up
+		}
 		shown = append(shown, promptShown{id: p.ID, question: p.Question})
 	}
 	if err := recordFollowUps(act.Memory, g.FollowUps, shown, g.Date); err != nil {
@@ -72,7 +75,28 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 			return err
 		}
 	}
-	return a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes)))
+	if err := a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes))); err != nil {
+		return err
+	}
+	return a.c.dash.QuoteTx(ctx, tx, member, g.Date, g.quotes(doc.Coach.Briefing))
+}
+
+// quotes are the facts the briefing quotes, written as the dashboard
+// renders them live (so a changed fact is recognised and replaced).
+func (g *Gathered) quotes(briefing string) []dashboard.Quote {
+	var out []dashboard.Quote
+	add := func(fact, text string) {
+		if text != "" && strings.Contains(briefing, text) {
+			out = append(out, dashboard.Quote{Fact: fact, Text: text})
+		}
+	}
+	add(dashboard.FactWeightCurrent, g.Weight.CurrentText)
+	add(dashboard.FactWeightChange7d, g.Weight.Change7dText)
+	if y := g.Yesterday; y.Meals > 0 {
+		add(dashboard.FactYesterdayKcal, dashboard.KcalText(y.Totals.Calories))
+		add(dashboard.FactYesterdayProteinG, dashboard.ProteinText(y.Totals.ProteinG))
+	}
+	return out
 }
 
 // applyUpdate applies one update in tx; stateID follows a declaration.
@@ -98,11 +122,16 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 		return program.ResumeTx(ctx, tx, now, *stateID, u.Anchor, u.Day)
 	case UpdateSetDay:
 		return program.SetDayTx(ctx, tx, now, *stateID, u.FromDay, u.Day, u.Anchor)
+	case UpdatePace:
+		return program.PaceTx(ctx, tx, now, *stateID, program.Pace(u.Pace), u.Day, u.Anchor)
 	case UpdateGoal:
 		g := health.Goal{MemberID: member, Kind: u.Goal.Kind, Description: u.Goal.Description}
 		return true, store.InsertGoal(ctx, tx, now, &g)
 	case UpdateMemory:
 		return true, mem.Set(u.Key, u.Value, time.Duration(u.TTLHours)*time.Hour)
+	case UpdateForget:
+		mem.Remove(u.Key)
+		return true, nil
 	}
 	return false, fmt.Errorf("coach: unknown update %q", u.Kind)
 }
@@ -119,10 +148,14 @@ func updateNote(u Update) string {
 		effect = "resumed " + u.Title
 	case UpdateSetDay:
 		effect = fmt.Sprintf("moved %s to day %d", u.Title, u.Day)
+	case UpdatePace:
+		effect = fmt.Sprintf("set %s to the member's own pace", u.Title)
 	case UpdateGoal:
 		effect = "added the goal " + u.Goal.Description
 	case UpdateMemory:
 		effect = "remembered " + u.Key
+	case UpdateForget:
+		effect = "forgot " + u.Key
 	default:
 		return u.Note
 	}

@@ -151,7 +151,8 @@ func TestBehindScheduleAnswers(t *testing.T) {
 			}
 		}},
 		{optKeepPace, func(t *testing.T, td program.Today) {
-			if td.Status != program.DayTraining || td.Day != 1 {
+			// Their own pace: today is the next undone day, nothing behind.
+			if td.Status != program.DayTraining || td.Day != 1 || td.Pace != program.PaceOwn || td.Behind != 0 {
 				t.Errorf("after keeping the pace: %+v", td)
 			}
 		}},
@@ -172,6 +173,9 @@ func TestBehindScheduleAnswers(t *testing.T) {
 			mustStatus(t, r, agent.StatusSucceeded)
 			c.check(t, sameAsService(t, f, "theo", r))
 			checkCatalog(t, f, f.today("theo").Document)
+			if slices.Contains(promptIDs(f.today("theo").Document), promptBehind) {
+				t.Error("asked how to continue again")
+			}
 		})
 	}
 }

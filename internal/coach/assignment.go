@@ -65,8 +65,15 @@ func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Me
 			return agent.Prompt{}, err
 		}
 	}
+	// The system prompt's placeholders are filled from the same facts (an
+	// admin may name them there too): none reaches the model as written.
+	system, err := render(t.SystemPrompt, vars)
+	if err != nil {
+		a.c.log.Warn("coach: system prompt failed; using the built-in one", "err", err)
+		system = DefaultTuning().SystemPrompt
+	}
 	// The tuned model settings travel with the prompt: one snapshot per run.
-	return agent.Prompt{System: t.SystemPrompt, User: user, Model: t.Model}, nil
+	return agent.Prompt{System: system, User: user, Model: t.Model}, nil
 }
 
 // ValidateDomain implements agent.Assignment: content ids exist with their

@@ -30,6 +30,9 @@ type Deps struct {
 	Dashboards Dashboards
 	// Schedule adds the scheduling and to-do tools (schedule.Service.AgentTools()).
 	Schedule agent.ToolFactory
+	// Messages, when set, lets the coach send a member a message
+	// (send_message; *messages.Service).
+	Messages Messenger
 	// Location is the household time zone that defines "today" (nil = UTC).
 	Location *time.Location
 	// Tuning, when set, supplies the prompts for every run (falling back to
@@ -52,6 +55,7 @@ type core struct {
 	now    func() time.Time
 	tuning TuningSource
 	log    *slog.Logger
+	msgs   Messenger
 }
 
 func newCore(d Deps) *core {
@@ -66,7 +70,7 @@ func newCore(d Deps) *core {
 		panic("coach: Deps.Dashboards is required")
 	}
 	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
-		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger}
+		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages}
 	if c.loc == nil {
 		c.loc = time.UTC
 	}

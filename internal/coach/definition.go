@@ -3,6 +3,7 @@ package coach
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"hearth/internal/agent"
@@ -98,4 +99,54 @@ func (d definitionTuning) CoachTuning(ctx context.Context) (Tuning, error) {
 		return Tuning{}, err
 	}
 	return TuningOf(v.Definition), nil
+}
+
+// DefinitionRuntime is what the coach gives its declarative definition
+// beyond tools and contexts: its own template variables (the gathered
+// facts its user template names, see TemplateVariables), and its answers
+// when no model is configured ("Try it" on a fresh install): for its own
+// definition the heuristic day plan when the definition asks for a
+// structured document, its no-model reply otherwise; for any other agent
+// the same reply to free-text requests (and a clear refusal of structured
+// output, which only a model can write to another agent's schema).
+func DefinitionRuntime(deps Deps, box *agent.Toolbox) (vars definition.VarsFunc, own, others definition.Heuristic) {
+	c := newCore(deps)
+	r := newReplier(c)
+	a := newDailyDashboard(c)
+	gather := func(ctx context.Context, scope agent.Scope) (*Gathered, error) {
+		read := agent.Scope{AgentID: scope.AgentID, MemberID: scope.MemberID, RunID: scope.RunID, Now: scope.Now, Memory: scope.Memory}
+		return c.gather(ctx, &agent.Env{Scope: read, Memory: scope.Memory, Tools: box})
+	}
+	vars = func(ctx context.Context, scope agent.Scope) (map[string]string, error) {
+		g, err := gather(ctx, scope)
+		if err != nil {
+			return nil, err
+		}
+		return g.promptVars(scope.Memory), nil
+	}
+	turn := func(scope agent.Scope, user string) agent.ChatTurn {
+		return agent.ChatTurn{Message: user, Call: box.Caller(scope)}
+	}
+	own = func(ctx context.Context, scope agent.Scope, _, user string, structured bool) (string, error) {
+		if !structured {
+			return r.Reply(ctx, scope, turn(scope, user))
+		}
+		g, err := gather(ctx, scope)
+		if err != nil {
+			return "", err
+		}
+		doc, err := a.Plan(ctx, g, scope.Memory)
+		if err != nil {
+			return "", err
+		}
+		raw, err := json.Marshal(doc)
+		return string(raw), err
+	}
+	others = func(ctx context.Context, scope agent.Scope, _, user string, structured bool) (string, error) {
+		if structured {
+			return "", errors.New("no language model is configured, and only a model can write this agent's structured output")
+		}
+		return r.Reply(ctx, scope, turn(scope, user))
+	}
+	return vars, own, others
 }

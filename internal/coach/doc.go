@@ -48,6 +48,10 @@
 //	flag:…, obs:…         data-quality flags (48 h) and observations (7 days)
 //	checkin:…, context:…, program:…, note:…
 //	                      interpretations of the member's answers and memos
+//	                      (checkin:<energy|sleep|soreness> from the daily
+//	                      check-in, prompt checkin-<kind>-YYYYMMDD)
+//	injury:<side-part>    an injury or limitation the member mentioned, kept
+//	                      until they say it is better; named in every briefing
 //
 // Wiring (internal/app):
 //

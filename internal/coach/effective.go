@@ -99,6 +99,12 @@ func (c *core) applyProgram(ctx context.Context, v ProgramView, us []Update, tod
 				v.anchorDate, v.anchorDay = today.Format(time.DateOnly), next
 				u.Anchor = v.anchorDate
 			}
+		case UpdatePace:
+			if ok = v.Status == string(program.Active) || v.Status == string(program.Paused); ok {
+				v.Pace = u.Pace
+				v.anchorDate, v.anchorDay = today.Format(time.DateOnly), v.Day
+				u.Anchor = v.anchorDate
+			}
 		case UpdateAdvance:
 			v.Day = u.Day
 		case UpdateComplete:
@@ -142,6 +148,13 @@ func (c *core) refresh(ctx context.Context, v *ProgramView, today time.Time) err
 		p := planDay(v.days, pat, anchor, v.anchorDay, v.Day, today)
 		v.Today, v.RestReason, v.ExpectedDay = string(p.status), p.restReason, p.expected
 		v.Behind, v.Ahead, v.StartsInDays = p.behind, p.ahead, p.startsIn
+		if v.Pace == string(program.PaceOwn) && p.status != program.DayNotStarted {
+			// At the member's own pace today is the next undone day.
+			v.Today, v.RestReason, v.ExpectedDay, v.Behind, v.Ahead = string(program.DayTraining), "", v.Day, 0, 0
+			if !pat.Has(today.Weekday()) {
+				v.Today, v.RestReason = string(program.DayRest), program.RestSchedule
+			}
+		}
 	}
 	if v.Day >= 1 && v.Day <= len(v.days) {
 		d := v.days[v.Day-1]

@@ -14,11 +14,13 @@ const (
 	keyAnswered = "answered:"
 	keyDropped  = "dropped:"
 
-	followUpTTL    = 7 * 24 * time.Hour
-	droppedTTL     = 14 * 24 * time.Hour
-	answeredTTL    = 14 * 24 * time.Hour
-	maxAskTimes    = 2 // asked, then re-asked once, then dropped
-	maxAnswerValue = 300
+	followUpTTL = 7 * 24 * time.Hour
+	droppedTTL  = 14 * 24 * time.Hour
+	answeredTTL = 14 * 24 * time.Hour
+	// dailyAnsweredTTL keeps a daily check-in closed for its day.
+	dailyAnsweredTTL = 36 * time.Hour
+	maxAskTimes      = 2 // asked, then re-asked once, then dropped
+	maxAnswerValue   = 300
 )
 
 // answeredTTLs are how long an answer keeps a prompt closed, by prompt id;
@@ -154,6 +156,9 @@ func computeFollowUps(entries []agent.MemoryEntry, answers []AnswerLine, unproce
 // be asked, and why.
 func (f FollowUps) closed(id, question string) (ClosedPrompt, string, bool) {
 	q := normQuestion(question)
+	if dailyKind(id) != "" {
+		q = "" // the daily check-in asks the same few questions again
+	}
 	for _, c := range f.Answered {
 		if c.ID == id || (q != "" && normQuestion(c.Question) == q) {
 			return c, "answered", true
@@ -184,7 +189,10 @@ func normQuestion(s string) string {
 func recordFollowUps(mem *agent.Memory, f FollowUps, shown []promptShown, today string) error {
 	for _, c := range f.NewlyAnswered {
 		ttl, ok := answeredTTLs[c.ID]
-		if !ok {
+		switch {
+		case dailyKind(c.ID) != "":
+			ttl = dailyAnsweredTTL
+		case !ok:
 			ttl = answeredTTL
 		}
 		b, _ := json.Marshal(answeredRecord{Question: clipText(c.Question, 200), Answer: clipText(c.Answer, maxAnswerValue)})

@@ -3,6 +3,7 @@ package coach
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"hearth/internal/agent"
@@ -160,6 +161,11 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 	}
 	g.FollowUps = computeFollowUps(entries, g.Prompts.Answers, g.Prompts.Unprocessed, g.Date)
 	in := interpreter{programs: g.Programs, current: g.base, goals: g.Goals, today: g.civil, loc: c.loc}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Key, keyInjury) {
+			in.injuries = append(in.injuries, e.Key)
+		}
+	}
 	var us []Update
 	for _, a := range g.Prompts.Unprocessed {
 		for _, u := range in.answer(a) {

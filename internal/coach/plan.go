@@ -2,13 +2,12 @@ package coach
 
 import (
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/health"
 )
 
 // Content reasons the heuristic uses in curated content.
@@ -79,22 +78,10 @@ func (p *planner) ref(e content.MenuEntry, programContext, reason string) dashbo
 }
 
 // num prints a figure as the tools do: at most one decimal, no trailing zero.
-func num(v float64) string {
-	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
-}
+func num(v float64) string { return health.Figure(v) }
 
 // kcal prints a whole number with thousands separators: "1,640".
-func kcal(v float64) string {
-	s := strconv.FormatInt(int64(math.Round(math.Abs(v))), 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func kcal(v float64) string { return health.Thousands(math.Abs(v)) }
 
 // shortDate renders a YYYY-MM-DD date as "Mon 16 Feb".
 func shortDate(day string) string {

@@ -70,6 +70,7 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
 		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
 	}
+	s = append(s, p.acknowledgements()...)
 	s = append(s, p.todayLine(primary))
 	return fitSentences(s, maxBriefing)
 }
@@ -190,7 +191,13 @@ func (p *planner) prompts() []dashboard.Prompt {
 		mc(promptCheckIn, fmt.Sprintf("That's %d rest days in a row. How's your energy?", g.Gaps.RestDays),
 			optEnergised, optTired, optSore, optUnwell)
 	}
-	if g.Gaps.Onboarding {
+	// The daily check-in, when nothing else asks for a tap today.
+	if !hasMultipleChoice(cands, g.FollowUps) {
+		cands = append(cands, dailyCheckIn(g))
+	}
+	// Until the member has told the coach about themselves (new members
+	// first of all): injuries, schedule, likes. Said once, kept for good.
+	if _, told := p.remembered(keyMemberNote); !told {
 		cands = append(cands, dashboard.Prompt{ID: promptOnboarding, Type: dashboard.PromptVoiceMemo, Options: []string{},
 			Question: "Anything I should know: injuries, your schedule, what you enjoy?"})
 	}
@@ -202,6 +209,17 @@ func (p *planner) prompts() []dashboard.Prompt {
 		out = append(out, c)
 	}
 	return out
+}
+
+// hasMultipleChoice reports whether a candidate asks for a tap and is not
+// closed.
+func hasMultipleChoice(cands []dashboard.Prompt, f FollowUps) bool {
+	for _, c := range cands {
+		if _, _, closed := f.closed(c.ID, c.Question); c.Type == dashboard.PromptMultipleChoice && !closed {
+			return true
+		}
+	}
+	return false
 }
 
 // feedback reacts to patterns in the facts.

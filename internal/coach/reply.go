@@ -65,6 +65,17 @@ var toolLabels = map[string]string{
 // meals, goals, what the member said before) through the coach's tools,
 // and says plainly when it cannot answer without a model.
 func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatTurn) (string, error) {
+	// A scheduled action or a to-do asking for a message to the member
+	// gets a note on its topic (request.go); a person chatting does not.
+	if !turn.Chat {
+		m, err := r.c.member(ctx, scope)
+		if err != nil {
+			return "", err
+		}
+		if reply, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); ok {
+			return reply, err
+		}
+	}
 	var topics []string
 	for _, t := range replyTopics {
 		if t.words.MatchString(turn.Message) {

@@ -58,6 +58,9 @@ type Dashboards interface {
 	// PutTx stores today's document in the run's transaction and tells the
 	// member's screens once it commits.
 	PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, day string, runID int64, doc dashboard.Document, sources string) error
+	// QuoteTx records the figures the document's briefing quotes, so the
+	// screens can bring them up to date.
+	QuoteTx(ctx context.Context, tx *store.Tx, member, day string, quotes []dashboard.Quote) error
 }
 
 var (

@@ -42,10 +42,15 @@ func (t *Tools) Fitness() agent.ToolFactory {
 }
 
 // Coaching returns the tools around the member's dialogue with the coach:
-// get_voice_memos, get_prompt_responses, write_dashboard and log_coaching_note.
+// get_voice_memos, get_prompt_responses, write_dashboard, log_coaching_note
+// and, with Deps.Messages, send_message.
 func (t *Tools) Coaching() agent.ToolFactory {
 	return agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{t.voiceMemos(), t.promptResponses(), t.writeDashboard(), t.logNote()}
+		out := []agent.Tool{t.voiceMemos(), t.promptResponses(), t.writeDashboard(), t.logNote()}
+		if t.c.msgs != nil {
+			out = append(out, t.sendMessage())
+		}
+		return out
 	})
 }
 

@@ -30,7 +30,9 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	if err != nil {
 		return WeightView{}, err
 	}
-	tr := health.WeightTrend(rs, m, now, c.loc)
+	// A weigh-in far from the trend that a member saved anyway (a typo) is
+	// never taken for their current weight.
+	tr := health.WeightTrend(health.PlausibleWeights(rs, c.loc), m, now, c.loc)
 	u := tr.Unit
 	v := WeightView{Unit: u, Readings: tr.Readings, Current: inUnit(u, tr.CurrentKg), Trend: inUnit(u, tr.TrendKg),
 		Change7d: inUnit(u, tr.Change7dKg), Change30d: inUnit(u, tr.Change30dKg), BodyFatPct: tr.BodyFatPct,

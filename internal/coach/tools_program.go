@@ -23,6 +23,7 @@ type ProgramView struct {
 	Status        string                 `json:"status,omitempty"` // active | paused | completed
 	StartDate     string                 `json:"start_date,omitempty"`
 	Pattern       string                 `json:"pattern,omitempty"`
+	Pace          string                 `json:"pace,omitempty"` // calendar | own (the next undone day, never behind)
 	RestWeekdays  []string               `json:"rest_weekdays,omitempty"`
 	Day           int                    `json:"day,omitempty"`
 	TotalDays     int                    `json:"total_days,omitempty"`
@@ -69,7 +70,7 @@ func (c *core) programView(ctx context.Context, member string, now time.Time) (P
 		return ProgramView{}, err
 	}
 	v := ProgramView{HasProgram: true, ProgramID: st.ProgramID, Title: td.ProgramTitle, Status: string(st.Status),
-		StartDate: st.StartDate, Pattern: st.Pattern, RestWeekdays: st.RestWeekdays, Day: td.Day, TotalDays: td.TotalDays,
+		StartDate: st.StartDate, Pattern: st.Pattern, Pace: string(td.Pace), RestWeekdays: st.RestWeekdays, Day: td.Day, TotalDays: td.TotalDays,
 		Week: td.Week, Today: string(td.Status), RestReason: td.RestReason, ExpectedDay: td.ExpectedDay, Behind: td.Behind,
 		Ahead: td.Ahead, StartsInDays: td.StartsInDays, Note: td.Note, stateID: st.ID, updatedAt: st.UpdatedAt,
 		anchorDate: st.AnchorDate, anchorDay: st.AnchorDay}
@@ -139,6 +140,9 @@ func (v ProgramView) text() string {
 	}
 	if v.Item != nil {
 		fmt.Fprintf(&b, ", %s (%d min)", v.Item.Title, v.Item.DurationMin)
+	}
+	if v.Pace == string(program.PaceOwn) {
+		b.WriteString("; at their own pace (today is always the next undone day)")
 	}
 	if v.Behind > 0 {
 		fmt.Fprintf(&b, "; %d sessions behind schedule", v.Behind)

@@ -8,6 +8,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
+	"hearth/internal/messages"
 	"hearth/internal/store"
 )
 
@@ -85,6 +86,33 @@ func (t *Tools) logNote() agent.Tool {
 			now := t.c.clock(scope)
 			err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
 				_, err := insertNote(ctx, tx, now, scope.MemberID, a.Note, scope.RunID)
+				return err
+			})
+			return map[string]any{"staged": err == nil, "note": stagedNote}, err
+		})
+}
+
+// Messenger delivers a message to a member inside a transaction
+// (*messages.Service).
+type Messenger interface {
+	SendTx(ctx context.Context, tx *store.Tx, member, agent, text string, via messages.Via) (messages.Message, error)
+}
+
+// messageArgs are send_message's arguments.
+type messageArgs struct {
+	Text string `json:"text" desc:"What to tell the member, in your voice: a reminder, a nudge, an answer to a to-do." schema:"minLength=1,maxLength=2000"`
+}
+
+func (t *Tools) sendMessage() agent.Tool {
+	return scopedTool("send_message",
+		"Send the member a short message, shown on their dashboard as \"From your coach\" until they dismiss it (sent when your output is accepted). "+
+			"Use it for what a scheduled action or a to-do asks you to tell them.",
+		func(_ context.Context, scope agent.Scope, a messageArgs) (map[string]any, error) {
+			if strings.TrimSpace(a.Text) == "" {
+				return nil, errors.New("the message is empty")
+			}
+			err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+				_, err := t.c.msgs.SendTx(ctx, tx, scope.MemberID, scope.AgentID, a.Text, messages.Via{Source: "tool", RunID: scope.RunID})
 				return err
 			})
 			return map[string]any{"staged": err == nil, "note": stagedNote}, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hearth/internal/content"
+	"hearth/internal/program"
 )
 
 // Update kinds: what a run's act applies because of the member's answers,
@@ -16,10 +17,13 @@ const (
 	UpdatePause    = "pause_program"
 	UpdateResume   = "resume_program"
 	UpdateSetDay   = "set_program_day"
+	UpdatePace     = "set_program_pace"
 	UpdateAdvance  = "advance_program"
 	UpdateComplete = "complete_program"
 	UpdateGoal     = "add_goal"
 	UpdateMemory   = "remember"
+	// UpdateForget removes a memory entry (an injury the member says is better).
+	UpdateForget = "forget"
 )
 
 // GoalSpec is a goal to add.
@@ -39,6 +43,7 @@ type Update struct {
 	Title     string `json:"title,omitempty"`
 	StartDate string `json:"start_date,omitempty"`
 	Pattern   string `json:"pattern,omitempty"`
+	Pace      string `json:"pace,omitempty"`
 	// Anchor is the schedule's new anchor date (resume, set day); Day is
 	// then due on it.
 	Anchor   string    `json:"anchor,omitempty"`
@@ -97,6 +102,7 @@ type interpreter struct {
 	goals    GoalsView
 	today    time.Time // civil date of the run
 	loc      *time.Location
+	injuries []string // the injury keys memory holds
 }
 
 func memoryUpdate(key, value string, ttl time.Duration, note string) Update {
@@ -131,6 +137,10 @@ func (in interpreter) answer(a AnswerLine) []Update {
 		switch {
 		case ans == optKeepPace:
 			out = append(out, memoryUpdate(keyPace, "Prefers to keep their own pace in "+in.current.Title+" (said "+a.Day+")", 21*24*time.Hour, note))
+			if in.current.HasProgram {
+				out = append(out, Update{Kind: UpdatePace, ProgramID: in.current.ProgramID, Title: in.current.Title,
+					Pace: string(program.PaceOwn), FromDay: in.current.Day, Day: in.current.Day, Note: note})
+			}
 		case strings.HasPrefix(ans, optSkipPrefix):
 			var day int
 			if _, err := fmt.Sscanf(strings.TrimPrefix(ans, optSkipPrefix), "%d", &day); err == nil && in.current.HasProgram {
@@ -151,10 +161,17 @@ func (in interpreter) answer(a AnswerLine) []Update {
 	case promptOnboarding:
 		out = append(out, memoryUpdate(keyMemberNote, ans, 0, note))
 	default:
-		own = false
+		if kind := dailyKind(a.PromptID); kind != "" {
+			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
+		} else {
+			own = false
+		}
 	}
 	if a.Kind != "tap" || !own {
 		out = append(out, in.intents(ans, a.AnsweredAt, note)...)
+	}
+	if a.Kind != "tap" {
+		out = append(out, injuries(ans, a.Day, note, in.injuries)...)
 	}
 	if len(out) == 0 {
 		out = append(out, memoryUpdate("answer:"+a.PromptID, clipText(a.Question, 100)+" → "+ans, answeredTTL, note))
@@ -170,6 +187,7 @@ func (in interpreter) memo(m MemoLine) []Update {
 	}
 	note := "Voice memo: " + clipText(text, 300)
 	out := in.intents(text, m.At, note)
+	out = append(out, injuries(text, m.Day, note, in.injuries)...)
 	out = append(out, memoryUpdate(keyLatestMemo, text+" ("+m.Day+")", 7*24*time.Hour, note))
 	return out
 }
@@ -307,7 +325,7 @@ func keepLastDeclare(us []Update) []Update {
 	var out []Update
 	for i, u := range us {
 		switch u.Kind {
-		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay:
+		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay, UpdatePace:
 			if i < last {
 				continue
 			}

@@ -29,7 +29,9 @@ func TestInterpretAnswers(t *testing.T) {
 		{"model-q", "Please pause my program, travelling", "text", []string{"pause_program"}},
 		{promptBehind, "Skip ahead to Day 9", "tap", []string{"set_program_day"}},
 		{promptCheckIn, optUnwell, "tap", []string{"remember:" + keyEnergy, "remember:" + keyUnwell}},
-		{promptOnboarding, "Bad knee; I like mornings", "voice", []string{"remember:" + keyMemberNote}},
+		{promptOnboarding, "Bad knee; I like mornings", "voice", []string{"remember:" + keyMemberNote, "remember:injury:knee"}},
+		{"checkin-sleep-20260218", "Badly", "tap", []string{"remember:checkin:sleep", "remember:" + keyRecovering}},
+		{"checkin-soreness-20260218", "None", "tap", []string{"remember:checkin:soreness"}},
 	} {
 		us := in.answer(AnswerLine{PromptID: c.prompt, Answer: c.answer, Kind: c.kind, Day: "2026-02-18", AnsweredAt: said})
 		var got []string

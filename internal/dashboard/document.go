@@ -5,9 +5,10 @@
 //
 // It is also the dashboard's read model: Store.Today returns a member's
 // document for today with the staleness rules applied against live data
-// (finished Up Next, workouts that finish content, data gaps filled since,
+// (finished Up Next, workouts that finish content, every call to action
+// re-checked for what it asks, quoted briefing figures brought up to date,
 // answered prompts, voice memos awaiting a transcript, onboarding nudges
-// before the first document); screens only map it to view models. Writes
+// before the first document; live.go); screens only map it to view models. Writes
 // tell the member's screens after they commit (PutTx in the caller's
 // transaction through store.Tx.AfterCommit); a playlist edit is one
 // transaction (EditPlaylist), so two screens cannot lose each other's edit.

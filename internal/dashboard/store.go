@@ -42,6 +42,8 @@ type Stored struct {
 	Document  Document  `json:"document"`
 	Sources   string    `json:"sources"`
 	CreatedAt time.Time `json:"created_at"`
+	// Quotes are the figures the briefing quotes (QuoteTx).
+	Quotes []Quote `json:"-"`
 }
 
 // PutTx stores (or replaces) a member's document for a day inside the
@@ -56,7 +58,7 @@ func (s *Store) PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, 
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO dashboards (member_id, day, run_id, document, sources, created_at)
 		VALUES (?,?,?,?,?,?) ON CONFLICT (member_id, day) DO UPDATE SET run_id=excluded.run_id,
-		document=excluded.document, sources=excluded.sources, created_at=excluded.created_at`,
+		document=excluded.document, sources=excluded.sources, created_at=excluded.created_at, quotes='[]'`,
 		member, day, runID, string(raw), sources, store.FormatTime(now))
 	if err != nil {
 		return fmt.Errorf("dashboard: put: %w", err)
@@ -83,7 +85,7 @@ func (s *Store) latest(ctx context.Context, q store.Queryer, member, day string)
 }
 
 func (s *Store) one(ctx context.Context, q store.Queryer, where string, args ...any) (Stored, error) {
-	st, err := store.One(ctx, q, scanStored, `SELECT member_id, day, run_id, document, sources, created_at FROM dashboards `+where, args...)
+	st, err := store.One(ctx, q, scanStored, `SELECT member_id, day, run_id, document, sources, created_at, quotes FROM dashboards `+where, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, apperr.NotFoundf("no dashboard for this day")
 	}
@@ -92,9 +94,9 @@ func (s *Store) one(ctx context.Context, q store.Queryer, where string, args ...
 
 func scanStored(row store.Scanner) (Stored, error) {
 	var st Stored
-	var raw, created string
+	var raw, created, quotes string
 	var run sql.NullInt64
-	if err := row.Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created); err != nil {
+	if err := row.Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created, &quotes); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return st, err
 		}
@@ -103,6 +105,9 @@ func scanStored(row store.Scanner) (Stored, error) {
 	st.RunID = run.Int64
 	if err := json.Unmarshal([]byte(raw), &st.Document); err != nil {
 		return st, fmt.Errorf("dashboard: decode: %w", err)
+	}
+	if err := json.Unmarshal([]byte(quotes), &st.Quotes); err != nil {
+		return st, fmt.Errorf("dashboard: decode quotes: %w", err)
 	}
 	var err error
 	st.CreatedAt, err = store.ParseTime(created)

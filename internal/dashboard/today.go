@@ -31,9 +31,13 @@ type Today struct {
 	Alternates []ContentRef
 	// Suggestion is the suggested playlist.
 	Suggestion []ContentRef
-	Briefing   string
-	// CTAs are the document's calls to action without the data-gap ones a
-	// later entry filled, and without "play Up Next" once it is done.
+	// Briefing is the coach's briefing with every quoted figure that has
+	// changed since replaced by its live value (BriefingUpdated then).
+	Briefing        string
+	BriefingUpdated bool
+	// CTAs are the document's calls to action without those live data now
+	// answers (a weigh-in for "step on the scale", a meal dated yesterday
+	// for "no meals logged yesterday", Up Next done for "play it").
 	CTAs     []CTA
 	Prompts  []PromptState
 	Feedback []string
@@ -50,13 +54,6 @@ type PromptState struct {
 	// Voice is "stored" or "failed" while a voice reply waits for its
 	// transcript or could not be transcribed ("" otherwise).
 	Voice string
-}
-
-// Entry kinds the staleness rules look at, by the CTA action that logs one.
-var entryOfAction = map[string]string{
-	ActionOpenWeight:    "weight",
-	ActionOpenNutrition: "meal",
-	ActionOpenWorkout:   "workout",
 }
 
 // lastEntries are the newest entry times per kind (zero: none).
@@ -97,7 +94,11 @@ func (s *Store) Today(ctx context.Context, member string, now time.Time) (Today,
 	if err != nil {
 		return t, err
 	}
-	coach(&t, last, answers, memos)
+	l, err := s.liveData(ctx, member, st.Day, now)
+	if err != nil {
+		return t, err
+	}
+	s.coach(&t, l, now, answers, memos)
 	return t, nil
 }
 
@@ -179,18 +180,16 @@ func (s *Store) curated(t *Today, done map[string]bool) {
 	t.Suggestion = cur.PlaylistSuggestion
 }
 
-// coach applies the coach column's rules: a data-gap CTA is hidden once an
-// entry of its kind was made after the document; answering a prompt
-// replaces it with the answer; a voice reply shows its state until it has
-// a transcript.
-func coach(t *Today, last lastEntries, answers map[string]Answer, memos []VoiceMemo) {
+// coach applies the coach column's rules: a CTA is hidden once live data
+// holds what it asks for; quoted figures are brought up to date; answering
+// a prompt replaces it with the answer; a voice reply shows its state until
+// it has a transcript.
+func (s *Store) coach(t *Today, l liveData, now time.Time, answers map[string]Answer, memos []VoiceMemo) {
 	doc := t.Doc.Document.Coach
-	t.Briefing, t.Feedback = doc.Briefing, doc.Feedback
+	t.Feedback = doc.Feedback
+	t.Briefing, t.BriefingUpdated = l.requote(doc.Briefing, t.Doc.Quotes)
 	for _, c := range doc.CTA {
-		if kind, ok := entryOfAction[c.Action]; ok && c.Type == CTADataGap && last[kind].After(t.PreparedAt) {
-			continue // the gap was filled after the coach wrote this
-		}
-		if c.Action == ActionPlayUpNext && t.UpNext == nil {
+		if l.ctaDone(c, t, t.Doc.Day, now, s.loc) {
 			continue
 		}
 		t.CTAs = append(t.CTAs, c)

@@ -48,3 +48,11 @@ func (u Unit) FormatDelta(deltaKg float64) string {
 	}
 	return s + " " + string(u)
 }
+
+// Thousands renders a whole number with thousands separators, as figures
+// are written for members: "1,640".
+func Thousands(v float64) string { return formatThousands(v) }
+
+// Figure renders a figure with at most one decimal and no trailing zero:
+// "96", "81.4".
+func Figure(v float64) string { return formatOne(v) }

@@ -7,6 +7,7 @@ import (
 
 // WorkoutSummary is the compact view of one workout (get_recent_workouts).
 type WorkoutSummary struct {
+	ID          int64     `json:"-"` // the entry, for screens that correct it
 	StartedAt   time.Time `json:"started_at"`
 	Type        string    `json:"type"`
 	Title       string    `json:"title,omitempty"`
@@ -20,7 +21,7 @@ type WorkoutSummary struct {
 
 // Summarize drops the workout's bookkeeping fields.
 func (w Workout) Summarize() WorkoutSummary {
-	return WorkoutSummary{StartedAt: w.StartedAt, Type: w.Type, Title: w.Title, DurationMin: w.DurationMin,
+	return WorkoutSummary{ID: w.ID, StartedAt: w.StartedAt, Type: w.Type, Title: w.Title, DurationMin: w.DurationMin,
 		AvgHR: w.AvgHR, MaxHR: w.MaxHR, EnergyKcal: w.EnergyKcal, DistanceKm: roundPtr(w.DistanceKm, 2), ContentID: w.ContentID}
 }
 

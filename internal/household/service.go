@@ -42,19 +42,24 @@ func (s *Service) Members(ctx context.Context) ([]health.Member, error) {
 }
 
 // WeightInput is a weigh-in as entered; Unit converts Weight to kg.
+// Confirm stores a weight far from the member's trend (health.CheckWeight),
+// which is otherwise refused as apperr.Implausible.
 type WeightInput struct {
 	MeasuredAt time.Time
 	Weight     float64
 	Unit       health.Unit
 	BodyFatPct *float64
 	LeanMassKg *float64
+	Confirm    bool
 }
 
-// MealInput is a nutrition entry as entered.
+// MealInput is a nutrition entry as entered; Confirm stores a meal over
+// health.MaxPlausibleMealKcal.
 type MealInput struct {
 	EatenAt                          time.Time
 	Name                             string
 	Calories, ProteinG, CarbsG, FatG float64
+	Confirm                          bool
 }
 
 // WorkoutInput is a workout as entered.
@@ -109,11 +114,15 @@ func optRange(f fieldErrs, v *float64, field string, lo, hi float64) {
 	}
 }
 
-// LogWeight validates and stores a weigh-in.
-func (s *Service) LogWeight(ctx context.Context, member string, in WeightInput) (health.WeightReading, error) {
-	if _, err := s.db.Member(ctx, member); err != nil {
-		return health.WeightReading{}, err
-	}
+// implausible is the error for a figure that needs confirming.
+func implausible(field string, v health.Verdict) error {
+	return &apperr.Error{Code: apperr.Implausible, Message: "Are you sure? " + v.Message + ".",
+		Fields: map[string]string{field: v.Message}}
+}
+
+// weight validates a weigh-in of member (skip: the reading being edited)
+// and returns it ready to store.
+func (s *Service) weight(ctx context.Context, member string, in WeightInput, skip int64) (health.WeightReading, error) {
 	f := fieldErrs{}
 	at := s.when(in.MeasuredAt, f, "measured_at")
 	unit := in.Unit
@@ -121,20 +130,59 @@ func (s *Service) LogWeight(ctx context.Context, member string, in WeightInput) 
 		unit = health.KG
 	}
 	f.check(unit == health.KG || unit == health.LB, "unit", "must be kg or lb")
-	kg := unit.ToKg(in.Weight)
-	f.check(finite(in.Weight) && kg >= 2 && kg <= 400, "weight_kg", "must be a positive weight (2-400 kg)")
+	f.check(finite(in.Weight) && health.InWeightRange(in.Weight, unit), "weight_kg", health.WeightRange(unit))
 	optRange(f, in.BodyFatPct, "body_fat_pct", 1, 75)
 	optRange(f, in.LeanMassKg, "lean_mass_kg", 1, 200)
 	if err := f.err(); err != nil {
 		return health.WeightReading{}, err
 	}
-	r, err := s.db.AddWeight(ctx, health.WeightReading{MemberID: member, MeasuredAt: at, WeightKg: round(kg, 2),
-		BodyFatPct: in.BodyFatPct, LeanMassKg: in.LeanMassKg})
+	kg := round(unit.ToKg(in.Weight), 2)
+	if !in.Confirm {
+		hist, err := s.db.Weights(ctx, member, store.Range{From: at.Add(-health.TrendWindow), To: at})
+		if err != nil {
+			return health.WeightReading{}, err
+		}
+		if v := health.CheckWeight(kg, at, skip, hist, unit, nil); !v.Plausible {
+			return health.WeightReading{}, implausible("weight_kg", v)
+		}
+	}
+	return health.WeightReading{ID: skip, MemberID: member, MeasuredAt: at, WeightKg: kg,
+		BodyFatPct: in.BodyFatPct, LeanMassKg: in.LeanMassKg}, nil
+}
+
+// LogWeight validates and stores a weigh-in.
+func (s *Service) LogWeight(ctx context.Context, member string, in WeightInput) (health.WeightReading, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.WeightReading{}, err
+	}
+	r, err := s.weight(ctx, member, in, 0)
 	if err != nil {
+		return r, err
+	}
+	if r, err = s.db.AddWeight(ctx, r); err != nil {
 		return r, err
 	}
 	s.changed(member, live.KindWeight)
 	return r, nil
+}
+
+func (s *Service) meal(member string, in MealInput, id int64) (health.Meal, error) {
+	f := fieldErrs{}
+	at := s.when(in.EatenAt, f, "eaten_at")
+	name := text.Required(f, "name", text.Line, in.Name, 120)
+	f.check(finite(in.Calories) && in.Calories >= 0 && in.Calories <= health.MaxMealKcal, "calories",
+		fmt.Sprintf("must be between 0 and %g", health.MaxMealKcal))
+	for field, v := range map[string]float64{"protein_g": in.ProteinG, "carbs_g": in.CarbsG, "fat_g": in.FatG} {
+		f.check(finite(v) && v >= 0 && v <= 1000, field, "must be between 0 and 1000 g")
+	}
+	if err := f.err(); err != nil {
+		return health.Meal{}, err
+	}
+	if v := health.CheckMeal(in.Calories); !v.Plausible && !in.Confirm {
+		return health.Meal{}, implausible("calories", v)
+	}
+	return health.Meal{ID: id, MemberID: member, EatenAt: at, Name: name, Calories: in.Calories,
+		ProteinG: in.ProteinG, CarbsG: in.CarbsG, FatG: in.FatG}, nil
 }
 
 // LogMeal validates and stores a meal.
@@ -142,30 +190,18 @@ func (s *Service) LogMeal(ctx context.Context, member string, in MealInput) (hea
 	if _, err := s.db.Member(ctx, member); err != nil {
 		return health.Meal{}, err
 	}
-	f := fieldErrs{}
-	at := s.when(in.EatenAt, f, "eaten_at")
-	name := text.Required(f, "name", text.Line, in.Name, 120)
-	f.check(finite(in.Calories) && in.Calories >= 0 && in.Calories <= 10000, "calories", "must be between 0 and 10000")
-	for field, v := range map[string]float64{"protein_g": in.ProteinG, "carbs_g": in.CarbsG, "fat_g": in.FatG} {
-		f.check(finite(v) && v >= 0 && v <= 1000, field, "must be between 0 and 1000 g")
-	}
-	if err := f.err(); err != nil {
-		return health.Meal{}, err
-	}
-	m, err := s.db.AddMeal(ctx, health.Meal{MemberID: member, EatenAt: at, Name: name, Calories: in.Calories,
-		ProteinG: in.ProteinG, CarbsG: in.CarbsG, FatG: in.FatG})
+	m, err := s.meal(member, in, 0)
 	if err != nil {
+		return m, err
+	}
+	if m, err = s.db.AddMeal(ctx, m); err != nil {
 		return m, err
 	}
 	s.changed(member, live.KindMeal)
 	return m, nil
 }
 
-// LogWorkout validates and stores a workout.
-func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput) (health.Workout, error) {
-	if _, err := s.db.Member(ctx, member); err != nil {
-		return health.Workout{}, err
-	}
+func (s *Service) workout(member string, in WorkoutInput, id int64) (health.Workout, error) {
 	f := fieldErrs{}
 	at := s.when(in.StartedAt, f, "started_at")
 	typ := strings.ToLower(text.Required(f, "type", text.Line, in.Type, 40))
@@ -181,20 +217,27 @@ func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput
 	if title == "" {
 		title = capitalise(typ)
 	}
-	w, err := s.db.AddWorkout(ctx, health.Workout{MemberID: member, StartedAt: at, Type: typ, Title: title,
-		DurationMin: in.DurationMin, AvgHR: in.AvgHR, MaxHR: in.MaxHR, ContentID: contentID})
+	return health.Workout{ID: id, MemberID: member, StartedAt: at, Type: typ, Title: title,
+		DurationMin: in.DurationMin, AvgHR: in.AvgHR, MaxHR: in.MaxHR, ContentID: contentID}, nil
+}
+
+// LogWorkout validates and stores a workout.
+func (s *Service) LogWorkout(ctx context.Context, member string, in WorkoutInput) (health.Workout, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.Workout{}, err
+	}
+	w, err := s.workout(member, in, 0)
 	if err != nil {
+		return w, err
+	}
+	if w, err = s.db.AddWorkout(ctx, w); err != nil {
 		return w, err
 	}
 	s.changed(member, live.KindWorkout)
 	return w, nil
 }
 
-// LogBodyScan validates and stores a body-composition scan.
-func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) (health.BodyScan, error) {
-	if _, err := s.db.Member(ctx, member); err != nil {
-		return health.BodyScan{}, err
-	}
+func (s *Service) scan(member string, in ScanInput, id int64) (health.BodyScan, error) {
 	f := fieldErrs{}
 	at := s.when(in.ScannedAt, f, "scanned_at")
 	f.check(finite(in.BodyFatPct) && in.BodyFatPct >= 1 && in.BodyFatPct <= 75, "body_fat_pct", "must be between 1 and 75")
@@ -205,9 +248,20 @@ func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) 
 	if err := f.err(); err != nil {
 		return health.BodyScan{}, err
 	}
-	b, err := s.db.AddBodyScan(ctx, health.BodyScan{MemberID: member, ScannedAt: at, BodyFatPct: &in.BodyFatPct,
-		LeanMassKg: &in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat})
+	return health.BodyScan{ID: id, MemberID: member, ScannedAt: at, BodyFatPct: &in.BodyFatPct,
+		LeanMassKg: &in.LeanMassKg, FatMassKg: in.FatMassKg, BoneMassKg: in.BoneMassKg, VisceralFat: in.VisceralFat}, nil
+}
+
+// LogBodyScan validates and stores a body-composition scan.
+func (s *Service) LogBodyScan(ctx context.Context, member string, in ScanInput) (health.BodyScan, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return health.BodyScan{}, err
+	}
+	b, err := s.scan(member, in, 0)
 	if err != nil {
+		return b, err
+	}
+	if b, err = s.db.AddBodyScan(ctx, b); err != nil {
 		return b, err
 	}
 	s.changed(member, live.KindScan)

@@ -164,6 +164,9 @@ func (w *writer) hasLegacyRows(r *record) (bool, error) {
 
 // upsert writes a merged CSV entry (see the comment at the top).
 func (w *writer) upsert(r *record) error {
+	if err := w.checkPlausible(r); err != nil {
+		return err
+	}
 	kind := ledgerKind[r.kind]
 	want := rowHash(&w.keyBuf, r)
 	var last sql.NullString

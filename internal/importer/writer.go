@@ -93,6 +93,8 @@ type writer struct {
 	upgrades int   // dietary samples regrouped by their meal
 	keyBuf   keyer // for ledger hashes
 	legacy   *bool // the member has CSV rows keyed before natural keys (asked once)
+	// plausible is the weigh-ins a new one is checked against (plausible.go).
+	plausible plausibleWindow
 }
 
 // failed reports whether the file will import nothing.
@@ -196,6 +198,9 @@ func (w *writer) insert(r *record) (bool, error) {
 // values. One whose key is taken is a repeat inside this file, or a
 // duplicate of an earlier import's record.
 func (w *writer) storeKeyed(r *record) error {
+	if err := w.checkPlausible(r); err != nil {
+		return err
+	}
 	switch r.kind {
 	case recWeight:
 		w.body(r.weight.MeasuredAt)

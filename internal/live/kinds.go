@@ -35,6 +35,12 @@ const (
 	KindPlaylist Kind = "playlist"
 	// KindNotify: an agent's message for the member's screens.
 	KindNotify Kind = "notify"
+	// KindProgram: the member's program changed (paused, resumed, switched,
+	// restarted, moved to a day, an item substituted, the pace changed).
+	KindProgram Kind = "program"
+	// KindMessage: a message from the coach arrived for the member, or one
+	// was dismissed (also on the admin topic, Data the member id).
+	KindMessage Kind = "message"
 )
 
 // Agents and schedules, for the admin pages.
@@ -67,4 +73,5 @@ const (
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
-	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat}
+	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
+	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat}

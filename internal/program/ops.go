@@ -32,6 +32,7 @@ func (s *Service) Do(ctx context.Context, op Op) (State, error) {
 		if err := op.apply(ctx, tx, s.db.Now().UTC()); err != nil {
 			return err
 		}
+		s.changed(tx, op.member)
 		var err error
 		st, err = reload(ctx, tx, op.member)
 		return err
@@ -44,7 +45,11 @@ func (s *Service) Do(ctx context.Context, op Op) (State, error) {
 
 // DoTx applies op inside tx, the caller's transaction.
 func (s *Service) DoTx(ctx context.Context, tx *store.Tx, op Op) error {
-	return op.apply(ctx, tx, s.db.Now().UTC())
+	if err := op.apply(ctx, tx, s.db.Now().UTC()); err != nil {
+		return err
+	}
+	s.changed(tx, op.member)
+	return nil
 }
 
 // errRollback ends Check's transaction after a successful try.
@@ -327,4 +332,64 @@ func (s *Service) RecordSubstitution(ctx context.Context, member string, day int
 
 func looksLikeID(s string) bool {
 	return strings.HasPrefix(s, "local:") || strings.HasPrefix(s, "plex:")
+}
+
+// PaceOp sets how the member follows their program: PaceCalendar (each
+// training weekday is the next day; missed days are behind) or PaceOwn
+// (today is always the next undone day). Either way the schedule is
+// re-anchored at today, so switching never leaves the member behind.
+func (s *Service) PaceOp(member string, pace Pace) (Op, error) {
+	if !pace.Valid() {
+		return Op{}, apperr.Invalidf("pace must be %q or %q", PaceCalendar, PaceOwn)
+	}
+	return s.change(member, func(ctx context.Context, tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "change the pace", Active, Paused); err != nil {
+			return false, err
+		}
+		return PaceTx(ctx, tx, now, st.ID, pace, st.CurrentDay, s.anchorToday(st))
+	}), nil
+}
+
+// anchorToday is today, or the start date while that is still ahead.
+func (s *Service) anchorToday(st State) string {
+	today := s.today()
+	if start, err := parseDate(st.StartDate); err == nil && today.Before(start) {
+		return st.StartDate
+	}
+	return today.Format(time.DateOnly)
+}
+
+// RestartOp starts the member's current program again from its first day,
+// today, keeping its pattern and pace (the run so far stays in History).
+func (s *Service) RestartOp(ctx context.Context, member string) (Op, error) {
+	if _, err := s.db.Member(ctx, member); err != nil {
+		return Op{}, err
+	}
+	return s.change(member, func(ctx context.Context, tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "restart", Active, Paused, Completed); err != nil {
+			return false, err
+		}
+		first := nextTrainingDay(prog, 1)
+		if first == 0 {
+			return false, apperr.Invalidf("program %q has no training days", prog.ID)
+		}
+		today := s.today().Format(time.DateOnly)
+		id, applied, err := DeclareTx(ctx, tx, now, member, Declaration{ProgramID: prog.ID, Title: prog.Title,
+			StartDate: today, Pattern: st.Pattern, FirstDay: first})
+		if err != nil {
+			return false, err
+		}
+		if !applied { // already started today: back to its first day
+			if st.Status == Paused {
+				if _, err := ResumeTx(ctx, tx, now, id, today, st.CurrentDay); err != nil {
+					return false, err
+				}
+			}
+			return SetDayTx(ctx, tx, now, id, st.CurrentDay, first, today)
+		}
+		if st.Pace == PaceOwn {
+			return PaceTx(ctx, tx, now, id, PaceOwn, first, today)
+		}
+		return true, nil
+	}), nil
 }

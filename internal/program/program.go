@@ -10,7 +10,10 @@
 // which program day falls on a date: each training weekday of the pattern,
 // counted from an anchor (the start date, re-anchored on Resume and SetDay),
 // is the next program day, rest days of the program included. Today compares
-// the two and reports how far behind or ahead the member is.
+// the two and reports how far behind or ahead the member is. At the
+// member's own pace (PaceOwn) today is always the next undone day and
+// nothing is behind. Changes committed by Service tell the member's screens
+// (Notify).
 package program
 
 import (
@@ -18,6 +21,7 @@ import (
 	"time"
 
 	"hearth/internal/content"
+	"hearth/internal/live"
 	"hearth/internal/store"
 )
 
@@ -31,6 +35,22 @@ const (
 	Completed Status = "completed"
 	Abandoned Status = "abandoned"
 )
+
+// Pace is how a member follows a program.
+type Pace string
+
+// Paces.
+const (
+	// PaceCalendar: each training weekday of the pattern is the next
+	// program day; days not done count as behind.
+	PaceCalendar Pace = "calendar"
+	// PaceOwn: today is always the member's next undone day; nothing is
+	// ever behind.
+	PaceOwn Pace = "own"
+)
+
+// Valid reports whether p is a known pace.
+func (p Pace) Valid() bool { return p == PaceCalendar || p == PaceOwn }
 
 // Substitution records that the member did something else on a program day.
 type Substitution struct {
@@ -60,6 +80,7 @@ type State struct {
 	TotalDays  int `json:"total_days"`
 	// Pattern is "daily" or the training weekdays, e.g. "mon,tue,thu,fri,sat".
 	Pattern      string   `json:"pattern"`
+	Pace         Pace     `json:"pace"`
 	RestWeekdays []string `json:"rest_weekdays,omitempty"`
 	// AnchorDate and AnchorDay pin the schedule: AnchorDay falls on AnchorDate.
 	AnchorDate    string         `json:"anchor_date"`
@@ -85,6 +106,21 @@ type Service struct {
 	db  *store.DB
 	cat Catalog
 	loc *time.Location
+	pub live.Publisher // nil: screens are not told
+}
+
+// Notify makes the service tell the member's screens (live.KindProgram)
+// after every change it commits, and returns it.
+func (s *Service) Notify(pub live.Publisher) *Service {
+	s.pub = pub
+	return s
+}
+
+// changed tells the member's screens once tx has committed.
+func (s *Service) changed(tx *store.Tx, member string) {
+	if s.pub != nil && member != "" {
+		tx.AfterCommit(func() { s.pub.Publish(live.MemberTopic(member), live.KindProgram, nil) })
+	}
 }
 
 // New returns the service. loc is the household time zone (nil = UTC); it

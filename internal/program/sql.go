@@ -10,20 +10,20 @@ import (
 )
 
 const stateCols = `id, member_id, program_id, status, start_date, anchor_date, anchor_day, current_day, pattern,
-	note, paused_at, ended_at, created_at, updated_at`
+	note, paused_at, ended_at, created_at, updated_at, pace`
 
 func scanState(row store.Scanner) (State, error) {
 	var (
 		st              State
-		status          string
+		status, pace    string
 		paused, ended   sql.NullString
 		created, update string
 	)
 	if err := row.Scan(&st.ID, &st.MemberID, &st.ProgramID, &status, &st.StartDate, &st.AnchorDate, &st.AnchorDay,
-		&st.CurrentDay, &st.Pattern, &st.Note, &paused, &ended, &created, &update); err != nil {
+		&st.CurrentDay, &st.Pattern, &st.Note, &paused, &ended, &created, &update, &pace); err != nil {
 		return st, err
 	}
-	st.Status = Status(status)
+	st.Status, st.Pace = Status(status), Pace(pace)
 	var err error
 	if st.PausedAt, err = store.ParseNullTime(paused); err != nil {
 		return st, err

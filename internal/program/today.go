@@ -38,6 +38,8 @@ type Today struct {
 	TotalDays int `json:"total_days"`
 	// Week labels Day as "Week 4, Day 2".
 	Week string `json:"week,omitempty"`
+	// Pace is how the member follows the program (calendar or own).
+	Pace Pace `json:"pace"`
 	// ExpectedDay is the program day the schedule puts on Date (for a
 	// non-training weekday: the next one due); 0 before the start.
 	ExpectedDay int `json:"expected_day"`
@@ -90,7 +92,10 @@ func (s *Service) Today(ctx context.Context, member string, now time.Time, loc *
 func compute(st State, prog content.Program, date time.Time) (Today, error) {
 	total := len(prog.Days)
 	t := Today{Date: date.Format(time.DateOnly), ProgramID: prog.ID, ProgramTitle: prog.Title, Day: st.CurrentDay,
-		TotalDays: total, Week: content.WeekLabel(st.CurrentDay)}
+		TotalDays: total, Week: content.WeekLabel(st.CurrentDay), Pace: st.Pace}
+	if t.Pace == "" {
+		t.Pace = PaceCalendar
+	}
 	switch st.Status {
 	case Completed:
 		t.Status = DayCompleted
@@ -116,6 +121,17 @@ func compute(st State, prog content.Program, date time.Time) (Today, error) {
 		return t, nil
 	}
 	training := pat.Has(date.Weekday())
+	if t.Pace == PaceOwn {
+		// At their own pace the next undone day is today's, on every
+		// training weekday; nothing is behind or ahead.
+		t.ExpectedDay = st.CurrentDay
+		if training {
+			t.Status = DayTraining
+		} else {
+			t.Status, t.RestReason = DayRest, RestSchedule
+		}
+		return t, nil
+	}
 	t.ExpectedDay = st.AnchorDay + pat.countBetween(anchor, date)
 	if training {
 		t.ExpectedDay--

@@ -172,3 +172,13 @@ func SetPatternTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int6
 		anchor_day = ?, updated_at = ? WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
 		pattern, anchor, day, store.FormatTime(now), stateID, day)
 }
+
+// PaceTx sets how an active or paused state is followed, re-anchoring the
+// schedule so that day is due on anchor (YYYY-MM-DD): going back to the
+// calendar does not count the own-pace days as missed. Guard: active or
+// paused, at day.
+func PaceTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, pace Pace, day int, anchor string) (bool, error) {
+	return guarded(ctx, tx, "set the pace of", stateID, `UPDATE program_states SET pace = ?, anchor_date = ?, anchor_day = ?,
+		updated_at = ? WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
+		string(pace), anchor, day, store.FormatTime(now), stateID, day)
+}

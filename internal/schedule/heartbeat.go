@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"hearth/internal/store"
@@ -99,5 +100,28 @@ func finishTodo(ctx context.Context, q store.Queryer, t Todo, o Outcome, reason 
 
 // todoPrompt is what the coach is asked to do for a to-do item.
 func todoPrompt(t Todo) string {
-	return fmt.Sprintf("Work on this item from your to-do list (to-do %d): %s\nWhen it is done, call complete_todo with todo_id %d.", t.ID, t.Text, t.ID)
+	return fmt.Sprintf(todoPromptHead+"%d): %s\n"+todoPromptTail+"%d.", t.ID, t.Text, t.ID)
+}
+
+const (
+	todoPromptHead = "Work on this item from your to-do list (to-do "
+	todoPromptTail = "When it is done, call complete_todo with todo_id "
+)
+
+// TodoText returns the to-do's own text from the prompt a heartbeat run
+// gets for it (todoPrompt); ok is false for any other prompt.
+func TodoText(prompt string) (string, bool) {
+	rest, ok := strings.CutPrefix(prompt, todoPromptHead)
+	if !ok {
+		return "", false
+	}
+	_, rest, ok = strings.Cut(rest, "): ")
+	if !ok {
+		return "", false
+	}
+	i := strings.LastIndex(rest, "\n"+todoPromptTail)
+	if i < 0 {
+		return "", false
+	}
+	return rest[:i], true
 }

@@ -372,3 +372,15 @@ func TestSystemTasksAreInvisibleToAgentTools(t *testing.T) {
 		t.Fatalf("system task after the tools: %+v", got)
 	}
 }
+
+func TestTodoTextReadsBackTheTodo(t *testing.T) {
+	for _, text := range []string{"Remind Ada to log dinner", "Two lines\nof text): with a paren"} {
+		got, ok := TodoText(todoPrompt(Todo{ID: 12, Text: text}))
+		if !ok || got != text {
+			t.Errorf("TodoText(todoPrompt(%q)) = %q, %v", text, got, ok)
+		}
+	}
+	if _, ok := TodoText("Add a short hydration reminder"); ok {
+		t.Error("a scheduled prompt read as a to-do")
+	}
+}

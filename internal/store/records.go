@@ -12,12 +12,17 @@ import (
 // Range selects records whose time is in [From, To); a zero bound is open.
 type Range struct {
 	From, To time.Time
-	Limit    int  // 0 = no limit
-	Desc     bool // newest first
+	Limit    int   // 0 = no limit
+	Desc     bool  // newest first
+	ID       int64 // only this entry (0 = any)
 }
 
 func (r Range) where(col string) (string, []any) {
 	q, args := "", []any{}
+	if r.ID != 0 {
+		q += " AND id = ?"
+		args = append(args, r.ID)
+	}
 	if !r.From.IsZero() {
 		q += " AND " + col + " >= ?"
 		args = append(args, FormatTime(r.From))

@@ -56,7 +56,7 @@ func GoMigrations(logger *slog.Logger) []*goose.Migration {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return []*goose.Migration{repairTextMigration(logger), bodyScansOneFigureMigration()}
+	return []*goose.Migration{repairTextMigration(logger), bodyScansOneFigureMigration(), demoTriggerMigration()}
 }
 
 // KnownVersions are the schema versions (migration numbers) this binary

@@ -45,7 +45,13 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	}
 
 	t = time.Now()
-	system, user, err := inv.prompt(def, c, sections)
+	var own map[string]string
+	if fn := inv.r.opts.Vars[def.AgentID]; fn != nil {
+		if own, err = fn(ctx, scope); err != nil {
+			return node{}, fmt.Errorf("definition: variables of %s: %w", def.AgentID, err)
+		}
+	}
+	system, user, err := inv.prompt(def, c, sections, own)
 	if err != nil {
 		return node{}, err
 	}
@@ -76,7 +82,12 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	if def.OutputSchema != nil {
 		req.Output = &agent.OutputSchema{Name: schemaName(def.AgentID), Schema: def.OutputSchema, Loose: !strictCompatible(def.OutputSchema)}
 	}
-	out, err := inv.reason(ctx, cur, c, idx, req)
+	var out any
+	if inv.heuristic {
+		out, err = inv.plan(ctx, cur, idx, scope, req, system, user)
+	} else {
+		out, err = inv.reason(ctx, cur, c, idx, req)
+	}
 	if err != nil {
 		return node{}, err
 	}
@@ -122,9 +133,29 @@ func (inv *invocation) contexts(ctx context.Context, def *Definition, mem *agent
 
 // prompt builds the system prompt (with the context sections) and the user
 // message (the rendered template, else the message or the mapped input).
-func (inv *invocation) prompt(def *Definition, c call, sections []string) (system, user string, err error) {
+func (inv *invocation) prompt(def *Definition, c call, sections []string, own map[string]string) (system, user string, err error) {
+	vars := map[string]any{"message": inv.params.Message, "member": inv.member,
+		"now": FormatNow(inv.now, inv.r.opts.Location), "previous_messages": history(inv.params.PreviousMessages),
+		"user": inv.user, "extras": inv.extras, "input": c.input}
+	for k, v := range own { // the agent's own variables (the coach's gathered facts)
+		vars[k] = v
+	}
+	for i, name := range def.ContextTypes {
+		vars[name] = sections[i]
+	}
+	if m, ok := c.input.(map[string]any); ok {
+		for k, v := range m {
+			vars[k] = v
+		}
+	}
+	// The system prompt's placeholders are expanded like the template's:
+	// a placeholder is never sent to the model as written.
+	head, err := RenderTemplate(strings.TrimSpace(def.SystemPrompt), vars)
+	if err != nil {
+		return "", "", definitionErr(def.AgentID, "system prompt: %s", err.Error())
+	}
 	var sys strings.Builder
-	sys.WriteString(strings.TrimSpace(def.SystemPrompt))
+	sys.WriteString(head)
 	for i, name := range def.ContextTypes {
 		if s := strings.TrimSpace(sections[i]); s != "" {
 			fmt.Fprintf(&sys, "\n\n## %s\n%s", sectionTitle(name), s)
@@ -135,21 +166,8 @@ func (inv *invocation) prompt(def *Definition, c call, sections []string) (syste
 		if c.depth > 0 {
 			user = text(c.input)
 		}
-	} else {
-		vars := map[string]any{"message": inv.params.Message, "member": inv.member,
-			"now": FormatNow(inv.now, inv.r.opts.Location), "previous_messages": history(inv.params.PreviousMessages),
-			"user": inv.user, "extras": inv.extras, "input": c.input}
-		for i, name := range def.ContextTypes {
-			vars[name] = sections[i]
-		}
-		if m, ok := c.input.(map[string]any); ok {
-			for k, v := range m {
-				vars[k] = v
-			}
-		}
-		if user, err = RenderTemplate(def.UserTemplate, vars); err != nil {
-			return "", "", definitionErr(def.AgentID, "user template: %s", err.Error())
-		}
+	} else if user, err = RenderTemplate(def.UserTemplate, vars); err != nil {
+		return "", "", definitionErr(def.AgentID, "user template: %s", err.Error())
 	}
 	if strings.TrimSpace(user) == "" {
 		return "", "", definitionErr(def.AgentID, "nothing to send: the message (or mapped input) is empty and there is no user template")

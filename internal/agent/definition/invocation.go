@@ -23,6 +23,8 @@ type invocation struct {
 	extras map[string]any
 	user   map[string]any
 	now    time.Time
+	// heuristic: no model; every step is answered by its agent's heuristic.
+	heuristic bool
 
 	mu    sync.Mutex
 	steps []Step

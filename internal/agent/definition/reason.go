@@ -35,6 +35,27 @@ func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int
 	return nil, fmt.Errorf("definition: %s: model: %w", cur.AgentID, err)
 }
 
+// plan answers a step with its agent's heuristic (no model configured),
+// checked like a model's reply: schema and rules.
+func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.Request, system, user string) (any, error) {
+	h := inv.r.opts.heuristicFor(cur.AgentID)
+	if h == nil {
+		return nil, errNoModel
+	}
+	req.Tools, req.CallTool = nil, nil
+	req.Planner = func(ctx context.Context) (string, error) { return h(ctx, scope, system, user, cur.schema != nil) }
+	inv.updateStep(idx, func(s *Step) { s.Attempts++; s.Notes = append(s.Notes, HeuristicNote) })
+	res, err := inv.x.Heuristic(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("definition: %s: heuristic: %w", cur.AgentID, err)
+	}
+	out, errs := cur.check(res.Output)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("definition: %s: the heuristic's output is invalid: %s", cur.AgentID, summarize(errs))
+	}
+	return out, nil
+}
+
 // check validates a reply: the schema (when there is one) and then the
 // rules, on the decoded document or the reply text.
 func (c *current) check(raw string) (any, []agent.ValidationError) {

@@ -180,6 +180,12 @@ func TestSaveRefusesInvalidDefinitionsAndKeepsTheCurrentVersion(t *testing.T) {
 		{"malformed placeholder", "user_template", "malformed placeholder", with(func(d *Definition) {
 			d.UserTemplate = "{{ .Gathered }}"
 		})},
+		{"unknown system prompt variable", "system_prompt", "unknown variable {{persona}}", with(func(d *Definition) {
+			d.SystemPrompt = "You are {{persona}}. Be brief with {{member}}."
+		})},
+		{"malformed system prompt placeholder", "system_prompt", "malformed placeholder", with(func(d *Definition) {
+			d.SystemPrompt = "You coach {{ user.name | upper }}."
+		})},
 		{"malformed rule", "validation_rules", "unknown op", with(func(d *Definition) {
 			d.OutputSchema = map[string]any{"type": "object"}
 			d.ValidationRules = []Rule{{Path: "a", Op: "contains"}}

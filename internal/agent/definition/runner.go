@@ -49,7 +49,34 @@ type Options struct {
 	Logger  *slog.Logger
 	// Location formats $now, {{now}} (default UTC).
 	Location *time.Location
+	// Heuristics answer for agents when no model is configured, by agent
+	// id; Heuristic answers for the others (nil: none). Without a model an
+	// invoke runs only when every agent of its pipeline has one.
+	Heuristics map[string]Heuristic
+	Heuristic  Heuristic
+	// Vars give an agent's own template variables their values (the names
+	// its Registry.Vars declares), by agent id: the coach's gathered facts.
+	Vars map[string]VarsFunc
 }
+
+// VarsFunc returns an agent's own template variables for one step.
+type VarsFunc func(ctx context.Context, scope agent.Scope) (map[string]string, error)
+
+// Heuristic is a built-in answer without a model: the output for one step
+// (text, or JSON matching the definition's schema when structured). scope
+// is the step's (member, memory; writes are staged like a tool's).
+type Heuristic func(ctx context.Context, scope agent.Scope, system, user string, structured bool) (string, error)
+
+// heuristicFor returns the agent's heuristic (nil: none).
+func (o Options) heuristicFor(agentID string) Heuristic {
+	if h, ok := o.Heuristics[agentID]; ok {
+		return h
+	}
+	return o.Heuristic
+}
+
+// HeuristicNote labels a step answered by a heuristic.
+const HeuristicNote = "answered by the built-in heuristic: no language model is configured"
 
 // Runner invokes agents from their current definitions on the engine.
 type Runner struct {
@@ -94,6 +121,9 @@ type Result struct {
 	Composed any `json:"composed"`
 	// Steps trace every agent of the pipeline, in start order.
 	Steps []Step `json:"steps"`
+	// Heuristic: no model is configured and the built-in heuristics
+	// answered (HeuristicNote).
+	Heuristic bool `json:"heuristic,omitempty"`
 }
 
 // Step is one agent of an invoke's pipeline.
@@ -128,23 +158,26 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	if err := r.checkParams(&p); err != nil {
 		return res, err
 	}
-	if !r.engine.HasModel() {
-		return res, errNoModel
-	}
-	if st, err := r.engine.BudgetStatus(ctx); err != nil {
-		return res, err
-	} else if st.Exhausted {
-		return res, errBudget
-	}
 	cur, err := r.repo.current(ctx, agentID)
 	if err != nil {
 		return res, err
 	}
-	res.Version = cur.Number
+	heuristic := !r.engine.HasModel()
+	if heuristic {
+		if missing := r.withoutHeuristic(ctx, cur); missing != "" {
+			return res, errNoModel
+		}
+	} else if st, err := r.engine.BudgetStatus(ctx); err != nil {
+		return res, err
+	} else if st.Exhausted {
+		return res, errBudget
+	}
+	res.Version, res.Heuristic = cur.Number, heuristic
 	inv, err := r.newInvocation(ctx, p)
 	if err != nil {
 		return res, err
 	}
+	inv.heuristic = heuristic
 	var out node
 	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
 		Trigger: p.Trigger}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
@@ -153,6 +186,7 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 			return nil, err
 		case why == agent.FallbackBudget:
 			return nil, errBudget
+		case why == agent.FallbackNoModel && heuristic:
 		case why != "":
 			return nil, errNoModel
 		}
@@ -173,6 +207,33 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	}
 	res.Output, res.Composed = out.output, out.composed
 	return res, nil
+}
+
+// withoutHeuristic names an agent of cur's pipeline (cur itself or a
+// sub-agent, at any depth) that has no heuristic, "" when all have one.
+func (r *Runner) withoutHeuristic(ctx context.Context, cur *current) string {
+	seen := map[string]bool{}
+	var walk func(agentID string, subs []SubAgent) string
+	walk = func(agentID string, subs []SubAgent) string {
+		if seen[agentID] {
+			return ""
+		}
+		seen[agentID] = true
+		if r.opts.heuristicFor(agentID) == nil {
+			return agentID
+		}
+		for _, s := range subs {
+			sub, err := r.repo.current(ctx, s.AgentID)
+			if err != nil {
+				return s.AgentID
+			}
+			if m := walk(sub.AgentID, sub.SubAgents); m != "" {
+				return m
+			}
+		}
+		return ""
+	}
+	return walk(cur.AgentID, cur.SubAgents)
 }
 
 func (r *Runner) checkParams(p *Params) error {

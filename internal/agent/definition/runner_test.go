@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -537,5 +538,59 @@ func TestFailedInvokeAppliesNoStagedWrites(t *testing.T) {
 	run := f.run(res.RunID)
 	if run.Status != agent.StatusFailed || len(run.Effects) != 1 || run.Effects[0].Outcome != agent.EffectDiscarded {
 		t.Fatalf("run = %s, effects %+v; want failed with the staged write discarded", run.Status, run.Effects)
+	}
+}
+
+// Placeholders in the system prompt are expanded like the template's, so
+// none reaches the model as written.
+func TestSystemPromptPlaceholdersAreExpanded(t *testing.T) {
+	f := newFixture(t)
+	d := def("greeter", "agent:greeter\nYou coach {{user.name}} ({{member}}).")
+	f.save(d)
+	m := newFakeModel()
+	m.reply("greeter", "hi")
+	if _, err := f.runner(m).Invoke(context.Background(), "greeter", Params{Member: "ada", Message: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	if sys := m.requests("greeter")[0].System; !strings.Contains(sys, "You coach Ada (ada).") || strings.Contains(sys, "{{") {
+		t.Fatalf("system prompt sent: %q", sys)
+	}
+}
+
+// Without a model an invoke runs on the agents' heuristics (when each has
+// one), is recorded as the heuristic's, and says so.
+func TestInvokeWithoutAModelUsesTheHeuristic(t *testing.T) {
+	f := newFixture(t)
+	f.save(def("greeter", "agent:greeter\nYou greet."))
+	var got struct{ user string }
+	r, err := NewRunner(f.repo, f.engine(nil, agent.Options{}), Options{Heuristics: map[string]Heuristic{
+		"greeter": func(_ context.Context, s agent.Scope, _, user string, structured bool) (string, error) {
+			got.user = user
+			if structured || s.MemberID != "ada" {
+				t.Errorf("heuristic scope %+v structured=%v", s, structured)
+			}
+			return "Hello from the heuristic", nil
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Invoke(context.Background(), "greeter", Params{Member: "ada", Message: "hi there", Trigger: agent.TriggerManual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Heuristic || res.Output != "Hello from the heuristic" || got.user != "hi there" {
+		t.Fatalf("result %+v (heuristic saw %q)", res, got.user)
+	}
+	if len(res.Steps) != 1 || !slices.Contains(res.Steps[0].Notes, HeuristicNote) {
+		t.Fatalf("steps %+v", res.Steps)
+	}
+	if run := f.run(res.RunID); run.Status != agent.StatusSucceeded || run.Model != "heuristic" {
+		t.Fatalf("run %+v", run)
+	}
+	// An agent without one is still refused with the clear message.
+	f.save(def("other", "agent:other\nYou answer."))
+	if _, err := r.Invoke(context.Background(), "other", Params{Member: "ada", Message: "x"}); !apperr.Is(err, apperr.Conflict) ||
+		!strings.Contains(err.Error(), "no language model") {
+		t.Fatalf("no heuristic: %v", err)
 	}
 }

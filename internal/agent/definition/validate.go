@@ -139,24 +139,29 @@ func (reg Registry) validate(d *Definition, g graph) error {
 	return p.err()
 }
 
+// checkTemplate checks the {{…}} placeholders of the system prompt and the
+// user template: each must name something the run has a value for, so no
+// placeholder is ever sent to a model as written.
 func (reg Registry) checkTemplate(d *Definition, parentKeys []string, p problems) {
-	vars, err := TemplateVariables(d.UserTemplate)
-	if err != nil {
-		p.add("user_template", "%s", err.Error())
-	}
-	known := slices.Concat(templateParams, d.ContextTypes, reg.Vars[d.AgentID], parentKeys)
-	var unknown []string
-	for _, v := range vars {
-		// Paths reach into user, extras, input and the values parents map in.
-		root, _, dotted := strings.Cut(v, ".")
-		if slices.Contains(templateRoots, root) || slices.Contains(parentKeys, root) || (!dotted && slices.Contains(known, v)) {
-			continue
+	for _, f := range []struct{ field, text string }{{"system_prompt", d.SystemPrompt}, {"user_template", d.UserTemplate}} {
+		vars, err := TemplateVariables(f.text)
+		if err != nil {
+			p.add(f.field, "%s", err.Error())
 		}
-		unknown = append(unknown, "{{"+v+"}}")
-	}
-	if len(unknown) > 0 {
-		p.add("user_template", "unknown variable %s: use a declared context type (%s), a parameter (%s), user.<field>, extras.<name> or input.<name>",
-			strings.Join(unknown, ", "), listOrNone(d.ContextTypes), strings.Join(templateParams, ", "))
+		known := slices.Concat(templateParams, d.ContextTypes, reg.Vars[d.AgentID], parentKeys)
+		var unknown []string
+		for _, v := range vars {
+			// Paths reach into user, extras, input and the values parents map in.
+			root, _, dotted := strings.Cut(v, ".")
+			if slices.Contains(templateRoots, root) || slices.Contains(parentKeys, root) || (!dotted && slices.Contains(known, v)) {
+				continue
+			}
+			unknown = append(unknown, "{{"+v+"}}")
+		}
+		if len(unknown) > 0 {
+			p.add(f.field, "unknown variable %s: use a declared context type (%s), a parameter (%s), user.<field>, extras.<name> or input.<name>",
+				strings.Join(unknown, ", "), listOrNone(d.ContextTypes), strings.Join(templateParams, ", "))
+		}
 	}
 }
 

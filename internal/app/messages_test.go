@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/internal/coach"
+	"hearth/internal/messages"
+	"hearth/internal/schedule"
+)
+
+// waitMessages polls the member's open messages until want of them are there.
+func waitMessages(t *testing.T, a *App, member string, want int) []messages.Message {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ms, err := a.Messages.List(context.Background(), messages.Filter{Member: member, Open: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ms) >= want || time.Now().After(deadline) {
+			return ms
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Output of scheduled actions and heartbeat to-dos meant for a member
+// reaches that member: with the built-in coach, "Add a short hydration
+// reminder" becomes a hydration note (not a numbers summary), a to-do
+// "Remind Theo to log his dinner" a meal note with his day's facts; a task
+// that is not a message for the member ("Review…") sends nothing.
+func TestScheduledOutputReachesTheMember(t *testing.T) {
+	ctx := context.Background()
+	a := startedApp(t)
+	before := len(waitMessages(t, a, "maya", 0)) // the demo's first reminder
+
+	// task runs a new scheduled action now and waits until it finished.
+	task := func(member, prompt string) {
+		t.Helper()
+		tk, err := a.Schedule.Create(ctx, schedule.TaskInput{Description: prompt, Kind: schedule.KindRecurring, Schedule: "0 9 * * *",
+			AgentID: coach.AgentID, MemberID: member, Prompt: prompt}, schedule.ByUser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Schedule.RunNow(ctx, tk.ID); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			fs, err := a.Schedule.Ledger(ctx, tk.ID, 1)
+			if err == nil && len(fs) == 1 && fs[0].Outcome == schedule.OutcomeRan {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("task %q did not run: %+v %v", prompt, fs, err)
+			}
+		}
+	}
+	task("maya", "Add a short hydration reminder")
+	ms := waitMessages(t, a, "maya", before+1)
+	if len(ms) != before+1 || !strings.HasPrefix(ms[0].Text, "Hydration reminder:") || strings.Contains(ms[0].Text, "Weight:") ||
+		ms[0].Source != schedule.TriggerManual || ms[0].RunID == 0 {
+		t.Fatalf("maya's messages %+v", ms)
+	}
+
+	if _, err := a.Schedule.Todos().Add(ctx, schedule.TodoInput{AgentID: coach.AgentID, MemberID: "theo",
+		Text: "Remind Theo to log his dinner"}); err != nil {
+		t.Fatal(err)
+	}
+	hb, err := a.Schedule.List(ctx, schedule.TaskFilter{Kind: schedule.KindHeartbeat})
+	if err != nil || len(hb) == 0 {
+		t.Fatalf("heartbeat task: %v %v", hb, err)
+	}
+	if _, err := a.Schedule.RunNow(ctx, hb[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	tm := waitMessages(t, a, "theo", 1)
+	if len(tm) != 1 || !strings.HasPrefix(tm[0].Text, "Meal reminder:") || !strings.Contains(tm[0].Text, "today") ||
+		tm[0].Source != schedule.TriggerHeartbeat {
+		t.Fatalf("theo's messages %+v", tm)
+	}
+
+	task("theo", "Review Theo's training week and note what stands out")
+	if got := waitMessages(t, a, "theo", 0); len(got) != 1 {
+		t.Fatalf("a review task messaged theo: %+v", got)
+	}
+}

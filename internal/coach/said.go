@@ -1,0 +1,214 @@
+package coach
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"hearth/internal/dashboard"
+)
+
+// What a member tells the coach is remembered and acknowledged: the daily
+// check-in (energy, sleep, soreness) feeds "take it easy" and the next plan,
+// an injury or limitation said in a typed or voice answer stays in memory
+// until the member says it is better and is mentioned in every briefing,
+// and a goal answer is acknowledged in the next one.
+
+// Daily check-in: one short question a day when the coach has nothing else
+// to ask with a tap; the kind rotates by day. Its prompt id carries the
+// date (checkin-<kind>-YYYYMMDD), so each day's is a new question.
+const dailyPrefix = "checkin-"
+
+type checkIn struct {
+	kind     string
+	question string
+	options  []string
+	// easy are the answers that make today a light day (keyRecovering),
+	// unwell those that make the coming days light (keyUnwell).
+	easy, unwell []string
+}
+
+var checkIns = []checkIn{
+	{kind: "energy", question: "How's your energy today?", options: []string{optEnergised, "Normal", optTired, optUnwell},
+		easy: []string{optTired}, unwell: []string{optUnwell}},
+	{kind: "sleep", question: "How did you sleep last night?", options: []string{"Great", "Okay", "Badly"},
+		easy: []string{"Badly"}},
+	{kind: "soreness", question: "Any soreness from training?", options: []string{"None", "A little", "Very sore"},
+		easy: []string{"Very sore"}},
+}
+
+// dailyCheckIn is today's check-in question.
+func dailyCheckIn(g *Gathered) dashboard.Prompt {
+	c := checkIns[(g.seed%len(checkIns)+len(checkIns))%len(checkIns)]
+	return dashboard.Prompt{ID: dailyPrefix + c.kind + "-" + strings.ReplaceAll(g.Date, "-", ""), Type: dashboard.PromptMultipleChoice,
+		Question: c.question, Options: append([]string(nil), c.options...)}
+}
+
+// dailyKind returns the check-in kind of a daily prompt id ("" for others).
+func dailyKind(id string) string {
+	rest, ok := strings.CutPrefix(id, dailyPrefix)
+	if !ok {
+		return ""
+	}
+	kind, date, ok := strings.Cut(rest, "-")
+	if !ok || len(date) != 8 {
+		return ""
+	}
+	for _, c := range checkIns {
+		if c.kind == kind {
+			return kind
+		}
+	}
+	return ""
+}
+
+// checkInAnswer interprets a daily check-in answer.
+func checkInAnswer(kind, ans, day, note string) []Update {
+	for _, c := range checkIns {
+		if c.kind != kind {
+			continue
+		}
+		out := []Update{memoryUpdate("checkin:"+kind, ans+" (said "+day+")", 7*24*time.Hour, note)}
+		for _, e := range c.easy {
+			if ans == e {
+				out = append(out, memoryUpdate(keyRecovering, ans+" ("+kind+" check-in): keep today light", 36*time.Hour, ""))
+			}
+		}
+		for _, u := range c.unwell {
+			if ans == u {
+				out = append(out, memoryUpdate(keyUnwell, ans+" (said "+day+"): only light options until they feel better", 14*24*time.Hour, ""))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// Injuries and limitations. Each is kept under injury:<side-part> with no
+// expiry; saying it is better (or healed, fine…) forgets it.
+const keyInjury = "injury:"
+
+const bodyParts = `knee|knees|back|lower back|shoulder|shoulders|ankle|ankles|hip|hips|wrist|wrists|neck|elbow|elbows|hamstring|hamstrings|calf|calves|foot|feet|achilles|groin`
+
+var (
+	reInjury = regexp.MustCompile(`\b(?:(bad|sore|injured|hurt|hurting|painful|stiff|weak|dodgy|tweaked|pulled|sprained|strained|broken|twisted)\s+(?:my\s+)?)((?:left|right)\s+)?(` + bodyParts + `)\b` +
+		`|\b(?:my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is\s+|has\s+been\s+|keeps\s+)?(hurts|hurting|injury|injured|pain|aches|aching|is\s+sore|problems?)\b`)
+	reHealed = regexp.MustCompile(`\b((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is|feels|'s|is\s+feeling|has)\s+(?:much\s+|a\s+lot\s+)?(better|fine|healed|ok|okay|good|great|back\s+to\s+normal)\b` +
+		`|\bno\s+more\s+((?:left|right)\s+)?(` + bodyParts + `)\s+pain\b`)
+)
+
+// singular names a body part once ("knees" → "knee").
+func singular(part string) string {
+	switch part {
+	case "feet":
+		return "foot"
+	case "calves":
+		return "calf"
+	}
+	return strings.TrimSuffix(part, "s")
+}
+
+func injuryKey(side, part string) string {
+	k := singular(strings.Join(strings.Fields(part), "-"))
+	if side = strings.TrimSpace(side); side != "" {
+		k = side + "-" + k
+	}
+	return keyInjury + k
+}
+
+// injuries finds injuries and limitations in what the member said, and the
+// ones they say are better (known: the injury keys memory holds).
+func injuries(text, day, note string, known []string) []Update {
+	low := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	var out []Update
+	healed := map[string]bool{}
+	for _, m := range reHealed.FindAllStringSubmatch(low, -1) {
+		side, part := m[1], m[2]
+		if part == "" {
+			side, part = m[4], m[5]
+		}
+		part = singular(strings.Join(strings.Fields(part), "-"))
+		for _, k := range known {
+			name := strings.TrimPrefix(k, keyInjury)
+			if name == part || strings.HasSuffix(name, "-"+part) && (side == "" || strings.HasPrefix(name, strings.TrimSpace(side)+"-")) {
+				if !healed[k] {
+					healed[k] = true
+					out = append(out, Update{Kind: UpdateForget, Key: k, Note: note})
+				}
+			}
+		}
+	}
+	for _, m := range reInjury.FindAllStringSubmatch(low, -1) {
+		var side, part, phrase string
+		if m[3] != "" {
+			side, part, phrase = m[2], m[3], strings.TrimSpace(m[1]+" "+m[2]+m[3])
+		} else {
+			side, part, phrase = m[4], m[5], strings.TrimSpace("sore "+m[4]+m[5])
+			if m[6] != "" && !strings.Contains(m[6], "sore") {
+				phrase = strings.TrimSpace(m[4]+m[5]) + " " + strings.Fields(m[6])[0]
+			}
+		}
+		key := injuryKey(side, part)
+		if healed[key] {
+			continue
+		}
+		out = append(out, memoryUpdate(key, phrase+" (said "+day+")", 0, note))
+	}
+	return out
+}
+
+// injuryLines are the injuries memory (or this run's updates) holds, as
+// the member said them, sorted.
+func (p *planner) injuryLines() []string {
+	said := map[string]string{}
+	if p.mem != nil {
+		for _, e := range p.mem.All() {
+			if strings.HasPrefix(e.Key, keyInjury) {
+				said[e.Key] = e.Value
+			}
+		}
+	}
+	for _, u := range p.g.Updates {
+		switch {
+		case u.Kind == UpdateMemory && strings.HasPrefix(u.Key, keyInjury):
+			said[u.Key] = u.Value
+		case u.Kind == UpdateForget:
+			delete(said, u.Key)
+		}
+	}
+	var out []string
+	for _, v := range said {
+		v, _, _ = strings.Cut(v, " (said")
+		out = append(out, strings.TrimSpace(v))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// acknowledgements are the briefing's sentences about what the member told
+// the coach: a new goal, and the injuries it keeps in mind.
+func (p *planner) acknowledgements() []string {
+	var s []string
+	for _, u := range p.g.Updates {
+		if u.Kind == UpdateGoal && u.Goal != nil {
+			s = append(s, fmt.Sprintf("You told me your goal: %s. I'll plan with that in mind.", lowerFirst(u.Goal.Description)))
+		}
+	}
+	if inj := p.injuryLines(); len(inj) > 0 {
+		s = append(s, fmt.Sprintf("I'm keeping your %s in mind; tell me when it's better.", joinAnd(inj)))
+	}
+	return s
+}
+
+// lowerFirst lower-cases the first letter ("Get stronger" → "get stronger").
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}

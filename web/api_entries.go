@@ -1,0 +1,153 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/household"
+)
+
+// Corrections over the JSON API: PATCH changes the fields a body names
+// (the entry's other values stay; the bodies are the create routes'),
+// DELETE removes the entry. Another member's id answers 404, like a
+// missing one.
+
+func entryID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, apperr.NotFoundf("no entry %q", c.Param("id"))
+	}
+	return id, nil
+}
+
+// patchTime parses an optional RFC 3339 field of a patch (nil: unchanged).
+func patchTime(s *string, field string, errs map[string]string) *time.Time {
+	if s == nil {
+		return nil
+	}
+	if *s == "" {
+		errs[field] = "must be an RFC 3339 time like 2026-02-14T07:30:00Z"
+		return nil
+	}
+	t := optTime(s, field, errs)
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func (s *Server) apiWeightEdit(c echo.Context) error {
+	id, err := entryID(c)
+	if err != nil {
+		return err
+	}
+	var b weightBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	p := household.WeightPatch{MeasuredAt: patchTime(b.MeasuredAt, "measured_at", errs), Weight: b.WeightKg,
+		BodyFatPct: b.BodyFatPct, LeanMassKg: b.LeanMassKg, Confirm: b.Confirm}
+	if len(errs) > 0 {
+		return apperr.FieldErrors(errs)
+	}
+	r, err := s.deps.Household.EditWeight(c.Request().Context(), c.Param("member"), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, r)
+}
+
+func (s *Server) apiMealEdit(c echo.Context) error {
+	id, err := entryID(c)
+	if err != nil {
+		return err
+	}
+	var b mealBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	p := household.MealPatch{EatenAt: patchTime(b.EatenAt, "eaten_at", errs), Name: b.Name, Calories: b.Calories,
+		ProteinG: b.ProteinG, CarbsG: b.CarbsG, FatG: b.FatG, Confirm: b.Confirm}
+	if len(errs) > 0 {
+		return apperr.FieldErrors(errs)
+	}
+	m, err := s.deps.Household.EditMeal(c.Request().Context(), c.Param("member"), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, m)
+}
+
+type workoutPatchBody struct {
+	StartedAt   *string  `json:"started_at"`
+	Type        *string  `json:"type"`
+	Title       *string  `json:"title"`
+	DurationMin *float64 `json:"duration_min"`
+	AvgHR       *int     `json:"avg_hr"`
+	MaxHR       *int     `json:"max_hr"`
+}
+
+func (s *Server) apiWorkoutEdit(c echo.Context) error {
+	id, err := entryID(c)
+	if err != nil {
+		return err
+	}
+	var b workoutPatchBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	p := household.WorkoutPatch{StartedAt: patchTime(b.StartedAt, "started_at", errs), Type: b.Type, Title: b.Title,
+		DurationMin: b.DurationMin, AvgHR: b.AvgHR, MaxHR: b.MaxHR}
+	if len(errs) > 0 {
+		return apperr.FieldErrors(errs)
+	}
+	w, err := s.deps.Household.EditWorkout(c.Request().Context(), c.Param("member"), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, w)
+}
+
+func (s *Server) apiScanEdit(c echo.Context) error {
+	id, err := entryID(c)
+	if err != nil {
+		return err
+	}
+	var b scanBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	p := household.ScanPatch{ScannedAt: patchTime(b.ScannedAt, "scanned_at", errs), BodyFatPct: b.BodyFatPct,
+		LeanMassKg: b.LeanMassKg, FatMassKg: b.FatMassKg, BoneMassKg: b.BoneMassKg, VisceralFat: b.VisceralFat}
+	if len(errs) > 0 {
+		return apperr.FieldErrors(errs)
+	}
+	sc, err := s.deps.Household.EditBodyScan(c.Request().Context(), c.Param("member"), id, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sc)
+}
+
+// apiEntryDelete deletes one entry of kind: 204, or 404 for an id that is
+// not the member's.
+func (s *Server) apiEntryDelete(kind household.EntryKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id, err := entryID(c)
+		if err != nil {
+			return err
+		}
+		if _, err := s.deps.Household.Delete(c.Request().Context(), c.Param("member"), kind, id); err != nil {
+			return err
+		}
+		return c.NoContent(http.StatusNoContent)
+	}
+}
