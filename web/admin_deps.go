@@ -26,6 +26,8 @@ type Agents interface {
 	CreateThread(ctx context.Context, agentID, member, title string) (agent.Thread, error)
 	DeleteThread(ctx context.Context, id int64) error
 	ChatStream(runID int64) (*agent.ChatStream, bool)
+	ActiveChats(member string) []*agent.ChatStream
+	ToolLabel(agentID, tool string) string
 	Wait(ctx context.Context, id int64) (agent.Run, error)
 	Runs() *agent.RunStore
 	Memory() *agent.MemoryStore

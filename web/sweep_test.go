@@ -361,6 +361,7 @@ var swNoBodyInput = map[string]bool{
 	"POST /api/workflow-runs/:id/restart": true,
 	"POST /api/workflow-runs/:id/pause":   true,
 	"DELETE /api/threads/:id":             true, // deletes what the path names
+	"POST /m/:member/chat/:thread/delete": true, // deletes the conversation the path names
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -151,3 +151,13 @@ func (o *Orchestrator) pruneChatsLocked() {
 		}
 	}
 }
+
+// ToolLabel is what a call of tool by the agent did, in the member's words
+// ("checked your weight trend"), for chips of stored messages.
+func (o *Orchestrator) ToolLabel(agentID, tool string) string {
+	reg, err := o.agent(agentID)
+	if err != nil {
+		return "used " + strings.ReplaceAll(tool, "_", " ")
+	}
+	return reg.label(tool)
+}
