@@ -210,13 +210,26 @@ type PromptView struct {
 	Voice string
 }
 
+// WorkflowPrompt is a question a suspended workflow step asks the member
+// (the weekly review's "harder, same or easier?"): a tap resumes the run.
+type WorkflowPrompt struct {
+	Run      int64
+	Step     string // the suspended step's path
+	Question string
+	Context  string
+	Options  []string // tapped by index
+}
+
 // CoachArea is the coach's voice.
 type CoachArea struct {
 	MemberID string
-	CSRF     string
-	Chip     Chip
-	HasDoc   bool
-	Briefing string
+	// Questions are workflow questions waiting for the member; they come
+	// before the document's prompts and share their limit of three.
+	Questions []WorkflowPrompt
+	CSRF      string
+	Chip      Chip
+	HasDoc    bool
+	Briefing  string
 	// BriefingUpdated: a figure in the briefing changed since the coach
 	// wrote it and shows its live value.
 	BriefingUpdated bool

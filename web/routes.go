@@ -56,6 +56,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.once)
 	e.POST("/m/:member/undo/:trash", s.kioskUndo, s.once)
 	e.POST("/m/:member/answer", s.kioskAnswer, s.once)
+	e.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.once)
 	e.POST("/m/:member/voice", s.kioskVoice, s.once)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
 	e.POST("/m/:member/prepare", s.kioskPrepare, s.once)
