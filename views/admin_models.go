@@ -12,6 +12,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"schedules", "Schedules", "/admin/schedules"},
 	{"workflows", "Workflows", "/admin/workflows"},
 	{"memory", "Memory", "/admin/memory"},
+	{"chat", "Chat", "/admin/chat"},
 	{"household", "Household", "/admin/household"},
 	{"catalog", "Catalog", "/admin/catalog"},
 	{"imports", "Imports", "/admin/imports"},

@@ -64,6 +64,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		g.GET("/live/runs", s.liveRuns)
 		g.GET("/live/runs/:id", s.liveRun)
 		g.GET("/live/memory/:agent/:member", s.liveMemory)
+		g.GET("/chat", s.adminChat)
+		g.POST("/chat", s.adminChatSend)
+		g.GET("/live/chat/:thread", s.liveChat)
 	} else {
 		g.GET("", s.pageAdmin)
 	}
