@@ -38,7 +38,10 @@ func printReport(w io.Writer, r report) {
 		fmt.Fprintf(w, "delivery (write sent → patch on each stream): %s\n", f.Delivery)
 		fmt.Fprintf(w, "  expected %d, missing %d, streams ended early %d, events %d, %.1f MiB received\n",
 			f.Expected, f.Missing, f.StreamsEnded, f.Events, float64(f.BytesIn)/(1<<20))
-		fmt.Fprintf(w, "  during writes: peak %s; median %s; server CPU %.2f cores\n", f.DuringPeak, f.DuringMedian, f.ServerCPU)
+		fmt.Fprintf(w, "  during writes: peak %s; median %s; server CPU %.2f cores, this tool %.2f cores of %d\n", f.DuringPeak, f.DuringMedian, f.ServerCPU, f.ToolCPU, r.Machine.CPUs)
+		if f.ToolCPU+f.ServerCPU > 0.9*float64(r.Machine.CPUs) {
+			fmt.Fprintln(w, "  CAUTION: the tool and the server together used the machine: delivery times include waiting for a core")
+		}
 		fmt.Fprintf(w, "  after closing streams (+%s): %s\n", f.AfterWait.Round(1e6), f.After)
 	}
 	if c := r.Cycles; c != nil {

@@ -24,7 +24,8 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := app.NewLogger(stderr, cfg.LogLevel)
+	logger, flushLog := app.NewBufferedLogger(stderr, cfg.LogLevel)
+	defer flushLog()
 	slog.SetDefault(logger)
 	logger.Info("hearth starting (hearth-load serve)", cfg.Summary()...)
 	a, err := app.New(ctx, cfg, logger)
