@@ -2,10 +2,13 @@ package app_test
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
@@ -109,5 +112,62 @@ func TestKioskChatHeuristicWeightInBrowser(t *testing.T) {
 	}
 	if !strings.Contains(got.Text, want) || got.Chip != "checked your weight trend" {
 		t.Fatalf("answer %q (chip %q), want the trend %s and the chip", got.Text, got.Chip, want)
+	}
+}
+
+// Hold-to-talk in the chat sheet, with Chromium's fake microphone: the
+// recording is transcribed by the model server's speech-to-text endpoint
+// and sent as the message; the coach answers it.
+func TestKioskChatHoldToTalkInBrowser(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not installed (apt-get install -y chromium)")
+	}
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(1280, 800),
+		chromedp.Flag("use-fake-ui-for-media-stream", true), chromedp.Flag("use-fake-device-for-media-stream", true))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatal(err)
+	}
+	model := llmtest.New(t)
+	model.SetTranscript("How is my weight going?")
+	model.Otherwise(func(r llmtest.Request) llmtest.Reply {
+		switch {
+		case !r.Contains("How is my weight going"):
+			return llmtest.Error(503)
+		case !r.HasToolResults():
+			return llmtest.Tool("get_weight_trend", map[string]any{})
+		}
+		return llmtest.Text("Steady this week.", 10, 4)
+	})
+	dir := t.TempDir()
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC,
+		KioskIdle: 10 * time.Minute, OpenAIBaseURL: model.URL(), OpenAIKey: "test-key", Model: "fake", TranscribeModel: "whisper-1"})
+	seed(t, srv.app)
+	ctx := newTab(t, browser, 60*time.Second)
+	open(t, ctx, srv.url+"/m/ada")
+	click(t, ctx, `.quick .ask-coach`)
+	until(t, ctx, 3*time.Second, `document.querySelector('#chat-voice .chat-talk')`)
+	js(t, ctx, `document.querySelector('#chat-voice .chat-talk').dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))`)
+	until(t, ctx, 5*time.Second, `document.querySelector('#chat-voice.recording')`)
+	time.Sleep(700 * time.Millisecond)
+	js(t, ctx, `document.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}))`)
+	until(t, ctx, 15*time.Second, `document.querySelector('#chat-log .chat-msg.mine')?.textContent.includes('How is my weight going?') &&
+		document.querySelector('#chat-log .chat-turn:not(.writing) .chat-text')?.textContent === 'Steady this week.'`)
+	var audio int
+	for _, r := range model.Requests() {
+		if r.FileName != "" {
+			audio++
+		}
+	}
+	if audio != 1 {
+		t.Fatalf("%d transcription requests, want 1", audio)
 	}
 }
