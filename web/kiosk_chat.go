@@ -22,8 +22,12 @@ const kioskChatAgent = "health-coach"
 // still grows as it is written, without a patch per token.
 const chatCoalesce = 40 * time.Millisecond
 
-// chatAgents is the orchestrator, when the kiosk has one to talk to.
-func (s *Server) chatAgents() (Agents, error) {
+// chatAgents is the orchestrator, when the kiosk has one to talk to, for
+// member, one of the household.
+func (s *Server) chatAgents(ctx context.Context, member string) (Agents, error) {
+	if _, err := s.deps.Household.Member(ctx, member); err != nil {
+		return nil, err
+	}
 	if s.deps.Admin.Agents == nil {
 		return nil, apperr.NotFoundf("the coach cannot chat on this server")
 	}
@@ -121,15 +125,12 @@ func chatTurn(cs *agent.ChatStream) views.ChatTurn {
 func (s *Server) kioskChat(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
+	a, err := s.chatAgents(ctx, member)
+	if err != nil {
 		return err
 	}
 	if !isDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
-	}
-	a, err := s.chatAgents()
-	if err != nil {
-		return err
 	}
 	var thread int64
 	switch p := c.Param("thread"); p {
@@ -161,10 +162,7 @@ func (s *Server) kioskChat(c echo.Context) error {
 func (s *Server) kioskChatSend(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
-		return err
-	}
-	a, err := s.chatAgents()
+	a, err := s.chatAgents(ctx, member)
 	if err != nil {
 		return err
 	}
@@ -244,10 +242,7 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 func (s *Server) kioskChatDelete(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
-		return err
-	}
-	a, err := s.chatAgents()
+	a, err := s.chatAgents(ctx, member)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,23 +118,8 @@ func TestKioskChatHeuristicWeightInBrowser(t *testing.T) {
 // recording is transcribed by the model server's speech-to-text endpoint
 // and sent as the message; the coach answers it.
 func TestKioskChatHoldToTalkInBrowser(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not installed (apt-get install -y chromium)")
-	}
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(1280, 800),
+	browser := newBrowserWith(t, 1280, 800,
 		chromedp.Flag("use-fake-ui-for-media-stream", true), chromedp.Flag("use-fake-device-for-media-stream", true))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatal(err)
-	}
 	model := llmtest.New(t)
 	model.SetTranscript("How is my weight going?")
 	model.Otherwise(func(r llmtest.Request) llmtest.Reply {
