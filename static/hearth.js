@@ -160,6 +160,12 @@
     new MutationObserver(show).observe(body, { childList: true, subtree: true, characterData: true });
   }
 
+  // The chat log follows the answer as it is written.
+  new MutationObserver((muts) => {
+    const log = document.getElementById('chat-log');
+    if (log && muts.some((m) => log.contains(m.target) || m.target.contains(log))) log.scrollTop = log.scrollHeight;
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+
   // Voice memos: record with MediaRecorder, upload with the CSRF header.
   const canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
   if (canRecord) document.documentElement.classList.add('has-recorder');

@@ -321,7 +321,7 @@ func ChatForm(c ChatSheet) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\" maxlength=\"4000\" required autocomplete=\"off\" aria-label=\"Your message\" placeholder=\"Ask your coach…\"> <button class=\"btn\" type=\"submit\">Send</button></div></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\" maxlength=\"4000\" required autocomplete=\"off\" aria-label=\"Your message\" placeholder=\"Ask your coach…\" data-init=\"el.focus()\"> <button class=\"btn\" type=\"submit\">Send</button></div></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -377,7 +377,7 @@ func chatMessage(m ChatMessage) templ.Component {
 			templ_7745c5c3_Var17 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		var templ_7745c5c3_Var18 = []any{"chat-msg", templ.KV("mine", m.Mine), templ.KV("coach", !m.Mine)}
+		var templ_7745c5c3_Var18 = []any{"chat-msg", templ.KV("mine", m.Mine), templ.KV("from-coach", !m.Mine)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var18...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
@@ -501,7 +501,7 @@ func ChatTurnView(t ChatTurn) templ.Component {
 			templ_7745c5c3_Var23 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		var templ_7745c5c3_Var24 = []any{"chat-msg", "coach", "chat-turn", templ.KV("writing", !t.Done)}
+		var templ_7745c5c3_Var24 = []any{"chat-msg", "from-coach", "chat-turn", templ.KV("writing", !t.Done)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var24...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err

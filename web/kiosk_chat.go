@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
@@ -81,7 +82,7 @@ func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread 
 			cs.Messages = append(cs.Messages, views.ChatMessage{Mine: true, Text: m.Content})
 			chips = nil
 		default:
-			cs.Messages = append(cs.Messages, views.ChatMessage{Text: m.Content, Chips: chips})
+			cs.Messages = append(cs.Messages, views.ChatMessage{Text: strings.TrimSpace(m.Content), Chips: chips})
 			chips = nil
 		}
 	}
@@ -116,7 +117,7 @@ func chatTurn(cs *agent.ChatStream) views.ChatTurn {
 			t.Error = ev.Text
 		}
 	}
-	t.Text = b.String()
+	t.Text = strings.TrimSpace(b.String())
 	return t
 }
 
@@ -210,6 +211,10 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 	}
 	sse := startStream(c)
 	if err := sse.PatchElementTempl(views.ChatBody(sheet)); err != nil {
+		return nil
+	}
+	// A morph keeps what the field holds; the sent message must go.
+	if err := sse.PatchElementTempl(views.ChatForm(sheet), datastar.WithModeReplace()); err != nil {
 		return nil
 	}
 	sent := 0

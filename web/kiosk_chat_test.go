@@ -34,7 +34,7 @@ func TestKioskChat(t *testing.T) {
 	}
 
 	code, body := chatPost(s, "maya", url.Values{"message": {"How is my weight going? " + dsPayload}, "thread": {"0"}, "_rid": {"chat-rid-0123456789ab"}})
-	if code != http.StatusOK || !strings.Contains(body, "zqx") || !strings.Contains(body, `class="chat-msg coach chat-turn"`) {
+	if code != http.StatusOK || !strings.Contains(body, "zqx") || !strings.Contains(body, `class="chat-msg from-coach chat-turn"`) {
 		t.Fatalf("send: %d %s", code, body)
 	}
 	dsCheck(t, "chat stream", body)

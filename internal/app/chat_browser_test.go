@@ -71,7 +71,7 @@ func TestKioskChatStreamsInBrowser(t *testing.T) {
 	open(t, ctx, srv.url+"/m/ada")
 	click(t, ctx, `.quick .ask-coach`)
 	until(t, ctx, 3*time.Second, `document.querySelector('#chat-body .chat-thread.current')?.textContent.includes('How is my weight going?') &&
-		[...document.querySelectorAll('#chat-log .chat-msg.coach')].some(m => m.querySelector('.chat-text').textContent === `+jsString(answer)+
+		[...document.querySelectorAll('#chat-log .chat-msg.from-coach')].some(m => m.querySelector('.chat-text').textContent === `+jsString(answer)+
 		` && m.querySelector('.tool-chip')?.textContent === 'checked your weight trend')`)
 	click(t, ctx, `#chat-body .chat-delete button`)
 	until(t, ctx, 3*time.Second, `!document.querySelector('#chat-body .chat-thread') && document.querySelector('#chat-log .chat-empty')`)
