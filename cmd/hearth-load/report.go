@@ -22,6 +22,10 @@ func printReport(w io.Writer, r report) {
 		fmt.Fprintf(w, "render: /m/%s (%d bytes), %d clients, %d rounds\n", x.Member, x.PageBytes, x.Concurrency, x.Rounds)
 		fmt.Fprintf(w, "  page   req/s %v\n  static req/s %v\n  page/static median ratio %.2f (errors %d)\n",
 			roundAll(x.PageRPS), roundAll(x.StaticRPS), x.Ratio, x.Errors)
+		fmt.Fprintf(w, "  bare net/http, same bytes, req/s %v; this tool used %.2f cores\n", roundAll(x.BareRPS), x.ToolCPU)
+		if x.ToolBound {
+			fmt.Fprintln(w, "  TOOL-BOUND: the page rate is within 15% of what this tool reaches against the bare server; measure with `hearth-load http` (wrk)")
+		}
 	}
 	if f := r.Fanout; f != nil {
 		fmt.Fprintf(w, "streams: %d requested, %d failed to open; first event %s\n", f.Streams, f.OpenFailed, f.Open)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -37,6 +39,14 @@ func serve(args []string, stderr io.Writer) error {
 			return fmt.Errorf("static dir: %w", err)
 		}
 		a.Echo.Static("/_load/static", dir)
+	}
+	if addr := os.Getenv("HEARTH_LOAD_PPROF"); addr != "" {
+		// Profiling the server under load (loopback only): go tool pprof
+		// http://ADDR/debug/pprof/profile?seconds=5
+		if _, err := loopbackURL("http://" + addr); err != nil {
+			return err
+		}
+		go func() { _ = http.ListenAndServe(addr, nil) }() // net/http/pprof registers on the default mux
 	}
 	return a.Serve(ctx)
 }
