@@ -38,14 +38,14 @@ func (s *Server) chatAgents(ctx context.Context, member string) (Agents, error) 
 	return s.deps.Admin.Agents, nil
 }
 
-// chatThread is thread id of the member with the kiosk's agent; any other
-// is not found (member scope is the URL's member, checked here).
+// chatThread is chat thread id of the member with the kiosk's agent; any
+// other is not found (member scope is the URL's member, checked here).
 func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
 	t, err := a.Threads().Thread(ctx, id)
 	if err != nil {
 		return agent.Thread{}, err
 	}
-	if t.Member != member || t.Agent != kioskChatAgent {
+	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat {
 		return agent.Thread{}, apperr.NotFoundf("conversation %d not found", id)
 	}
 	return t, nil
@@ -54,7 +54,7 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 // chatSheet builds the sheet for thread (0: a new conversation).
 func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (views.ChatSheet, error) {
 	cs := views.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
-	ts, err := a.Threads().Threads(ctx, kioskChatAgent, member, 30)
+	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
 	if err != nil {
 		return cs, err
 	}
@@ -137,7 +137,7 @@ func (s *Server) kioskChat(c echo.Context) error {
 	switch p := c.Param("thread"); p {
 	case "":
 	case "latest":
-		ts, err := a.Threads().Threads(ctx, kioskChatAgent, member, 1)
+		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 1)
 		if err != nil {
 			return err
 		}

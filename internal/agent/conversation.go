@@ -62,7 +62,7 @@ func (o *Orchestrator) CreateThread(ctx context.Context, agentID, member, title 
 	if utf8.RuneCountInString(title) > MaxThreadTitleLen {
 		return Thread{}, apperr.Invalidf("the title is longer than %d characters", MaxThreadTitleLen)
 	}
-	t := Thread{Agent: agentID, Member: member, Title: title}
+	t := Thread{Agent: agentID, Member: member, Title: title, Chat: true}
 	err = o.db.Tx(ctx, func(tx *store.Tx) error { return o.threads.create(ctx, tx, &t) })
 	return t, err
 }

@@ -178,3 +178,38 @@ func TestThreadScopedMemoryAndDelete(t *testing.T) {
 		t.Errorf("the search index is out of step: %v", err)
 	}
 }
+
+// A thread started by a person chatting (or through the threads API) is a
+// chat; one a request to the agent started (a scheduled reminder) is not,
+// and the member's chat list leaves it out.
+func TestChatThreadsAreToldFromRequestThreads(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	ctx := context.Background()
+	request := chat(t, f, "ada", "Remind Ada to drink water", 0)
+	typed, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "How am I doing?", Chat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := f.orch.CreateThread(ctx, "tester", "ada", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := f.orch.Threads().Threads(ctx, "tester", "ada", 10)
+	if err != nil || len(all) != 3 {
+		t.Fatalf("threads: %+v %v", all, err)
+	}
+	chats, err := f.orch.Threads().Chats(ctx, "tester", "ada", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, c := range chats {
+		ids = append(ids, c.ID)
+	}
+	if !slices.Equal(ids, []int64{api.ID, *typed.ThreadID}) {
+		t.Errorf("chats %v, want the API's %d and the typed one's %d (not the request's %d)", ids, api.ID, *typed.ThreadID, *request.ThreadID)
+	}
+	if th, _ := f.orch.Threads().Thread(ctx, *request.ThreadID); th.Chat {
+		t.Error("the request's thread is marked a chat")
+	}
+}

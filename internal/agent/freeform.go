@@ -71,7 +71,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
 		if threadID == 0 {
-			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg)}
+			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg), Chat: req.Chat}
 			if err := o.threads.create(ctx, tx, &t); err != nil {
 				return err
 			}

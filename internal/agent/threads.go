@@ -15,10 +15,13 @@ import (
 
 // Thread is a persisted chat conversation between an agent and a member.
 type Thread struct {
-	ID        int64     `json:"id"`
-	Agent     string    `json:"agent"`
-	Member    string    `json:"member"`
-	Title     string    `json:"title"`
+	ID     int64  `json:"id"`
+	Agent  string `json:"agent"`
+	Member string `json:"member"`
+	Title  string `json:"title"`
+	// Chat: someone talks to the agent here (the kiosk's chat sheet, Admin
+	// → Chat, the threads API), not the trace of a request made to it.
+	Chat      bool      `json:"chat"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -67,8 +70,8 @@ func NewThreadStore(db *store.DB, now func() time.Time) *ThreadStore {
 func (s *ThreadStore) create(ctx context.Context, q store.Queryer, t *Thread) error {
 	t.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
 	t.UpdatedAt = t.CreatedAt
-	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, chat, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, t.Chat, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
 	if err != nil {
 		if isForeignKey(err) {
 			return apperr.NotFoundf("unknown member %q", t.Member)
@@ -110,7 +113,7 @@ func (s *ThreadStore) Thread(ctx context.Context, id int64) (Thread, error) {
 }
 
 func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Thread, error) {
-	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, created_at, updated_at
+	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
 		FROM agent_threads WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Thread{}, apperr.NotFoundf("thread %d not found", id)
@@ -120,12 +123,22 @@ func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Th
 
 // Threads lists the threads of (agent, member), most recently active first.
 func (s *ThreadStore) Threads(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
+	return s.list(ctx, agentID, memberID, false, limit)
+}
+
+// Chats lists the chat threads of (agent, member), most recently active
+// first: what the member's chat sheet shows.
+func (s *ThreadStore) Chats(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
+	return s.list(ctx, agentID, memberID, true, limit)
+}
+
+func (s *ThreadStore) list(ctx context.Context, agentID, memberID string, chats bool, limit int) ([]Thread, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, created_at, updated_at
-		FROM agent_threads WHERE agent_id = ? AND member_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
-		agentID, memberID, limit)
+	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
+		FROM agent_threads WHERE agent_id = ? AND member_id = ? AND (chat OR NOT ?)
+		ORDER BY updated_at DESC, id DESC LIMIT ?`, agentID, memberID, chats, limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: list threads: %w", err)
 	}
@@ -187,7 +200,7 @@ func scanMessage(row store.Scanner) (ThreadMessage, error) {
 func scanThread(row store.Scanner) (Thread, error) {
 	var t Thread
 	var created, updated string
-	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &created, &updated); err != nil {
+	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &t.Chat, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return t, err
 		}
