@@ -2,6 +2,10 @@
 DATASTAR_VERSION := v1.0.0
 DATASTAR_DIR = $(shell go env GOMODCACHE)/github.com/starfederation/datastar@$(DATASTAR_VERSION)
 export CGO_ENABLED := 1
+# sqlite_fts5 compiles SQLite's full-text search into go-sqlite3 (chat
+# recall needs it): every build, test, vet and release sets it. A build
+# without it refuses to open the database and says so (store.ErrNoFTS5).
+TAGS := sqlite_fts5
 
 .PHONY: run test generate assets bench bench-http fuzz lint build release release-version
 
@@ -14,10 +18,10 @@ run: build
 	HEARTH_DEMO=$${HEARTH_DEMO:-1} HEARTH_OWN_TERMINAL=1 HEARTH_STOP_WITH_PARENT=1 exec ./bin/hearth
 
 build: assets
-	go build -o bin/hearth ./cmd/hearth
+	go build -tags $(TAGS) -o bin/hearth ./cmd/hearth
 
 test: assets
-	go test -race -count=1 ./...
+	go test -tags $(TAGS) -race -count=1 ./...
 
 # Releases: stripped, statically linked binaries for linux/amd64 (a mini PC)
 # and linux/arm64 (a Raspberry Pi 4/5, 64-bit OS) in dist/, with SHA256SUMS.
@@ -42,7 +46,7 @@ CC_amd64 ?= $(if $(filter amd64,$(GOHOSTARCH)),gcc,x86_64-linux-gnu-gcc)
 CC_arm64 ?= $(if $(filter arm64,$(GOHOSTARCH)),gcc,aarch64-linux-gnu-gcc)
 PKG_amd64 := gcc-x86-64-linux-gnu libc6-dev-amd64-cross
 PKG_arm64 := gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-RELEASE_TAGS := netgo,osusergo,sqlite_omit_load_extension
+RELEASE_TAGS := netgo,osusergo,sqlite_omit_load_extension,$(TAGS)
 RELEASE_LDFLAGS = -s -w -extldflags -static \
 	-X hearth/internal/buildinfo.version=$(VERSION) \
 	-X hearth/internal/buildinfo.commit=$(COMMIT) \
@@ -78,7 +82,7 @@ BENCH ?= .
 BENCHTIME ?= 1s
 COUNT ?= 1
 bench: assets
-	go test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -count $(COUNT) -timeout 30m ./...
+	go test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -count $(COUNT) -timeout 30m ./...
 
 # The HTTP and streaming figures of BENCHMARKS.md, side by side in one run:
 # wrk against Hearth and a bare net/http server serving the same bytes
@@ -107,10 +111,10 @@ fuzz: assets
 	sed -E 's|^(.*)/[^/]*:func (Fuzz[A-Za-z0-9_]+)\(.*|\1 \2|' | sort -u | \
 	while read -r dir name; do \
 		echo "fuzz $$dir $$name ($(FUZZTIME))"; \
-		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+		go test -tags $(TAGS) -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
 	done
 
 lint:
-	go vet ./...
+	go vet -tags $(TAGS) ./...
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))"
 	go tool templ fmt -fail views

@@ -2,7 +2,10 @@
 // carries its schema. Version ranges are reserved per area to keep parallel
 // work from colliding: 1-9 household, 10-19 agent, 20-29 content/program/
 // dashboard/coach, 30-39 schedule, 40-49 imports, 50-59 kiosk, 60-69 definitions,
-// 70-79 data safety (backups, export, erase), 120-129 evals (definition drafts,
+// 70-79 data safety (backups, export, erase), 90-99 workflows and
+// conversations (90 workflows, 91 chat messages and their FTS5 index: the
+// build tag sqlite_fts5 is required, 92 chat threads told from request
+// threads), 120-129 evals (definition drafts,
 // eval runs).
 // Version 9 is a Go migration in internal/store (repair_text: normalises
 // control characters in text stored before package text existed); so is

@@ -160,12 +160,19 @@
     new MutationObserver(show).observe(body, { childList: true, subtree: true, characterData: true });
   }
 
+  // The chat log follows the answer as it is written.
+  new MutationObserver((muts) => {
+    const log = document.getElementById('chat-log');
+    if (log && muts.some((m) => log.contains(m.target) || m.target.contains(log))) log.scrollTop = log.scrollHeight;
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+
   // Voice memos: record with MediaRecorder, upload with the CSRF header.
   const canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
   if (canRecord) document.documentElement.classList.add('has-recorder');
   const types = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
   const exts = { 'audio/webm': '.webm', 'audio/ogg': '.ogg', 'audio/mp4': '.m4a' };
   let rec = null;
+  let talkHeld = false;
   const status = (form, text) => { const s = form.querySelector('.voice-status'); if (s) s.textContent = text; };
   const showStop = (form, on) => {
     form.classList.toggle('recording', on);
@@ -193,6 +200,26 @@
       }
     }
   }
+  // Hold-to-talk in the chat sheet: the recording is transcribed (not
+  // kept) and the text sent as a typed message would be.
+  async function uploadChat(form, blob) {
+    const base = (blob.type || 'audio/webm').split(';')[0];
+    const fd = new FormData();
+    fd.append('audio', blob, 'message' + (exts[base] || '.webm'));
+    status(form, 'Listening…');
+    const headers = { 'X-CSRF-Token': form.querySelector('[name=_csrf]').value, Accept: 'application/json', 'Idempotency-Key': newId() };
+    try {
+      const r = await fetch(form.action, { method: 'POST', body: fd, credentials: 'same-origin', headers });
+      const j = await r.json().catch(() => ({}));
+      const box = document.querySelector('#chat-form input[name=message]');
+      if (!r.ok || !j.transcript || !box) { status(form, j.error || 'That did not work; please type your message.'); return; }
+      status(form, '');
+      box.value = j.transcript;
+      box.form.requestSubmit();
+    } catch (_) {
+      status(form, 'No connection; please try again.');
+    }
+  }
   async function start(form) {
     if (!canRecord) { status(form, 'Recording is not supported on this screen; upload a file instead.'); return; }
     if (rec) return;
@@ -212,13 +239,29 @@
       clearTimeout(rec && rec.limit);
       rec = null;
       showStop(form, false);
-      upload(form, new Blob(chunks, { type: mr.mimeType || type || 'audio/webm' }));
+      const blob = new Blob(chunks, { type: mr.mimeType || type || 'audio/webm' });
+      if (form.classList.contains('chat-voice')) uploadChat(form, blob); else upload(form, blob);
     };
     mr.start();
     rec = { mr, form, limit: setTimeout(() => mr.state === 'recording' && mr.stop(), 120000) };
     showStop(form, true);
-    status(form, 'Recording… tap Stop when you are done.');
+    if (form.classList.contains('chat-voice')) {
+      status(form, 'Recording… let go to send.');
+      if (!talkHeld) mr.stop(); // let go before the microphone was ready
+    } else {
+      status(form, 'Recording… tap Stop when you are done.');
+    }
   }
+  document.addEventListener('pointerdown', (e) => {
+    const b = e.target instanceof Element ? e.target.closest('.chat-talk') : null;
+    if (!b) return;
+    e.preventDefault();
+    talkHeld = true;
+    start(b.closest('.chat-voice'));
+  });
+  const release = () => { talkHeld = false; if (rec && rec.form.classList.contains('chat-voice') && rec.mr.state === 'recording') rec.mr.stop(); };
+  document.addEventListener('pointerup', release);
+  document.addEventListener('pointercancel', release);
   document.addEventListener('click', (e) => {
     const t = e.target instanceof Element ? e.target : null;
     if (!t) return;

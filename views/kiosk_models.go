@@ -210,13 +210,29 @@ type PromptView struct {
 	Voice string
 }
 
+// WorkflowPrompt is a question a suspended workflow step asks the member
+// (the weekly review's "harder, same or easier?"): a tap resumes the run.
+type WorkflowPrompt struct {
+	Run      int64
+	Step     string // the suspended step's path
+	Question string
+	Context  string
+	Options  []string // tapped by index
+}
+
 // CoachArea is the coach's voice.
 type CoachArea struct {
 	MemberID string
-	CSRF     string
-	Chip     Chip
-	HasDoc   bool
-	Briefing string
+	// Questions are workflow questions waiting for the member; they share
+	// the document prompts' limit of three and come after the first Ahead
+	// prompts (those the coach's priority ranks above them: a reading to
+	// confirm, an injury follow-up) and before the rest.
+	Questions []WorkflowPrompt
+	Ahead     int
+	CSRF      string
+	Chip      Chip
+	HasDoc    bool
+	Briefing  string
 	// BriefingUpdated: a figure in the briefing changed since the coach
 	// wrote it and shows its live value.
 	BriefingUpdated bool

@@ -22,6 +22,13 @@ type Agents interface {
 	RunAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger agent.Trigger) ([]agent.Run, error)
 	StartFreeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
 	Freeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
+	Threads() *agent.ThreadStore
+	CreateThread(ctx context.Context, agentID, member, title string) (agent.Thread, error)
+	DeleteThread(ctx context.Context, id int64) error
+	ChatStream(runID int64) (*agent.ChatStream, bool)
+	ActiveChats(member string) []*agent.ChatStream
+	ToolLabel(agentID, tool string) string
+	Wait(ctx context.Context, id int64) (agent.Run, error)
 	Runs() *agent.RunStore
 	Memory() *agent.MemoryStore
 	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)

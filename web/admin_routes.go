@@ -35,6 +35,8 @@ type AdminDeps struct {
 	Backups BackupsAdmin
 	// MemberData exports and erases a member's data (Admin → Household).
 	MemberData MemberData
+	// Workflows are the workflow pages and /api/workflows… (*workflow.Runtime).
+	Workflows Workflows
 	// Model is Admin → Model (*llm.ModelAdmin).
 	Model ModelAdmin
 	// Evals runs the coach's eval suite (Admin → Evals, *eval.Service).
@@ -62,6 +64,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 		g.GET("/live/runs", s.liveRuns)
 		g.GET("/live/runs/:id", s.liveRun)
 		g.GET("/live/memory/:agent/:member", s.liveMemory)
+		g.GET("/chat", s.adminChat)
+		g.POST("/chat", s.adminChatSend)
+		g.GET("/live/chat/:thread", s.liveChat)
 	} else {
 		g.GET("", s.pageAdmin)
 	}
@@ -113,6 +118,9 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	if a.Backups != nil {
 		s.backupRoutes(g)
 	}
+	if a.Workflows != nil {
+		s.workflowRoutes(g)
+	}
 	if a.Model != nil {
 		s.modelRoutes(g)
 	}
@@ -140,6 +148,10 @@ func (s *Server) adminAPIRoutes(e *echo.Echo) {
 		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, once)
 		e.GET("/api/runs", s.apiRuns)
 		e.GET("/api/runs/:id", s.apiRun)
+		s.threadAPIRoutes(e)
+	}
+	if s.deps.Admin.Workflows != nil {
+		s.workflowAPIRoutes(e)
 	}
 	if s.deps.Admin.Schedule != nil {
 		e.GET("/api/agent/tasks", s.apiTasks)

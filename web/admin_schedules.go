@@ -261,9 +261,18 @@ func (s *Server) liveSchedule(c echo.Context) error {
 // systemAgentView offers Hearth's own jobs in the task form, so the nightly
 // backup can be edited (or a second one made) like any task.
 func (s *Server) systemAgentView() []views.AdminAgent {
-	if s.deps.Admin.Backups == nil {
+	var jobs []views.AdminAssignment
+	if s.deps.Admin.Backups != nil {
+		jobs = append(jobs, views.AdminAssignment{Agent: schedule.SystemAgent, ID: "backup", Description: "Back up the household's data"})
+	}
+	if s.deps.Admin.Workflows != nil {
+		if _, err := s.deps.Admin.Workflows.Workflow("weekly-review"); err == nil {
+			jobs = append(jobs, views.AdminAssignment{Agent: schedule.SystemAgent, ID: "weekly-review",
+				Description: "The coach's weekly review with each member"})
+		}
+	}
+	if len(jobs) == 0 {
 		return nil
 	}
-	return []views.AdminAgent{{ID: schedule.SystemAgent, Description: "Hearth itself",
-		Assignments: []views.AdminAssignment{{Agent: schedule.SystemAgent, ID: "backup", Description: "Back up the household's data"}}}}
+	return []views.AdminAgent{{ID: schedule.SystemAgent, Description: "Hearth itself", Assignments: jobs}}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -72,35 +73,77 @@ func (s *Server) saveVoice(c echo.Context) (voice.Result, error) {
 	if _, err := s.deps.Household.Member(ctx, id); err != nil {
 		return voice.Result{}, err
 	}
-	r := c.Request()
-	if r.MultipartForm == nil { // not parsed yet (the CSRF header was used)
-		r.Body = http.MaxBytesReader(c.Response(), r.Body, voiceUploadLimit)
-		if err := r.ParseMultipartForm(1 << 20); err != nil {
-			var mbe *http.MaxBytesError
-			if errors.As(err, &mbe) {
-				return voice.Result{}, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
-			}
-			return voice.Result{}, apperr.Invalidf("send the recording as multipart/form-data with a file field \"audio\"")
-		}
-	}
-	defer func() { _ = r.MultipartForm.RemoveAll() }()
-	fh, err := c.FormFile("audio")
+	ct, f, err := audioPart(c)
 	if err != nil {
-		return voice.Result{}, apperr.FieldErrors(map[string]string{"audio": "is required"})
-	}
-	if fh.Size > voice.MaxSize {
-		return voice.Result{}, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
-	}
-	f, err := fh.Open()
-	if err != nil {
-		return voice.Result{}, apperr.Invalidf("the recording could not be read")
+		return voice.Result{}, err
 	}
 	defer f.Close()
 	prompt := c.FormValue("prompt")
 	if !views.SafeID(prompt) {
 		return voice.Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a prompt of today's dashboard"})
 	}
-	return s.deps.Voice.Save(ctx, id, prompt, fh.Header.Get(echo.HeaderContentType), f)
+	return s.deps.Voice.Save(ctx, id, prompt, ct, f)
+}
+
+// audioPart reads a multipart upload (bounded) and opens its "audio" file,
+// returning the file's content type; the parsed form's temporary files go
+// when the request ends.
+func audioPart(c echo.Context) (string, multipart.File, error) {
+	r := c.Request()
+	if r.MultipartForm == nil { // not parsed yet (the CSRF header was used)
+		r.Body = http.MaxBytesReader(c.Response(), r.Body, voiceUploadLimit)
+		if err := r.ParseMultipartForm(1 << 20); err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				return "", nil, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
+			}
+			return "", nil, apperr.Invalidf("send the recording as multipart/form-data with a file field \"audio\"")
+		}
+	}
+	form := r.MultipartForm
+	c.Response().After(func() { _ = form.RemoveAll() })
+	fh, err := c.FormFile("audio")
+	if err != nil {
+		return "", nil, apperr.FieldErrors(map[string]string{"audio": "is required"})
+	}
+	if fh.Size > voice.MaxSize {
+		return "", nil, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", voice.MaxSize>>20)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return "", nil, apperr.Invalidf("the recording could not be read")
+	}
+	return fh.Header.Get(echo.HeaderContentType), f, nil
+}
+
+// kioskChatVoice transcribes a spoken chat message (hold-to-talk in the
+// chat sheet) and answers {"transcript"}: hearth.js puts it in the
+// message field and sends it as if typed.
+func (s *Server) kioskChatVoice(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	transcript, err := func() (string, error) {
+		if s.deps.Voice == nil {
+			return "", apperr.Invalidf("voice is not available on this server")
+		}
+		if _, err := s.deps.Household.Member(ctx, id); err != nil {
+			return "", err
+		}
+		ct, f, err := audioPart(c)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		return s.deps.Voice.Transcribe(ctx, id, ct, f)
+	}()
+	if err != nil {
+		code, body := classify(err)
+		if code >= 500 {
+			s.log.Error("chat voice", "err", err)
+		}
+		return c.JSON(code, body)
+	}
+	return c.JSON(http.StatusOK, map[string]string{"transcript": transcript})
 }
 
 // kioskPrivacy marks a member's figures private on the shared screen (or

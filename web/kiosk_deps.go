@@ -40,6 +40,8 @@ type Live interface {
 // Voice stores (and, with a model, transcribes) voice memos.
 type Voice interface {
 	Save(ctx context.Context, member, promptID, contentType string, r io.Reader) (voice.Result, error)
+	// Transcribe turns a spoken chat message into text (not kept as a memo).
+	Transcribe(ctx context.Context, member, contentType string, r io.Reader) (string, error)
 	Transcribes() bool
 }
 

@@ -65,6 +65,9 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 	if d.Coach.Messages, err = s.messageViews(ctx, m.ID, now); err != nil {
 		return d, err
 	}
+	if err = s.workflowQuestions(ctx, &d.Coach); err != nil {
+		return d, err
+	}
 	if d.Playlist, err = s.playlistModel(ctx, m.ID, csrf, dv); err != nil {
 		return d, err
 	}

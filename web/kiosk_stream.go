@@ -53,9 +53,11 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindRun:       0, // run progress is an admin view
 	live.KindTask:      0,
 	live.KindTodo:      0,
-	live.KindBackup:    0, // the household view's admin badge, not a dashboard
-	live.KindModel:     0, // Admin → Model
-	live.KindEval:      0, // admin only
+	live.KindBackup:    0,      // the household view's admin badge, not a dashboard
+	live.KindWorkflow:  wCoach, // a run's question for the member, or its answer
+	live.KindChat:      0,      // the chat sheet follows its own turn
+	live.KindModel:     0,      // Admin → Model
+	live.KindEval:      0,      // admin only
 }
 
 // householdWidgets maps kinds on the household topic: other members'

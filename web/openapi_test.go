@@ -198,7 +198,7 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	}
 	calls = append(answers, calls...)
 	covered := map[string]bool{}
-	for _, c := range calls {
+	check := func(c apiCall) {
 		rec := s.do(swReq{method: c.method, path: c.path, ctype: "application/json", body: []byte(c.body)})
 		what := fmt.Sprintf("%s %s", c.method, c.path)
 		if c.want != 0 && rec.Code != c.want {
@@ -211,7 +211,7 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		route, params, err := router.FindRoute(req)
 		if err != nil {
 			t.Errorf("%s: no described route: %v", what, err)
-			continue
+			return
 		}
 		covered[route.Method+" "+route.Path] = true
 		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
@@ -223,11 +223,86 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		}
 		validateResponse(t, what, in, rec)
 	}
+	for _, c := range calls {
+		check(c)
+	}
+	// Workflows: a weekly review waits for maya's answer, theo's is paused
+	// and restarted.
+	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.PlainBodyDecoder)
+	for _, c := range []apiCall{
+		{"GET", "/api/workflows", "", 200},
+		{"POST", "/api/workflows/weekly-review/runs", `{"member": "maya"}`, 201},
+		{"POST", "/api/workflows/weekly-review/runs", `{"member": "theo", "input": {}}`, 201},
+		{"POST", "/api/workflows/weekly-review/runs", `{"member": "nobody"}`, 400},
+		{"POST", "/api/workflows/weekly-review/runs", `{"member": "maya", "input": {"x": 1}}`, 400},
+		{"POST", "/api/workflows/nothing/runs", `{"member": "maya"}`, 404},
+	} {
+		check(c)
+	}
+	waitWorkflowRun(t, s, 1, "suspended")
+	waitWorkflowRun(t, s, 2, "suspended")
+	for _, c := range []apiCall{
+		{"GET", "/api/workflow-runs/1", "", 200},
+		{"GET", "/api/workflow-runs/999999", "", 404},
+		{"GET", "/api/workflow-runs?member=maya&status=suspended&limit=5", "", 200},
+		{"GET", "/api/workflow-runs?status=nope", "", 400},
+		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "sometimes"}}`, 400},
+		{"POST", "/api/workflow-runs/1/resume", `{"step": "summarise", "data": {"choice": "same"}}`, 409},
+		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "same"}}`, 200},
+		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "same"}}`, 409},
+		{"POST", "/api/workflow-runs/2/pause", "", 200},
+		{"POST", "/api/workflow-runs/2/pause", "", 409},
+		{"POST", "/api/workflow-runs/2/restart", "", 200},
+	} {
+		check(c)
+	}
+	waitWorkflowRun(t, s, 1, "success")
+	// Chat threads: start one, talk (JSON), read it, list, delete.
+	for _, c := range []apiCall{
+		{"POST", "/api/agents/health-coach/threads", `{"member": "maya", "title": "Knees"}`, 201},
+		{"POST", "/api/agents/health-coach/threads", `{"member": "nobody"}`, 400},
+		{"POST", "/api/agents/nobody/threads", `{"member": "maya"}`, 404},
+		{"GET", "/api/agents/health-coach/threads?member=maya", "", 200},
+		{"GET", "/api/agents/health-coach/threads", "", 400},
+		{"POST", "/api/threads/1/messages", `{"content": "How is my weight going?"}`, 200},
+		{"POST", "/api/threads/1/messages", `{"content": ""}`, 400},
+		{"POST", "/api/threads/999999/messages", `{"content": "hi"}`, 404},
+		{"GET", "/api/threads/1", "", 200},
+		{"GET", "/api/threads/999999", "", 404},
+		{"DELETE", "/api/threads/1", "", 204},
+		{"DELETE", "/api/threads/1", "", 404},
+	} {
+		check(c)
+	}
+	for _, c := range []apiCall{
+		{"GET", "/api/workflow-runs/1/events", "", 200},
+		{"GET", "/api/workflow-runs/999999/events", "", 404},
+		{"POST", "/api/workflow-runs/1/restart", "", 409},
+		{"POST", "/api/workflow-runs/999999/restart", "", 404},
+	} {
+		check(c)
+	}
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
 			if !covered[method+" "+path] {
 				t.Errorf("no response of %s %s was checked: add a call", method, path)
 			}
+		}
+	}
+}
+
+// waitWorkflowRun waits until workflow run id has status.
+func waitWorkflowRun(t *testing.T, s *swServer, id int64, status string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		rec := s.do(swReq{method: "GET", path: fmt.Sprintf("/api/workflow-runs/%d", id)})
+		var r struct{ Status, Error string }
+		_ = json.Unmarshal(rec.Body.Bytes(), &r)
+		if r.Status == status {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("workflow run %d is %q (%s), want %s", id, r.Status, r.Error, status)
 		}
 	}
 }

@@ -357,6 +357,11 @@ var swNoBodyInput = map[string]bool{
 	"POST /m/:member/entry/:kind/:id/delete":        true,
 	"POST /m/:member/undo/:trash":                   true, // restores what the path names
 	"POST /m/:member/messages/:id/dismiss":          true, // dismisses what the path names
+	// restart and pause a workflow run: the run is the path's, there is no body
+	"POST /api/workflow-runs/:id/restart": true,
+	"POST /api/workflow-runs/:id/pause":   true,
+	"DELETE /api/threads/:id":             true, // deletes what the path names
+	"POST /m/:member/chat/:thread/delete": true, // deletes the conversation the path names
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // ModelSettings are an agent's defaults for its model calls.
@@ -45,9 +46,21 @@ type Agent struct {
 	Tools        []ToolFactory
 	Assignments  []Assignment
 	Model        ModelSettings
-	// Reply answers a chat message without a model (no model configured,
-	// budget spent or model failure); nil gives a fixed apology.
-	Reply func(ctx context.Context, scope Scope, message string) (string, error)
+	// Reply answers a chat turn without a model (no model configured,
+	// budget spent or model failure); nil gives a fixed apology. Tools it
+	// calls through turn.Call show as they happen and are recorded.
+	Reply func(ctx context.Context, scope Scope, turn ChatTurn) (string, error)
+	// Heard, when set, lets the agent note in its working memory what the
+	// member said in a chat (scope.Memory is the agent's memory of the
+	// member); it runs in every chat turn, and the memory is saved with
+	// the answer.
+	Heard func(ctx context.Context, scope Scope, message string) error
+	// Chat configures the agent's chat threads.
+	Chat Conversation
+	// ToolLabels say what each tool does in the member's words, for the
+	// chips a chat shows while the agent calls it ("checked your weight
+	// trend"); a tool without one shows its name.
+	ToolLabels map[string]string
 	// NoReuse turns off reusing the last output when the input is unchanged.
 	NoReuse bool
 }
@@ -133,6 +146,14 @@ func compileAgent(a Agent) (*registered, error) {
 		r.order = append(r.order, id)
 	}
 	return r, nil
+}
+
+// label is what tool name did, for a chat's tool chip.
+func (r *registered) label(name string) string {
+	if l, ok := r.def.ToolLabels[name]; ok {
+		return l
+	}
+	return "used " + strings.ReplaceAll(name, "_", " ")
 }
 
 func (r *registered) info() AgentInfo {

@@ -20,7 +20,8 @@ type AssignmentRequest struct {
 	Trigger Trigger
 }
 
-var errClosed = apperr.New(apperr.Conflict, "the agent orchestrator is shutting down")
+// ErrClosed refuses a run once the orchestrator is closing.
+var ErrClosed = apperr.New(apperr.Conflict, "the agent orchestrator is shutting down")
 
 // StartAssignment queues a run and returns it at once (status queued). If a
 // run of the same (agent, assignment, member) is already queued or running,
@@ -97,7 +98,7 @@ func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentReques
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
-		return Run{}, nil, errClosed
+		return Run{}, nil, ErrClosed
 	}
 	if inf, ok := o.active[key]; ok {
 		r, err := o.runs.Get(ctx, inf.id)
@@ -133,6 +134,9 @@ type TaskRequest struct {
 	Member     string
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// WorkflowRun links the run to the workflow run it is an attempt of
+	// (0 = none).
+	WorkflowRun int64
 }
 
 // Driver runs a task's steps on x and returns the run's output; the engine
@@ -141,8 +145,11 @@ type Driver func(ctx context.Context, x *Exec) (json.RawMessage, error)
 
 // Execute records a run for req, runs drive on the engine (a run slot, the
 // run timeout, the orchestrator's context) and waits for it. On success
-// the output, every staged write and the loaded memories commit together;
-// on failure nothing the model staged is applied. It returns the finished
+// the output, every staged write and the loaded memories commit together
+// (unless drive committed itself with Exec.Commit); on failure nothing the
+// model staged is applied. A non-empty Assignment takes the (agent,
+// assignment, member) slot like an assignment run: while another run holds
+// it, Execute is a Conflict. It returns the finished
 // run and drive's error (apperr codes intact). If ctx ends first, the
 // error is ctx's and the run carries on.
 func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Driver) (Run, error) {
@@ -161,12 +168,18 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 	o.mu.Lock()
 	if o.closed {
 		o.mu.Unlock()
-		return Run{}, errClosed
+		return Run{}, ErrClosed
 	}
 	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
+	if req.WorkflowRun != 0 {
+		r.WorkflowRunID = &req.WorkflowRun
+	}
 	// Not in the (agent, assignment, member) slot: several invokes may run at once.
 	if err := o.runs.create(ctx, o.db.Write, &r); err != nil {
 		o.mu.Unlock()
+		if store.IsUnique(err) {
+			return Run{}, apperr.New(apperr.Conflict, "a %s/%s run for %s is already in progress", req.Agent, req.Assignment, req.Member)
+		}
 		return Run{}, err
 	}
 	o.publish(&r)
@@ -183,8 +196,14 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 			if err != nil {
 				return err
 			}
+			x.mu.Lock()
+			done := x.committed
+			x.mu.Unlock()
+			if done { // the driver committed (Exec.Commit)
+				return nil
+			}
 			x.update(func(r *Run) { r.Output = out })
-			return x.commit(ctx, true, nil)
+			return x.commit(ctx, true, nil, nil)
 		})
 	})
 	o.mu.Unlock()

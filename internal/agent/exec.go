@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
@@ -30,6 +31,9 @@ type Exec struct {
 	mems map[string]*Memory
 
 	stage *Stager
+	// committed is set once the run's commit transaction committed (a
+	// driver may commit itself: a workflow step's write and checkpoint).
+	committed bool
 }
 
 func (o *Orchestrator) newExec(r *Run) *Exec {
@@ -282,10 +286,18 @@ func (x *Exec) fallBack(reason string) { x.update(func(r *Run) { r.FallbackReaso
 // commit ends a successful run in one transaction: the staged writes
 // (applied only when applyStaged, i.e. the output is the model's accepted
 // one; otherwise recorded as discarded), then write (an assignment's Act,
-// a chat reply; may be nil), then every loaded memory, then the run row as
-// succeeded (fell_back with a fallback reason). AfterCommit hooks of the
+// a chat reply; may be nil), then every loaded memory, then also (the
+// driver's own bookkeeping, e.g. a workflow step's checkpoint, timed in no
+// phase; may be nil), then the run row as succeeded (fell_back with a
+// fallback reason). AfterCommit hooks of the
 // writes run once it committed.
-func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *store.Tx) error) error {
+func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx *store.Tx) error) error {
+	x.mu.Lock()
+	done := x.committed
+	x.mu.Unlock()
+	if done {
+		return apperr.New(apperr.Conflict, "the run has already committed")
+	}
 	end := x.phase(ctx, PhaseAct, false)
 	var final Run
 	err := x.o.db.Tx(ctx, func(tx *store.Tx) error {
@@ -315,6 +327,11 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *stor
 		}
 		end()
 		end = func() {}
+		if also != nil { // the caller's own write (a checkpoint), outside the phases
+			if err := also(tx); err != nil {
+				return err
+			}
+		}
 		final = x.o.succeed(x.snapshot())
 		final.Effects = effects
 		return x.o.runs.save(ctx, tx, &final)
@@ -324,8 +341,24 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write func(tx *stor
 		return err
 	}
 	x.update(func(r *Run) { *r = final })
+	x.mu.Lock()
+	x.committed = true
+	x.mu.Unlock()
 	return nil
 }
+
+// Commit ends a driven run (Orchestrator.Execute) from inside its driver,
+// in one transaction: the writes the model's tools staged (unless the run
+// fell back to the heuristic), write (the driver's own, e.g. a workflow
+// step's domain write and checkpoint; may be nil), every loaded memory and
+// the run row. Execute then does not commit again. A run commits once.
+func (x *Exec) Commit(ctx context.Context, write func(tx *store.Tx) error) error {
+	return x.commit(ctx, x.snapshot().FallbackReason == "", write, nil)
+}
+
+// FallBack records that the driver used the heuristic instead of the model
+// for reason: the writes the model's tools staged will not be applied.
+func (x *Exec) FallBack(reason string) { x.fallBack(reason) }
 
 // correction is the user message that sends invalid output back.
 func correction(errs []ValidationError, schema bool) string {

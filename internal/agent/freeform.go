@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/text"
 )
@@ -29,6 +31,10 @@ type FreeformRequest struct {
 	ThreadID int64
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// Chat says a person is typing in a chat (the kiosk, the admin, the
+	// threads API): the message is theirs to be answered, not a scheduled
+	// request for the agent to relay something to the member.
+	Chat bool
 }
 
 // StartFreeform records the message on its thread (created if ThreadID is
@@ -58,14 +64,14 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
-		return Run{}, errClosed
+		return Run{}, ErrClosed
 	}
 	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
 	var userMsg ThreadMessage
 	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
 		if threadID == 0 {
-			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg)}
+			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg), Chat: req.Chat}
 			if err := o.threads.create(ctx, tx, &t); err != nil {
 				return err
 			}
@@ -90,15 +96,45 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 		return Run{}, err
 	}
 	o.publish(&r)
+	o.pruneChatsLocked()
+	cs := newChatStream(r.ID, userMsg.ThreadID, r.Member)
+	o.chats[r.ID] = cs
+	o.publishChat(cs, "started")
 	o.launchLocked(r, runKey{}, func(ctx context.Context, x *Exec) error {
-		unlock, err := o.lockThread(ctx, *x.run.ThreadID)
+		err := func() error {
+			unlock, err := o.lockThread(ctx, *x.run.ThreadID)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg, req.Chat, cs) })
+		}()
 		if err != nil {
-			return err
+			cs.add(ChatEvent{Type: ChatError, Text: "The coach could not answer: " + err.Error()})
 		}
-		defer unlock()
-		return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg) })
+		o.publishChat(cs, "done")
+		return err
 	})
 	return r, nil
+}
+
+// ChatUpdate is what the live hub carries about a chat turn (kind chat,
+// on the member's topic and the admin topic): it started, called a tool,
+// or is done; its text is read from the orchestrator's ChatStream.
+type ChatUpdate struct {
+	Run    int64  `json:"run"`
+	Thread int64  `json:"thread"`
+	Member string `json:"member"`
+	Event  string `json:"event"` // started, tool, done
+}
+
+func (o *Orchestrator) publishChat(cs *ChatStream, event string) {
+	if o.pub == nil {
+		return
+	}
+	u := ChatUpdate{Run: cs.RunID, Thread: cs.ThreadID, Member: cs.Member, Event: event}
+	o.pub.Publish(live.MemberTopic(cs.Member), live.KindChat, u)
+	o.pub.Publish(live.TopicAdmin, live.KindChat, u)
 }
 
 // Freeform sends a chat message and waits for the reply: the finished run,
@@ -111,14 +147,60 @@ func (o *Orchestrator) Freeform(ctx context.Context, req FreeformRequest) (Run, 
 	return o.Wait(ctx, r.ID)
 }
 
-func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage) error {
-	mem, err := o.begin(ctx, x)
+// ChatTurn is a chat message as an agent's Reply sees it.
+type ChatTurn struct {
+	Message string
+	Thread  int64
+	// History are the thread's earlier text messages, oldest first.
+	History []ThreadMessage
+	// Recalled are older messages found by full-text search, best first,
+	// when the message refers back to something said before.
+	Recalled []Recalled
+	// Chat says a person typed the message (FreeformRequest.Chat).
+	Chat bool
+	// Call runs one of the agent's tools for the member: the call shows as
+	// it happens (a chip) and is recorded on the run and in the thread.
+	Call ToolCaller
+}
+
+// recordedCall is a tool call a turn made, for its thread.
+type recordedCall struct {
+	name   string
+	args   json.RawMessage
+	result json.RawMessage
+	err    string
+}
+
+func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, chat bool, cs *ChatStream) error {
+	if err := o.startRunning(ctx, x); err != nil {
+		return err
+	}
+	memID := reg.def.ID
+	if reg.def.Chat.MemoryScope == MemoryThread {
+		memID = threadMemoryID(reg.def.ID, userMsg.ThreadID)
+	}
+	end := x.Phase(ctx, PhaseLoadMemory)
+	mem, err := x.Memory(ctx, memID)
+	end()
 	if err != nil {
 		return err
 	}
+	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
 
-	end := x.Phase(ctx, PhaseHistory)
-	history, err := o.threads.Messages(ctx, userMsg.ThreadID, userMsg.ID, o.opts.HistoryMessages)
+	end = x.Phase(ctx, PhaseHistory)
+	n := reg.def.Chat.LastMessages
+	if n <= 0 {
+		n = o.opts.HistoryMessages
+	}
+	history, err := o.threads.textMessages(ctx, userMsg.ThreadID, userMsg.ID, n)
+	var recalled []Recalled
+	if err == nil && !reg.def.Chat.NoRecall && RefersBack(userMsg.Content) {
+		from := userMsg.ID
+		if len(history) > 0 {
+			from = history[0].ID
+		}
+		recalled, err = o.threads.Recall(ctx, reg.def.ID, x.run.Member, userMsg.Content, userMsg.ThreadID, from, 5)
+	}
 	end()
 	if err != nil {
 		return err
@@ -128,46 +210,119 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
-	system := joinNonEmpty("\n\n", reg.def.SystemPrompt, "## Working memory\n"+mem.Serialize())
+	system := joinNonEmpty("\n\n", reg.def.SystemPrompt, "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	reply, fromModel, err := o.chatReply(ctx, reg, x, mem, Request{System: system, Messages: msgs})
+	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: chat}
+	reply, fromModel, calls, err := o.chatReply(ctx, reg, x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
 	}
+	if reg.def.Heard != nil {
+		rmem, err := x.Memory(ctx, reg.def.ID)
+		if err == nil {
+			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), userMsg.Content)
+		}
+		if err != nil {
+			o.log.Warn("agent: note what the member said", "run", x.run.ID, "err", err)
+		}
+	}
 	out, _ := json.Marshal(map[string]string{"reply": reply})
 	x.update(func(r *Run) { r.Output = out })
-	return x.commit(ctx, fromModel, func(tx *store.Tx) error {
-		m := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Content: reply, RunID: &x.run.ID}
-		return o.threads.addMessage(ctx, tx, &m)
-	})
+	var answer ThreadMessage
+	err = x.commit(ctx, fromModel, func(tx *store.Tx) error {
+		for i, c := range calls {
+			id := fmt.Sprintf("call_%d_%d", x.run.ID, i+1)
+			args := c.args
+			if len(args) == 0 {
+				args = json.RawMessage("{}")
+			}
+			call := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Type: MessageToolCall, Content: reg.label(c.name),
+				ToolName: c.name, ToolArgs: args, ToolCallID: id, RunID: &x.run.ID}
+			result := ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleTool, Type: MessageToolResult, Content: string(c.result),
+				ToolName: c.name, ToolCallID: id, RunID: &x.run.ID}
+			if c.err != "" {
+				b, _ := json.Marshal(map[string]string{"error": c.err})
+				result.Content = string(b)
+			}
+			for _, m := range []*ThreadMessage{&call, &result} {
+				if err := o.threads.addMessage(ctx, tx, m); err != nil {
+					return err
+				}
+			}
+		}
+		answer = ThreadMessage{ThreadID: userMsg.ThreadID, Role: RoleAssistant, Type: MessageText, Content: reply, RunID: &x.run.ID}
+		return o.threads.addMessage(ctx, tx, &answer)
+	}, nil)
+	if err != nil {
+		return err
+	}
+	cs.add(ChatEvent{Type: ChatMessage, Message: &answer})
+	return nil
 }
 
-// chatReply asks the model through the engine's loop (or, without one,
-// with the budget spent or after a model error, the agent's heuristic
-// reply); fromModel says whose reply it is.
-func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, mem *Memory, req Request) (string, bool, error) {
-	message := req.Messages[len(req.Messages)-1].Content
+// chatReply asks the model through the engine's loop, streaming its text
+// into cs (or, without one, with the budget spent or after a model error,
+// the agent's heuristic reply); fromModel says whose reply it is, calls
+// are the tool calls the turn made.
+func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, mem *Memory, req Request, turn ChatTurn,
+	cs *ChatStream) (reply string, fromModel bool, calls []recordedCall, err error) {
 	scope := x.Scope(x.run.Agent, mem)
-	heuristic := func(fallback string) (string, bool, error) {
+	var mu sync.Mutex
+	traced := func(book bool) ToolCaller {
+		base := reg.tools.Caller(scope)
+		return func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+			if len(args) == 0 {
+				args = json.RawMessage("{}")
+			}
+			cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: args})
+			o.publishChat(cs, "tool")
+			v, err := base(ctx, name, args)
+			rc := recordedCall{name: name, args: args}
+			if err != nil {
+				rc.err = err.Error()
+			} else {
+				rc.result, _ = json.Marshal(v)
+			}
+			mu.Lock()
+			calls = append(calls, rc)
+			mu.Unlock()
+			if book { // the model's calls are booked by the runtime
+				x.update(func(r *Run) {
+					r.ToolCalls = append(r.ToolCalls, ToolCall{Name: name, Args: args, Result: rc.result, Error: rc.err})
+				})
+			}
+			return v, err
+		}
+	}
+	streamed := false
+	heuristic := func(fallback string) (string, bool, []recordedCall, error) {
 		if fallback != "" {
 			x.fallBack(fallback)
 		}
+		if streamed {
+			cs.add(ChatEvent{Type: ChatReset})
+		}
+		turn.Call = traced(true)
 		req.Planner = func(ctx context.Context) (string, error) {
 			if reg.def.Reply == nil {
 				return defaultReply, nil
 			}
-			return reg.def.Reply(ctx, scope, message)
+			return reg.def.Reply(ctx, scope, turn)
 		}
 		res, err := x.heuristic(ctx, req)
 		if err != nil {
-			return "", false, fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
+			return "", false, calls, fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
 		}
-		return res.Output, false, nil
+		out, _ := text.Clean(text.Multi, strings.TrimSpace(res.Output))
+		for _, line := range strings.SplitAfter(out, "\n") {
+			cs.add(ChatEvent{Type: ChatDelta, Text: line})
+		}
+		return out, false, calls, nil
 	}
 	switch fallback, err := x.Fallback(ctx); {
 	case err != nil:
-		return "", false, err
+		return "", false, nil, err
 	case fallback == FallbackNoModel:
 		return heuristic("")
 	case fallback != "":
@@ -176,7 +331,11 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
 	if specs := reg.tools.Specs(); len(specs) > 0 {
-		req.Tools, req.CallTool = specs, reg.tools.Caller(scope)
+		req.Tools, req.CallTool = specs, traced(false)
+	}
+	req.OnDelta = func(t string) {
+		streamed = true
+		cs.add(ChatEvent{Type: ChatDelta, Text: string(text.WithoutCR([]byte(t)))})
 	}
 	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError) {
 		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
@@ -187,11 +346,11 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	var invalid *InvalidOutputError
 	switch {
 	case err == nil:
-		return out.(string), true, nil
+		return out.(string), true, calls, nil
 	case errors.As(err, &invalid):
 		return heuristic("model_error: empty reply")
 	case ctx.Err() != nil:
-		return "", false, fmt.Errorf("reason: %w", err)
+		return "", false, calls, fmt.Errorf("reason: %w", err)
 	}
 	return heuristic("model_error: " + err.Error())
 }

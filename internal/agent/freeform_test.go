@@ -47,9 +47,17 @@ func TestChatPersistsThreadAndSendsHistory(t *testing.T) {
 		t.Fatalf("second turn messages = %+v", msgs)
 	}
 
+	// The thread keeps the model's tool call and its result between the
+	// texts, with the tool's name and arguments.
 	stored, err := f.orch.Threads().Messages(context.Background(), *first.ThreadID, 0, 0)
-	if err != nil || len(stored) != 4 || stored[3].Role != agent.RoleAssistant || *stored[3].RunID != second.ID {
+	if err != nil || len(stored) != 6 || stored[5].Role != agent.RoleAssistant || *stored[5].RunID != second.ID {
 		t.Fatalf("thread messages = %+v, %v", stored, err)
+	}
+	call, result := stored[1], stored[2]
+	if call.Type != agent.MessageToolCall || call.ToolName != "remember" || !strings.Contains(string(call.ToolArgs), `"sleeps badly"`) ||
+		result.Type != agent.MessageToolResult || result.Role != agent.RoleTool || result.ToolCallID != call.ToolCallID ||
+		!strings.Contains(result.Content, "staged") {
+		t.Fatalf("tool messages %+v / %+v", call, result)
 	}
 	threads, _ := f.orch.Threads().Threads(context.Background(), "tester", "ada", 0)
 	if len(threads) != 1 || threads[0].Title != "I slept badly again" {

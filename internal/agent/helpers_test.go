@@ -257,6 +257,7 @@ type fixtureOpts struct {
 	members    []string
 	noReuse    bool
 	extraTools []agent.ToolFactory
+	chat       agent.Conversation
 }
 
 func newFixture(t *testing.T, fo fixtureOpts) *fixture {
@@ -304,7 +305,8 @@ func newFixture(t *testing.T, fo fixtureOpts) *fixture {
 	tools := append([]agent.ToolFactory{whoamiTool(&f.seen, &f.mu)}, fo.extraTools...)
 	if err := orch.Register(agent.Agent{
 		ID: "tester", Description: "Test agent", SystemPrompt: "You are a test agent.",
-		Tools: tools, Assignments: []agent.Assignment{f.asg}, Model: fo.settings, NoReuse: fo.noReuse,
+		Tools: tools, Assignments: []agent.Assignment{f.asg}, Model: fo.settings, NoReuse: fo.noReuse, Chat: fo.chat,
+		ToolLabels: map[string]string{"whoami": "checked who you are"},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,7 @@ type Orchestrator struct {
 	active      map[runKey]*inflight
 	byID        map[int64]*inflight
 	threadLocks map[int64]*threadLock
+	chats       map[int64]*ChatStream
 }
 
 type runKey struct{ agent, assignment, member string }
@@ -143,6 +144,7 @@ func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publis
 		active:      map[runKey]*inflight{},
 		byID:        map[int64]*inflight{},
 		threadLocks: map[int64]*threadLock{},
+		chats:       map[int64]*ChatStream{},
 	}, nil
 }
 

@@ -122,6 +122,8 @@ type Run struct {
 	ModelNotes []string `json:"model_notes"`
 	InputHash  string   `json:"input_hash,omitempty"`
 	ReusedFrom *int64   `json:"reused_from,omitempty"`
+	// WorkflowRunID names the workflow run this run is an attempt of.
+	WorkflowRunID *int64 `json:"workflow_run_id,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

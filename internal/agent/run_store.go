@@ -28,15 +28,16 @@ func NewRunStore(db *store.DB, now func() time.Time) *RunStore {
 
 const runColumns = `id, agent_id, assignment_id, member_id, thread_id, triggered_by, status, phase, created_at,
 	started_at, finished_at, timings, attempts, model, tokens_in, tokens_out, cost_usd, error, fallback_reason,
-	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes`
+	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes, workflow_run_id`
 
 // create inserts a queued run and fills in its id and creation time.
 func (s *RunStore) create(ctx context.Context, q store.Queryer, r *Run) error {
 	r.Status = StatusQueued
 	r.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_runs (agent_id, assignment_id, member_id, thread_id,
-		triggered_by, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		r.Agent, r.Assignment, r.Member, nullID(r.ThreadID), string(r.Trigger), string(r.Status), store.FormatTime(r.CreatedAt))
+		triggered_by, status, created_at, workflow_run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Agent, r.Assignment, r.Member, nullID(r.ThreadID), string(r.Trigger), string(r.Status), store.FormatTime(r.CreatedAt),
+		nullID(r.WorkflowRunID))
 	if err != nil {
 		if isForeignKey(err) {
 			return apperr.NotFoundf("unknown member %q", r.Member)
@@ -176,12 +177,12 @@ func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member stri
 
 func scanRun(row store.Scanner) (Run, error) {
 	var r Run
-	var threadID, reused sql.NullInt64
+	var threadID, reused, workflowRun sql.NullInt64
 	var trig, status, created, timings, calls, verrs, effects, notes string
 	var started, finished, output, prompt sql.NullString
 	err := row.Scan(&r.ID, &r.Agent, &r.Assignment, &r.Member, &threadID, &trig, &status, &r.Phase, &created,
 		&started, &finished, &timings, &r.Attempts, &r.Model, &r.TokensIn, &r.TokensOut, &r.CostUSD, &r.Error,
-		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes)
+		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes, &workflowRun)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -194,6 +195,9 @@ func scanRun(row store.Scanner) (Run, error) {
 	}
 	if reused.Valid {
 		r.ReusedFrom = &reused.Int64
+	}
+	if workflowRun.Valid {
+		r.WorkflowRunID = &workflowRun.Int64
 	}
 	if r.CreatedAt, err = store.ParseTime(created); err != nil {
 		return r, err

@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"hearth/internal/store"
 )
 
 // startRunning marks r running and records the start time.
@@ -37,50 +35,22 @@ func (o *Orchestrator) begin(ctx context.Context, x *Exec) (*Memory, error) {
 	return mem, nil
 }
 
-// runAssignment is the assignment template:
+// runAssignment is the assignment template, phase by phase (Phases):
 // load memory → prune → gather → prompt → reason → validate → act → save memory.
 func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec) error {
-	agentID := x.run.Agent
-	mem, err := o.begin(ctx, x)
+	if err := o.startRunning(ctx, x); err != nil {
+		return err
+	}
+	p := &Phases{o: o, reg: reg, ca: ca}
+	gathered, err := p.Gather(ctx, x)
 	if err != nil {
 		return err
 	}
-
-	end := x.Phase(ctx, PhaseGather)
-	gathered, err := ca.a.Gather(ctx, &Env{Scope: x.readScope(agentID, mem), Memory: mem, Tools: reg.tools})
-	end()
-	if err != nil {
-		return fmt.Errorf("gather: %w", err)
-	}
-
-	end = x.Phase(ctx, PhasePrompt)
-	p, err := ca.a.Prompt(ctx, gathered, mem)
-	var hash string
-	if err == nil {
-		p.System = joinNonEmpty("\n\n", reg.def.SystemPrompt, p.System)
-		x.SetPrompt(p)
-		hash, err = inputHash(p.System, gathered, mem)
-		x.update(func(r *Run) { r.InputHash = hash })
-	}
-	end()
-	if err != nil {
-		return fmt.Errorf("prompt: %w", err)
-	}
-
-	res, err := o.reason(ctx, reg, ca, x, p, gathered, mem)
+	res, err := p.Reason(ctx, x, gathered)
 	if err != nil {
 		return err
 	}
-	x.update(func(r *Run) { r.Output = res.output })
-	scope := x.Scope(agentID, mem)
-	act := &ActEnv{Scope: scope, Gathered: gathered, Output: res.output, Memory: mem, Source: res.source,
-		FallbackReason: x.snapshot().FallbackReason}
-	return x.commit(ctx, res.source == SourceModel, func(tx *store.Tx) error {
-		if err := ca.a.Act(ctx, tx, act); err != nil {
-			return fmt.Errorf("act: %w", err)
-		}
-		return nil
-	})
+	return p.Act(ctx, x, gathered, res, nil)
 }
 
 // reasoned is a validated output and where it came from.
@@ -96,48 +66,10 @@ type reasoned struct {
 func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec,
 	p Prompt, gathered any, mem *Memory) (reasoned, error) {
 	check := func(source string) func(ctx context.Context, raw string) (any, []ValidationError) {
-		return func(ctx context.Context, raw string) (any, []ValidationError) {
-			doc := ExtractJSON(raw)
-			errs := ca.schema.Validate([]byte(doc))
-			if len(errs) == 0 {
-				errs = ca.a.ValidateDomain(ctx, gathered, json.RawMessage(doc))
-			}
-			if len(errs) > 0 {
-				if source != SourceModel { // the loop books the model's own
-					x.invalid(source, raw, errs)
-				}
-				return nil, errs
-			}
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, []byte(doc)); err != nil {
-				return json.RawMessage(doc), nil
-			}
-			return json.RawMessage(buf.Bytes()), nil
-		}
+		return o.check(ca, x, gathered, source)
 	}
 	heuristic := func(fallback string) (reasoned, error) {
-		if fallback != "" {
-			x.fallBack(fallback)
-		}
-		planner := func(ctx context.Context) (string, error) {
-			v, err := ca.a.Plan(ctx, gathered, mem)
-			if err != nil {
-				return "", err
-			}
-			b, err := json.Marshal(v)
-			return string(b), err
-		}
-		res, err := x.heuristic(ctx, Request{System: p.System, Output: &ca.output, Planner: planner})
-		if err != nil {
-			return reasoned{}, fmt.Errorf("heuristic plan: %w%s", err, fallbackNote(fallback))
-		}
-		end := x.Phase(ctx, PhaseValidate)
-		out, errs := check(SourceHeuristic)(ctx, res.Output)
-		end()
-		if len(errs) > 0 {
-			return reasoned{}, fmt.Errorf("heuristic output invalid: %s%s", SummarizeErrors(errs), fallbackNote(fallback))
-		}
-		return reasoned{output: out.(json.RawMessage), source: SourceHeuristic}, nil
+		return o.plan(ctx, ca, x, p, gathered, mem, fallback)
 	}
 
 	fallback, err := x.Fallback(ctx)
@@ -187,6 +119,56 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	}
 	o.log.Warn("agent: model failed, using heuristic", "run", x.run.ID, "err", err)
 	return heuristic("model_error: " + err.Error())
+}
+
+// plan is the heuristic planner's validated output; fallback (when not
+// "") is recorded on the run as the reason the model's was not used.
+func (o *Orchestrator) plan(ctx context.Context, ca *compiledAssignment, x *Exec, p Prompt, gathered any, mem *Memory, fallback string) (reasoned, error) {
+	if fallback != "" {
+		x.fallBack(fallback)
+	}
+	planner := func(ctx context.Context) (string, error) {
+		v, err := ca.a.Plan(ctx, gathered, mem)
+		if err != nil {
+			return "", err
+		}
+		b, err := json.Marshal(v)
+		return string(b), err
+	}
+	res, err := x.heuristic(ctx, Request{System: p.System, Output: &ca.output, Planner: planner})
+	if err != nil {
+		return reasoned{}, fmt.Errorf("heuristic plan: %w%s", err, fallbackNote(fallback))
+	}
+	end := x.Phase(ctx, PhaseValidate)
+	out, errs := o.check(ca, x, gathered, SourceHeuristic)(ctx, res.Output)
+	end()
+	if len(errs) > 0 {
+		return reasoned{}, fmt.Errorf("heuristic output invalid: %s%s", SummarizeErrors(errs), fallbackNote(fallback))
+	}
+	return reasoned{output: out.(json.RawMessage), source: SourceHeuristic}, nil
+}
+
+// check validates an output of source against the assignment's schema and
+// domain rules and returns it compacted.
+func (o *Orchestrator) check(ca *compiledAssignment, x *Exec, gathered any, source string) func(ctx context.Context, raw string) (any, []ValidationError) {
+	return func(ctx context.Context, raw string) (any, []ValidationError) {
+		doc := ExtractJSON(raw)
+		errs := ca.schema.Validate([]byte(doc))
+		if len(errs) == 0 {
+			errs = ca.a.ValidateDomain(ctx, gathered, json.RawMessage(doc))
+		}
+		if len(errs) > 0 {
+			if source != SourceModel { // the loop books the model's own
+				x.invalid(source, raw, errs)
+			}
+			return nil, errs
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, []byte(doc)); err != nil {
+			return json.RawMessage(doc), nil
+		}
+		return json.RawMessage(buf.Bytes()), nil
+	}
 }
 
 // reuse returns the last successful run's output when the input hash matches

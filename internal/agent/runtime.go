@@ -17,10 +17,12 @@ type Runtime interface {
 // Role is who wrote a conversation message.
 type Role string
 
-// Conversation roles.
+// Conversation roles. Tool results are stored in threads with RoleTool;
+// the conversation sent to a runtime has user and assistant turns only.
 const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
 )
 
 // Message is one turn of the conversation sent to the runtime.

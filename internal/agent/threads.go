@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,22 +15,42 @@ import (
 
 // Thread is a persisted chat conversation between an agent and a member.
 type Thread struct {
-	ID        int64     `json:"id"`
-	Agent     string    `json:"agent"`
-	Member    string    `json:"member"`
-	Title     string    `json:"title"`
+	ID     int64  `json:"id"`
+	Agent  string `json:"agent"`
+	Member string `json:"member"`
+	Title  string `json:"title"`
+	// Chat: someone talks to the agent here (the kiosk's chat sheet, Admin
+	// → Chat, the threads API), not the trace of a request made to it.
+	Chat      bool      `json:"chat"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// ThreadMessage is one message of a thread; RunID is the chat run it belongs to.
+// MessageType is what a thread message holds.
+type MessageType string
+
+// Message types: a member's or an agent's text, an agent's tool call (the
+// tool's name and arguments), and the tool's result.
+const (
+	MessageText       MessageType = "text"
+	MessageToolCall   MessageType = "tool-call"
+	MessageToolResult MessageType = "tool-result"
+)
+
+// ThreadMessage is one message of a thread; RunID is the chat run it
+// belongs to. A tool call has the assistant's role, its result the tool's;
+// both name the tool, the call its arguments.
 type ThreadMessage struct {
-	ID        int64     `json:"id"`
-	ThreadID  int64     `json:"thread_id"`
-	Role      Role      `json:"role"`
-	Content   string    `json:"content"`
-	RunID     *int64    `json:"run_id,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
+	ID         int64           `json:"id"`
+	ThreadID   int64           `json:"thread_id"`
+	Role       Role            `json:"role"`
+	Type       MessageType     `json:"type"`
+	Content    string          `json:"content"`
+	ToolName   string          `json:"tool_name,omitempty"`
+	ToolArgs   json.RawMessage `json:"tool_args,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	RunID      *int64          `json:"run_id,omitempty"`
+	CreatedAt  time.Time       `json:"created_at"`
 }
 
 // ThreadStore reads and writes agent_threads and agent_messages.
@@ -49,8 +70,8 @@ func NewThreadStore(db *store.DB, now func() time.Time) *ThreadStore {
 func (s *ThreadStore) create(ctx context.Context, q store.Queryer, t *Thread) error {
 	t.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
 	t.UpdatedAt = t.CreatedAt
-	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, chat, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, t.Chat, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
 	if err != nil {
 		if isForeignKey(err) {
 			return apperr.NotFoundf("unknown member %q", t.Member)
@@ -63,8 +84,16 @@ func (s *ThreadStore) create(ctx context.Context, q store.Queryer, t *Thread) er
 
 func (s *ThreadStore) addMessage(ctx context.Context, q store.Queryer, m *ThreadMessage) error {
 	m.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
-	res, err := q.ExecContext(ctx, `INSERT INTO agent_messages (thread_id, role, content, run_id, created_at)
-		VALUES (?, ?, ?, ?, ?)`, m.ThreadID, string(m.Role), m.Content, nullID(m.RunID), store.FormatTime(m.CreatedAt))
+	if m.Type == "" {
+		m.Type = MessageText
+	}
+	var args sql.NullString
+	if len(m.ToolArgs) > 0 {
+		args = sql.NullString{String: string(m.ToolArgs), Valid: true}
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_messages (thread_id, role, type, content, tool_name, tool_args,
+		tool_call_id, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, m.ThreadID, string(m.Role), string(m.Type),
+		m.Content, m.ToolName, args, m.ToolCallID, nullID(m.RunID), store.FormatTime(m.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("agent: add message: %w", err)
 	}
@@ -84,7 +113,7 @@ func (s *ThreadStore) Thread(ctx context.Context, id int64) (Thread, error) {
 }
 
 func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Thread, error) {
-	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, created_at, updated_at
+	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
 		FROM agent_threads WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Thread{}, apperr.NotFoundf("thread %d not found", id)
@@ -94,12 +123,22 @@ func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Th
 
 // Threads lists the threads of (agent, member), most recently active first.
 func (s *ThreadStore) Threads(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
+	return s.list(ctx, agentID, memberID, false, limit)
+}
+
+// Chats lists the chat threads of (agent, member), most recently active
+// first: what the member's chat sheet shows.
+func (s *ThreadStore) Chats(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
+	return s.list(ctx, agentID, memberID, true, limit)
+}
+
+func (s *ThreadStore) list(ctx context.Context, agentID, memberID string, chats bool, limit int) ([]Thread, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, created_at, updated_at
-		FROM agent_threads WHERE agent_id = ? AND member_id = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
-		agentID, memberID, limit)
+	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
+		FROM agent_threads WHERE agent_id = ? AND member_id = ? AND (chat OR NOT ?)
+		ORDER BY updated_at DESC, id DESC LIMIT ?`, agentID, memberID, chats, limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: list threads: %w", err)
 	}
@@ -115,7 +154,7 @@ func (s *ThreadStore) Messages(ctx context.Context, threadID, beforeID int64, li
 	if beforeID <= 0 {
 		beforeID = 1<<62 - 1
 	}
-	out, err := store.All(ctx, s.db.Read, scanMessage, `SELECT id, thread_id, role, content, run_id, created_at
+	out, err := store.All(ctx, s.db.Read, scanMessage, `SELECT `+messageColumns+`
 		FROM agent_messages WHERE thread_id = ? AND id < ? ORDER BY id DESC LIMIT ?`, threadID, beforeID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: list messages: %w", err)
@@ -124,14 +163,32 @@ func (s *ThreadStore) Messages(ctx context.Context, threadID, beforeID int64, li
 	return out, nil
 }
 
+const messageColumns = `id, thread_id, role, type, content, tool_name, tool_args, tool_call_id, run_id, created_at`
+
+// textMessages returns up to limit text messages of a thread with id <
+// beforeID, oldest first (the history a chat turn sends).
+func (s *ThreadStore) textMessages(ctx context.Context, threadID, beforeID int64, limit int) ([]ThreadMessage, error) {
+	out, err := store.All(ctx, s.db.Read, scanMessage, `SELECT `+messageColumns+`
+		FROM agent_messages WHERE thread_id = ? AND id < ? AND type = 'text' ORDER BY id DESC LIMIT ?`, threadID, beforeID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("agent: thread history: %w", err)
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
 func scanMessage(row store.Scanner) (ThreadMessage, error) {
 	var m ThreadMessage
-	var role, at string
+	var role, typ, at string
+	var args sql.NullString
 	var runID sql.NullInt64
-	if err := row.Scan(&m.ID, &m.ThreadID, &role, &m.Content, &runID, &at); err != nil {
+	if err := row.Scan(&m.ID, &m.ThreadID, &role, &typ, &m.Content, &m.ToolName, &args, &m.ToolCallID, &runID, &at); err != nil {
 		return m, err
 	}
-	m.Role = Role(role)
+	m.Role, m.Type = Role(role), MessageType(typ)
+	if args.Valid {
+		m.ToolArgs = json.RawMessage(args.String)
+	}
 	if runID.Valid {
 		m.RunID = &runID.Int64
 	}
@@ -143,7 +200,7 @@ func scanMessage(row store.Scanner) (ThreadMessage, error) {
 func scanThread(row store.Scanner) (Thread, error) {
 	var t Thread
 	var created, updated string
-	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &created, &updated); err != nil {
+	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &t.Chat, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return t, err
 		}

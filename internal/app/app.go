@@ -30,6 +30,7 @@ import (
 	"hearth/internal/schedule"
 	"hearth/internal/session"
 	"hearth/internal/store"
+	"hearth/internal/workflow"
 	"hearth/static"
 	"hearth/web"
 )
@@ -59,7 +60,8 @@ type App struct {
 	// Model is Admin → Model: the endpoint, what was learned, the check.
 	Model *llm.ModelAdmin
 	// Evals runs the coach's eval suite from Admin → Evals.
-	Evals *eval.Service
+	Evals     *eval.Service
+	Workflows *workflow.Runtime
 
 	opts   buildOptions
 	ln     net.Listener
@@ -207,6 +209,10 @@ func (a *App) Serve(ctx context.Context) error {
 		_ = a.Close()
 		return fmt.Errorf("app: start scheduler: %w", err)
 	}
+	if _, err := a.Workflows.Recover(ctx); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: continue workflow runs: %w", err)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()
 	a.log.Info("hearth listening", "addr", "http://"+a.ln.Addr().String())
@@ -278,6 +284,9 @@ func (a *App) Close() error {
 	}
 	if a.Agents != nil {
 		errs = append(errs, a.Agents.Close(ctx))
+	}
+	if a.Workflows != nil { // after the engine: its attempts ended as interrupted
+		errs = append(errs, a.Workflows.Close(ctx))
 	}
 	if a.Backups != nil {
 		a.Backups.Close()

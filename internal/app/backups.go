@@ -44,14 +44,16 @@ func (a *App) runSystemJob(ctx context.Context, job, trig string) error {
 		}
 		_, err := a.Backups.Run(ctx, tr)
 		return err
+	case systemWeeklyReview:
+		return a.startWeeklyReviews(ctx, trig)
 	}
 	return fmt.Errorf("no system job %q", job)
 }
 
 // checkSystemJob is CheckTarget for the system agent.
 func checkSystemJob(job string) error {
-	if job == systemBackup {
+	if job == systemBackup || job == systemWeeklyReview {
 		return nil
 	}
-	return fmt.Errorf("Hearth has no system job %q (it has: %s)", job, systemBackup)
+	return fmt.Errorf("Hearth has no system job %q (it has: %s, %s)", job, systemBackup, systemWeeklyReview)
 }

@@ -50,7 +50,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if err := a.Schedule.EnsureDefault(ctx); err != nil {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}
-	return nil
+	return a.buildWorkflows(ctx, deps)
 }
 
 // memberProfile is the member_profile context: the member's profile

@@ -337,6 +337,13 @@ func newTab(t *testing.T, browser context.Context, d time.Duration) context.Cont
 // of it. It is stopped when the test ends.
 func newBrowser(t *testing.T, width, height int) context.Context {
 	t.Helper()
+	return newBrowserWith(t, width, height)
+}
+
+// newBrowserWith is newBrowser with extra Chromium options (a fake
+// microphone, say).
+func newBrowserWith(t *testing.T, width, height int, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium not installed (apt-get install -y chromium)")
@@ -346,6 +353,7 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(width, height))
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancelAlloc)
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)

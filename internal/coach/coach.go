@@ -109,6 +109,7 @@ func Toolset(deps Deps) []agent.ToolFactory {
 // missing.
 func New(deps Deps) agent.Agent {
 	c := newCore(deps)
+	r := newReplier(c)
 	return agent.Agent{
 		ID:           AgentID,
 		Description:  "Health coach: prepares each member's daily dashboard and answers their questions.",
@@ -116,6 +117,8 @@ func New(deps Deps) agent.Agent {
 		Tools:        Toolset(deps),
 		Assignments:  []agent.Assignment{newDailyDashboard(c)},
 		Model:        DefaultTuning().Model,
-		Reply:        newReplier(c).Reply,
+		Reply:        r.Reply,
+		Heard:        r.Heard,
+		ToolLabels:   toolLabels,
 	}
 }

@@ -124,9 +124,12 @@ func DefinitionRuntime(deps Deps, box *agent.Toolbox) (vars definition.VarsFunc,
 		}
 		return g.promptVars(scope.Memory), nil
 	}
+	turn := func(scope agent.Scope, user string) agent.ChatTurn {
+		return agent.ChatTurn{Message: user, Call: box.Caller(scope)}
+	}
 	own = func(ctx context.Context, scope agent.Scope, _, user string, structured bool) (string, error) {
 		if !structured {
-			return r.Reply(ctx, scope, user)
+			return r.Reply(ctx, scope, turn(scope, user))
 		}
 		g, err := gather(ctx, scope)
 		if err != nil {
@@ -143,7 +146,7 @@ func DefinitionRuntime(deps Deps, box *agent.Toolbox) (vars definition.VarsFunc,
 		if structured {
 			return "", errors.New("no language model is configured, and only a model can write this agent's structured output")
 		}
-		return r.Reply(ctx, scope, user)
+		return r.Reply(ctx, scope, turn(scope, user))
 	}
 	return vars, own, others
 }

@@ -61,11 +61,13 @@ func (p *planner) remembered(key string) (string, bool) {
 	return p.mem.Get(key)
 }
 
-// takeItEasy reports whether the member said they are unwell or worn out.
+// takeItEasy reports whether the member said they are unwell or worn out,
+// or asked for an easier week in their weekly review.
 func (p *planner) takeItEasy() bool {
 	_, unwell := p.remembered(keyUnwell)
 	_, tired := p.remembered(keyRecovering)
-	return unwell || tired || p.recoveryDay()
+	_, easier := p.remembered(keyEasierWeek)
+	return unwell || tired || easier || p.recoveryDay()
 }
 
 // ref turns a menu entry into a content reference (exact catalog title and

@@ -28,6 +28,15 @@ const (
 var PromptPriority = []string{PromptReading, PromptInjury, PromptWorkflow, PromptGoalDate, PromptGoal, PromptProgram,
 	PromptCheckIn, PromptOnboarding}
 
+// AheadOfWorkflowQuestions reports whether a document prompt ranks above a
+// waiting workflow question (a reading to confirm, an injury follow-up):
+// the kiosk, which adds workflow questions to the document's prompts, keeps
+// such prompts first and within the limit.
+func AheadOfWorkflowQuestions(promptID string) bool {
+	return slices.Index(PromptPriority, promptClassOf(promptID)) < slices.Index(PromptPriority, PromptWorkflow) &&
+		promptClassOf(promptID) != ""
+}
+
 // promptClassOf names a prompt's class from its id ("" ranks last).
 func promptClassOf(id string) string {
 	switch {

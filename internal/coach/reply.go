@@ -2,12 +2,17 @@ package coach
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
+	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/apperr"
 )
 
-// replier answers chat messages without a model, from the member's numbers.
+// replier answers chat messages without a model, from the coach's tools.
 type replier struct{ c *core }
 
 func newReplier(c *core) *replier { return &replier{c: c} }
@@ -15,72 +20,221 @@ func newReplier(c *core) *replier { return &replier{c: c} }
 // replyNote ends every no-model reply, so the member knows what they got.
 const replyNote = "(I'm answering from your numbers; the language model isn't available right now.)"
 
+// cannotAnswer is the honest reply to a question the numbers do not answer.
+const cannotAnswer = "I can't answer that without the language model. Without it I can tell you how your weight is going, " +
+	"today's plan, what's next in your program, your streaks, your goals, and what you told me before."
+
+// Chat topics the heuristic coach answers, each found by its words.
 var replyTopics = []struct {
-	words []string
 	topic string
+	words *regexp.Regexp
 }{
-	{[]string{"weigh", "weight", "scale", "kg", "lb", "pound"}, "weight"},
-	{[]string{"eat", "meal", "calorie", "kcal", "protein", "food", "nutrition", "macro", "carb", "fat"}, "nutrition"},
-	{[]string{"workout", "train", "program", "session", "exercise", "today", "rest"}, "training"},
-	{[]string{"goal", "target"}, "goals"},
+	{"recall", regexp.MustCompile(`(?i)\b(what|when)\s+did\s+i\s+(say|tell|mention)|\bi\s+(said|told you|mentioned)\b`)},
+	{"weight", regexp.MustCompile(`(?i)\b(weigh|weight|scale|kg|lbs?|pounds?|kilos?|trend)`)},
+	{"plan", regexp.MustCompile(`(?i)\b(today|plan|up next|should i (do|train|work ?out)|workout for)`)},
+	{"program", regexp.MustCompile(`(?i)\b(next|program|programme|session|tomorrow|day \d+)`)},
+	{"streaks", regexp.MustCompile(`(?i)\b(streak|in a row|consisten|how many (workouts|days)|this week)`)},
+	{"nutrition", regexp.MustCompile(`(?i)\b(eat|ate|meal|calorie|kcal|protein|food|nutrition|macro|carb|fat)`)},
+	{"goals", regexp.MustCompile(`(?i)\b(goal|target)`)},
 }
 
-// Reply is agent.Agent.Reply: it picks the topics the message mentions
-// (weight, nutrition, training, goals; all but goals when none) and
-// answers with the tools' summaries.
-func (r *replier) Reply(ctx context.Context, scope agent.Scope, message string) (string, error) {
-	m, err := r.c.member(ctx, scope)
-	if err != nil {
-		return "", err
-	}
-	now := r.c.clock(scope)
-	if reply, ok, err := r.request(ctx, m, now, message); ok {
-		return reply, err
-	}
-	low := strings.ToLower(message)
-	topics := map[string]bool{}
-	for _, t := range replyTopics {
-		for _, w := range t.words {
-			if strings.Contains(low, w) {
-				topics[t.topic] = true
-			}
+// toolLabels say what the coach's tools do, in the member's words, for the
+// chips of a chat.
+var toolLabels = map[string]string{
+	"get_weight_trend":           "checked your weight trend",
+	"get_today_nutrition":        "looked at today's meals",
+	"get_nutrition_history":      "looked at your week of meals",
+	"get_recent_meals":           "looked at your recent meals",
+	"get_recent_workouts":        "checked your workouts",
+	"get_health_summary":         "checked your numbers",
+	"get_body_composition":       "checked your body composition",
+	"get_fitness_content":        "looked through the workouts",
+	"get_program_state":          "checked your program",
+	"get_user_goals":             "checked your goals",
+	"get_voice_memos":            "listened to your voice notes",
+	"get_prompt_responses":       "read your answers",
+	"calculate_goal_progress":    "worked out your goal progress",
+	"suggest_calorie_target":     "worked out a calorie target",
+	"calculate_remaining_macros": "worked out what's left for today",
+	"remember":                   "made a note",
+	"forget":                     "dropped a note",
+}
+
+// Reply is agent.Agent.Reply: it answers the topics the message asks
+// about (weight trend, today's plan, what's next in the program, streaks,
+// meals, goals, what the member said before) through the coach's tools,
+// and says plainly when it cannot answer without a model.
+func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatTurn) (string, error) {
+	// A scheduled action or a to-do asking for a message to the member
+	// gets a note on its topic (request.go); a person chatting does not.
+	if !turn.Chat {
+		m, err := r.c.member(ctx, scope)
+		if err != nil {
+			return "", err
 		}
+		if reply, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); ok {
+			return reply, err
+		}
+	}
+	var topics []string
+	for _, t := range replyTopics {
+		if t.words.MatchString(turn.Message) {
+			topics = append(topics, t.topic)
+		}
+	}
+	if len(topics) == 0 && len(turn.Recalled) > 0 && agent.RefersBack(turn.Message) {
+		topics = []string{"recall"}
 	}
 	if len(topics) == 0 {
-		topics = map[string]bool{"weight": true, "nutrition": true, "training": true}
+		return cannotAnswer, nil
 	}
 	var lines []string
-	if topics["weight"] {
-		w, err := r.c.weightView(ctx, m, now)
+	done := map[string]bool{}
+	for _, topic := range topics {
+		if done[topic] || topic == "plan" && done["program"] || topic == "program" && done["plan"] {
+			continue
+		}
+		done[topic] = true
+		ls, err := r.topic(ctx, scope, turn, topic)
 		if err != nil {
 			return "", err
 		}
-		lines = append(lines, "Weight: "+w.Text+".")
-	}
-	if topics["nutrition"] {
-		d, err := r.c.nutritionDay(ctx, m, now)
-		if err != nil {
-			return "", err
-		}
-		lines = append(lines, "Today so far: "+d.Text+".")
-	}
-	if topics["training"] {
-		p, err := r.c.programView(ctx, m.ID, now)
-		if err != nil {
-			return "", err
-		}
-		w, err := r.c.workoutsView(ctx, m, 3, now)
-		if err != nil {
-			return "", err
-		}
-		lines = append(lines, "Program: "+p.Text+".", "Training: "+w.Stats.Text+".")
-	}
-	if topics["goals"] {
-		g, err := r.c.goalsView(ctx, m, false)
-		if err != nil {
-			return "", err
-		}
-		lines = append(lines, "Goals: "+g.Text+".")
+		lines = append(lines, ls...)
 	}
 	return strings.Join(append(lines, replyNote), "\n"), nil
+}
+
+// chatTool runs a tool through the turn (so it shows and is recorded) and
+// decodes its result.
+func chatTool[T any](ctx context.Context, turn agent.ChatTurn, name string, args any) (T, error) {
+	var zero T
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return zero, err
+	}
+	if args == nil {
+		raw = nil
+	}
+	v, err := turn.Call(ctx, name, raw)
+	if err != nil {
+		return zero, fmt.Errorf("coach: %s: %w", name, err)
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("coach: %s: unexpected result %T", name, v)
+	}
+	return t, nil
+}
+
+func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatTurn, topic string) ([]string, error) {
+	switch topic {
+	case "recall":
+		if len(turn.Recalled) == 0 {
+			return []string{"I don't find anything you told me about that in our earlier chats."}, nil
+		}
+		out := []string{"Here is what you told me before:"}
+		n := 0
+		for _, m := range turn.Recalled {
+			if m.Role != agent.RoleUser || n == 3 {
+				continue
+			}
+			n++
+			out = append(out, fmt.Sprintf("- %s: “%s”", m.CreatedAt.In(r.c.loc).Format("Mon 2 Jan"), clipText(m.Content, 200)))
+		}
+		if n == 0 {
+			return []string{"I don't find anything you told me about that in our earlier chats."}, nil
+		}
+		return out, nil
+	case "weight":
+		w, err := chatTool[WeightView](ctx, turn, "get_weight_trend", nil)
+		if err != nil {
+			return nil, err
+		}
+		if w.Readings == 0 {
+			return []string{"You haven't logged a weight yet: step on the scale and I'll start your trend."}, nil
+		}
+		out := []string{"Weight: " + w.Text + "."}
+		if w.Goal.Text != "" && !strings.Contains(w.Text, w.Goal.Text) {
+			out = append(out, "Goal: "+w.Goal.Text+".")
+		}
+		return out, nil
+	case "plan", "program":
+		p, err := chatTool[ProgramView](ctx, turn, "get_program_state", nil)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		if topic == "plan" {
+			now := r.c.clock(scope)
+			doc, err := r.c.dash.Latest(ctx, scope.MemberID, dateOf(now, r.c.loc))
+			switch {
+			case err == nil && doc.Day == dateOf(now, r.c.loc) && doc.Document.Curated.UpNext.Primary != nil:
+				pr := doc.Document.Curated.UpNext.Primary
+				out = append(out, fmt.Sprintf("Today's plan: %s (%d min).", pr.Title, pr.Duration))
+			case err != nil && !apperr.Is(err, apperr.NotFound):
+				return nil, err
+			default:
+				out = append(out, "Today's plan isn't written yet: tap “Prepare my day” and I'll put it together.")
+			}
+		}
+		if !p.HasProgram {
+			return append(out, "You're not following a program right now."), nil
+		}
+		out = append(out, "Program: "+p.Text+".")
+		if len(p.Upcoming) > 0 {
+			next := p.Upcoming[0]
+			out = append(out, fmt.Sprintf("Next up: %s (%d min).", next.Title, next.DurationMin))
+		}
+		return out, nil
+	case "streaks":
+		d, err := chatTool[NutritionDayView](ctx, turn, "get_today_nutrition", map[string]any{"date": nil})
+		if err != nil {
+			return nil, err
+		}
+		w, err := chatTool[WorkoutsView](ctx, turn, "get_recent_workouts", map[string]any{"limit": 5})
+		if err != nil {
+			return nil, err
+		}
+		out := []string{"Training: " + w.Stats.Text + "."}
+		switch n := d.LoggingStreak; {
+		case n >= 2:
+			out = append(out, fmt.Sprintf("Meals logged %d days in a row.", n))
+		case n == 1:
+			out = append(out, "Meals logged today; keep it going tomorrow for a streak.")
+		default:
+			out = append(out, "No meal-logging streak right now: log a meal to start one.")
+		}
+		return out, nil
+	case "nutrition":
+		d, err := chatTool[NutritionDayView](ctx, turn, "get_today_nutrition", map[string]any{"date": nil})
+		if err != nil {
+			return nil, err
+		}
+		return []string{"Today so far: " + d.Text + "."}, nil
+	case "goals":
+		g, err := chatTool[GoalsView](ctx, turn, "get_user_goals", map[string]any{"include_inactive": nil})
+		if err != nil {
+			return nil, err
+		}
+		return []string{"Goals: " + g.Text + "."}, nil
+	}
+	return nil, nil
+}
+
+// keyLatestChat is what the member last said in a chat (7 days), so the
+// coach's runs see it in working memory like a voice note.
+const keyLatestChat = "note:latest-chat"
+
+// Heard is agent.Agent.Heard: what the member said in a chat goes into the
+// coach's working memory, like an unprompted voice note.
+func (r *replier) Heard(_ context.Context, scope agent.Scope, message string) error {
+	if scope.Memory == nil {
+		return nil
+	}
+	msg := clipText(strings.Join(strings.Fields(message), " "), maxAnswerValue)
+	if msg == "" {
+		return nil
+	}
+	day := dateOf(r.c.clock(scope), r.c.loc)
+	return scope.Memory.Set(keyLatestChat, msg+" (said in a chat, "+day+")", 7*24*time.Hour)
 }

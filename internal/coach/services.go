@@ -42,6 +42,7 @@ type Programs interface {
 	PauseOp(member, note string) program.Op
 	ResumeOp(member string) program.Op
 	CompleteOp(member string) program.Op
+	SetPatternOp(member, pattern string) (program.Op, error)
 	Check(ctx context.Context, op program.Op) error
 	DoTx(ctx context.Context, tx *store.Tx, op program.Op) error
 }

@@ -266,11 +266,11 @@ func TestNoModelReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs, err := f.orch.Threads().Messages(f.ctx, *r.ThreadID, 0, 10)
-	if err != nil || len(msgs) != 2 {
+	if err != nil || len(msgs) != 4 || msgs[1].ToolName != "get_weight_trend" || msgs[1].Content != "checked your weight trend" {
 		t.Fatalf("messages %+v, %v", msgs, err)
 	}
 	w := f.tool("maya", "get_weight_trend", nil).(WeightView)
-	reply := msgs[1].Content
+	reply := msgs[3].Content
 	if !strings.Contains(reply, w.Text) || strings.Contains(reply, "Program:") || !strings.Contains(reply, replyNote) {
 		t.Errorf("reply %q, want the weight summary %q only", reply, w.Text)
 	}

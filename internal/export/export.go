@@ -58,8 +58,10 @@ var kinds = []kind{
 		`SELECT created_at, note FROM coaching_notes WHERE member_id = ? ORDER BY id`},
 	{"coach_messages.csv", []string{"created_at", "agent_id", "source", "text", "dismissed_at"},
 		`SELECT created_at, agent_id, source, text, dismissed_at FROM coach_messages WHERE member_id = ? ORDER BY id`},
-	{"chat_messages.csv", []string{"thread_id", "agent_id", "thread_title", "role", "content", "created_at"},
-		`SELECT t.id, t.agent_id, t.title, m.role, m.content, m.created_at FROM agent_messages m JOIN agent_threads t ON t.id = m.thread_id WHERE t.member_id = ? ORDER BY m.id`},
+	{"chat_messages.csv", []string{"thread_id", "agent_id", "thread_title", "role", "type", "tool_name", "tool_args", "content", "created_at"},
+		`SELECT t.id, t.agent_id, t.title, m.role, m.type, m.tool_name, m.tool_args, m.content, m.created_at FROM agent_messages m JOIN agent_threads t ON t.id = m.thread_id WHERE t.member_id = ? ORDER BY m.id`},
+	{"workflow_steps.csv", []string{"run_id", "workflow", "run_status", "path", "status", "asked", "answer", "output", "started_at", "finished_at"},
+		`SELECT r.id, r.workflow_id, r.status, s.path, s.status, s.suspend_payload, s.resume_data, s.output, s.started_at, s.finished_at FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id WHERE r.member_id = ? ORDER BY r.id, s.seq`},
 	{"voice_memos.csv", []string{"created_at", "day", "prompt_id", "file", "mime", "size_bytes", "transcript", "status"},
 		`SELECT created_at, day, prompt_id, path, mime, size, transcript, status FROM voice_memos WHERE member_id = ? ORDER BY id`},
 }

@@ -31,7 +31,8 @@ var (
 func hearthBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "hearth"), "hearth/cmd/hearth")
+		// The tag every build of Hearth needs (see the Makefile).
+		build := exec.Command("go", "build", "-tags", "sqlite_fts5", "-o", filepath.Join(binDir, "hearth"), "hearth/cmd/hearth")
 		if out, err := build.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("build hearth: %v\n%s", err, out)
 		}

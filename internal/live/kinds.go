@@ -55,6 +55,14 @@ const (
 	// KindBackup: a backup's progress or outcome (admin topic; the
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
+	// KindWorkflow: a workflow run's progress (Data a workflow.Event), on
+	// the admin topic and the member's topic (a step waiting for the
+	// member's answer shows on their dashboard).
+	KindWorkflow Kind = "workflow"
+	// KindChat: a chat turn started, called a tool or is done (Data an
+	// agent.ChatUpdate), on the member's topic and the admin topic; the
+	// answer's text streams from agent.Orchestrator.ChatStream.
+	KindChat Kind = "chat"
 	// KindModel: a model connection check progressed or what Hearth learned
 	// about a model endpoint changed (admin topic).
 	KindModel Kind = "model"
@@ -66,4 +74,4 @@ const (
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
-	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval}
+	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat}

@@ -171,6 +171,26 @@ func (s *Service) SetDayOp(member string, day int) Op {
 	})
 }
 
+// SetPatternOp changes the weekdays the member trains on (see
+// ParsePattern) from today: the schedule is re-anchored so the current day
+// is due today (or on the start date while that is still ahead).
+func (s *Service) SetPatternOp(member, pattern string) (Op, error) {
+	pat, err := ParsePattern(pattern)
+	if err != nil {
+		return Op{}, err
+	}
+	return s.change(member, func(ctx context.Context, tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {
+		if err := requireStatus(&st, prog, "change the pattern", Active, Paused); err != nil {
+			return false, err
+		}
+		anchor := s.today()
+		if start, err := parseDate(st.StartDate); err == nil && anchor.Before(start) {
+			anchor = start
+		}
+		return SetPatternTx(ctx, tx, now, st.ID, st.CurrentDay, pat.String(), anchor.Format(time.DateOnly))
+	}), nil
+}
+
 // PauseOp pauses an active program, keeping its position; note says why.
 func (s *Service) PauseOp(member, note string) Op {
 	return s.change(member, func(ctx context.Context, tx *store.Tx, st State, prog content.Program, now time.Time) (bool, error) {

@@ -165,6 +165,17 @@ func guarded(ctx context.Context, tx *store.Tx, what string, stateID int64, quer
 	return n > 0, nil
 }
 
+// SetPatternTx changes the weekly training pattern of an active or paused
+// state, re-anchoring the schedule so its current day is due on anchor
+// (YYYY-MM-DD): the new pattern counts from then on, and days missed
+// under the old one are not re-counted as behind. Guard: active or
+// paused, at day.
+func SetPatternTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, day int, pattern, anchor string) (bool, error) {
+	return guarded(ctx, tx, "change the pattern of", stateID, `UPDATE program_states SET pattern = ?, anchor_date = ?,
+		anchor_day = ?, updated_at = ? WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
+		pattern, anchor, day, store.FormatTime(now), stateID, day)
+}
+
 // PaceTx sets how an active or paused state is followed, re-anchoring the
 // schedule so that day is due on anchor (YYYY-MM-DD): going back to the
 // calendar does not count the own-pace days as missed. Guard: active or

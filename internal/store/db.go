@@ -77,6 +77,10 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	if err := requireFTS5(ctx, w); err != nil {
+		_ = w.Close()
+		return nil, err
+	}
 	if err := checkSchema(ctx, w, path); err != nil {
 		_ = w.Close()
 		return nil, err
@@ -117,6 +121,25 @@ func (db *DB) probeWrite(ctx context.Context) error {
 	}
 	_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
 	return err
+}
+
+// ErrNoFTS5 is Open's error in a build without SQLite's full-text search.
+var ErrNoFTS5 = errors.New("store: this Hearth was built without SQLite's full-text search (FTS5), which chat recall needs: " +
+	"build and test with the go-sqlite3 build tag sqlite_fts5 (go build -tags sqlite_fts5, go test -tags sqlite_fts5; " +
+	"make build, make test and make release set it)")
+
+// requireFTS5 refuses a SQLite built without FTS5 before anything migrates
+// (migration 91 creates an FTS5 table, and would fail with "no such
+// module: fts5").
+func requireFTS5(ctx context.Context, db *sql.DB) error {
+	var on int
+	if err := db.QueryRowContext(ctx, `SELECT sqlite_compileoption_used('ENABLE_FTS5')`).Scan(&on); err != nil {
+		return fmt.Errorf("store: compile options: %w", err)
+	}
+	if on != 1 {
+		return ErrNoFTS5
+	}
+	return nil
 }
 
 // BusyTimeout is how long a write waits for the database's write lock when

@@ -24,6 +24,8 @@ type MemberTable struct {
 // must be added here (TestMemberDataListsEveryMemberTable fails otherwise).
 var MemberData = []MemberTable{
 	{Table: "agent_messages", Where: "thread_id IN (SELECT id FROM agent_threads WHERE member_id = ?)", What: "chat messages"},
+	{Table: "workflow_steps", Where: "run_id IN (SELECT id FROM workflow_runs WHERE member_id = ?)", What: "workflow steps (questions and answers)",
+		JSON: []string{"input", "output", "state_patch", "suspend_payload", "resume_data"}},
 	{Table: "agent_memory_history", Where: "member_id = ?", What: "coach memory history"},
 	{Table: "agent_memory", Where: "member_id = ?", What: "coach memory"},
 	{Table: "coaching_notes", Where: "member_id = ?", What: "coaching notes"},
@@ -41,6 +43,7 @@ var MemberData = []MemberTable{
 	{Table: "agent_runs", Where: "member_id = ?", What: "coach runs (prompts, outputs, tool calls)",
 		JSON: []string{"output", "prompt", "tool_calls", "validation_errors", "timings"}},
 	{Table: "agent_threads", Where: "member_id = ?", What: "chat threads"},
+	{Table: "workflow_runs", Where: "member_id = ?", What: "workflow runs (the weekly review, …)", JSON: []string{"input", "state", "output"}},
 	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
 	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},

@@ -121,6 +121,10 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 			VALUES ('health-coach', 'daily-dashboard', '%[1]s', 'manual', 'succeeded', '%[2]s', '{"for":"%[1]s"}', 'prompt for %[1]s')`,
 		`INSERT INTO agent_messages (thread_id, role, content, created_at)
 			VALUES ((SELECT max(id) FROM agent_threads WHERE member_id = '%[1]s'), 'user', 'hello from %[1]s', '%[2]s')`,
+		`INSERT INTO workflow_runs (workflow_id, version, member_id, status, triggered_by, input, created_at, updated_at)
+			VALUES ('weekly-review', 'v1', '%[1]s', 'suspended', 'schedule', '{"for":"%[1]s"}', '%[2]s', '%[2]s')`,
+		`INSERT INTO workflow_steps (run_id, path, step_id, seq, status, input, suspend_payload, started_at)
+			VALUES ((SELECT max(id) FROM workflow_runs WHERE member_id = '%[1]s'), 'ask', 'ask', 1, 'suspended', '{}', '{"question":"for %[1]s"}', '%[2]s')`,
 		`INSERT INTO agent_memory (agent_id, member_id, key, value, updated_at, updated_by) VALUES ('health-coach', '%[1]s', 'k', 'v of %[1]s', '%[2]s', 'admin')`,
 		`INSERT INTO agent_memory_history (agent_id, member_id, key, new_value, actor, created_at) VALUES ('health-coach', '%[1]s', 'k', 'v of %[1]s', 'admin', '%[2]s')`,
 		`INSERT INTO program_states (member_id, program_id, status, start_date, anchor_date, anchor_day, current_day, pattern, created_at, updated_at)

@@ -141,21 +141,9 @@ func (s *Service) Save(ctx context.Context, member, promptID, contentType string
 	case !asked:
 		return Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a question on today's dashboard"})
 	}
-	mime, ok := MIMEType(contentType)
-	if !ok {
-		return Result{}, apperr.Invalidf("a voice memo must be audio/webm, audio/ogg, audio/mp4, audio/mpeg or audio/wav, not %q", contentType)
-	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	mime, data, err := readAudio(contentType, r)
 	if err != nil {
-		return Result{}, tooLarge(err)
-	}
-	switch {
-	case len(data) > MaxSize:
-		return Result{}, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", MaxSize>>20)
-	case len(data) == 0:
-		return Result{}, apperr.Invalidf("the recording is empty")
-	case !Sniff(mime, data):
-		return Result{}, apperr.Invalidf("the file is not %s audio", mime)
+		return Result{}, err
 	}
 	n, used, err := s.memos.VoiceUsage(ctx, member, s.now())
 	if err != nil {
@@ -180,6 +168,57 @@ func (s *Service) Save(ctx context.Context, member, promptID, contentType string
 	}
 	s.publish(member)
 	return res, nil
+}
+
+// readAudio reads and checks one recording: an accepted type, within
+// MaxSize, not empty, and audio of that type.
+func readAudio(contentType string, r io.Reader) (string, []byte, error) {
+	mime, ok := MIMEType(contentType)
+	if !ok {
+		return "", nil, apperr.Invalidf("a voice memo must be audio/webm, audio/ogg, audio/mp4, audio/mpeg or audio/wav, not %q", contentType)
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxSize+1))
+	if err != nil {
+		return "", nil, tooLarge(err)
+	}
+	switch {
+	case len(data) > MaxSize:
+		return "", nil, apperr.New(apperr.TooLarge, "the recording is too large (limit %d MiB)", MaxSize>>20)
+	case len(data) == 0:
+		return "", nil, apperr.Invalidf("the recording is empty")
+	case !Sniff(mime, data):
+		return "", nil, apperr.Invalidf("the file is not %s audio", mime)
+	}
+	return mime, data, nil
+}
+
+// Transcribe turns a spoken chat message into text (hold-to-talk in the
+// chat sheet). The audio is not kept: the message's text is what the
+// conversation stores. Without a model it is refused.
+func (s *Service) Transcribe(ctx context.Context, member, contentType string, r io.Reader) (string, error) {
+	if s.opt.Transcriber == nil {
+		return "", apperr.Invalidf("speaking to the coach needs a speech-to-text model; type your message instead")
+	}
+	if !health.ValidMemberID(member) {
+		return "", apperr.Invalidf("unknown member")
+	}
+	mime, data, err := readAudio(contentType, r)
+	if err != nil {
+		return "", err
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.opt.Timeout)
+	defer cancel()
+	transcript, err := s.opt.Transcriber.Transcribe(tctx, bytes.NewReader(data), "message"+exts[mime], mime)
+	if err != nil {
+		s.log.Warn("voice: chat transcription failed", "member", member, "err", err)
+		return "", apperr.New(apperr.Unavailable, "your message could not be transcribed; please type it")
+	}
+	transcript, _ = text.Clean(text.Multi, transcript)
+	// One line, as typed into the chat's field.
+	if transcript = strings.Join(strings.Fields(transcript), " "); transcript == "" {
+		return "", apperr.Invalidf("nothing was heard; hold the button while you speak")
+	}
+	return transcript, nil
 }
 
 // tooLarge maps a read error: a body cut by http.MaxBytesReader is TooLarge.

@@ -219,7 +219,7 @@ func (c completion) envelope(object string) map[string]any {
 // a separate finish chunk, a usage chunk with empty choices when asked
 // for, then [DONE] (the OpenAI streaming format, which Ollama, llama.cpp,
 // vLLM and LM Studio follow).
-func (f Family) writeStream(w http.ResponseWriter, c completion, req Request, cut bool) {
+func (f Family) writeStream(w http.ResponseWriter, c completion, req Request, reply Reply, wait func(time.Duration) bool) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -240,15 +240,25 @@ func (f Family) writeStream(w http.ResponseWriter, c completion, req Request, cu
 		return []any{map[string]any{"index": 0, "delta": d, "finish_reason": nil}}
 	}
 	send(delta(map[string]any{"role": "assistant", "content": ""}), nil)
-	if cut {
+	if reply.StreamCut {
 		return
 	}
 	if c.content != nil {
-		for _, piece := range pieces(*c.content, 3) {
+		parts := reply.Chunks
+		if parts == nil {
+			parts = pieces(*c.content, 3)
+		}
+		for _, piece := range parts {
+			if !wait(reply.ChunkDelay) {
+				return
+			}
 			send(delta(map[string]any{"content": piece}), nil)
 		}
 	}
 	for i, tc := range c.calls {
+		if !wait(reply.ChunkDelay) {
+			return
+		}
 		if f.Shape.StreamToolsWhole {
 			send(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": tc.ID, "type": "function",
 				"function": map[string]any{"name": tc.Function.Name, "arguments": tc.Function.Arguments}}}}), nil)

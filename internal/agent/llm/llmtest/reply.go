@@ -39,6 +39,12 @@ type Reply struct {
 	// StreamCut ends a streamed reply after its first chunk, without a
 	// finish chunk or [DONE] (a server that died mid-answer).
 	StreamCut bool
+	// Chunks are the pieces a streamed reply sends its content in (nil:
+	// about three, split evenly).
+	Chunks []string
+	// ChunkDelay waits before each content piece and tool call of a
+	// streamed reply (a model that types slowly).
+	ChunkDelay time.Duration
 }
 
 // Call is a tool call in a scripted reply; ID defaults to call_<n>.

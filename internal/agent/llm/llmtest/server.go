@@ -260,7 +260,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	c := s.fam.completion(reply, seq, seen)
 	if stream, _ := req.Body["stream"].(bool); stream {
-		s.fam.writeStream(w, c, req, reply.StreamCut)
+		s.fam.writeStream(w, c, req, reply, func(d time.Duration) bool { return s.wait(r, d) })
 		return
 	}
 	writeJSON(w, http.StatusOK, string(c.marshal()))
@@ -304,4 +304,21 @@ func (s *Server) transcribe(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]string{"text": text})
+}
+
+// wait pauses d, unless the client goes away or the server closes first
+// (then false).
+func (s *Server) wait(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+	return false
 }

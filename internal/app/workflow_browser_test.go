@@ -1,0 +1,77 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"hearth/internal/coach"
+	"hearth/internal/dashboard"
+	"hearth/internal/store"
+	"hearth/internal/workflow"
+)
+
+// A weekly review waiting for the member is a tap-to-answer prompt on the
+// kiosk, placed by the coach's one prompt priority (after a reading to
+// confirm, before the other prompts) within the limit of three (the
+// document's last prompt waits); the tap resumes the run, which
+// completes with the member's choice, and the prompt goes.
+func TestKioskWorkflowQuestionInBrowser(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	srv := seededApp(t)
+	ctx := newTab(t, browser, 60*time.Second)
+	bg := context.Background()
+	// Today's document with three prompts, the most it may have; the first
+	// a reading to confirm, which the coach's one priority puts ahead of a
+	// workflow's question.
+	now := time.Now().UTC()
+	doc := adaDoc(now)
+	confirm := "confirm-weight-" + now.Format("20060102")
+	doc.Coach.Prompts = append([]dashboard.Prompt{{ID: confirm, Type: dashboard.PromptMultipleChoice, Question: "Was 6.9 kg right?",
+		Options: []string{"Yes", "No, a mistake"}}}, doc.Coach.Prompts...)
+	if err := srv.app.DB.Tx(bg, func(tx *store.Tx) error {
+		return srv.app.Dashboards.PutTx(bg, tx, now, "ada", now.Format(time.DateOnly), 3, doc, "three prompts")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wf := srv.app.Workflows
+	r, err := wf.Start(bg, workflow.StartRequest{Workflow: coach.WeeklyReviewID, Member: "ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitWorkflow(t, wf, r.ID, workflow.StatusSuspended)
+
+	open(t, ctx, srv.url+"/m/ada")
+	first := fmt.Sprintf("wfq-%d", r.ID)
+	until(t, ctx, 5*time.Second, `(() => { const ps = [...document.querySelectorAll('#prompts > .prompt')];
+		return ps.length === 3 && ps[0].id === 'prompt-`+confirm+`' && ps[1].id === '`+first+`' && ps[2].id === 'prompt-p1' &&
+			ps[1].querySelector('.question').textContent.includes('Harder, same, or easier') })()`)
+	click(t, ctx, `#`+first+` button.option:nth-of-type(2)`) // "Same"
+	r = waitWorkflow(t, wf, r.ID, workflow.StatusSuccess)
+	if r.Output == nil || !strings.Contains(string(r.Output), `"`+coach.ChoiceSame+`"`) {
+		t.Fatalf("the run ended with %s, want the member's choice %q", r.Output, coach.ChoiceSame)
+	}
+	// The answered question goes; the document's third prompt has room again.
+	until(t, ctx, 5*time.Second, `!document.getElementById('`+first+`') && document.querySelectorAll('#prompts > .prompt').length === 3 &&
+		document.getElementById('prompt-p2')`)
+}
+
+func waitWorkflow(t *testing.T, wf interface {
+	Get(context.Context, int64) (workflow.Run, error)
+}, id int64, want workflow.Status) workflow.Run {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		r, err := wf.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == want {
+			return r
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %d is %s (%s), want %s", id, r.Status, r.Error, want)
+		}
+	}
+}

@@ -1,0 +1,272 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+)
+
+func (s *Server) threadAPIRoutes(e *echo.Echo) {
+	e.GET("/api/agents/:agent/threads", s.apiThreads)
+	e.POST("/api/agents/:agent/threads", s.apiThreadCreate, s.once)
+	e.GET("/api/threads/:id", s.apiThread)
+	e.POST("/api/threads/:id/messages", s.apiThreadMessage, s.once)
+	e.DELETE("/api/threads/:id", s.apiThreadDelete)
+}
+
+// threadMember checks ?member or a body's member: required, and one of
+// the household.
+func (s *Server) threadMember(c echo.Context, member string) (string, error) {
+	member = strings.TrimSpace(member)
+	if member == "" {
+		return "", apperr.FieldErrors(map[string]string{"member": "is required"})
+	}
+	if err := s.memberExists(c.Request().Context(), member); err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			return "", apperr.FieldErrors(map[string]string{"member": "is not a member of the household"})
+		}
+		return "", err
+	}
+	return member, nil
+}
+
+// memberExists is NotFound unless member is one of the household.
+func (s *Server) memberExists(ctx context.Context, member string) error {
+	var err error
+	switch {
+	case s.deps.Admin.Household != nil:
+		_, err = s.deps.Admin.Household.Member(ctx, member)
+	case s.deps.Household != nil:
+		_, err = s.deps.Household.Member(ctx, member)
+	}
+	return err
+}
+
+// apiThreads lists an agent's threads with a member, most recent first.
+func (s *Server) apiThreads(c echo.Context) error {
+	agents := s.deps.Admin.Agents
+	if _, err := agents.Agent(c.Param("agent")); err != nil {
+		return err
+	}
+	member, err := s.threadMember(c, c.QueryParam("member"))
+	if err != nil {
+		return err
+	}
+	ts, err := agents.Threads().Threads(c.Request().Context(), c.Param("agent"), member, 100)
+	if err != nil {
+		return err
+	}
+	if ts == nil {
+		ts = []agent.Thread{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"threads": ts})
+}
+
+// threadBody starts a thread.
+type threadBody struct {
+	Member string `json:"member"`
+	Title  string `json:"title"`
+}
+
+// apiThreadCreate starts an empty thread (201).
+func (s *Server) apiThreadCreate(c echo.Context) error {
+	agents := s.deps.Admin.Agents
+	if _, err := agents.Agent(c.Param("agent")); err != nil {
+		return err
+	}
+	var b threadBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	member, err := s.threadMember(c, b.Member)
+	if err != nil {
+		return err
+	}
+	t, err := agents.CreateThread(c.Request().Context(), c.Param("agent"), member, b.Title)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/threads/%d", t.ID))
+	return c.JSON(http.StatusCreated, t)
+}
+
+func threadID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, apperr.NotFoundf("thread %q not found", c.Param("id"))
+	}
+	return id, nil
+}
+
+// threadView is a thread with its messages.
+type threadView struct {
+	agent.Thread
+	Messages []agent.ThreadMessage `json:"messages"`
+}
+
+// apiThread returns a thread with its messages, oldest first: texts, tool
+// calls (name and arguments) and tool results.
+func (s *Server) apiThread(c echo.Context) error {
+	id, err := threadID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	ts := s.deps.Admin.Agents.Threads()
+	t, err := ts.Thread(ctx, id)
+	if err != nil {
+		return err
+	}
+	msgs, err := ts.Messages(ctx, id, 0, 500)
+	if err != nil {
+		return err
+	}
+	if msgs == nil {
+		msgs = []agent.ThreadMessage{}
+	}
+	return c.JSON(http.StatusOK, threadView{Thread: t, Messages: msgs})
+}
+
+// messageBody is a member's chat message.
+type messageBody struct {
+	Content string `json:"content"`
+}
+
+// apiThreadMessage sends the thread's member's message to its agent. The
+// answer is generated on the engine's own context: it is stored even if
+// the client goes away. With Accept: text/event-stream the answer streams:
+// "delta" events ({"text"}), "tool" events ({"tool", "label", "args"}) as
+// tools are called, "reset" when a failed model's partial text is
+// replaced, then one "message" event with the stored answer (or "error").
+// Otherwise the answer comes as JSON once it is complete.
+func (s *Server) apiThreadMessage(c echo.Context) error {
+	id, err := threadID(c)
+	if err != nil {
+		return err
+	}
+	var b messageBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	if strings.TrimSpace(b.Content) == "" {
+		return apperr.FieldErrors(map[string]string{"content": "is required"})
+	}
+	ctx := c.Request().Context()
+	agents := s.deps.Admin.Agents
+	t, err := agents.Threads().Thread(ctx, id)
+	if err != nil {
+		return err
+	}
+	run, err := agents.StartFreeform(ctx, agent.FreeformRequest{Agent: t.Agent, Member: t.Member, Message: b.Content,
+		ThreadID: t.ID, Trigger: agent.TriggerAPI, Chat: true})
+	if err != nil {
+		return err
+	}
+	cs, ok := agents.ChatStream(run.ID)
+	if !ok {
+		return apperr.New(apperr.Internal, "the chat turn has no stream")
+	}
+	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/event-stream") {
+		return s.streamChat(c, cs)
+	}
+	done, err := agents.Wait(ctx, run.ID)
+	if err != nil {
+		return err
+	}
+	evs, _, _ := cs.Next(0)
+	last := agent.ChatEvent{}
+	if len(evs) > 0 {
+		last = evs[len(evs)-1]
+	}
+	if last.Type != agent.ChatMessage || last.Message == nil {
+		return apperr.New(apperr.Internal, "the coach could not answer: %s", done.Error)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"run": done, "message": last.Message, "tools": toolEvents(cs.Tools())})
+}
+
+// chatTool is a tool call as the API shows it.
+type chatTool struct {
+	Tool  string          `json:"tool"`
+	Label string          `json:"label"`
+	Args  json.RawMessage `json:"args,omitempty"`
+}
+
+func toolEvents(evs []agent.ChatEvent) []chatTool {
+	out := []chatTool{}
+	for _, ev := range evs {
+		out = append(out, chatTool{Tool: ev.Tool, Label: ev.Label, Args: ev.Args})
+	}
+	return out
+}
+
+// streamChat writes a chat turn's events as Server-Sent Events until the
+// turn is over or the client goes (the turn carries on and is stored).
+func (s *Server) streamChat(c echo.Context, cs *agent.ChatStream) error {
+	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	c.Response().WriteHeader(http.StatusOK)
+	w := sseWriter{c.Response()}
+	ctx := c.Request().Context()
+	tick := time.NewTicker(s.opt.KeepAlive)
+	defer tick.Stop()
+	sent := 0
+	for {
+		evs, changed, done := cs.Next(sent)
+		for _, ev := range evs {
+			var data any
+			switch ev.Type {
+			case agent.ChatDelta, agent.ChatError:
+				data = map[string]string{"text": ev.Text}
+			case agent.ChatTool:
+				data = chatTool{Tool: ev.Tool, Label: ev.Label, Args: ev.Args}
+			case agent.ChatReset:
+				data = map[string]string{}
+			case agent.ChatMessage:
+				data = ev.Message
+			}
+			b, _ := json.Marshal(data)
+			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, b); err != nil {
+				return nil
+			}
+		}
+		sent += len(evs)
+		c.Response().Flush()
+		if done {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-changed:
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+			c.Response().Flush()
+		}
+	}
+}
+
+// apiThreadDelete removes a thread, its messages and its own memory (204).
+func (s *Server) apiThreadDelete(c echo.Context) error {
+	id, err := threadID(c)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Admin.Agents.DeleteThread(c.Request().Context(), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

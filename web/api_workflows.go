@@ -1,0 +1,307 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/live"
+	"hearth/internal/workflow"
+)
+
+// Workflows is the workflow runtime as the API and the admin use it
+// (*workflow.Runtime).
+type Workflows interface {
+	Workflows() []workflow.Info
+	Workflow(id string) (*workflow.Workflow, error)
+	Start(ctx context.Context, req workflow.StartRequest) (workflow.Run, error)
+	Get(ctx context.Context, id int64) (workflow.Run, error)
+	List(ctx context.Context, f workflow.Filter) ([]workflow.Run, error)
+	Resume(ctx context.Context, id int64, path string, data json.RawMessage) (workflow.Run, error)
+	Restart(ctx context.Context, id int64) (workflow.Run, error)
+	Pause(ctx context.Context, id int64) (workflow.Run, error)
+	Waiting(ctx context.Context, member string) ([]workflow.Waiting, error)
+}
+
+func (s *Server) workflowAPIRoutes(e *echo.Echo) {
+	e.GET("/api/workflows", s.apiWorkflows)
+	e.POST("/api/workflows/:id/runs", s.apiWorkflowStart, s.once)
+	e.GET("/api/workflow-runs", s.apiWorkflowRuns)
+	e.GET("/api/workflow-runs/:id", s.apiWorkflowRun)
+	e.POST("/api/workflow-runs/:id/resume", s.apiWorkflowResume, s.once)
+	e.POST("/api/workflow-runs/:id/restart", s.apiWorkflowRestart)
+	e.POST("/api/workflow-runs/:id/pause", s.apiWorkflowPause)
+	e.GET("/api/workflow-runs/:id/events", s.apiWorkflowEvents)
+}
+
+// apiWorkflows lists the workflows with their schemas and graphs.
+func (s *Server) apiWorkflows(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]any{"workflows": s.deps.Admin.Workflows.Workflows()})
+}
+
+// workflowStartBody starts a run for a member.
+type workflowStartBody struct {
+	Member string          `json:"member"`
+	Input  json.RawMessage `json:"input"`
+}
+
+// apiWorkflowStart starts a run and answers 201 with it at once (status
+// running); GET /api/workflow-runs/:id or its events follow it.
+func (s *Server) apiWorkflowStart(c echo.Context) error {
+	wf := s.deps.Admin.Workflows
+	if _, err := wf.Workflow(c.Param("id")); err != nil {
+		return err
+	}
+	var b workflowStartBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	b.Member = strings.TrimSpace(b.Member)
+	if b.Member == "" {
+		return apperr.FieldErrors(map[string]string{"member": "is required"})
+	}
+	if err := s.memberExists(c.Request().Context(), b.Member); err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			return apperr.FieldErrors(map[string]string{"member": "is not a member of the household"})
+		}
+		return err
+	}
+	if len(b.Input) > 0 && b.Input[0] != '{' {
+		return apperr.FieldErrors(map[string]string{"input": "must be a JSON object"})
+	}
+	run, err := wf.Start(c.Request().Context(), workflow.StartRequest{Workflow: c.Param("id"), Member: b.Member,
+		Input: b.Input, Trigger: workflow.TriggerAPI})
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, fmt.Sprintf("/api/workflow-runs/%d", run.ID))
+	return c.JSON(http.StatusCreated, run)
+}
+
+// apiWorkflowRuns lists runs, newest first, filtered by workflow, member and status.
+func (s *Server) apiWorkflowRuns(c echo.Context) error {
+	f, err := s.workflowFilter(c)
+	if err != nil {
+		return err
+	}
+	runs, err := s.deps.Admin.Workflows.List(c.Request().Context(), f)
+	if err != nil {
+		return err
+	}
+	if runs == nil {
+		runs = []workflow.Run{}
+	}
+	for i := range runs {
+		runs[i].Steps, runs[i].AgentRuns = []workflow.StepRecord{}, []int64{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"runs": runs})
+}
+
+func (s *Server) workflowFilter(c echo.Context) (workflow.Filter, error) {
+	f := workflow.Filter{Workflow: c.QueryParam("workflow"), Member: c.QueryParam("member"),
+		Status: workflow.Status(c.QueryParam("status")), Limit: 50}
+	errs := map[string]string{}
+	if f.Status != "" && !f.Status.Valid() {
+		errs["status"] = "must be one of running, suspended, success, failed, paused"
+	}
+	if f.Workflow != "" {
+		if _, err := s.deps.Admin.Workflows.Workflow(f.Workflow); err != nil {
+			errs["workflow"] = "is not a workflow Hearth knows"
+		}
+	}
+	if f.Member != "" {
+		if err := s.memberExists(c.Request().Context(), f.Member); err != nil {
+			errs["member"] = "is not a member of the household"
+		}
+	}
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxRunsLimit {
+			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(MaxRunsLimit)
+		}
+		f.Limit = n
+	}
+	if len(errs) > 0 {
+		return f, apperr.FieldErrors(errs)
+	}
+	return f, nil
+}
+
+// workflowRunID reads :id; anything but a positive integer is NotFound.
+func workflowRunID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, apperr.NotFoundf("workflow run %q not found", c.Param("id"))
+	}
+	return id, nil
+}
+
+// apiWorkflowRun returns a run with its steps: inputs, outputs, what a
+// suspended step asks and the answers it got.
+func (s *Server) apiWorkflowRun(c echo.Context) error {
+	id, err := workflowRunID(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.deps.Admin.Workflows.Get(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, run)
+}
+
+// resumeBody answers a suspended step.
+type resumeBody struct {
+	Step string          `json:"step"`
+	Data json.RawMessage `json:"data"`
+}
+
+// apiWorkflowResume answers a suspended step: 409 when the run is not
+// suspended or the step not waiting, 400 when the data does not match the
+// step's resume schema.
+func (s *Server) apiWorkflowResume(c echo.Context) error {
+	id, err := workflowRunID(c)
+	if err != nil {
+		return err
+	}
+	var b resumeBody
+	if err := bindJSON(c, &b); err != nil {
+		return err
+	}
+	errs := map[string]string{}
+	if strings.TrimSpace(b.Step) == "" {
+		errs["step"] = "is required (the path of the suspended step)"
+	}
+	if len(b.Data) == 0 || string(b.Data) == "null" {
+		errs["data"] = "is required"
+	}
+	if len(errs) > 0 {
+		return apperr.FieldErrors(errs)
+	}
+	run, err := s.deps.Admin.Workflows.Resume(c.Request().Context(), id, b.Step, b.Data)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, run)
+}
+
+// apiWorkflowRestart continues a failed or paused run (409 otherwise).
+func (s *Server) apiWorkflowRestart(c echo.Context) error {
+	id, err := workflowRunID(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.deps.Admin.Workflows.Restart(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, run)
+}
+
+// apiWorkflowPause pauses a running run before its next step, or takes a
+// suspended one off the waiting list (409 otherwise).
+func (s *Server) apiWorkflowPause(c echo.Context) error {
+	id, err := workflowRunID(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.deps.Admin.Workflows.Pause(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, run)
+}
+
+// apiWorkflowEvents streams a run's events as Server-Sent Events: first a
+// "snapshot" event with the run as GET returns it, then one event per step
+// started, finished, failed or suspended and per status change (the event
+// name is its type, the data a workflow.Event), and a fresh snapshot
+// after each status change. The stream ends after the snapshot of a run
+// that succeeded or failed; it stays open while a run runs, waits or is
+// paused, with a comment every keep-alive interval.
+func (s *Server) apiWorkflowEvents(c echo.Context) error {
+	id, err := workflowRunID(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	wf := s.deps.Admin.Workflows
+	if _, err := wf.Get(ctx, id); err != nil {
+		return err
+	}
+	if s.deps.Live == nil {
+		return apperr.New(apperr.Internal, "live updates are not configured")
+	}
+	sub := s.deps.Live.Subscribe(live.TopicAdmin)
+	defer sub.Close()
+	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderCacheControl, "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	c.Response().WriteHeader(http.StatusOK)
+	w := sseWriter{c.Response()}
+	send := func(event string, v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+			return err
+		}
+		c.Response().Flush()
+		return nil
+	}
+	snapshot := func() (bool, error) {
+		r, err := wf.Get(ctx, id)
+		if err != nil {
+			return true, err
+		}
+		if err := send("snapshot", r); err != nil {
+			return true, err
+		}
+		return r.Status == workflow.StatusSuccess || r.Status == workflow.StatusFailed, nil
+	}
+	if end, err := snapshot(); end || err != nil {
+		return nil
+	}
+	tick := time.NewTicker(s.opt.KeepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return nil
+			}
+			c.Response().Flush()
+		case <-sub.Resync(): // events were dropped: the run as it is now
+			if end, err := snapshot(); end || err != nil {
+				return nil
+			}
+		case ev := <-sub.C():
+			we, ok := ev.Data.(workflow.Event)
+			if ev.Kind != live.KindWorkflow || !ok || we.RunID != id {
+				continue
+			}
+			if send(we.Type, we) != nil {
+				return nil
+			}
+			if we.Type == workflow.EventRunStatus {
+				if end, err := snapshot(); end || err != nil {
+					return nil
+				}
+			}
+		}
+	}
+}
