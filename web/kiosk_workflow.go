@@ -1,10 +1,11 @@
 package web
 
 import (
-	"hearth/internal/coach"
 	"context"
 	"net/http"
 	"strconv"
+
+	"hearth/internal/coach"
 
 	"github.com/labstack/echo/v4"
 
