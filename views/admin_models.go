@@ -222,6 +222,15 @@ type AdminSchedules struct {
 	Preview SchedulePreview
 	Agents  []AdminAgent
 	Members []Option
+	// Refused are the coach's latest refused scheduling requests.
+	Refused []RefusedRequest
+}
+
+// RefusedRequest is a task the coach asked for and was refused (the
+// guardrails against scheduling loops).
+type RefusedRequest struct {
+	At, Member, Kind, Schedule, Description, Reason string
+	RunID                                           int64
 }
 
 // FireRow is one ledger row. SlotValue identifies the slot for "run this slot".

@@ -2,12 +2,14 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/internal/schedule"
 )
 
@@ -206,4 +208,25 @@ func TestScheduleEditRecomputesAndKeepsInputOnError(t *testing.T) {
 	if got.Schedule != "0 21 * * *" || got.Description != "Evening notes" || got.NextRunAt == nil || got.NextRunAt.Hour() != 21 {
 		t.Fatalf("after edit: %+v", got)
 	}
+}
+
+// TestSchedulesListRefusedCoachRequests: a task the coach asked for and was
+// refused (here: a once task 15 seconds ahead) is listed with its reason.
+func TestSchedulesListRefusedCoachRequests(t *testing.T) {
+	env := newAdminEnv(t)
+	_, body := env.page("/admin/schedules")
+	mustContain(t, "empty list", body, `id="refused-requests"`, "has not been refused")
+	box, err := agent.NewToolbox(env.sched.AgentTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	soon := env.clock.Now().Add(15 * time.Second).Format(time.RFC3339)
+	_, err = box.Call(context.Background(), agent.Scope{AgentID: "tester", MemberID: "ada", RunID: 3}, "schedule_action",
+		json.RawMessage(`{"description":"Ask <i>again</i>","type":"once","schedule":"`+soon+`","prompt":null}`))
+	if err == nil || !strings.Contains(err.Error(), "at least 15 minutes ahead") {
+		t.Fatalf("tool: %v", err)
+	}
+	_, body = env.page("/admin/schedules")
+	mustContain(t, "refusals", body, "Refused coach requests", "Ask &lt;i&gt;again&lt;/i&gt;", "at least 15 minutes ahead",
+		`href="/admin/runs/3"`)
 }

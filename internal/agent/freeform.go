@@ -29,6 +29,8 @@ type FreeformRequest struct {
 	ThreadID int64
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// Origin names what started the run beyond its trigger (see Run.Origin).
+	Origin string
 }
 
 // StartFreeform records the message on its thread (created if ThreadID is
@@ -60,7 +62,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	if o.closed {
 		return Run{}, errClosed
 	}
-	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
+	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin}
 	var userMsg ThreadMessage
 	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
@@ -178,11 +180,11 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	if specs := reg.tools.Specs(); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, reg.tools.Caller(scope)
 	}
-	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError) {
+	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError, error) {
 		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
-			return strings.TrimSpace(s), nil
+			return strings.TrimSpace(s), nil, nil
 		}
-		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}
+		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}, nil
 	}})
 	var invalid *InvalidOutputError
 	switch {

@@ -55,11 +55,24 @@ func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *c
 
 	end = x.Phase(ctx, PhasePrompt)
 	p, err := ca.a.Prompt(ctx, gathered, mem)
-	var hash string
+	var (
+		hash  string
+		shape *Shape
+	)
+	if sh, ok := ca.a.(Shaper); ok && err == nil {
+		if shape, err = sh.Shape(ctx, x, mem, p); err != nil {
+			err = fmt.Errorf("definition: %w", err)
+		}
+	}
 	if err == nil {
+		fingerprint := ""
+		if shape != nil {
+			p.System = joinNonEmpty("\n\n", p.System, shape.System)
+			fingerprint = shape.Fingerprint
+		}
 		p.System = joinNonEmpty("\n\n", reg.def.SystemPrompt, p.System)
 		x.SetPrompt(p)
-		hash, err = inputHash(p.System, gathered, mem)
+		hash, err = inputHash(p.System+fingerprint, gathered, mem)
 		x.update(func(r *Run) { r.InputHash = hash })
 	}
 	end()
@@ -67,7 +80,7 @@ func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *c
 		return fmt.Errorf("prompt: %w", err)
 	}
 
-	res, err := o.reason(ctx, reg, ca, x, p, gathered, mem)
+	res, err := o.reason(ctx, reg, ca, x, p, gathered, mem, shape)
 	if err != nil {
 		return err
 	}
@@ -94,7 +107,7 @@ type reasoned struct {
 // spent, after a model error or invalid replies) the heuristic planner,
 // recording why on the run.
 func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec,
-	p Prompt, gathered any, mem *Memory) (reasoned, error) {
+	p Prompt, gathered any, mem *Memory, shape *Shape) (reasoned, error) {
 	check := func(source string) func(ctx context.Context, raw string) (any, []ValidationError) {
 		return func(ctx context.Context, raw string) (any, []ValidationError) {
 			doc := ExtractJSON(raw)
@@ -114,6 +127,19 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			}
 			return json.RawMessage(buf.Bytes()), nil
 		}
+	}
+	// The model's replies pass the schema and domain checks, then the
+	// shape's (a definition's rules, its sub-agents, rules on their result).
+	modelCheck := func(ctx context.Context, raw string) (any, []ValidationError, error) {
+		out, errs := check(SourceModel)(ctx, raw)
+		if len(errs) > 0 || shape == nil || shape.Check == nil {
+			return out, errs, nil
+		}
+		errs, err := shape.Check(ctx, out.(json.RawMessage))
+		if err != nil || len(errs) > 0 {
+			return nil, errs, err
+		}
+		return out, nil, nil
 	}
 	heuristic := func(fallback string) (reasoned, error) {
 		if fallback != "" {
@@ -169,13 +195,26 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
 		},
-		Check:   check(SourceModel),
+		Check:   modelCheck,
 		Retries: settings.maxRetries(),
 	}
-	if specs := reg.tools.Specs(); len(specs) > 0 {
-		rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+	switch {
+	case shape != nil && shape.Tools != nil:
+		if len(shape.Tools) > 0 {
+			rq.Tools, rq.CallTool = shape.Tools, shape.CallTool
+		}
+	default:
+		if specs := reg.tools.Specs(); len(specs) > 0 {
+			rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+		}
+	}
+	if shape != nil && shape.Before != nil {
+		shape.Before(ctx)
 	}
 	out, err := x.Reason(ctx, rq)
+	if err == nil && shape != nil && shape.After != nil {
+		shape.After(ctx, out.(json.RawMessage))
+	}
 	var invalid *InvalidOutputError
 	switch {
 	case err == nil:

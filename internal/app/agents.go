@@ -162,7 +162,7 @@ func runErr(r agent.Run) error {
 	return nil
 }
 
-func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trig string) (int64, error) {
+func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trig, origin string) (int64, error) {
 	if agentID == schedule.SystemAgent {
 		return 0, s.system(ctx, assignmentID, trig)
 	}
@@ -179,15 +179,15 @@ func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID
 		}
 		return last, errors.Join(errs...)
 	}
-	r, err := s.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig)})
+	r, err := s.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
 		return 0, err
 	}
 	return r.ID, runErr(r)
 }
 
-func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trig string) (int64, error) {
-	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig)})
+func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trig, origin string) (int64, error) {
+	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
 		return 0, err
 	}

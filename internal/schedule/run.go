@@ -31,11 +31,11 @@ func (s *Service) call(ctx context.Context, t Task, via string, todo *Todo) (run
 	}()
 	switch {
 	case todo != nil:
-		return s.runner.RunFreeform(ctx, t.AgentID, todo.MemberID, todoPrompt(*todo), TriggerHeartbeat)
+		return s.runner.RunFreeform(ctx, t.AgentID, todo.MemberID, todoPrompt(*todo), TriggerHeartbeat, TodoOrigin(todo.ID))
 	case t.AssignmentID != "":
-		return s.runner.RunAssignment(ctx, t.AgentID, t.AssignmentID, t.MemberID, via)
+		return s.runner.RunAssignment(ctx, t.AgentID, t.AssignmentID, t.MemberID, via, TaskOrigin(t.ID))
 	default:
-		return s.runner.RunFreeform(ctx, t.AgentID, t.MemberID, t.Prompt, via)
+		return s.runner.RunFreeform(ctx, t.AgentID, t.MemberID, t.Prompt, via, TaskOrigin(t.ID))
 	}
 }
 

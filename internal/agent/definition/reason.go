@@ -20,9 +20,10 @@ func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int
 		src += " (sub-agent " + c.key + ")"
 	}
 	out, err := inv.x.Reason(ctx, agent.Reasoning{Request: req, Retries: max(cur.MaxRetries, 0), Source: src,
-		Check: func(_ context.Context, raw string) (any, []agent.ValidationError) {
+		Check: func(_ context.Context, raw string) (any, []agent.ValidationError, error) {
 			inv.updateStep(idx, func(s *Step) { s.Attempts++ })
-			return cur.check(raw)
+			out, errs := cur.check(raw)
+			return out, errs, nil
 		}})
 	var invalid *agent.InvalidOutputError
 	switch {
