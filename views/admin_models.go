@@ -236,6 +236,8 @@ type RefusedRequest struct {
 // FireRow is one ledger row. SlotValue identifies the slot for "run this slot".
 type FireRow struct {
 	Slot, SlotValue, Via, Outcome, Reason, At string
+	// Note says how a clock change moved the slot.
+	Note string
 	RunID                                     int64
 	Attempts                                  int
 	Rerun                                     bool

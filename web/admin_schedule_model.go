@@ -145,7 +145,7 @@ func (s *Server) fireRows(t schedule.Task, fires []schedule.Fire) []views.FireRo
 	out := make([]views.FireRow, len(fires))
 	for i, f := range fires {
 		out[i] = views.FireRow{Slot: s.fmtSlot(f.ScheduledFor), SlotValue: f.ScheduledFor.UTC().Format(time.RFC3339Nano),
-			Via: f.Via, Outcome: string(f.Outcome), Reason: f.Reason, At: s.fmtSlot(f.At), RunID: f.RunID,
+			Via: f.Via, Outcome: string(f.Outcome), Reason: f.Reason, Note: f.Note, At: s.fmtSlot(f.At), RunID: f.RunID,
 			Attempts: f.Attempts, Rerun: t.Kind != schedule.KindHeartbeat && rerunnable(f.Outcome)}
 	}
 	return out

@@ -151,7 +151,10 @@ func (h *harness) boot(now time.Time) {
 	h.runner = newFakeRunner()
 	h.pub = &recorder{}
 	opts := h.opts
-	opts.Location, opts.Clock = berlin, h.clock
+	if opts.Location == nil {
+		opts.Location = berlin
+	}
+	opts.Clock = h.clock
 	svc, err := New(h.db, h.runner, h.pub, nil, opts)
 	if err != nil {
 		h.t.Fatal(err)

@@ -182,18 +182,20 @@ type TaskFilter struct {
 
 // Fire is one ledger row: what happened to one slot of a task.
 type Fire struct {
-	ID           int64      `json:"id"`
-	TaskID       int64      `json:"task_id"`
-	ScheduledFor time.Time  `json:"scheduled_for"`
-	Via          string     `json:"via"`
-	Outcome      Outcome    `json:"outcome"`
-	Reason       string     `json:"reason,omitempty"`
-	RunID        int64      `json:"run_id,omitempty"`
-	TodoID       int64      `json:"todo_id,omitempty"`
-	Attempts     int        `json:"attempts"`
-	StartedAt    *time.Time `json:"started_at,omitempty"`
-	FinishedAt   *time.Time `json:"finished_at,omitempty"`
-	At           time.Time  `json:"at"`
+	ID           int64     `json:"id"`
+	TaskID       int64     `json:"task_id"`
+	ScheduledFor time.Time `json:"scheduled_for"`
+	Via          string    `json:"via"`
+	Outcome      Outcome   `json:"outcome"`
+	Reason       string    `json:"reason,omitempty"`
+	// Note says how a clock change moved this slot ("" when none did).
+	Note       string     `json:"note,omitempty"`
+	RunID      int64      `json:"run_id,omitempty"`
+	TodoID     int64      `json:"todo_id,omitempty"`
+	Attempts   int        `json:"attempts"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	At         time.Time  `json:"at"`
 }
 
 // TaskEvent is the Data of a "task" event published on the admin topic.
