@@ -33,7 +33,15 @@ CREATE INDEX agent_task_requests_outcome ON agent_task_requests(outcome, at);
 -- a clock change (a wall-clock time that did not exist, or occurred twice).
 ALTER TABLE task_fires ADD COLUMN note TEXT NOT NULL DEFAULT '';
 
+-- The last run's outcome on the task, and what the run's record adds to it
+-- (the run's failure, or why a run that "ran" fell back to the built-in
+-- coach), so a task that fell back does not look like a plain success.
+ALTER TABLE scheduled_tasks ADD COLUMN last_outcome TEXT NOT NULL DEFAULT '';
+ALTER TABLE scheduled_tasks ADD COLUMN last_note TEXT NOT NULL DEFAULT '';
+
 -- +goose Down
+ALTER TABLE scheduled_tasks DROP COLUMN last_note;
+ALTER TABLE scheduled_tasks DROP COLUMN last_outcome;
 ALTER TABLE task_fires DROP COLUMN note;
 DROP TABLE agent_task_requests;
 ALTER TABLE agent_runs DROP COLUMN origin;

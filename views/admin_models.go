@@ -205,6 +205,9 @@ type TaskRow struct {
 	ByCoach, Keep, Running                      bool
 	RunCount                                    int
 	LastRunID                                   int64
+	// LastOutcome is the last slot's outcome in words; LastNote what the
+	// run adds (its failure, or why it fell back to the built-in coach).
+	LastOutcome, LastNote string
 }
 
 // SchedulePreview lists the next fire times of a schedule, or why there are none.
@@ -237,10 +240,10 @@ type RefusedRequest struct {
 type FireRow struct {
 	Slot, SlotValue, Via, Outcome, Reason, At string
 	// Note says how a clock change moved the slot.
-	Note string
-	RunID                                     int64
-	Attempts                                  int
-	Rerun                                     bool
+	Note     string
+	RunID    int64
+	Attempts int
+	Rerun    bool
 }
 
 // AdminTask edits one task and shows its ledger.

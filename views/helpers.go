@@ -147,3 +147,11 @@ func goalLabelY(c Chart) string {
 
 // WorkoutTypes are the choices of the workout sheet.
 var WorkoutTypes = []string{"strength", "cardio", "run", "cycling", "walk", "yoga", "hiit", "stretch", "core", "swim", "sport", "other"}
+
+// lastOutcome is ": ran", ": failed"… after a task's last run time.
+func lastOutcome(t TaskRow) string {
+	if t.LastOutcome == "" {
+		return ""
+	}
+	return ": " + t.LastOutcome
+}

@@ -57,8 +57,11 @@ func (s *Server) taskRow(t schedule.Task) views.TaskRow {
 		PauseNote: t.PauseNote, Next: s.fmtSlotPtr(t.NextRunAt), Last: s.fmtSlotPtr(t.LastRunAt),
 		Expires: s.fmtSlotPtr(t.ExpiresAt), Overlap: string(t.OverlapPolicy), Catchup: string(t.CatchupPolicy),
 		ByCoach: t.CreatedBy == schedule.ByAgent, Keep: t.Keep, Running: t.Running, RunCount: t.RunCount,
-		LastRunID: t.LastRunID}
+		LastRunID: t.LastRunID, LastOutcome: outcomeText(t.LastOutcome), LastNote: t.LastNote}
 }
+
+// outcomeText is a ledger outcome in words ("" stays "").
+func outcomeText(o schedule.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
 
 func (s *Server) taskRows(tasks []schedule.Task) []views.TaskRow {
 	out := make([]views.TaskRow, len(tasks))

@@ -230,3 +230,20 @@ func TestSchedulesListRefusedCoachRequests(t *testing.T) {
 	mustContain(t, "refusals", body, "Refused coach requests", "Ask &lt;i&gt;again&lt;/i&gt;", "at least 15 minutes ahead",
 		`href="/admin/runs/3"`)
 }
+
+// TestScheduleShowsLastOutcome: the list and the task page show the last
+// run's outcome and what its run adds (why it fell back).
+func TestScheduleShowsLastOutcome(t *testing.T) {
+	env := newAdminEnv(t)
+	if resp, _ := env.form("/admin/schedules", taskForm(), false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	if _, err := env.db.Write.Exec(`UPDATE scheduled_tasks SET last_outcome = 'ran', last_run_at = '2026-03-02T04:00:00Z',
+		last_note = 'fell back to the built-in coach: model output invalid after 3 attempts' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	_, body := env.page("/admin/schedules")
+	mustContain(t, "list", body, ": ran ·")
+	_, body = env.page("/admin/schedules/1")
+	mustContain(t, "task page", body, "Last outcome", "fell back to the built-in coach: model output invalid after 3 attempts")
+}

@@ -111,6 +111,7 @@ func (a *App) buildScheduler() error {
 	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, deliver: messageDelivery{msgs: a.Messages, log: a.log}.deliver}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp,
+		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
 		CheckTarget: func(agentID, assignmentID string) error {
 			if agentID == schedule.SystemAgent {
 				return checkSystemJob(assignmentID)
@@ -152,6 +153,25 @@ func trigger(t string) agent.Trigger {
 		return agent.TriggerManual
 	}
 	return agent.TriggerSchedule
+}
+
+// runNote says why a scheduled run that "ran" fell back to the built-in
+// coach (the task and its ledger show it), "" otherwise.
+func runNote(ctx context.Context, o *agent.Orchestrator, id int64) string {
+	r, err := o.Runs().Get(ctx, id)
+	if err != nil || r.Status != agent.StatusFellBack {
+		return ""
+	}
+	why := r.FallbackReason
+	switch why {
+	case agent.FallbackNoModel:
+		why = "no model is configured"
+	case agent.FallbackBudget:
+		why = "the day's model budget is spent"
+	case "":
+		why = "no reason recorded"
+	}
+	return "fell back to the built-in coach: " + why
 }
 
 func runErr(r agent.Run) error {

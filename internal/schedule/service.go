@@ -87,6 +87,10 @@ type Options struct {
 	DefaultAgent      string // default "health-coach"
 	DefaultAssignment string // default "daily-dashboard"
 	DefaultCron       string // default "0 4 * * *"
+	// RunNote, when set, says what a run's record adds to its outcome "ran"
+	// ("fell back to the built-in coach: no model configured"; "" for
+	// nothing); the task and its ledger row show it.
+	RunNote func(ctx context.Context, runID int64) string
 	// CheckTarget, when set, rejects unknown agents or assignments on Create
 	// and Update (assignmentID "" = a freeform action or heartbeat).
 	CheckTarget func(agentID, assignmentID string) error

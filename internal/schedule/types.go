@@ -116,6 +116,10 @@ type Task struct {
 	NextRunAt *time.Time `json:"next_run_at,omitempty"`
 	RunCount  int        `json:"run_count"`
 	LastRunID int64      `json:"last_run_id,omitempty"`
+	// LastOutcome is the last slot's outcome; LastNote what its run's
+	// record adds (its failure, or why it fell back to the built-in coach).
+	LastOutcome Outcome `json:"last_outcome,omitempty"`
+	LastNote    string  `json:"last_note,omitempty"`
 	// Running is true while a run of this task is in progress (its ledger
 	// has a running row).
 	Running   bool      `json:"running"`
