@@ -136,6 +136,17 @@ type RunDetail struct {
 	ToolCalls    []ToolCallView
 	Effects      []EffectView
 	Validation   []AttemptView
+	// Steps trace a declarative definition's pipeline (agents, sub-agents,
+	// what their hooks were given); none for runs no definition shaped.
+	Steps []StepView
+}
+
+// StepView is one agent of a definition's pipeline in a run.
+type StepView struct {
+	Agent, Key, Error string
+	Depth, Attempts   int
+	Skipped           bool
+	Notes             []string
 }
 
 // AdminAssignments is the admin home: every agent's assignments with a
