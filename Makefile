@@ -3,7 +3,7 @@ DATASTAR_VERSION := v1.0.0
 DATASTAR_DIR = $(shell go env GOMODCACHE)/github.com/starfederation/datastar@$(DATASTAR_VERSION)
 export CGO_ENABLED := 1
 
-.PHONY: run test generate assets bench fuzz lint build release release-version
+.PHONY: run test generate assets bench bench-http fuzz lint build release release-version
 
 # Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
 # HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
@@ -79,6 +79,23 @@ BENCHTIME ?= 1s
 COUNT ?= 1
 bench: assets
 	go test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime $(BENCHTIME) -count $(COUNT) -timeout 30m ./...
+
+# The HTTP and streaming figures of BENCHMARKS.md, side by side in one run:
+# wrk against Hearth and a bare net/http server serving the same bytes
+# (unpinned, then pinned to one core as on a Pi), 1,000 and (pinned) 100
+# live streams at 20 writes/s, and idle memory of the stripped binary.
+# Needs wrk (Debian/Ubuntu: apt-get install wrk) and taskset (util-linux).
+ROUNDS ?= 3
+bench-http: assets
+	@command -v wrk >/dev/null || { echo "bench-http needs wrk: sudo apt-get install wrk (Debian/Ubuntu), brew install wrk (macOS)"; exit 1; }
+	@command -v taskset >/dev/null || { echo "bench-http needs taskset (util-linux)"; exit 1; }
+	go build -o bin/hearth-load ./cmd/hearth-load
+	go build -trimpath -ldflags '-s -w' -o bin/hearth-stripped ./cmd/hearth
+	bin/hearth-load http -rounds $(ROUNDS)
+	bin/hearth-load http -rounds $(ROUNDS) -pin
+	bin/hearth-load -streams 1000 -rate 20 -duration 20s
+	bin/hearth-load -streams 100 -rate 20 -duration 20s -pin
+	bin/hearth-load -server bin/hearth-stripped -streams 0 -settle 30s
 
 # Every fuzz target (func FuzzXxx in a _test.go file) for FUZZTIME each.
 # A count ("Nx") rather than a duration: with a duration, Go 1.26's fuzz

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
 
 	"github.com/a-h/templ"
 )
@@ -147,6 +149,32 @@ func goalLabelY(c Chart) string {
 
 // WorkoutTypes are the choices of the workout sheet.
 var WorkoutTypes = []string{"strength", "cardio", "run", "cycling", "walk", "yoga", "hiit", "stretch", "core", "swim", "sport", "other"}
+
+// assetURLs maps a static file's name to the URL pages link. The server sets
+// it at start (content-hashed URLs, cached as immutable); atomic because
+// tests start several servers side by side.
+var assetURLs atomic.Pointer[func(string) string]
+
+// SetAssetURLs installs the static file URL mapping (web does, at start).
+func SetAssetURLs(f func(name string) string) { assetURLs.Store(&f) }
+
+// AssetURL is the URL of a static file, e.g. AssetURL("hearth.css").
+func AssetURL(name string) string {
+	if f := assetURLs.Load(); f != nil {
+		return (*f)(name)
+	}
+	return "/static/" + name
+}
+
+// mediaURL is a catalog thumbnail or media URL for a src attribute: Hearth's
+// own static files get their content-hashed URL (cached for good), anything
+// else passes templ's URL sanitising as before.
+func mediaURL(u string) templ.SafeURL {
+	if name, ok := strings.CutPrefix(u, "/static/"); ok && !strings.Contains(name, "..") {
+		u = AssetURL(name)
+	}
+	return templ.URL(u)
+}
 
 // lastOutcome is ": ran", ": failed"… after a task's last run time.
 func lastOutcome(t TaskRow) string {

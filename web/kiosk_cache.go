@@ -31,6 +31,10 @@ type modelEntry struct {
 	done              chan struct{}
 	d                 views.Dashboard
 	err               error
+	page              renderedPage // the full page, rendered once (page_cache.go)
+
+	pmu  sync.Mutex
+	sets map[widgets]*renderedPage // stream patches by widget set
 }
 
 func (e *modelEntry) fresh(member, household uint64) bool {
@@ -40,9 +44,24 @@ func (e *modelEntry) fresh(member, household uint64) bool {
 // sharedModel returns the member's dashboard model with this client's CSRF
 // token applied (the only per-client part).
 func (s *Server) sharedModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
+	e, err := s.sharedEntry(ctx, id)
+	if err != nil {
+		return views.Dashboard{}, err
+	}
+	if e == nil {
+		d, err := s.dashboardModel(ctx, id, "")
+		return withCSRF(d, csrf), err
+	}
+	return withCSRF(e.d, csrf), nil
+}
+
+// sharedEntry returns the member's current cache entry, built by this call
+// or by the reader that got there first; nil (and no error) when the hub
+// keeps no generations, so nothing can be shared.
+func (s *Server) sharedEntry(ctx context.Context, id string) (*modelEntry, error) {
 	gens, ok := s.deps.Live.(interface{ Gen(topic string) uint64 })
 	if !ok {
-		return s.dashboardModel(ctx, id, csrf)
+		return nil, nil
 	}
 	mg, hg := gens.Gen(live.MemberTopic(id)), gens.Gen(live.TopicHousehold)
 	c := &s.models
@@ -56,7 +75,7 @@ func (s *Server) sharedModel(ctx context.Context, id, csrf string) (views.Dashbo
 		select {
 		case <-e.done:
 		case <-ctx.Done():
-			return views.Dashboard{}, ctx.Err()
+			return nil, ctx.Err()
 		}
 	} else {
 		e = &modelEntry{member: mg, household: hg, built: time.Now(), done: make(chan struct{})}
@@ -75,9 +94,9 @@ func (s *Server) sharedModel(ctx context.Context, id, csrf string) (views.Dashbo
 		}
 	}
 	if e.err != nil {
-		return views.Dashboard{}, e.err
+		return nil, e.err
 	}
-	return withCSRF(e.d, csrf), nil
+	return e, nil
 }
 
 // withCSRF returns a copy of d carrying the client's token in its forms; the

@@ -170,9 +170,21 @@ func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(ti
 
 // patchDashboard re-renders the given widgets from current state. A failed
 // render is logged and skipped (the stream stays up); a failed write ends it.
+// The events for a widget set are encoded once per change of the member's
+// model and shared by every open stream (page_cache.go splices each
+// stream's CSRF token in); only the keep-alive is written per stream.
 func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGenerator, id, csrf string, set widgets) error {
 	ctx := c.Request().Context()
-	d, err := s.sharedModel(ctx, id, csrf)
+	e, err := s.sharedEntry(ctx, id)
+	if err == nil && e == nil { // a hub without generations: nothing to share
+		var d views.Dashboard
+		if d, err = s.sharedModel(ctx, id, csrf); err == nil {
+			if err := writePatches(sse, d, csrf, set); err != nil {
+				return err
+			}
+			return keepAlive(sse)
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -183,6 +195,19 @@ func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGen
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
+	p, err := e.patches(c.Request(), set)
+	if err != nil {
+		s.log.Error("live: render dashboard", "member", id, "err", err)
+		return nil
+	}
+	if err := p.writeTo(sseWriter{c.Response()}, csrf); err != nil {
+		return err
+	}
+	return keepAlive(sse) // flushes
+}
+
+// writePatches writes the Datastar events that patch the widgets in set.
+func writePatches(sse *datastar.ServerSentEventGenerator, d views.Dashboard, csrf string, set widgets) error {
 	parts := []struct {
 		w   widgets
 		cmp func() error
@@ -218,7 +243,7 @@ func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGen
 			return err
 		}
 	}
-	return keepAlive(sse)
+	return nil
 }
 
 // streamHousehold is the household screen's live stream: tiles re-render

@@ -87,6 +87,9 @@ func plural(n int, word string) string {
 }
 
 func (s *Server) pageMember(c echo.Context) error {
+	if ok, err := s.serveCachedDashboard(c); ok {
+		return err
+	}
 	return s.renderDashboard(c, http.StatusOK, "", nil)
 }
 

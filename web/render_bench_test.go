@@ -2,12 +2,15 @@ package web_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,8 +126,9 @@ func BenchmarkDashboardPageHTTP(b *testing.B) {
 
 // benchStream is one open member stream over loopback HTTP.
 type benchStream struct {
-	r    *bufio.Reader
-	body io.Closer
+	r       *bufio.Reader
+	body    io.Closer
+	capture *bytes.Buffer // when set, next copies what it reads here
 }
 
 func openBenchStream(b *testing.B, ctx context.Context, url string) *benchStream {
@@ -157,6 +161,9 @@ func (st *benchStream) next() (int, error) {
 	for {
 		line, err := st.r.ReadString('\n')
 		n += len(line)
+		if st.capture != nil {
+			st.capture.WriteString(line)
+		}
 		if err != nil {
 			return n, err
 		}
@@ -185,19 +192,28 @@ func BenchmarkSSEPatch(b *testing.B) {
 			st := openBenchStream(b, ctx, srv.URL+"/live/m/maya")
 			defer st.body.Close()
 			total := 0
+			// What a per-stream compressor would send: one deflate context
+			// for the stream's life, flushed after every patch set.
+			var zbuf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&zbuf, gzip.BestSpeed)
+			st.capture = &bytes.Buffer{}
 			b.ReportAllocs()
 			for b.Loop() {
 				s.app.Hub.Publish(live.MemberTopic("maya"), kind, nil)
 				total += st.untilKeepAlive(b)
+				_, _ = zw.Write(st.capture.Bytes())
+				_ = zw.Flush()
+				st.capture.Reset()
 			}
 			b.ReportMetric(float64(total)/float64(b.N), "patch-bytes")
+			b.ReportMetric(float64(zbuf.Len())/float64(b.N), "gzip-patch-bytes")
 		})
 	}
 }
 
 // BenchmarkSSEFanout publishes one weigh-in notification to a member with n
 // open streams and waits until every stream received its patches: the cost
-// of one event's fan-out (each stream re-renders on its own).
+// of one event's fan-out (encoded once, written to each stream).
 func BenchmarkSSEFanout(b *testing.B) {
 	s := newSweepServer(b)
 	srv := httptest.NewServer(s.app.Echo)
@@ -230,4 +246,23 @@ func BenchmarkSSEFanout(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/stream")
 		})
 	}
+}
+
+// BenchmarkSSEGzipStreamMemory is the memory one open stream would hold for
+// a compressor of its own (a gzip.Writer at BestSpeed after its first
+// flush): compressed bytes differ per stream, so they cannot be shared.
+func BenchmarkSSEGzipStreamMemory(b *testing.B) {
+	event := bytes.Repeat([]byte("data: elements <div id=\"weight\" class=\"widget\">71.3 kg</div>\n"), 40)
+	var before, after runtime.MemStats
+	b.ReportAllocs()
+	for b.Loop() {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
+		_, _ = zw.Write(event)
+		_ = zw.Flush()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(zw)
+	}
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc), "bytes/compressor")
 }

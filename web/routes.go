@@ -36,8 +36,9 @@ type Deps struct {
 // routes is the whole route table.
 func (s *Server) routes(e *echo.Echo) {
 	e.GET("/healthz", s.healthz)
-	if s.opt.Static != nil {
-		e.StaticFS("/static", s.opt.Static)
+	if s.assets != nil {
+		e.GET("/static/*", s.assets.serve)
+		e.HEAD("/static/*", s.assets.serve)
 	}
 
 	// Kiosk pages: household network, no login.

@@ -4,6 +4,7 @@
 package web
 
 import (
+	"hearth/views"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -60,6 +61,8 @@ type Server struct {
 	// prepares rate-limits "Prepare my day" per member.
 	prepares cooldowns
 
+	assets *assets // nil when no static files are served
+
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
 	diskFullAt atomic.Int64
@@ -88,6 +91,12 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
 		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), logins: newLoginGuard(time.Now)}
+	if opt.Static != nil {
+		if s.assets, err = newAssets(opt.Static); err != nil {
+			return nil, err
+		}
+		views.SetAssetURLs(s.assets.URL)
+	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = echo.ExtractIPDirect()

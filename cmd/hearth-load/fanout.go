@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -12,26 +13,31 @@ import (
 
 // fanoutResult is what the stream + write phase measured.
 type fanoutResult struct {
-	Streams      int           `json:"streams"`
-	OpenFailed   int           `json:"open_failed"`
-	Open         dist          `json:"open"` // request → first event
-	Writes       int           `json:"writes"`
-	WriteErrors  int           `json:"write_errors"`
-	SkippedTicks int           `json:"skipped_ticks"`
-	WriteRTT     dist          `json:"write_rtt"`
-	Delivery     dist          `json:"delivery"` // write sent → patch showing it received, per (write, stream)
-	Expected     int           `json:"expected_deliveries"`
-	Missing      int           `json:"missing_deliveries"`
-	StreamsEnded int           `json:"streams_ended_early"`
-	Events       int           `json:"events"`
-	BytesIn      int64         `json:"bytes_in"`
-	Opened       snapshot      `json:"with_streams_open"`
-	During       []snapshot    `json:"-"`
-	DuringPeak   snapshot      `json:"during_peak"`
-	DuringMedian snapshot      `json:"during_median"`
-	ServerCPU    float64       `json:"server_cpu_cores"` // cores busy during the write phase
-	After        snapshot      `json:"after_close"`
-	AfterWait    time.Duration `json:"after_wait"`
+	Streams      int        `json:"streams"`
+	OpenFailed   int        `json:"open_failed"`
+	Open         dist       `json:"open"` // request → first event
+	Writes       int        `json:"writes"`
+	WriteErrors  int        `json:"write_errors"`
+	SkippedTicks int        `json:"skipped_ticks"`
+	WriteRTT     dist       `json:"write_rtt"`
+	Delivery     dist       `json:"delivery"` // write sent → patch showing it received, per (write, stream)
+	Expected     int        `json:"expected_deliveries"`
+	Missing      int        `json:"missing_deliveries"`
+	StreamsEnded int        `json:"streams_ended_early"`
+	Events       int        `json:"events"`
+	BytesIn      int64      `json:"bytes_in"`
+	Opened       snapshot   `json:"with_streams_open"`
+	During       []snapshot `json:"-"`
+	DuringPeak   snapshot   `json:"during_peak"`
+	DuringMedian snapshot   `json:"during_median"`
+	ServerCPU    float64    `json:"server_cpu_cores"` // cores busy during the write phase
+	// ToolCPU is this tool's own use in the same phase: with 1,000 streams
+	// it parses every patch, and on a 2-core machine it competes with the
+	// server. A delivery figure counts only while the tool left the server
+	// room (ToolCPU + ServerCPU clearly under the cores there are).
+	ToolCPU   float64       `json:"tool_cpu_cores"`
+	After     snapshot      `json:"after_close"`
+	AfterWait time.Duration `json:"after_wait"`
 }
 
 // listMembers reads the household from the JSON API.
@@ -164,12 +170,15 @@ func fanout(ctx context.Context, t *target, members []*member, cfg config, logf 
 			}
 		}
 	}()
-	cpu0, wall0 := cpuTicks(t.pid), time.Now()
+	cpu0, self0, wall0 := cpuTicks(t.pid), cpuTicks(os.Getpid()), time.Now()
 	logf("writing %.0f weigh-ins/s for %s", cfg.rate, cfg.duration)
 	writes, skipped, err := driveWrites(ctx, wc, t.base, members, cfg.rate, cfg.duration, cfg.needle)
 	res.SkippedTicks = skipped
 	if cpu1 := cpuTicks(t.pid); cpu0 >= 0 && cpu1 >= cpu0 {
 		res.ServerCPU = float64(cpu1-cpu0) / clockTicks / time.Since(wall0).Seconds()
+	}
+	if self1 := cpuTicks(os.Getpid()); self0 >= 0 && self1 >= self0 {
+		res.ToolCPU = float64(self1-self0) / clockTicks / time.Since(wall0).Seconds()
 	}
 	close(stopSampling)
 	res.During = <-sampled

@@ -13,6 +13,8 @@
 //	hearth-load -streams 0 -restarts 4 -settle 30s   start times, idle memory
 //	hearth-load -server ./bin/hearth     the real binary
 //	hearth-load -url http://127.0.0.1:8080 -pid 1234
+//	hearth-load http [-pin]              wrk: page, static, healthz vs a bare server
+//	hearth-load bare -addr A -dir D      the bare net/http static server it compares with
 //
 // "-server self" (the default) runs this executable as the server child: the
 // same app as cmd/hearth plus a static directory for the render comparison.
@@ -59,6 +61,7 @@ type config struct {
 	cycles      int
 	cycleConc   int
 	restarts    int
+	pin         bool
 	jsonOut     string
 }
 
@@ -66,6 +69,20 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "serve" {
 		if err := serve(os.Args[2:], os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "hearth-load serve:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "bare" {
+		if err := bare(os.Args[2:], os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "hearth-load bare:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "http" {
+		if err := httpSuite(os.Args[2:], os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "hearth-load http:", err)
 			os.Exit(1)
 		}
 		return
@@ -97,6 +114,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&c.renderSlice, "render-slice", 2*time.Second, "length of each page or static phase")
 	fs.IntVar(&c.cycles, "cycles", 0, fmt.Sprintf("stream connect/disconnect cycles to check for leaks (≤ %d)", maxCycles))
 	fs.IntVar(&c.cycleConc, "cycle-conc", 20, "concurrent connect/disconnect cycles")
+	fs.BoolVar(&c.pin, "pin", false, "server child on CPU 0 with GOMAXPROCS=1 (a Pi-class core), this tool on CPU 1")
 	fs.IntVar(&c.restarts, "restarts", 0, "extra stop/start cycles of the server child to time start on an existing database")
 	fs.StringVar(&c.jsonOut, "json", "", "also write the report as JSON to this file")
 	if err := fs.Parse(args); err != nil {
@@ -185,7 +203,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		logf("starting server %q", cfg.server)
-		t, err = startServer(ctx, cfg.server, nil)
+		var env []string
+		if cfg.pin {
+			env = []string{"GOMAXPROCS=1"}
+		}
+		t, err = startServer(ctx, cfg.server, env)
 		if err != nil {
 			return err
 		}
@@ -198,12 +220,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 			if _, err := t.stop(); err != nil {
 				return err
 			}
-			if err := t.spawn(ctx, cfg.server, nil); err != nil {
+			if err := t.spawn(ctx, cfg.server, env); err != nil {
 				return err
 			}
 			rep.RestartsMS = append(rep.RestartsMS, msf(t.Ready))
 			logf("restart %d: /healthz after %s", i+1, ms(t.Ready))
 		}
+	}
+	if cfg.pin {
+		if err := pinCPUs(t.pid); err != nil {
+			return err
+		}
+		rep.Notes = append(rep.Notes, "pinned: server on CPU 0 with GOMAXPROCS=1, this tool on CPU 1")
 	}
 	c := streamClient(8)
 	members, err := listMembers(ctx, c, t.base, cfg.members)

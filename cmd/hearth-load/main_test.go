@@ -6,17 +6,23 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestMain lets the test binary stand in for the tool's server child:
-// "-server self" re-executes os.Executable() with "serve".
+// TestMain lets the test binary stand in for the tool's children:
+// "-server self" re-executes os.Executable() with "serve", the render
+// comparison with "bare".
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == "serve" {
-		if err := serve(os.Args[2:], os.Stderr); err != nil {
+	if len(os.Args) > 1 && (os.Args[1] == "serve" || os.Args[1] == "bare") {
+		child := serve
+		if os.Args[1] == "bare" {
+			child = bare
+		}
+		if err := child(os.Args[2:], os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -164,9 +170,52 @@ func TestRunEndToEnd(t *testing.T) {
 	if rep.Render == nil || rep.Render.Ratio <= 0 || rep.Cycles == nil || rep.Cycles.Errors != 0 {
 		t.Fatalf("render %+v cycles %+v", rep.Render, rep.Cycles)
 	}
+	if len(rep.Render.BareRPS) != 1 || rep.Render.BareRPS[0] <= 0 {
+		t.Fatalf("render: no rate against the bare server: %+v", rep.Render)
+	}
 	for _, want := range []string{"delivery (write sent", "per stream:", "cycles: 30", "shutdown:"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, stdout.String())
 		}
+	}
+}
+
+// TestHTTPSuite runs the wrk suite briefly (skipped where wrk is not
+// installed; CI installs it): every case answers, the 304 case really is a
+// 304 (a few hundred bytes, not the page), gzip is smaller than the page,
+// and the ratios are computed against the bare server.
+func TestHTTPSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts servers")
+	}
+	if _, err := exec.LookPath("wrk"); err != nil {
+		t.Skip("wrk is not installed")
+	}
+	out := filepath.Join(t.TempDir(), "http.json")
+	var stdout, stderr bytes.Buffer
+	if err := httpSuite([]string{"-rounds", "1", "-d", "1s", "-c", "4", "-t", "1", "-json", out}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
+	}
+	var rep wrkReport
+	raw, _ := os.ReadFile(out)
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]*wrkCase{}
+	for _, k := range rep.Cases {
+		if k.Median <= 0 {
+			t.Errorf("%s: no requests measured", k.Name)
+		}
+		by[k.Name] = k
+	}
+	page, gz, nm := by["page (kiosk with its cookie)"], by["page, gzip"], by["page, revalidated (304)"]
+	if page == nil || gz == nil || nm == nil || page.Bytes < 10_000 || gz.Bytes >= page.Bytes/2 || nm.Bytes > 2_000 {
+		t.Fatalf("bytes per response: page %+v gzip %+v 304 %+v", page, gz, nm)
+	}
+	if rep.Ratios["page/bare"] <= 0 {
+		t.Fatalf("ratios: %v", rep.Ratios)
+	}
+	if !strings.Contains(stdout.String(), "× bare") {
+		t.Errorf("report:\n%s", stdout.String())
 	}
 }

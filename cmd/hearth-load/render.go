@@ -23,6 +23,13 @@ type renderResult struct {
 	StaticRPS   []float64 `json:"static_rps"`
 	Ratio       float64   `json:"ratio_median"` // median over rounds of page/static
 	Errors      int       `json:"errors"`
+	// BareRPS is this tool against a bare net/http server serving the same
+	// bytes, in the same rounds: the most this tool can measure here. A page
+	// rate close to it says the tool, not Hearth, was the limit (the figure
+	// then does not count: use `hearth-load http`, which drives wrk).
+	BareRPS   []float64 `json:"bare_rps"`
+	ToolCPU   float64   `json:"tool_cpu_cores"`
+	ToolBound bool      `json:"tool_bound"`
 }
 
 // compareRender alternates page and static phases of slice each, rounds
@@ -52,11 +59,18 @@ func compareRender(ctx context.Context, t *target, memberID string, conc, rounds
 	if b, err := get(ctx, c, static); err != nil || len(b) != len(body) {
 		return res, fmt.Errorf("static copy: %d bytes, %v", len(b), err)
 	}
+	bareBase, _, stopBare, err := startBare(ctx, dir, nil)
+	if err != nil {
+		return res, err
+	}
+	defer stopBare()
+	bare := bareBase + "/page.html"
 	var ratios []float64
+	self0, wall0 := cpuTicks(os.Getpid()), time.Now()
 	for r := 0; r < rounds; r++ {
-		order := []string{page, static}
+		order := []string{page, static, bare}
 		if r%2 == 1 {
-			order = []string{static, page}
+			order = []string{bare, static, page}
 		}
 		rps := map[string]float64{}
 		for _, u := range order {
@@ -66,11 +80,16 @@ func compareRender(ctx context.Context, t *target, memberID string, conc, rounds
 		}
 		res.PageRPS = append(res.PageRPS, rps[page])
 		res.StaticRPS = append(res.StaticRPS, rps[static])
+		res.BareRPS = append(res.BareRPS, rps[bare])
 		if rps[static] > 0 {
 			ratios = append(ratios, rps[page]/rps[static])
 		}
 	}
 	res.Ratio = medianF(ratios)
+	if self1 := cpuTicks(os.Getpid()); self0 >= 0 && self1 >= self0 {
+		res.ToolCPU = float64(self1-self0) / clockTicks / time.Since(wall0).Seconds()
+	}
+	res.ToolBound = medianF(res.PageRPS) > 0.85*medianF(res.BareRPS)
 	return res, ctx.Err()
 }
 

@@ -22,6 +22,10 @@ func printReport(w io.Writer, r report) {
 		fmt.Fprintf(w, "render: /m/%s (%d bytes), %d clients, %d rounds\n", x.Member, x.PageBytes, x.Concurrency, x.Rounds)
 		fmt.Fprintf(w, "  page   req/s %v\n  static req/s %v\n  page/static median ratio %.2f (errors %d)\n",
 			roundAll(x.PageRPS), roundAll(x.StaticRPS), x.Ratio, x.Errors)
+		fmt.Fprintf(w, "  bare net/http, same bytes, req/s %v; this tool used %.2f cores\n", roundAll(x.BareRPS), x.ToolCPU)
+		if x.ToolBound {
+			fmt.Fprintln(w, "  TOOL-BOUND: the page rate is within 15% of what this tool reaches against the bare server; measure with `hearth-load http` (wrk)")
+		}
 	}
 	if f := r.Fanout; f != nil {
 		fmt.Fprintf(w, "streams: %d requested, %d failed to open; first event %s\n", f.Streams, f.OpenFailed, f.Open)
@@ -38,7 +42,10 @@ func printReport(w io.Writer, r report) {
 		fmt.Fprintf(w, "delivery (write sent → patch on each stream): %s\n", f.Delivery)
 		fmt.Fprintf(w, "  expected %d, missing %d, streams ended early %d, events %d, %.1f MiB received\n",
 			f.Expected, f.Missing, f.StreamsEnded, f.Events, float64(f.BytesIn)/(1<<20))
-		fmt.Fprintf(w, "  during writes: peak %s; median %s; server CPU %.2f cores\n", f.DuringPeak, f.DuringMedian, f.ServerCPU)
+		fmt.Fprintf(w, "  during writes: peak %s; median %s; server CPU %.2f cores, this tool %.2f cores of %d\n", f.DuringPeak, f.DuringMedian, f.ServerCPU, f.ToolCPU, r.Machine.CPUs)
+		if f.ToolCPU+f.ServerCPU > 0.9*float64(r.Machine.CPUs) {
+			fmt.Fprintln(w, "  CAUTION: the tool and the server together used the machine: delivery times include waiting for a core")
+		}
 		fmt.Fprintf(w, "  after closing streams (+%s): %s\n", f.AfterWait.Round(1e6), f.After)
 	}
 	if c := r.Cycles; c != nil {

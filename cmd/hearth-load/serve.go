@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,7 +26,8 @@ func serve(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	logger := app.NewLogger(stderr, cfg.LogLevel)
+	logger, flushLog := app.NewBufferedLogger(stderr, cfg.LogLevel)
+	defer flushLog()
 	slog.SetDefault(logger)
 	logger.Info("hearth starting (hearth-load serve)", cfg.Summary()...)
 	a, err := app.New(ctx, cfg, logger)
@@ -36,6 +39,14 @@ func serve(args []string, stderr io.Writer) error {
 			return fmt.Errorf("static dir: %w", err)
 		}
 		a.Echo.Static("/_load/static", dir)
+	}
+	if addr := os.Getenv("HEARTH_LOAD_PPROF"); addr != "" {
+		// Profiling the server under load (loopback only): go tool pprof
+		// http://ADDR/debug/pprof/profile?seconds=5
+		if _, err := loopbackURL("http://" + addr); err != nil {
+			return err
+		}
+		go func() { _ = http.ListenAndServe(addr, nil) }() // net/http/pprof registers on the default mux
 	}
 	return a.Serve(ctx)
 }

@@ -139,7 +139,8 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 	defer release()
-	logger := app.NewLogger(stderr, cfg.LogLevel)
+	logger, flushLog := app.NewBufferedLogger(stderr, cfg.LogLevel)
+	defer flushLog()
 	slog.SetDefault(logger)
 	logger.Info("hearth starting", cfg.Summary()...)
 	a, err := app.New(ctx, cfg, logger)

@@ -1,0 +1,215 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+	"github.com/labstack/echo/v4"
+)
+
+// assets serves the embedded static files from memory, each under two URLs:
+// its plain name (/static/hearth.css: revalidated with its ETag) and a
+// content-hashed name (/static/hearth.1a2b3c4d5e.css: cached for a year as
+// immutable, so a kiosk that reloads fetches nothing). Pages link the hashed
+// name (views.AssetURL). Text files are sent brotli- or gzip-compressed when
+// the client accepts it, compressed once on first request: compressing at
+// start would delay the first served request.
+type assets struct {
+	files map[string]*asset // by plain name, "thumbs/x.svg"
+}
+
+type asset struct {
+	name, ctype, hash string // hash: first 10 hex digits of SHA-256
+	raw               []byte
+	compressible      bool
+
+	once     sync.Once
+	gz, br   []byte // nil when compression does not pay
+	etagBase string
+}
+
+// hashLen is the hex digits of the content hash in a URL: 40 bits make a
+// collision between two versions of one file vanishingly unlikely.
+const hashLen = 10
+
+func newAssets(fsys fs.FS) (*assets, error) {
+	a := &assets{files: map[string]*asset{}}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(b)
+		ext := path.Ext(p)
+		ct := mime.TypeByExtension(ext)
+		if ext == ".map" {
+			ct = "application/json"
+		}
+		if ct == "" {
+			ct = http.DetectContentType(b)
+		}
+		h := hex.EncodeToString(sum[:])[:hashLen]
+		a.files[p] = &asset{name: p, ctype: ct, hash: h, raw: b, etagBase: `"` + h + `"`,
+			compressible: strings.HasPrefix(ct, "text/") || strings.Contains(ct, "javascript") || strings.Contains(ct, "json") || strings.Contains(ct, "svg")}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("static assets: %w", err)
+	}
+	return a, nil
+}
+
+// URL is the content-hashed URL of a static file; unknown names keep their
+// plain URL (a missing file answers 404 there, as before).
+func (a *assets) URL(name string) string {
+	f := a.files[name]
+	if f == nil {
+		return "/static/" + name
+	}
+	ext := path.Ext(name)
+	return "/static/" + strings.TrimSuffix(name, ext) + "." + f.hash + ext
+}
+
+// lookup finds the file a request path names; hashed reports whether the
+// URL carried the file's current hash (only then may it be cached forever).
+// An old hash (a page rendered before an upgrade) still gets today's file,
+// revalidated, rather than a 404 that breaks the page.
+func (a *assets) lookup(name string) (f *asset, hashed bool) {
+	if f := a.files[name]; f != nil {
+		return f, false
+	}
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	i := strings.LastIndexByte(stem, '.')
+	if i < 0 || len(stem)-i-1 != hashLen || !isHex(stem[i+1:]) {
+		return nil, false
+	}
+	f = a.files[stem[:i]+ext]
+	if f == nil {
+		return nil, false
+	}
+	return f, f.hash == stem[i+1:]
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// compress makes the gzip and brotli copies once; a copy that saves less
+// than a tenth is dropped (the identity bytes are sent instead).
+func (f *asset) compress() {
+	f.once.Do(func() {
+		if !f.compressible || len(f.raw) < 512 {
+			return
+		}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		_, _ = zw.Write(f.raw)
+		_ = zw.Close()
+		if gz.Len() < len(f.raw)*9/10 {
+			f.gz = gz.Bytes()
+		}
+		var br bytes.Buffer
+		bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+		_, _ = bw.Write(f.raw)
+		_ = bw.Close()
+		if br.Len() < len(f.raw)*9/10 {
+			f.br = br.Bytes()
+		}
+	})
+}
+
+func (a *assets) serve(c echo.Context) error {
+	f, hashed := a.lookup(c.Param("*"))
+	if f == nil {
+		return echo.ErrNotFound
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, f.ctype)
+	if hashed {
+		h.Set(echo.HeaderCacheControl, "public, max-age=31536000, immutable")
+	} else {
+		h.Set(echo.HeaderCacheControl, "no-cache")
+	}
+	body, enc := f.raw, ""
+	if f.compressible {
+		h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+		f.compress()
+		body, enc = pickEncoding(c.Request().Header.Get(echo.HeaderAcceptEncoding), f.raw, f.gz, f.br)
+	}
+	// One ETag per representation: a cache must not answer a gzip request
+	// with brotli bytes it revalidated.
+	etag := f.etagBase
+	if enc != "" {
+		etag = etag[:len(etag)-1] + "-" + enc + `"`
+		h.Set(echo.HeaderContentEncoding, enc)
+	}
+	h.Set("ETag", etag)
+	if etagMatch(c.Request().Header.Get("If-None-Match"), etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	if c.Request().Method == http.MethodHead {
+		h.Set(echo.HeaderContentLength, fmt.Sprint(len(body)))
+		return c.NoContent(http.StatusOK)
+	}
+	return c.Blob(http.StatusOK, f.ctype, body)
+}
+
+// pickEncoding chooses brotli, then gzip, then identity, by what the client
+// accepts (a q=0 refuses a coding) and which copies exist.
+func pickEncoding(accept string, raw, gz, br []byte) ([]byte, string) {
+	if br != nil && accepts(accept, "br") {
+		return br, "br"
+	}
+	if gz != nil && accepts(accept, "gzip") {
+		return gz, "gzip"
+	}
+	return raw, ""
+}
+
+// accepts reports whether an Accept-Encoding value allows coding.
+func accepts(header, coding string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), coding) {
+			continue
+		}
+		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+	}
+	return false
+}
+
+// etagMatch implements If-None-Match's weak comparison over a list.
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	if strings.TrimSpace(header) == "*" {
+		return true
+	}
+	for _, t := range strings.Split(header, ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == etag {
+			return true
+		}
+	}
+	return false
+}
