@@ -17,7 +17,7 @@ import (
 
 // TestCoachDefinitionDrivesTheDailyRun: the coach's active definition
 // controls the daily run (scripted model on the wire): the tool list
-// offered is the definition's one tool, a rule on a sub-agent's result
+// offered is the definition's one tool, its context type is in the prompt, a rule on a sub-agent's result
 // sends the first document back (a retry), the sub-agent (an agent made in
 // admin) is called on each attempt, and the send_message hook delivers the
 // accepted briefing to the member's coach messages. A save that removes
@@ -36,6 +36,7 @@ func TestCoachDefinitionDrivesTheDailyRun(t *testing.T) {
 	}
 	d := cur.Definition
 	d.ToolIDs = []string{"get_health_summary"}
+	d.ContextTypes = []string{definition.ContextDate}
 	d.MaxRetries = 2
 	d.SubAgents = []definition.SubAgent{{Key: "review", AgentID: "reviewer", Input: "$result.coach.briefing"}}
 	d.ValidationRules = []definition.Rule{{Path: "review.approved", Op: definition.OpTruthy, Message: "the reviewer did not approve the briefing: make it warmer"}}
@@ -85,6 +86,10 @@ func TestCoachDefinitionDrivesTheDailyRun(t *testing.T) {
 	}
 	if len(names) != 1 || names[0] != "get_health_summary" {
 		t.Fatalf("tools offered = %v, want the definition's [get_health_summary]", names)
+	}
+	// Context types: the definition's section is in the system prompt.
+	if sys := coachReqs[0].Messages()[0].Content; !strings.Contains(sys, "## Date context\n") {
+		t.Fatalf("system prompt lacks the definition's date_context section: %.300q", sys[max(0, len(sys)-300):])
 	}
 	// Rule-driven retry: the second coach request carries the rule's message.
 	if len(coachReqs) != 2 || !strings.Contains(coachReqs[1].LastMessage().Content, "make it warmer") {
