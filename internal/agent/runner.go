@@ -60,8 +60,11 @@ func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *c
 		shape *Shape
 	)
 	if sh, ok := ca.a.(Shaper); ok && err == nil {
-		if shape, err = sh.Shape(ctx, x, mem, p); err != nil {
-			err = fmt.Errorf("definition: %w", err)
+		var serr error
+		if shape, serr = sh.Shape(ctx, x, mem, p); serr != nil {
+			// A definition that cannot run (a tool or context type gone)
+			// does not cost the member their run: the heuristic answers.
+			shape = &Shape{Err: serr}
 		}
 	}
 	if err == nil {
@@ -182,6 +185,10 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	}
 	if fallback != "" {
 		return heuristic(fallback)
+	}
+	if shape != nil && shape.Err != nil {
+		o.log.Warn("agent: definition cannot shape the run, using heuristic", "run", x.run.ID, "err", shape.Err)
+		return heuristic("definition_error: " + shape.Err.Error())
 	}
 
 	settings := reg.def.Model.Merge(p.Model)

@@ -42,4 +42,7 @@ type Shape struct {
 	// staged in the run).
 	Before func(ctx context.Context)
 	After  func(ctx context.Context, output json.RawMessage)
+	// Err, set by the engine when Shape failed, sends the run to the
+	// heuristic planner with the reason "definition_error: …".
+	Err error
 }

@@ -60,7 +60,7 @@ func (r *Runner) Shape(ctx context.Context, x *agent.Exec, agentID string, mem *
 	own, _ := def.splitRules()
 	var composed any
 	after := inv.composer(def, call{path: []string{agentID}, message: p.User}, p.User, &composed)
-	record()
+	// The trace is recorded from Before on: a run the heuristic answers has none.
 	return &agent.Shape{
 		Fingerprint: fmt.Sprintf("definition %s version %d", agentID, cur.ID),
 		System:      strings.TrimSpace(sys.String()),
