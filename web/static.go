@@ -33,9 +33,9 @@ type asset struct {
 	raw               []byte
 	compressible      bool
 
-	once     sync.Once
-	gz, br   []byte // nil when compression does not pay
-	etagBase string
+	gzOnce, brOnce sync.Once
+	gz, br         []byte // nil when compression does not pay
+	etagBase       string
 }
 
 // hashLen is the hex digits of the content hash in a URL: 40 bits make a
@@ -113,28 +113,37 @@ func isHex(s string) bool {
 	return true
 }
 
-// compress makes the gzip and brotli copies once; a copy that saves less
-// than a tenth is dropped (the identity bytes are sent instead).
-func (f *asset) compress() {
-	f.once.Do(func() {
-		if !f.compressible || len(f.raw) < 512 {
-			return
-		}
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+// gzipped and brotli make each compressed copy once, when a client first
+// accepts that coding (brotli at its best level takes tens of ms for
+// datastar.js: no client should wait for a coding it did not ask for). A
+// copy that saves less than a tenth is dropped (nil: identity is sent).
+func (f *asset) gzipped() []byte {
+	f.gzOnce.Do(func() {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		_, _ = zw.Write(f.raw)
 		_ = zw.Close()
-		if gz.Len() < len(f.raw)*9/10 {
-			f.gz = gz.Bytes()
-		}
-		var br bytes.Buffer
-		bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+		f.gz = worthIt(b.Bytes(), len(f.raw))
+	})
+	return f.gz
+}
+
+func (f *asset) brotli() []byte {
+	f.brOnce.Do(func() {
+		var b bytes.Buffer
+		bw := brotli.NewWriterLevel(&b, brotli.BestCompression)
 		_, _ = bw.Write(f.raw)
 		_ = bw.Close()
-		if br.Len() < len(f.raw)*9/10 {
-			f.br = br.Bytes()
-		}
+		f.br = worthIt(b.Bytes(), len(f.raw))
 	})
+	return f.br
+}
+
+func worthIt(c []byte, raw int) []byte {
+	if len(c) < raw*9/10 {
+		return c
+	}
+	return nil
 }
 
 func (a *assets) serve(c echo.Context) error {
@@ -150,10 +159,9 @@ func (a *assets) serve(c echo.Context) error {
 		h.Set(echo.HeaderCacheControl, "no-cache")
 	}
 	body, enc := f.raw, ""
-	if f.compressible {
+	if f.compressible && len(f.raw) >= 512 {
 		h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-		f.compress()
-		body, enc = pickEncoding(c.Request().Header.Get(echo.HeaderAcceptEncoding), f.raw, f.gz, f.br)
+		body, enc = f.pick(c.Request().Header.Get(echo.HeaderAcceptEncoding))
 	}
 	// One ETag per representation: a cache must not answer a gzip request
 	// with brotli bytes it revalidated.
@@ -173,16 +181,20 @@ func (a *assets) serve(c echo.Context) error {
 	return c.Blob(http.StatusOK, f.ctype, body)
 }
 
-// pickEncoding chooses brotli, then gzip, then identity, by what the client
-// accepts (a q=0 refuses a coding) and which copies exist.
-func pickEncoding(accept string, raw, gz, br []byte) ([]byte, string) {
-	if br != nil && accepts(accept, "br") {
-		return br, "br"
+// pick chooses brotli, then gzip, then identity, by what the client
+// accepts (a q=0 refuses a coding) and which copies pay.
+func (f *asset) pick(accept string) ([]byte, string) {
+	if accepts(accept, "br") {
+		if b := f.brotli(); b != nil {
+			return b, "br"
+		}
 	}
-	if gz != nil && accepts(accept, "gzip") {
-		return gz, "gzip"
+	if accepts(accept, "gzip") {
+		if b := f.gzipped(); b != nil {
+			return b, "gzip"
+		}
 	}
-	return raw, ""
+	return f.raw, ""
 }
 
 // accepts reports whether an Accept-Encoding value allows coding.

@@ -193,7 +193,7 @@ func TestHTTPSuite(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "http.json")
 	var stdout, stderr bytes.Buffer
-	if err := httpSuite([]string{"-rounds", "1", "-d", "1s", "-c", "4", "-t", "1", "-json", out}, &stdout, &stderr); err != nil {
+	if err := httpSuite([]string{"-rounds", "1", "-d", "2s", "-c", "4", "-t", "1", "-json", out}, &stdout, &stderr); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
 	var rep wrkReport
