@@ -630,7 +630,7 @@ func AdminDefinitionEditPage(p AdminDefinitionEdit) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = defTextarea(p.Form, "user_template", "User prompt template", "{{variable}}: message, member, now, previous_messages, a declared context type, user.<field>, extras.<name>, input.<name>. Empty: the message (or a sub-agent's input) is sent as is.", 5).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = defTextarea(p.Form, "user_template", "User prompt template", "{{variable}}: message, member, now, previous_messages, a declared context type, user.<field> (the member: id, name, unit, targets.<name>, goal_weight_kg, height_cm, age, sex, activity_level, goals), extras.<name>, input.<name>. Empty: the message (or a sub-agent's input) is sent as is.", 5).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -138,6 +138,17 @@ type RunDetail struct {
 	ToolCalls    []ToolCallView
 	Effects      []EffectView
 	Validation   []AttemptView
+	// Steps trace a declarative definition's pipeline (agents, sub-agents,
+	// what their hooks were given); none for runs no definition shaped.
+	Steps []PipelineStepView
+}
+
+// PipelineStepView is one agent of a definition's pipeline in a run.
+type PipelineStepView struct {
+	Agent, Key, Error string
+	Depth, Attempts   int
+	Skipped           bool
+	Notes             []string
 }
 
 // AdminAssignments is the admin home: every agent's assignments with a
@@ -207,6 +218,9 @@ type TaskRow struct {
 	ByCoach, Keep, Running                      bool
 	RunCount                                    int
 	LastRunID                                   int64
+	// LastOutcome is the last slot's outcome in words; LastNote what the
+	// run adds (its failure, or why it fell back to the built-in coach).
+	LastOutcome, LastNote string
 }
 
 // SchedulePreview lists the next fire times of a schedule, or why there are none.
@@ -224,14 +238,25 @@ type AdminSchedules struct {
 	Preview SchedulePreview
 	Agents  []AdminAgent
 	Members []Option
+	// Refused are the coach's latest refused scheduling requests.
+	Refused []RefusedRequest
+}
+
+// RefusedRequest is a task the coach asked for and was refused (the
+// guardrails against scheduling loops).
+type RefusedRequest struct {
+	At, Member, Kind, Schedule, Description, Reason string
+	RunID                                           int64
 }
 
 // FireRow is one ledger row. SlotValue identifies the slot for "run this slot".
 type FireRow struct {
 	Slot, SlotValue, Via, Outcome, Reason, At string
-	RunID                                     int64
-	Attempts                                  int
-	Rerun                                     bool
+	// Note says how a clock change moved the slot.
+	Note     string
+	RunID    int64
+	Attempts int
+	Rerun    bool
 }
 
 // AdminTask edits one task and shows its ledger.

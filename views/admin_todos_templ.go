@@ -431,7 +431,7 @@ func TodosTable(csrf, show string, todos []TodoRow) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if t.ByCoach {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<span class=\"badge coach\">by coach</span> ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "<span class=\"badge by-coach\">by coach</span> ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

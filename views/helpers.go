@@ -175,3 +175,11 @@ func mediaURL(u string) templ.SafeURL {
 	}
 	return templ.URL(u)
 }
+
+// lastOutcome is ": ran", ": failed"… after a task's last run time.
+func lastOutcome(t TaskRow) string {
+	if t.LastOutcome == "" {
+		return ""
+	}
+	return ": " + t.LastOutcome
+}

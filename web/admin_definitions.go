@@ -31,6 +31,7 @@ type DefinitionsAdmin interface {
 	Discard(ctx context.Context, agentID string, number int, by string) error
 	Rollback(ctx context.Context, agentID, by string) (definition.Version, error)
 	Invoke(ctx context.Context, agentID string, p definition.Params) (definition.Result, error)
+	Answer(ctx context.Context, agentID string, p definition.Params) (definition.Result, error)
 }
 
 var _ DefinitionsAdmin = (*definition.Service)(nil)

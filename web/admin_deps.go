@@ -53,6 +53,7 @@ type Schedules interface {
 	RunSlot(ctx context.Context, id int64, slot time.Time) (schedule.Fire, error)
 	NextFires(t schedule.Task, n int) ([]time.Time, error)
 	Todos() *schedule.Todos
+	TaskRequests(ctx context.Context, f schedule.RequestFilter) ([]schedule.TaskRequest, error)
 }
 
 // CatalogAdmin is the content catalog as the admin catalog page uses it

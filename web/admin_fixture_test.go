@@ -83,7 +83,7 @@ func (m dbMembers) MemberIDs(ctx context.Context) ([]string, error) {
 // orchRunner lets the scheduler fire real runs of the orchestrator.
 type orchRunner struct{ o *agent.Orchestrator }
 
-func (r orchRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, _ string) (int64, error) {
+func (r orchRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, _, origin string) (int64, error) {
 	if memberID == "" {
 		runs, err := r.o.RunAssignmentForAll(ctx, agentID, assignmentID, agent.TriggerSchedule)
 		if len(runs) == 0 {
@@ -91,12 +91,12 @@ func (r orchRunner) RunAssignment(ctx context.Context, agentID, assignmentID, me
 		}
 		return runs[len(runs)-1].ID, err
 	}
-	run, err := r.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: agent.TriggerSchedule})
+	run, err := r.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: agent.TriggerSchedule, Origin: origin})
 	return run.ID, err
 }
 
-func (r orchRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, _ string) (int64, error) {
-	run, err := r.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: agent.TriggerSchedule})
+func (r orchRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, _, origin string) (int64, error) {
+	run, err := r.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: agent.TriggerSchedule, Origin: origin})
 	return run.ID, err
 }
 

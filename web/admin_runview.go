@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/views"
 )
 
@@ -131,6 +132,13 @@ func (s *Server) runDetail(r agent.Run) views.RunDetail {
 	}
 	for _, e := range r.Effects {
 		d.Effects = append(d.Effects, views.EffectView{Tool: e.Tool, Outcome: e.Outcome, Reason: e.Reason})
+	}
+	var steps []definition.Step
+	if len(r.Steps) > 0 && json.Unmarshal(r.Steps, &steps) == nil {
+		for _, st := range steps {
+			d.Steps = append(d.Steps, views.PipelineStepView{Agent: st.AgentID, Key: st.Key, Error: st.Error, Depth: st.Depth,
+				Attempts: st.Attempts, Skipped: st.Skipped, Notes: st.Notes})
+		}
 	}
 	for _, a := range r.ValidationErrors {
 		av := views.AttemptView{Attempt: a.Attempt, Source: a.Source}

@@ -40,7 +40,9 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 		Effects: []agent.EffectOutcome{{Key: "schedule_action:ab", Tool: "schedule_action", Outcome: agent.EffectDiscarded,
 			Reason: "the run's output is not the model's"}},
 		ValidationErrors: []agent.AttemptErrors{{Attempt: 1, Source: "model",
-			Errors: []agent.ValidationError{{Path: "/coach/briefing", Message: "missing property"}}}}}
+			Errors: []agent.ValidationError{{Path: "/coach/briefing", Message: "missing property"}}}},
+		Steps: json.RawMessage(`[{"agent_id":"coach","depth":0,"attempts":2,"notes":["hook send_message (after_agent) fired with \"<i>Hi</i>\""],"ms":1},` +
+			`{"agent_id":"reviewer","key":"review","depth":1,"attempts":1,"ms":1}]`)}
 	d := s.runDetail(fell)
 	if d.Duration != "1.5 s" || d.Cost != "$0.0004" || d.Active {
 		t.Fatalf("detail = %+v", d.RunView)
@@ -53,7 +55,8 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 	for _, want := range []string{"Used the heuristic planner instead of the model: model output invalid after 3 attempts",
 		"/coach/briefing: missing property", "Attempt 1 (model)", "get_weight_trend", "&#34;days&#34;: 7", "down 0.4 kg",
 		"&lt;b&gt;Hi&lt;/b&gt;", "gpt-4o-mini", "1200", "user text", `data-status="fell_back"`,
-		"<code>schedule_action</code>: discarded", "the run&#39;s output is not the model&#39;s"} {
+		"<code>schedule_action</code>: discarded", "the run&#39;s output is not the model&#39;s",
+		"Definition pipeline", "<code>reviewer</code>", "<code>review</code>", "hook send_message (after_agent) fired with &#34;&lt;i&gt;Hi&lt;/i&gt;&#34;"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("run detail lacks %q", want)
 		}

@@ -57,8 +57,11 @@ func (s *Server) taskRow(t schedule.Task) views.TaskRow {
 		PauseNote: t.PauseNote, Next: s.fmtSlotPtr(t.NextRunAt), Last: s.fmtSlotPtr(t.LastRunAt),
 		Expires: s.fmtSlotPtr(t.ExpiresAt), Overlap: string(t.OverlapPolicy), Catchup: string(t.CatchupPolicy),
 		ByCoach: t.CreatedBy == schedule.ByAgent, Keep: t.Keep, Running: t.Running, RunCount: t.RunCount,
-		LastRunID: t.LastRunID}
+		LastRunID: t.LastRunID, LastOutcome: outcomeText(t.LastOutcome), LastNote: t.LastNote}
 }
+
+// outcomeText is a ledger outcome in words ("" stays "").
+func outcomeText(o schedule.Outcome) string { return strings.ReplaceAll(string(o), "_", " ") }
 
 func (s *Server) taskRows(tasks []schedule.Task) []views.TaskRow {
 	out := make([]views.TaskRow, len(tasks))
@@ -145,7 +148,7 @@ func (s *Server) fireRows(t schedule.Task, fires []schedule.Fire) []views.FireRo
 	out := make([]views.FireRow, len(fires))
 	for i, f := range fires {
 		out[i] = views.FireRow{Slot: s.fmtSlot(f.ScheduledFor), SlotValue: f.ScheduledFor.UTC().Format(time.RFC3339Nano),
-			Via: f.Via, Outcome: string(f.Outcome), Reason: f.Reason, At: s.fmtSlot(f.At), RunID: f.RunID,
+			Via: f.Via, Outcome: string(f.Outcome), Reason: f.Reason, Note: f.Note, At: s.fmtSlot(f.At), RunID: f.RunID,
 			Attempts: f.Attempts, Rerun: t.Kind != schedule.KindHeartbeat && rerunnable(f.Outcome)}
 	}
 	return out

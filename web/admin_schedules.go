@@ -15,8 +15,12 @@ import (
 	"hearth/views"
 )
 
-// ledgerRows is how many ledger rows the task page shows.
-const ledgerRows = 100
+// ledgerRows is how many ledger rows the task page shows; refusedRows how
+// many of the coach's refused scheduling requests the schedules page lists.
+const (
+	ledgerRows  = 100
+	refusedRows = 20
+)
 
 // scheduleActions are the actions of POST /admin/schedules/:id/:action.
 var scheduleActions = map[string]bool{"pause": true, "resume": true, "approve": true, "keep": true, "run": true,
@@ -38,6 +42,14 @@ func (s *Server) schedulesPage(c echo.Context, form views.FormState, notice view
 		return p, err
 	}
 	p.Preview = s.preview(schedule.Task{Kind: schedule.Kind(form.Value("type")), Schedule: form.Value("schedule")})
+	refused, err := s.deps.Admin.Schedule.TaskRequests(ctx, schedule.RequestFilter{Outcome: schedule.RequestRefused, Limit: refusedRows})
+	if err != nil {
+		return p, err
+	}
+	for _, r := range refused {
+		p.Refused = append(p.Refused, views.RefusedRequest{At: r.At.Format("2006-01-02 15:04"), Member: r.MemberID,
+			Kind: string(r.Kind), Schedule: r.Schedule, Description: r.Description, Reason: r.Reason, RunID: r.RunID})
+	}
 	return p, nil
 }
 

@@ -2,12 +2,14 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/internal/schedule"
 )
 
@@ -206,4 +208,42 @@ func TestScheduleEditRecomputesAndKeepsInputOnError(t *testing.T) {
 	if got.Schedule != "0 21 * * *" || got.Description != "Evening notes" || got.NextRunAt == nil || got.NextRunAt.Hour() != 21 {
 		t.Fatalf("after edit: %+v", got)
 	}
+}
+
+// TestSchedulesListRefusedCoachRequests: a task the coach asked for and was
+// refused (here: a once task 15 seconds ahead) is listed with its reason.
+func TestSchedulesListRefusedCoachRequests(t *testing.T) {
+	env := newAdminEnv(t)
+	_, body := env.page("/admin/schedules")
+	mustContain(t, "empty list", body, `id="refused-requests"`, "has not been refused")
+	box, err := agent.NewToolbox(env.sched.AgentTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	soon := env.clock.Now().Add(15 * time.Second).Format(time.RFC3339)
+	_, err = box.Call(context.Background(), agent.Scope{AgentID: "tester", MemberID: "ada", RunID: 3}, "schedule_action",
+		json.RawMessage(`{"description":"Ask <i>again</i>","type":"once","schedule":"`+soon+`","prompt":null}`))
+	if err == nil || !strings.Contains(err.Error(), "at least 15 minutes ahead") {
+		t.Fatalf("tool: %v", err)
+	}
+	_, body = env.page("/admin/schedules")
+	mustContain(t, "refusals", body, "Refused coach requests", "Ask &lt;i&gt;again&lt;/i&gt;", "at least 15 minutes ahead",
+		`href="/admin/runs/3"`)
+}
+
+// TestScheduleShowsLastOutcome: the list and the task page show the last
+// run's outcome and what its run adds (why it fell back).
+func TestScheduleShowsLastOutcome(t *testing.T) {
+	env := newAdminEnv(t)
+	if resp, _ := env.form("/admin/schedules", taskForm(), false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+	if _, err := env.db.Write.Exec(`UPDATE scheduled_tasks SET last_outcome = 'ran', last_run_at = '2026-03-02T04:00:00Z',
+		last_note = 'fell back to the built-in coach: model output invalid after 3 attempts' WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	_, body := env.page("/admin/schedules")
+	mustContain(t, "list", body, ": ran ·")
+	_, body = env.page("/admin/schedules/1")
+	mustContain(t, "task page", body, "Last outcome", "fell back to the built-in coach: model output invalid after 3 attempts")
 }

@@ -1,22 +1,67 @@
 package web
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 )
 
-// apiAgents lists the registered agents with their assignments.
+// apiAgents lists the registered agents with their assignments, then the
+// agents made in admin (declarative definitions without code: no
+// assignments; they run through POST /api/agents/:agent/run).
 func (s *Server) apiAgents(c echo.Context) error {
 	agents := s.deps.Admin.Agents.Agents()
 	if agents == nil {
 		agents = []agent.AgentInfo{}
 	}
-	return c.JSON(http.StatusOK, map[string]any{"agents": agents})
+	made, err := s.adminMadeAgents(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"agents": append(agents, made...)})
+}
+
+// adminMadeAgents describes the agents that exist only as a definition
+// (with a current version).
+func (s *Server) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error) {
+	defs := s.deps.Admin.Definitions
+	if defs == nil {
+		return nil, nil
+	}
+	list, err := defs.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []agent.AgentInfo
+	for _, sum := range list {
+		if _, err := s.deps.Admin.Agents.Agent(sum.AgentID); err == nil || sum.Version == 0 {
+			continue // a code agent's definition, or every version rolled back
+		}
+		v, err := defs.Active(ctx, sum.AgentID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, agent.AgentInfo{ID: sum.AgentID, Description: fmt.Sprintf("Made in admin (definition v%d)", v.Number),
+			Assignments: []agent.AssignmentInfo{}, Tools: v.ToolIDs, Model: v.Model})
+	}
+	return out, nil
+}
+
+// adminMade reports whether id is an agent made in admin (not registered,
+// with a current definition).
+func (s *Server) adminMade(ctx context.Context, id string) bool {
+	if _, err := s.deps.Admin.Agents.Agent(id); err == nil || s.deps.Admin.Definitions == nil {
+		return false
+	}
+	_, err := s.deps.Admin.Definitions.Active(ctx, id)
+	return err == nil
 }
 
 // apiAssignments lists one agent's assignments and their default schedules.
@@ -36,7 +81,7 @@ type chatBody struct {
 }
 
 func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
-	if _, err := s.deps.Admin.Agents.Agent(c.Param("agent")); err != nil {
+	if _, err := s.deps.Admin.Agents.Agent(c.Param("agent")); err != nil && !s.adminMade(c.Request().Context(), c.Param("agent")) {
 		return agent.FreeformRequest{}, err
 	}
 	var b chatBody
@@ -61,11 +106,26 @@ func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
 }
 
 // apiAgentRun sends a chat message and answers with the finished run; the
-// reply is in its output and thread_id names the conversation.
+// reply is in its output and thread_id names the conversation. An agent
+// made in admin answers through its definition (definition.Runner.Answer):
+// the run's output is its composed result, and without a model it is a
+// recorded run that says the agent needs one.
 func (s *Server) apiAgentRun(c echo.Context) error {
 	req, err := s.chatRequest(c)
 	if err != nil {
 		return err
+	}
+	ctx := c.Request().Context()
+	if s.adminMade(ctx, req.Agent) {
+		res, err := s.deps.Admin.Definitions.Answer(ctx, req.Agent, definition.Params{Member: req.Member, Message: req.Message, Trigger: agent.TriggerAPI})
+		if res.RunID == 0 {
+			return err
+		}
+		run, gerr := s.deps.Admin.Agents.Runs().Get(ctx, res.RunID)
+		if gerr != nil {
+			return gerr
+		}
+		return c.JSON(http.StatusOK, run) // a failed run carries its error
 	}
 	run, err := s.deps.Admin.Agents.Freeform(c.Request().Context(), req)
 	if err != nil {
@@ -79,6 +139,9 @@ func (s *Server) apiAgentRunBackground(c echo.Context) error {
 	req, err := s.chatRequest(c)
 	if err != nil {
 		return err
+	}
+	if s.adminMade(c.Request().Context(), req.Agent) {
+		return apperr.New(apperr.Conflict, "agent %q is made in admin: run it with POST /api/agents/%s/run", req.Agent, req.Agent)
 	}
 	run, err := s.deps.Admin.Agents.StartFreeform(c.Request().Context(), req)
 	if err != nil {

@@ -18,6 +18,8 @@ type AssignmentRequest struct {
 	Member     string
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// Origin names what started the run beyond its trigger (see Run.Origin).
+	Origin string
 }
 
 // ErrClosed refuses a run once the orchestrator is closing.
@@ -104,7 +106,7 @@ func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentReques
 		r, err := o.runs.Get(ctx, inf.id)
 		return r, inf, err
 	}
-	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
+	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin}
 	if err := o.runs.create(ctx, o.db.Write, &r); err != nil {
 		if store.IsUnique(err) { // another process holds the slot
 			if cur, gerr := o.runs.activeRun(ctx, req.Agent, req.Assignment, req.Member); gerr == nil {
@@ -137,6 +139,8 @@ type TaskRequest struct {
 	// WorkflowRun links the run to the workflow run it is an attempt of
 	// (0 = none).
 	WorkflowRun int64
+	// Origin names what started the run beyond its trigger (see Run.Origin).
+	Origin string
 }
 
 // Driver runs a task's steps on x and returns the run's output; the engine
@@ -153,34 +157,52 @@ type Driver func(ctx context.Context, x *Exec) (json.RawMessage, error)
 // run and drive's error (apperr codes intact). If ctx ends first, the
 // error is ctx's and the run carries on.
 func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Driver) (Run, error) {
+	r, inf, err := o.startExecute(ctx, req, drive)
+	if err != nil {
+		return Run{}, err
+	}
+	run, runErr, err := o.wait(ctx, inf)
+	if err != nil {
+		return Run{ID: r.ID}, err
+	}
+	return run, runErr
+}
+
+// StartExecute is Execute without waiting: it returns the queued run at
+// once (Wait follows it); drive's error ends up in the run's error.
+func (o *Orchestrator) StartExecute(ctx context.Context, req TaskRequest, drive Driver) (Run, error) {
+	r, _, err := o.startExecute(ctx, req, drive)
+	return r, err
+}
+
+func (o *Orchestrator) startExecute(ctx context.Context, req TaskRequest, drive Driver) (Run, *inflight, error) {
 	if !agentID.MatchString(req.Agent) {
-		return Run{}, apperr.Invalidf("agent id %q must match %s", req.Agent, agentID)
+		return Run{}, nil, apperr.Invalidf("agent id %q must match %s", req.Agent, agentID)
 	}
 	if req.Member == "" {
-		return Run{}, apperr.Invalidf("a member is required")
+		return Run{}, nil, apperr.Invalidf("a member is required")
 	}
 	if req.Trigger == "" {
 		req.Trigger = TriggerAPI
 	}
 	if !req.Trigger.Valid() {
-		return Run{}, apperr.Invalidf("unknown trigger %q", req.Trigger)
+		return Run{}, nil, apperr.Invalidf("unknown trigger %q", req.Trigger)
 	}
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.closed {
-		o.mu.Unlock()
-		return Run{}, ErrClosed
+		return Run{}, nil, ErrClosed
 	}
-	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger}
+	r := Run{Agent: req.Agent, Assignment: req.Assignment, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin}
 	if req.WorkflowRun != 0 {
 		r.WorkflowRunID = &req.WorkflowRun
 	}
 	// Not in the (agent, assignment, member) slot: several invokes may run at once.
 	if err := o.runs.create(ctx, o.db.Write, &r); err != nil {
-		o.mu.Unlock()
 		if store.IsUnique(err) {
-			return Run{}, apperr.New(apperr.Conflict, "a %s/%s run for %s is already in progress", req.Agent, req.Assignment, req.Member)
+			return Run{}, nil, apperr.New(apperr.Conflict, "a %s/%s run for %s is already in progress", req.Agent, req.Assignment, req.Member)
 		}
-		return Run{}, err
+		return Run{}, nil, err
 	}
 	o.publish(&r)
 	inf := o.launchLocked(r, runKey{}, func(ctx context.Context, x *Exec) error {
@@ -206,10 +228,5 @@ func (o *Orchestrator) Execute(ctx context.Context, req TaskRequest, drive Drive
 			return x.commit(ctx, true, nil, nil)
 		})
 	})
-	o.mu.Unlock()
-	run, runErr, err := o.wait(ctx, inf)
-	if err != nil {
-		return Run{ID: r.ID}, err
-	}
-	return run, runErr
+	return r, inf, nil
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -67,6 +68,7 @@ func (x *Exec) snapshot() Run {
 	r.ValidationErrors = slices.Clone(r.ValidationErrors)
 	r.Effects = slices.Clone(r.Effects)
 	r.ModelNotes = slices.Clone(r.ModelNotes)
+	r.Steps = slices.Clone(r.Steps)
 	return r
 }
 
@@ -121,13 +123,23 @@ func (x *Exec) Memory(ctx context.Context, agentID string) (*Memory, error) {
 // Scope is the scope tools get in this run, acting for agentID with mem
 // (nil = none). Writes the tools make are staged in the run.
 func (x *Exec) Scope(agentID string, mem *Memory) Scope {
-	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Now: x.now, Memory: mem, stager: x.stage}
+	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Origin: x.run.Origin, Now: x.now, Memory: mem, stager: x.stage}
 }
 
 // readScope is a Scope that cannot write (the gather phase reads only).
 func (x *Exec) readScope(agentID string, mem *Memory) Scope {
-	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Now: x.now, Memory: mem}
+	return Scope{AgentID: agentID, MemberID: x.run.Member, RunID: x.run.ID, Origin: x.run.Origin, Now: x.now, Memory: mem}
 }
+
+// SetSteps records the trace of a definition's pipeline on the run
+// (Run.Steps); it is saved with the run's outcome.
+func (x *Exec) SetSteps(steps json.RawMessage) { x.update(func(r *Run) { r.Steps = steps }) }
+
+// FallBack marks the run as answered without the model for reason (it
+// ends as fell_back and applies none of the model's staged writes), for
+// drivers that answer without one (a declarative agent that needs a
+// model when none is configured, a workflow step that used the heuristic).
+func (x *Exec) FallBack(reason string) { x.fallBack(reason) }
 
 // Fallback reports why this run cannot use the model now: FallbackNoModel
 // without one (and for demo runs, which are the built-in planner's by
@@ -150,8 +162,9 @@ func (x *Exec) Fallback(ctx context.Context) (string, error) {
 type Reasoning struct {
 	Request
 	// Check validates a reply and returns the accepted output, or what is
-	// wrong with it.
-	Check func(ctx context.Context, raw string) (any, []ValidationError)
+	// wrong with it (sent back for a correction); a non-nil error ends the
+	// loop with that error (a sub-agent the check ran could not run).
+	Check func(ctx context.Context, raw string) (any, []ValidationError, error)
 	// Retries is how many corrections may follow the first reply.
 	Retries int
 	// Source labels this loop's validation errors on the run ("model", or
@@ -191,8 +204,11 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 			return nil, err
 		}
 		end = x.Phase(ctx, PhaseValidate)
-		out, errs := rq.Check(ctx, res.Output)
+		out, errs, err := rq.Check(ctx, res.Output)
 		end()
+		if err != nil {
+			return nil, err
+		}
 		if len(errs) == 0 {
 			return out, nil
 		}
@@ -355,10 +371,6 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx
 func (x *Exec) Commit(ctx context.Context, write func(tx *store.Tx) error) error {
 	return x.commit(ctx, x.snapshot().FallbackReason == "", write, nil)
 }
-
-// FallBack records that the driver used the heuristic instead of the model
-// for reason: the writes the model's tools staged will not be applied.
-func (x *Exec) FallBack(reason string) { x.fallBack(reason) }
 
 // correction is the user message that sends invalid output back.
 func correction(errs []ValidationError, schema bool) string {

@@ -35,6 +35,8 @@ type FreeformRequest struct {
 	// threads API): the message is theirs to be answered, not a scheduled
 	// request for the agent to relay something to the member.
 	Chat bool
+	// Origin names what started the run beyond its trigger (see Run.Origin).
+	Origin string
 }
 
 // StartFreeform records the message on its thread (created if ThreadID is
@@ -66,7 +68,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	if o.closed {
 		return Run{}, ErrClosed
 	}
-	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger}
+	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin}
 	var userMsg ThreadMessage
 	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
@@ -337,11 +339,11 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 		streamed = true
 		cs.add(ChatEvent{Type: ChatDelta, Text: string(text.WithoutCR([]byte(t)))})
 	}
-	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError) {
+	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError, error) {
 		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
-			return strings.TrimSpace(s), nil
+			return strings.TrimSpace(s), nil, nil
 		}
-		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}
+		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}, nil
 	}})
 	var invalid *InvalidOutputError
 	switch {

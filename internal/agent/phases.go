@@ -133,18 +133,34 @@ func (p *Phases) Reason(ctx context.Context, x *Exec, gathered any) (Reasoned, e
 	}
 	end := x.Phase(ctx, PhasePrompt)
 	pr, err := p.ca.a.Prompt(ctx, gathered, mem)
-	var hash string
+	var (
+		hash  string
+		shape *Shape
+	)
+	if sh, ok := p.ca.a.(Shaper); ok && err == nil {
+		var serr error
+		if shape, serr = sh.Shape(ctx, x, mem, pr); serr != nil {
+			// A definition that cannot run (a tool or context type gone)
+			// does not cost the member their run: the heuristic answers.
+			shape = &Shape{Err: serr}
+		}
+	}
 	if err == nil {
+		fingerprint := ""
+		if shape != nil {
+			pr.System = joinNonEmpty("\n\n", pr.System, shape.System)
+			fingerprint = shape.Fingerprint
+		}
 		pr.System = joinNonEmpty("\n\n", p.reg.def.SystemPrompt, pr.System)
 		x.SetPrompt(pr)
-		hash, err = inputHash(pr.System, gathered, mem)
+		hash, err = inputHash(pr.System+fingerprint, gathered, mem)
 		x.update(func(r *Run) { r.InputHash = hash })
 	}
 	end()
 	if err != nil {
 		return Reasoned{}, fmt.Errorf("prompt: %w", err)
 	}
-	res, err := p.o.reason(ctx, p.reg, p.ca, x, pr, gathered, mem)
+	res, err := p.o.reason(ctx, p.reg, p.ca, x, pr, gathered, mem, shape)
 	if err != nil {
 		return Reasoned{}, err
 	}

@@ -124,6 +124,14 @@ type Run struct {
 	ReusedFrom *int64   `json:"reused_from,omitempty"`
 	// WorkflowRunID names the workflow run this run is an attempt of.
 	WorkflowRunID *int64 `json:"workflow_run_id,omitempty"`
+	// Origin names what started the run beyond its trigger: "task:12" for
+	// a scheduled task, "todo:7" for a to-do the heartbeat took ("" for
+	// none). Tools see it in Scope.Origin (the scheduling guardrails do).
+	Origin string `json:"origin,omitempty"`
+	// Steps trace the agents of a declarative definition's pipeline that
+	// ran in this run (package definition's []Step as JSON), with what
+	// their hooks did; nil for runs no definition shaped.
+	Steps json.RawMessage `json:"steps,omitempty"`
 }
 
 // RunFilter selects runs for List; empty fields match all. Limit <= 0 means

@@ -28,16 +28,16 @@ func NewRunStore(db *store.DB, now func() time.Time) *RunStore {
 
 const runColumns = `id, agent_id, assignment_id, member_id, thread_id, triggered_by, status, phase, created_at,
 	started_at, finished_at, timings, attempts, model, tokens_in, tokens_out, cost_usd, error, fallback_reason,
-	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes, workflow_run_id`
+	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes, workflow_run_id, origin, steps`
 
 // create inserts a queued run and fills in its id and creation time.
 func (s *RunStore) create(ctx context.Context, q store.Queryer, r *Run) error {
 	r.Status = StatusQueued
 	r.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_runs (agent_id, assignment_id, member_id, thread_id,
-		triggered_by, status, created_at, workflow_run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		triggered_by, status, created_at, workflow_run_id, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Agent, r.Assignment, r.Member, nullID(r.ThreadID), string(r.Trigger), string(r.Status), store.FormatTime(r.CreatedAt),
-		nullID(r.WorkflowRunID))
+		nullID(r.WorkflowRunID), r.Origin)
 	if err != nil {
 		if isForeignKey(err) {
 			return apperr.NotFoundf("unknown member %q", r.Member)
@@ -54,7 +54,10 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 		b, _ := json.Marshal(v)
 		return string(b)
 	}
-	var prompt, output sql.NullString
+	var prompt, output, steps sql.NullString
+	if len(r.Steps) > 0 {
+		steps = sql.NullString{String: string(r.Steps), Valid: true}
+	}
 	if r.Prompt != nil {
 		prompt = sql.NullString{String: js(r.Prompt), Valid: true}
 	}
@@ -81,11 +84,11 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	_, err := q.ExecContext(ctx, `UPDATE agent_runs SET status = ?, phase = ?, started_at = ?, finished_at = ?,
 		timings = ?, attempts = ?, model = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, error = ?,
 		fallback_reason = ?, output = ?, prompt = ?, tool_calls = ?, validation_errors = ?, input_hash = ?,
-		reused_from = ?, thread_id = ?, effects = ?, model_notes = ? WHERE id = ?`,
+		reused_from = ?, thread_id = ?, effects = ?, model_notes = ?, steps = ? WHERE id = ?`,
 		string(r.Status), r.Phase, store.NullTime(r.StartedAt), store.NullTime(r.FinishedAt),
 		js(timings), r.Attempts, r.Model, r.TokensIn, r.TokensOut, r.CostUSD, r.Error,
 		r.FallbackReason, output, prompt, js(calls), js(verrs), r.InputHash,
-		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), js(notes), r.ID)
+		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), js(notes), steps, r.ID)
 	if err != nil {
 		return fmt.Errorf("agent: save run %d: %w", r.ID, err)
 	}
@@ -179,10 +182,10 @@ func scanRun(row store.Scanner) (Run, error) {
 	var r Run
 	var threadID, reused, workflowRun sql.NullInt64
 	var trig, status, created, timings, calls, verrs, effects, notes string
-	var started, finished, output, prompt sql.NullString
+	var started, finished, output, prompt, steps sql.NullString
 	err := row.Scan(&r.ID, &r.Agent, &r.Assignment, &r.Member, &threadID, &trig, &status, &r.Phase, &created,
 		&started, &finished, &timings, &r.Attempts, &r.Model, &r.TokensIn, &r.TokensOut, &r.CostUSD, &r.Error,
-		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes, &workflowRun)
+		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes, &workflowRun, &r.Origin, &steps)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -210,6 +213,9 @@ func scanRun(row store.Scanner) (Run, error) {
 	}
 	if output.Valid {
 		r.Output = json.RawMessage(output.String)
+	}
+	if steps.Valid {
+		r.Steps = json.RawMessage(steps.String)
 	}
 	if prompt.Valid {
 		r.Prompt = &Prompt{}

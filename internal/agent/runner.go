@@ -64,9 +64,22 @@ type reasoned struct {
 // spent, after a model error or invalid replies) the heuristic planner,
 // recording why on the run.
 func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec,
-	p Prompt, gathered any, mem *Memory) (reasoned, error) {
+	p Prompt, gathered any, mem *Memory, shape *Shape) (reasoned, error) {
 	check := func(source string) func(ctx context.Context, raw string) (any, []ValidationError) {
 		return o.check(ca, x, gathered, source)
+	}
+	// The model's replies pass the schema and domain checks, then the
+	// shape's (a definition's rules, its sub-agents, rules on their result).
+	modelCheck := func(ctx context.Context, raw string) (any, []ValidationError, error) {
+		out, errs := check(SourceModel)(ctx, raw)
+		if len(errs) > 0 || shape == nil || shape.Check == nil {
+			return out, errs, nil
+		}
+		errs, err := shape.Check(ctx, out.(json.RawMessage))
+		if err != nil || len(errs) > 0 {
+			return nil, errs, err
+		}
+		return out, nil, nil
 	}
 	heuristic := func(fallback string) (reasoned, error) {
 		return o.plan(ctx, ca, x, p, gathered, mem, fallback)
@@ -89,6 +102,10 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 	if fallback != "" {
 		return heuristic(fallback)
 	}
+	if shape != nil && shape.Err != nil {
+		o.log.Warn("agent: definition cannot shape the run, using heuristic", "run", x.run.ID, "err", shape.Err)
+		return heuristic("definition_error: " + shape.Err.Error())
+	}
 
 	settings := reg.def.Model.Merge(p.Model)
 	rq := Reasoning{
@@ -101,13 +118,26 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
 		},
-		Check:   check(SourceModel),
+		Check:   modelCheck,
 		Retries: settings.maxRetries(),
 	}
-	if specs := reg.tools.Specs(); len(specs) > 0 {
-		rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+	switch {
+	case shape != nil && shape.Tools != nil:
+		if len(shape.Tools) > 0 {
+			rq.Tools, rq.CallTool = shape.Tools, shape.CallTool
+		}
+	default:
+		if specs := reg.tools.Specs(); len(specs) > 0 {
+			rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+		}
+	}
+	if shape != nil && shape.Before != nil {
+		shape.Before(ctx)
 	}
 	out, err := x.Reason(ctx, rq)
+	if err == nil && shape != nil && shape.After != nil {
+		shape.After(ctx, out.(json.RawMessage))
+	}
 	var invalid *InvalidOutputError
 	switch {
 	case err == nil:

@@ -13,7 +13,9 @@ type Scope struct {
 	AgentID  string
 	MemberID string
 	RunID    int64
-	Now      time.Time
+	// Origin is the run's Run.Origin ("task:12", "todo:7", "").
+	Origin string
+	Now    time.Time
 	// Memory is the run's working memory (nil outside a run); tools such as
 	// MemoryTools read and write it, and the run saves it with act.
 	Memory *Memory

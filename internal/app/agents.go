@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
 	"hearth/internal/coach"
 	"hearth/internal/messages"
@@ -108,15 +109,23 @@ func (a *App) buildScheduler() error {
 	if catchUp == 0 {
 		catchUp = -1 // HEARTH_CATCHUP=0 turns catch-up off
 	}
-	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, deliver: messageDelivery{msgs: a.Messages, log: a.log}.deliver}
+	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, deliver: messageDelivery{msgs: a.Messages, log: a.log}.deliver,
+		answer: a.answerScheduled}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp,
+		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
 		CheckTarget: func(agentID, assignmentID string) error {
 			if agentID == schedule.SystemAgent {
 				return checkSystemJob(assignmentID)
 			}
 			info, err := a.Agents.Agent(agentID)
 			if err != nil {
+				if a.adminMade(agentID) { // an agent made in admin: freeform actions only
+					if assignmentID != "" {
+						return fmt.Errorf("agent %s is made in admin and has no assignments: give it a prompt", agentID)
+					}
+					return nil
+				}
 				return err
 			}
 			if assignmentID == "" {
@@ -145,6 +154,9 @@ type scheduleRunner struct {
 	// deliver hands a freeform run's output to its member when it was
 	// meant for them (nil: never).
 	deliver func(ctx context.Context, r agent.Run, prompt, trigger string)
+	// answer runs an agent made in admin (a definition without code),
+	// reporting whether agentID is one (nil: none are).
+	answer func(ctx context.Context, agentID, memberID, prompt, trigger, origin string) (runID int64, ok bool, err error)
 }
 
 func trigger(t string) agent.Trigger {
@@ -152,6 +164,48 @@ func trigger(t string) agent.Trigger {
 		return agent.TriggerManual
 	}
 	return agent.TriggerSchedule
+}
+
+// runNote says why a scheduled run that "ran" fell back to the built-in
+// coach (the task and its ledger show it), "" otherwise.
+func runNote(ctx context.Context, o *agent.Orchestrator, id int64) string {
+	r, err := o.Runs().Get(ctx, id)
+	if err != nil || r.Status != agent.StatusFellBack {
+		return ""
+	}
+	why := r.FallbackReason
+	switch why {
+	case agent.FallbackNoModel:
+		why = "no model is configured"
+	case agent.FallbackBudget:
+		why = "the day's model budget is spent"
+	case definition.FallbackNeedsModel:
+		return "needs a model: no language model is configured"
+	case "":
+		why = "no reason recorded"
+	}
+	return "fell back to the built-in coach: " + why
+}
+
+// adminMade reports whether agentID is an agent made in admin: no code
+// agent registered under it, a current definition.
+func (a *App) adminMade(agentID string) bool {
+	if _, err := a.Agents.Agent(agentID); err == nil || a.Definitions == nil {
+		return false
+	}
+	_, err := a.Definitions.Active(context.Background(), agentID)
+	return err == nil
+}
+
+// answerScheduled runs a scheduled action of an agent made in admin
+// through its definition (definition.Runner.Answer); ok is false for any
+// other agent.
+func (a *App) answerScheduled(ctx context.Context, agentID, memberID, prompt, trig, origin string) (int64, bool, error) {
+	if !a.adminMade(agentID) {
+		return 0, false, nil
+	}
+	res, err := a.Definitions.Answer(ctx, agentID, definition.Params{Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
+	return res.RunID, true, err
 }
 
 func runErr(r agent.Run) error {
@@ -162,7 +216,7 @@ func runErr(r agent.Run) error {
 	return nil
 }
 
-func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trig string) (int64, error) {
+func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trig, origin string) (int64, error) {
 	if agentID == schedule.SystemAgent {
 		return 0, s.system(ctx, assignmentID, trig)
 	}
@@ -179,15 +233,20 @@ func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID
 		}
 		return last, errors.Join(errs...)
 	}
-	r, err := s.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig)})
+	r, err := s.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
 		return 0, err
 	}
 	return r.ID, runErr(r)
 }
 
-func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trig string) (int64, error) {
-	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig)})
+func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trig, origin string) (int64, error) {
+	if s.answer != nil {
+		if id, ok, err := s.answer(ctx, agentID, memberID, prompt, trig, origin); ok {
+			return id, err
+		}
+	}
+	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
 		return 0, err
 	}

@@ -9,6 +9,8 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/coach"
+	"hearth/internal/messages"
+	"hearth/internal/store"
 )
 
 // registerAgents builds the declarative agent definitions over the coach's
@@ -29,18 +31,24 @@ func (a *App) registerAgents(ctx context.Context) error {
 	repo := definition.NewRepo(a.DB, definition.Registry{
 		Tools:    box,
 		Contexts: contexts,
-		Hooks:    definition.BuiltinHooks(a.Hub, nil),
+		Hooks:    a.definitionHooks(),
 		Vars:     map[string][]string{coach.AgentID: coach.TemplateVariables()},
+		Needs:    map[string]func(definition.Definition) []definition.Need{coach.AgentID: coach.Needs},
 	})
 	if _, err := coach.Seed(ctx, repo, box.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
 	}
 	deps.Tuning = coach.DefinitionTuning(repo)
+	var runner *definition.Runner // made below, over the orchestrator the coach registers with
+	deps.Shape = func(ctx context.Context, x *agent.Exec, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
+		return runner.Shape(ctx, x, coach.AgentID, mem, p)
+	}
 	if err := a.Agents.Register(coach.New(deps)); err != nil {
 		return fmt.Errorf("app: register coach: %w", err)
 	}
 	vars, own, others := coach.DefinitionRuntime(deps, box)
-	runner, err := definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
+	runner, err = definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
+		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
 		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
@@ -51,6 +59,66 @@ func (a *App) registerAgents(ctx context.Context) error {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}
 	return a.buildWorkflows(ctx, deps)
+}
+
+// definitionHooks are the hooks definitions may name: notify (the member's
+// screens), log_note (a coaching note) and send_message (the member's coach
+// messages).
+func (a *App) definitionHooks() map[string]definition.HookFunc {
+	hooks := definition.BuiltinHooks(a.Hub, coach.NoteLog{DB: a.DB})
+	if a.Messages != nil {
+		hooks[definition.HookSendMessage] = definition.SendMessageHook(
+			func(ctx context.Context, tx *store.Tx, member, agentID, text string, runID int64) error {
+				_, err := a.Messages.SendTx(ctx, tx, member, agentID, text, messages.Via{Source: "hook", RunID: runID})
+				return err
+			})
+	}
+	return hooks
+}
+
+// memberData is $user and {{user.…}} in definitions: the member's profile
+// (id, name, unit, targets, goal weight, height, age, sex, activity level)
+// and active goals. The editor lists these fields (definition.UserFields).
+func (a *App) memberData(ctx context.Context, member string) (map[string]any, error) {
+	m, err := a.DB.Member(ctx, member)
+	if err != nil {
+		return nil, err
+	}
+	goals, err := a.DB.Goals(ctx, member, true)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(m.Targets)
+	if err != nil {
+		return nil, err
+	}
+	var targets map[string]any
+	if err := json.Unmarshal(raw, &targets); err != nil {
+		return nil, err
+	}
+	gs := make([]any, 0, len(goals))
+	for _, g := range goals {
+		e := map[string]any{"kind": g.Kind, "description": g.Description, "unit": g.Unit}
+		if g.Target != nil {
+			e["target"] = *g.Target
+		}
+		if g.TargetDate != nil {
+			e["target_date"] = g.TargetDate.Format(time.DateOnly)
+		}
+		gs = append(gs, e)
+	}
+	u := map[string]any{"id": m.ID, "name": m.Name, "unit": string(m.Unit), "targets": targets, "goals": gs,
+		"sex": m.Sex, "activity_level": m.ActivityLevel}
+	if m.GoalWeightKg != nil {
+		u["goal_weight_kg"] = *m.GoalWeightKg
+	}
+	if m.HeightCm != nil {
+		u["height_cm"] = *m.HeightCm
+	}
+	if age := m.AgeOn(a.DB.Now().In(a.cfg.Location)); age > 0 {
+		u["age"] = age
+	}
+	return u, nil
 }
 
 // memberProfile is the member_profile context: the member's profile

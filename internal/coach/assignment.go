@@ -14,7 +14,19 @@ import (
 // dashboard document for today (see the package doc for its phases).
 type DailyDashboard struct{ c *core }
 
-var _ agent.Assignment = (*DailyDashboard)(nil)
+var (
+	_ agent.Assignment = (*DailyDashboard)(nil)
+	_ agent.Shaper     = (*DailyDashboard)(nil)
+)
+
+// Shape implements agent.Shaper: the coach's current definition shapes the
+// model path of the run (Deps.Shape); nil without one.
+func (a *DailyDashboard) Shape(ctx context.Context, x *agent.Exec, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
+	if a.c.shape == nil {
+		return nil, nil
+	}
+	return a.c.shape(ctx, x, mem, p)
+}
 
 // NewDailyDashboard returns the assignment over deps (New registers it
 // already; this is for callers that compose their own agent).

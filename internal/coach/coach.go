@@ -1,6 +1,7 @@
 package coach
 
 import (
+	"context"
 	"log/slog"
 	"time"
 
@@ -38,6 +39,11 @@ type Deps struct {
 	// Tuning, when set, supplies the prompts for every run (falling back to
 	// DefaultTuning when it fails).
 	Tuning TuningSource
+	// Shape, when set, lets the coach's current declarative definition
+	// shape the daily run's model path (its tools, context types, rules
+	// with retries, sub-agents and hooks; see agent.Shaper and
+	// definition.Runner.Shape). nil: the daily run offers every tool.
+	Shape ShapeFunc
 	// Now is the clock for tools called outside a run (default DB.Now).
 	Now func() time.Time
 	// Logger receives warnings (nil discards).
@@ -56,7 +62,11 @@ type core struct {
 	tuning TuningSource
 	log    *slog.Logger
 	msgs   Messenger
+	shape  ShapeFunc
 }
+
+// ShapeFunc shapes one daily run from the coach's definition.
+type ShapeFunc func(ctx context.Context, x *agent.Exec, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error)
 
 func newCore(d Deps) *core {
 	switch {
@@ -70,7 +80,7 @@ func newCore(d Deps) *core {
 		panic("coach: Deps.Dashboards is required")
 	}
 	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
-		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages}
+		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape}
 	if c.loc == nil {
 		c.loc = time.UTC
 	}

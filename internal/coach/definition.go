@@ -1,6 +1,7 @@
 package coach
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,6 +67,19 @@ func SeedDefinition(toolIDs []string) definition.Definition {
 // definition.EnsureSeeded) and reports whether it did.
 func Seed(ctx context.Context, repo *definition.Repo, toolIDs []string) (bool, error) {
 	return definition.EnsureSeeded(ctx, repo, SeedDefinition(toolIDs))
+}
+
+// Needs is what the daily-dashboard assignment cannot do without in the
+// coach's definition (definition.Registry.Needs): the dashboard document
+// schema as its output schema, since the run writes that document.
+func Needs(d definition.Definition) []definition.Need {
+	want, _ := json.Marshal(dashboard.SchemaMap())
+	got, _ := json.Marshal(d.OutputSchema)
+	if d.OutputSchema != nil && bytes.Equal(want, got) {
+		return nil
+	}
+	return []definition.Need{{Field: "output_schema", Message: "the daily-dashboard assignment needs the dashboard document schema " +
+		"(it writes that document every morning): restore it from the seed or version 1"}}
 }
 
 // TuningOf is the tuning a definition gives the coach: its prompts and

@@ -74,3 +74,13 @@ func scanNote(row store.Scanner) (Note, error) {
 	n.CreatedAt, err = store.ParseTime(at)
 	return n, err
 }
+
+// NoteLog records coaching notes for declarative definitions' log_note hook
+// (definition.NoteLogger).
+type NoteLog struct{ DB *store.DB }
+
+// LogNote stores note about member in tx.
+func (n NoteLog) LogNote(ctx context.Context, tx *store.Tx, member, _ string, note string, runID int64) error {
+	_, err := insertNote(ctx, tx, n.DB.Now(), member, note, runID)
+	return err
+}

@@ -29,6 +29,9 @@ func (g *Gathered) promptVars(mem *agent.Memory) map[string]string {
 		"menu":      content.FormatMenu(g.Menu),
 		"programs":  g.programsText(),
 		"memory":    memory,
+		"user.id":   g.Member.ID,
+		"user.name": g.Member.Name,
+		"user.unit": string(g.Member.Unit),
 	}
 }
 

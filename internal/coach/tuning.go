@@ -48,7 +48,8 @@ type TuningSource interface {
 
 // TemplateVariables lists the variables UserTemplate may use.
 func TemplateVariables() []string {
-	return []string{"member", "date", "unit", "data", "program", "answers", "followups", "menu", "programs", "memory", "gathered"}
+	return []string{"member", "date", "unit", "data", "program", "answers", "followups", "menu", "programs", "memory", "gathered",
+		"user.id", "user.name", "user.unit"} // the member, as definitions' {{user.<field>}} names them
 }
 
 // DefaultTuning returns the built-in prompts (prompts/*.md) and model settings.

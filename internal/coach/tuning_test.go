@@ -75,7 +75,7 @@ func TestTemplateRendering(t *testing.T) {
 		t.Fatalf("default template: %v", err)
 	}
 	for _, v := range TemplateVariables() {
-		if v != "gathered" && !strings.Contains(DefaultTuning().UserTemplate, "{{"+v+"}}") {
+		if v != "gathered" && !strings.HasPrefix(v, "user.") && !strings.Contains(DefaultTuning().UserTemplate, "{{"+v+"}}") {
 			t.Errorf("the default template does not use {{%s}}", v)
 		}
 	}
@@ -94,6 +94,14 @@ func TestTemplateRendering(t *testing.T) {
 	r := f.run("ada")
 	if !strings.HasPrefix(r.Prompt.User, `All of it: {"member":{"id":"ada"`) || !strings.Contains(r.Prompt.System, "Your assignment") {
 		t.Fatalf("{{gathered}} run prompt: system %q user %.80q", r.Prompt.System, r.Prompt.User)
+	}
+	// {{user.<field>}}, as the definition editor advertises, is the member.
+	f2 := newFixture(t, fixtureOpts{tuning: tuningFunc(func() (Tuning, error) {
+		return Tuning{SystemPrompt: "Coach {{user.name}} ({{user.id}}, {{user.unit}}).", UserTemplate: "{{data}}"}, nil
+	})})
+	f2.member(health.Member{ID: "ada", Name: "Ada", Unit: health.KG})
+	if r := f2.run("ada"); !strings.Contains(r.Prompt.System, "Coach Ada (ada, kg).") {
+		t.Fatalf("{{user.name}} in the coach's system prompt: %.200q", r.Prompt.System)
 	}
 }
 

@@ -189,21 +189,21 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 		Request: agent.Request{System: system, Messages: []agent.Message{{Role: agent.RoleUser, Content: string(facts)}},
 			Output: &agent.OutputSchema{Name: "weekly_summary", Schema: modelSummarySchema}},
 		Retries: 1,
-		Check: func(_ context.Context, raw string) (any, []agent.ValidationError) {
+		Check: func(_ context.Context, raw string) (any, []agent.ValidationError, error) {
 			doc := agent.ExtractJSON(raw)
 			if errs := sch.Validate([]byte(doc)); len(errs) > 0 {
-				return nil, errs
+				return nil, errs, nil
 			}
 			var s struct{ Summary string }
 			_ = json.Unmarshal([]byte(doc), &s)
 			clean, _ := text.Clean(text.Multi, strings.TrimSpace(s.Summary))
 			if clean == "" {
-				return nil, []agent.ValidationError{{Path: "/summary", Message: "is empty"}}
+				return nil, []agent.ValidationError{{Path: "/summary", Message: "is empty"}}, nil
 			}
 			if errs := checkNumbers("/summary", clean, numbers); len(errs) > 0 {
-				return nil, errs
+				return nil, errs, nil
 			}
-			return clean, nil
+			return clean, nil, nil
 		}})
 	if err != nil {
 		if ctx.Err() != nil {

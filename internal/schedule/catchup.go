@@ -135,7 +135,7 @@ func (s *Service) catchUp(ctx context.Context, t Task, spec Spec, now time.Time)
 		}
 		if runIt {
 			id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: latest, Via: TriggerCatchup,
-				Outcome: OutcomeRunning, Reason: "", At: now})
+				Outcome: OutcomeRunning, Reason: "", Note: s.clockNote(t, latest), At: now})
 			if store.IsUnique(err) { // this slot already has a story; do not run it twice
 				runIt = false
 				return saveTask(ctx, tx, t)

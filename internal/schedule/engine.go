@@ -179,7 +179,7 @@ func (s *Service) planFire(ctx context.Context, taskID int64, slot time.Time) (p
 			s.locked(func() { queued = st.queued != nil })
 			if t.OverlapPolicy == OverlapQueue && !queued {
 				id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: slot, Via: TriggerSchedule,
-					Outcome: OutcomeQueued, Reason: "waiting for the previous run to finish", At: now})
+					Outcome: OutcomeQueued, Reason: "waiting for the previous run to finish", Note: s.clockNote(t, slot), At: now})
 				if err != nil {
 					return fmt.Errorf("schedule: queue fire: %w", err)
 				}
@@ -198,7 +198,8 @@ func (s *Service) planFire(ctx context.Context, taskID int64, slot time.Time) (p
 			}
 			return saveTask(ctx, tx, t)
 		}
-		id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: slot, Via: TriggerSchedule, Outcome: OutcomeRunning, At: now})
+		id, err := insertFire(ctx, tx, Fire{TaskID: t.ID, ScheduledFor: slot, Via: TriggerSchedule, Outcome: OutcomeRunning,
+			Note: s.clockNote(t, slot), At: now})
 		if store.IsUnique(err) {
 			s.log.Warn("schedule: slot already in the ledger, not running it twice", "task", t.ID, "slot", slot)
 			return saveTask(ctx, tx, t)

@@ -29,7 +29,7 @@ func TestCronTaskFiresAtItsTime(t *testing.T) {
 	h.noCall()
 	h.advanceTo(nine)
 	c := h.waitCall()
-	if want := (call{Kind: "assignment", Agent: "health-coach", Assignment: "daily-dashboard", Member: "ada", Trigger: TriggerSchedule}); c != want {
+	if want := (call{Kind: "assignment", Agent: "health-coach", Assignment: "daily-dashboard", Member: "ada", Trigger: TriggerSchedule, Origin: TaskOrigin(task.ID)}); c != want {
 		t.Fatalf("call = %+v, want %+v", c, want)
 	}
 	h.waitIdle(task.ID)

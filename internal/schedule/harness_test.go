@@ -27,7 +27,7 @@ var t0 = time.Date(2026, 3, 2, 8, 58, 0, 0, berlin)
 
 // call is one run the fake runner was asked for.
 type call struct {
-	Kind, Agent, Assignment, Member, Prompt, Trigger string
+	Kind, Agent, Assignment, Member, Prompt, Trigger, Origin string
 }
 
 // fakeRunner is the edge of the package: it records calls, can hold runs
@@ -70,12 +70,12 @@ func (r *fakeRunner) run(ctx context.Context, c call) (int64, error) {
 	return id, fail
 }
 
-func (r *fakeRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trigger string) (int64, error) {
-	return r.run(ctx, call{Kind: "assignment", Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger})
+func (r *fakeRunner) RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trigger, origin string) (int64, error) {
+	return r.run(ctx, call{Kind: "assignment", Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger, Origin: origin})
 }
 
-func (r *fakeRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trigger string) (int64, error) {
-	return r.run(ctx, call{Kind: "freeform", Agent: agentID, Member: memberID, Prompt: prompt, Trigger: trigger})
+func (r *fakeRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trigger, origin string) (int64, error) {
+	return r.run(ctx, call{Kind: "freeform", Agent: agentID, Member: memberID, Prompt: prompt, Trigger: trigger, Origin: origin})
 }
 
 func (r *fakeRunner) Idle(string) bool {
@@ -151,7 +151,10 @@ func (h *harness) boot(now time.Time) {
 	h.runner = newFakeRunner()
 	h.pub = &recorder{}
 	opts := h.opts
-	opts.Location, opts.Clock = berlin, h.clock
+	if opts.Location == nil {
+		opts.Location = berlin
+	}
+	opts.Clock = h.clock
 	svc, err := New(h.db, h.runner, h.pub, nil, opts)
 	if err != nil {
 		h.t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 )
 
 const fireCols = `id, task_id, scheduled_for, via, outcome, reason, run_id, todo_id, attempts,
-	started_at, finished_at, at`
+	started_at, finished_at, at, note`
 
 func scanFire(row store.Scanner, loc *time.Location) (Fire, error) {
 	var (
@@ -22,7 +22,7 @@ func scanFire(row store.Scanner, loc *time.Location) (Fire, error) {
 		started, finished sql.NullString
 	)
 	if err := row.Scan(&f.ID, &f.TaskID, &slot, &f.Via, &outcome, &f.Reason, &runID, &todoID, &f.Attempts,
-		&started, &finished, &at); err != nil {
+		&started, &finished, &at, &f.Note); err != nil {
 		return f, err
 	}
 	f.Outcome, f.RunID, f.TodoID = Outcome(outcome), runID.Int64, todoID.Int64
@@ -57,9 +57,9 @@ func insertFire(ctx context.Context, q store.Queryer, f Fire) (int64, error) {
 		f.Attempts = max(f.Attempts, 1)
 	}
 	res, err := q.ExecContext(ctx, `INSERT INTO task_fires (task_id, scheduled_for, via, outcome, reason,
-		todo_id, attempts, started_at, at) VALUES (?,?,?,?,?,?,?,?,?)`,
+		todo_id, attempts, started_at, at, note) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		f.TaskID, store.FormatTime(f.ScheduledFor), f.Via, string(f.Outcome), f.Reason, nullID(f.TodoID),
-		f.Attempts, started, store.FormatTime(f.At))
+		f.Attempts, started, store.FormatTime(f.At), f.Note)
 	if err != nil {
 		return 0, err
 	}

@@ -57,7 +57,7 @@ func (s Spec) Next(t time.Time) time.Time {
 	case KindInterval, KindHeartbeat:
 		return t.Add(s.every)
 	case KindRecurring:
-		return s.cron.Next(t.In(s.loc))
+		return s.nextRecurring(t) // with the clock-change policy (clock.go)
 	}
 	return time.Time{}
 }

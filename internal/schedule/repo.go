@@ -13,7 +13,7 @@ import (
 
 const taskCols = `id, description, kind, schedule, agent_id, assignment_id, member_id, prompt, status,
 	status_reason, pause_note, paused_at, overlap_policy, catchup_policy, created_by, created_by_run,
-	keep, expires_at, last_run_at, next_run_at, run_count, last_run_id, created_at, updated_at`
+	keep, expires_at, last_run_at, next_run_at, run_count, last_run_id, created_at, updated_at, last_outcome, last_note`
 
 func scanTask(row store.Scanner, loc *time.Location) (Task, error) {
 	var (
@@ -23,16 +23,16 @@ func scanTask(row store.Scanner, loc *time.Location) (Task, error) {
 		createdRun, lastRun            sql.NullInt64
 		created, updated               string
 		kind, status, overlap, catchup string
-		by                             string
+		by, lastOutcome                string
 	)
 	if err := row.Scan(&t.ID, &t.Description, &kind, &t.Schedule, &t.AgentID, &t.AssignmentID, &member,
 		&t.Prompt, &status, &t.StatusReason, &t.PauseNote, &paused, &overlap, &catchup, &by, &createdRun,
-		&t.Keep, &expires, &last, &next, &t.RunCount, &lastRun, &created, &updated); err != nil {
+		&t.Keep, &expires, &last, &next, &t.RunCount, &lastRun, &created, &updated, &lastOutcome, &t.LastNote); err != nil {
 		return t, err
 	}
 	t.Kind, t.Status, t.OverlapPolicy, t.CatchupPolicy, t.CreatedBy = Kind(kind), Status(status),
 		OverlapPolicy(overlap), CatchupPolicy(catchup), CreatedBy(by)
-	t.MemberID, t.CreatedByRun, t.LastRunID = member.String, createdRun.Int64, lastRun.Int64
+	t.MemberID, t.CreatedByRun, t.LastRunID, t.LastOutcome = member.String, createdRun.Int64, lastRun.Int64, Outcome(lastOutcome)
 	var err error
 	for _, f := range []struct {
 		dst **time.Time
@@ -109,12 +109,13 @@ func saveTask(ctx context.Context, q store.Queryer, t Task) error {
 	res, err := q.ExecContext(ctx, `UPDATE scheduled_tasks SET description = ?, kind = ?, schedule = ?,
 		agent_id = ?, assignment_id = ?, member_id = ?, prompt = ?, status = ?, status_reason = ?,
 		pause_note = ?, paused_at = ?, overlap_policy = ?, catchup_policy = ?, keep = ?, expires_at = ?,
-		last_run_at = ?, next_run_at = ?, run_count = ?, last_run_id = ?, updated_at = ? WHERE id = ?`,
+		last_run_at = ?, next_run_at = ?, run_count = ?, last_run_id = ?, updated_at = ?, last_outcome = ?,
+		last_note = ? WHERE id = ?`,
 		t.Description, string(t.Kind), t.Schedule, t.AgentID, t.AssignmentID, store.NullString(t.MemberID),
 		t.Prompt, string(t.Status), t.StatusReason, t.PauseNote, store.NullTime(t.PausedAt),
 		string(t.OverlapPolicy), string(t.CatchupPolicy), t.Keep, store.NullTime(t.ExpiresAt),
 		store.NullTime(t.LastRunAt), store.NullTime(t.NextRunAt), t.RunCount, nullID(t.LastRunID),
-		store.FormatTime(t.UpdatedAt), t.ID)
+		store.FormatTime(t.UpdatedAt), string(t.LastOutcome), t.LastNote, t.ID)
 	if err != nil {
 		return fmt.Errorf("schedule: save task %d: %w", t.ID, err)
 	}

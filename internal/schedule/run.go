@@ -31,11 +31,11 @@ func (s *Service) call(ctx context.Context, t Task, via string, todo *Todo) (run
 	}()
 	switch {
 	case todo != nil:
-		return s.runner.RunFreeform(ctx, t.AgentID, todo.MemberID, todoPrompt(*todo), TriggerHeartbeat)
+		return s.runner.RunFreeform(ctx, t.AgentID, todo.MemberID, todoPrompt(*todo), TriggerHeartbeat, TodoOrigin(todo.ID))
 	case t.AssignmentID != "":
-		return s.runner.RunAssignment(ctx, t.AgentID, t.AssignmentID, t.MemberID, via)
+		return s.runner.RunAssignment(ctx, t.AgentID, t.AssignmentID, t.MemberID, via, TaskOrigin(t.ID))
 	default:
-		return s.runner.RunFreeform(ctx, t.AgentID, t.MemberID, t.Prompt, via)
+		return s.runner.RunFreeform(ctx, t.AgentID, t.MemberID, t.Prompt, via, TaskOrigin(t.ID))
 	}
 }
 
@@ -59,6 +59,9 @@ func outcomeOf(ctx context.Context, err error) (Outcome, string) {
 func (s *Service) finish(ctx context.Context, t Task, fireID int64, via string, runID int64, runErr error, todo *Todo) (Task, int64) {
 	outcome, reason := outcomeOf(ctx, runErr)
 	dbctx := context.WithoutCancel(ctx)
+	if outcome == OutcomeRan && runID != 0 && s.opt.RunNote != nil {
+		reason = clip(s.opt.RunNote(dbctx, runID), 500)
+	}
 	defer s.publish(t.ID, "finished")
 	var (
 		cur      Task
@@ -139,6 +142,7 @@ func applyOutcome(t *Task, o Outcome, reason string, runID int64, now time.Time)
 	if runID != 0 {
 		t.LastRunID = runID
 	}
+	t.LastOutcome, t.LastNote = o, reason
 	if o != OutcomeSkippedBudget {
 		t.RunCount++
 	}
@@ -147,7 +151,7 @@ func applyOutcome(t *Task, o Outcome, reason string, runID int64, now time.Time)
 	}
 	switch o {
 	case OutcomeRan:
-		t.StatusReason = ""
+		t.StatusReason = reason // a run that fell back says why
 		if t.Kind == KindOnce {
 			t.Status, t.NextRunAt = StatusCompleted, nil
 		} else {

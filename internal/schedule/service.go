@@ -41,11 +41,14 @@ import (
 // the agent orchestrator to it). Both Run methods block until the run ends
 // and return its id (0 when no run row was made) and its failure. memberID ""
 // means all members for an assignment. trigger is one of the Trigger*
-// constants. Wrap ErrOverBudget in the error when the run was refused for
+// constants. origin names the task or to-do behind the run ("task:12",
+// "todo:7"); the runner records it on the run (agent.Run.Origin), where the
+// scheduling tools read it (a run started by a coach-created task or to-do
+// cannot schedule another without approval). Wrap ErrOverBudget in the error when the run was refused for
 // budget so the ledger says skipped_budget instead of failed.
 type Runner interface {
-	RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trigger string) (runID int64, err error)
-	RunFreeform(ctx context.Context, agentID, memberID, prompt, trigger string) (runID int64, err error)
+	RunAssignment(ctx context.Context, agentID, assignmentID, memberID, trigger, origin string) (runID int64, err error)
+	RunFreeform(ctx context.Context, agentID, memberID, prompt, trigger, origin string) (runID int64, err error)
 	// Idle reports whether the agent has no run in progress (for the heartbeat).
 	Idle(agentID string) bool
 }
@@ -66,9 +69,15 @@ type Options struct {
 	Clock    clockwork.Clock // default the real clock; tests pass a fake
 	// CatchUpWindow: a task whose latest missed slot is at most this old at
 	// Start runs once (policy "once"). Zero = 12h; negative = never catch up.
-	CatchUpWindow    time.Duration
-	MaxAgentTasks    int           // live coach-created tasks per member; default 20
-	AgentTaskTTL     time.Duration // coach-created tasks expire after this unless kept; default 30 days
+	CatchUpWindow time.Duration
+	MaxAgentTasks int           // live coach-created tasks per member; default 20
+	AgentTaskTTL  time.Duration // coach-created tasks expire after this unless kept; default 30 days
+	// DailyAgentTasks caps the tasks of every kind the coach may create for
+	// one member per calendar day (household zone); default 10.
+	DailyAgentTasks int
+	// MinOnceLead is how far ahead a coach-created once task must be;
+	// default 15 minutes.
+	MinOnceLead      time.Duration
 	HeartbeatMinutes int           // interval of the default heartbeat; default 5
 	MaxTodoAttempts  int           // heartbeat stops retrying a failing to-do after this; default 3
 	LedgerRetention  time.Duration // finished ledger rows older than this are pruned; default 90 days
@@ -78,6 +87,10 @@ type Options struct {
 	DefaultAgent      string // default "health-coach"
 	DefaultAssignment string // default "daily-dashboard"
 	DefaultCron       string // default "0 4 * * *"
+	// RunNote, when set, says what a run's record adds to its outcome "ran"
+	// ("fell back to the built-in coach: no model configured"; "" for
+	// nothing); the task and its ledger row show it.
+	RunNote func(ctx context.Context, runID int64) string
 	// CheckTarget, when set, rejects unknown agents or assignments on Create
 	// and Update (assignmentID "" = a freeform action or heartbeat).
 	CheckTarget func(agentID, assignmentID string) error
@@ -95,6 +108,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAgentTasks <= 0 {
 		o.MaxAgentTasks = 20
+	}
+	if o.DailyAgentTasks <= 0 {
+		o.DailyAgentTasks = 10
+	}
+	if o.MinOnceLead <= 0 {
+		o.MinOnceLead = 15 * time.Minute
 	}
 	if o.AgentTaskTTL <= 0 {
 		o.AgentTaskTTL = 30 * 24 * time.Hour

@@ -18,7 +18,9 @@ import (
 // tasks per member, interval ≥ 1 minute, description ≤ 2,000 characters,
 // no time in the past for once, tasks expire after Options.AgentTaskTTL
 // unless an admin keeps them, and recurring or interval tasks wait in
-// pending_approval until an admin approves them. A refused call returns an
+// pending_approval until an admin approves them; the loop guardrails of
+// guard.go (daily quota, lead time of once tasks, approval for tasks asked
+// for by runs of coach-made tasks) apply on top. A refused call returns an
 // error whose message tells the model why. The writing tools check their
 // call at once and stage the write: it happens in the run's commit, only
 // when the model's output is accepted (see agent.Effect).
@@ -116,7 +118,9 @@ func (s *Service) scheduleActionTool() agent.Tool {
 		"Schedule a follow-up action for this member: you will run the prompt (or the description) at the time. "+
 			"type once: schedule is an RFC 3339 time in the future (e.g. 2026-03-01T09:00:00+01:00); "+
 			"recurring: a 5-field cron expression in the household's time zone (e.g. \"0 8 * * 1\"); "+
-			"interval: whole minutes ≥ 1. Recurring and interval actions wait for an admin's approval.",
+			"interval: whole minutes ≥ 1. Recurring and interval actions wait for an admin's approval. "+
+			fmt.Sprintf("A once action must be at least %s ahead; at most %d actions a day per member.",
+				fmtDuration(s.opt.MinOnceLead), s.opt.DailyAgentTasks),
 		func(ctx context.Context, scope agent.Scope, a scheduleArgs) (map[string]any, error) {
 			in := TaskInput{Description: a.Description, Kind: Kind(a.Type), Schedule: a.Schedule,
 				AgentID: s.agentOf(scope), MemberID: scope.MemberID}
@@ -127,18 +131,27 @@ func (s *Service) scheduleActionTool() agent.Tool {
 			if err == nil {
 				err = s.checkAgentLimit(ctx, s.db.Read, scope.MemberID)
 			}
+			var reqID int64
+			if err == nil {
+				t, reqID, err = s.guardAgentTask(ctx, t, scope.RunID, scope.Origin)
+			}
 			if err != nil {
-				return nil, refusal(action, err)
+				return nil, refusal(action, s.refuseRequest(ctx, in, scope.RunID, err))
 			}
 			if err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
-				_, err := s.insertTx(ctx, tx, &t, "")
-				return err
+				if _, err := s.insertTx(ctx, tx, &t, ""); err != nil {
+					return err
+				}
+				return settleRequest(ctx, tx, reqID, t)
 			}); err != nil {
 				return nil, err
 			}
 			out := s.taskSummary(t)
 			if t.Status == StatusPendingApproval {
 				out["note"] = stagedNote + "; then it waits for an admin to approve it before it runs"
+				if t.StatusReason != "" {
+					out["note"] = out["note"].(string) + " (" + t.StatusReason + ")"
+				}
 			}
 			return out, nil
 		})

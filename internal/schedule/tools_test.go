@@ -99,7 +99,8 @@ func callTool(t *testing.T, tt testTool, scope agent.Scope, args string) (map[st
 }
 
 func TestScheduleActionGuardrails(t *testing.T) {
-	h := newHarness(t).start()
+	// The daily quota (TestAgentTaskLoopGuardrails) is lifted to reach the live-task cap.
+	h := newHarness(t, func(o *Options) { o.DailyAgentTasks = 100 }).start()
 	tl := tools(t, h.svc)
 	ada := agent.Scope{AgentID: "health-coach", MemberID: "ada", RunID: 42}
 	sched := tl["schedule_action"]

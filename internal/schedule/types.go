@@ -116,6 +116,10 @@ type Task struct {
 	NextRunAt *time.Time `json:"next_run_at,omitempty"`
 	RunCount  int        `json:"run_count"`
 	LastRunID int64      `json:"last_run_id,omitempty"`
+	// LastOutcome is the last slot's outcome; LastNote what its run's
+	// record adds (its failure, or why it fell back to the built-in coach).
+	LastOutcome Outcome `json:"last_outcome,omitempty"`
+	LastNote    string  `json:"last_note,omitempty"`
 	// Running is true while a run of this task is in progress (its ledger
 	// has a running row).
 	Running   bool      `json:"running"`
@@ -182,18 +186,20 @@ type TaskFilter struct {
 
 // Fire is one ledger row: what happened to one slot of a task.
 type Fire struct {
-	ID           int64      `json:"id"`
-	TaskID       int64      `json:"task_id"`
-	ScheduledFor time.Time  `json:"scheduled_for"`
-	Via          string     `json:"via"`
-	Outcome      Outcome    `json:"outcome"`
-	Reason       string     `json:"reason,omitempty"`
-	RunID        int64      `json:"run_id,omitempty"`
-	TodoID       int64      `json:"todo_id,omitempty"`
-	Attempts     int        `json:"attempts"`
-	StartedAt    *time.Time `json:"started_at,omitempty"`
-	FinishedAt   *time.Time `json:"finished_at,omitempty"`
-	At           time.Time  `json:"at"`
+	ID           int64     `json:"id"`
+	TaskID       int64     `json:"task_id"`
+	ScheduledFor time.Time `json:"scheduled_for"`
+	Via          string    `json:"via"`
+	Outcome      Outcome   `json:"outcome"`
+	Reason       string    `json:"reason,omitempty"`
+	// Note says how a clock change moved this slot ("" when none did).
+	Note       string     `json:"note,omitempty"`
+	RunID      int64      `json:"run_id,omitempty"`
+	TodoID     int64      `json:"todo_id,omitempty"`
+	Attempts   int        `json:"attempts"`
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	At         time.Time  `json:"at"`
 }
 
 // TaskEvent is the Data of a "task" event published on the admin topic.

@@ -140,6 +140,7 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 			VALUES ('check in with %[1]s', 'once', '2026-03-02T09:00:00Z', 'health-coach', '%[1]s', 'p', '%[2]s', '%[2]s')`,
 		`INSERT INTO task_fires (task_id, scheduled_for, via, outcome, at) VALUES ((SELECT max(id) FROM scheduled_tasks WHERE member_id = '%[1]s'), '%[2]s', 'schedule', 'ran', '%[2]s')`,
 		`INSERT INTO agent_todos (agent_id, member_id, text, created_at, updated_at) VALUES ('health-coach', '%[1]s', 'ask %[1]s', '%[2]s', '%[2]s')`,
+		`INSERT INTO agent_task_requests (member_id, agent_id, kind, description, outcome, reason, at) VALUES ('%[1]s', 'health-coach', 'once', 'ask %[1]s', 'refused', 'too soon', '%[2]s')`,
 		`INSERT INTO imports (member_id, file_name, kind, status, started_at) VALUES ('%[1]s', '%[1]s.csv', 'csv-weight', 'complete', '%[2]s')`,
 		`INSERT INTO request_keys (member_id, kind, key, body_hash, response, created_at) VALUES ('%[1]s', 'POST /m/:member/weight', 'k', 'h', '{"member":"%[1]s"}', '%[2]s')`,
 		`INSERT INTO import_samples (member_id, kind, at, source_key, import_id, value) VALUES ('%[1]s', 'energy', '%[2]s', 'k', 1, 100)`,

@@ -32,7 +32,8 @@
 //
 // Template variables: message (the invoke's message, at every level),
 // member, now, previous_messages, every context type the definition
-// declares, user.<path> (Options.Members' data), extras.<path>, input.<path>
+// declares, user.<path> (Options.Members' data: the app gives the member's
+// profile, targets and active goals), extras.<path>, input.<path>
 // (a sub-agent's mapped input) and, for a sub-agent whose input mapping is
 // an object, its keys. A variable without a value fails the run. There is no
 // heuristic fallback: without a model, with the budget spent, after a model
@@ -49,8 +50,18 @@
 // limited to MaxDepth levels; cycles and deeper chains are refused on save
 // and at run time.
 //
+// Rules whose path starts with a sub-agent's key are checked on the
+// composed result, after the sub-agents ran on an accepted output; their
+// failures go back to the model like the other rules' (each attempt runs
+// the sub-agents again).
+//
+// Runner.Shape applies a definition to a run of an engine assignment (the
+// coach's daily dashboard, agent.Shaper): its tools, context types, rules,
+// sub-agents and hooks on the model path; Registry.Needs names what such an
+// assignment cannot do without, and a save that removes it is refused.
+//
 // Hooks are named functions (Registry.Hooks; BuiltinHooks gives notify and
-// log_note) attached before/after the agent, before/after each tool
+// log_note, SendMessageHook send_message; the step notes what each was given) attached before/after the agent, before/after each tool
 // (tool_hooks) and after a sub-agent entry. A hook's source is a dot path into
 // the value at its point ("" = all of it): before the agent {member, message,
 // input, extras}; after the agent its composed result; before a tool {tool,

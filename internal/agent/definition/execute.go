@@ -82,17 +82,13 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	if def.OutputSchema != nil {
 		req.Output = &agent.OutputSchema{Name: schemaName(def.AgentID), Schema: def.OutputSchema, Loose: !strictCompatible(def.OutputSchema)}
 	}
-	var out any
+	var out, composed any
+	after := inv.composer(def, c, self, &composed) // sub-agents, and the rules on their keys, per accepted output
 	if inv.heuristic {
-		out, err = inv.plan(ctx, cur, idx, scope, req, system, user)
+		out, err = inv.plan(ctx, cur, idx, scope, req, system, user, after)
 	} else {
-		out, err = inv.reason(ctx, cur, c, idx, req)
+		out, err = inv.reason(ctx, cur, c, idx, req, after)
 	}
-	if err != nil {
-		return node{}, err
-	}
-
-	composed, err := inv.subAgents(ctx, def, c, out, self)
 	if err != nil {
 		return node{}, err
 	}

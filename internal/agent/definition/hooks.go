@@ -21,8 +21,9 @@ const (
 
 // Built-in hook names (BuiltinHooks).
 const (
-	HookNotify  = "notify"
-	HookLogNote = "log_note"
+	HookNotify      = "notify"
+	HookLogNote     = "log_note"
+	HookSendMessage = "send_message"
 )
 
 // NotifyKind is the live event kind the notify hook publishes.
@@ -88,6 +89,25 @@ func LogNoteHook(notes NoteLogger) HookFunc {
 		}
 		return ev.Scope.Stage(func(ctx context.Context, tx *store.Tx) error {
 			return notes.LogNote(ctx, tx, ev.Member, ev.AgentID, note, ev.RunID)
+		})
+	}
+}
+
+// MessageSender delivers text to a member's coach messages inside tx (the
+// app adapts messages.Service.SendTx).
+type MessageSender func(ctx context.Context, tx *store.Tx, member, agentID, text string, runID int64) error
+
+// SendMessageHook delivers the value as text to the member's coach
+// messages ("From your coach") when the run commits. An empty value is an
+// error (noted on the step).
+func SendMessageHook(send MessageSender) HookFunc {
+	return func(_ context.Context, ev HookEvent) error {
+		msg := hookText(ev.Value)
+		if msg == "" {
+			return errors.New("send_message: nothing to send (the source is empty)")
+		}
+		return ev.Scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+			return send(ctx, tx, ev.Member, ev.AgentID, msg, ev.RunID)
 		})
 	}
 }

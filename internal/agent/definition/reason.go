@@ -12,17 +12,30 @@ import (
 	"hearth/internal/agent"
 )
 
+// compose runs an accepted output's sub-agents and checks the rules on
+// their keys against the composed result: validation errors go back to the
+// model like the schema's; an error is a sub-agent that could not run.
+type compose func(ctx context.Context, output any) ([]agent.ValidationError, error)
+
 // reason asks the model through the engine's loop until the output passes
-// the schema and the rules, at most 1 + MaxRetries times.
-func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int, req agent.Request) (any, error) {
+// the schema, the rules and (after composing its sub-agents' results) the
+// rules on their keys, at most 1 + MaxRetries times.
+func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int, req agent.Request, after compose) (any, error) {
 	src := agent.SourceModel
 	if c.key != "" {
 		src += " (sub-agent " + c.key + ")"
 	}
 	out, err := inv.x.Reason(ctx, agent.Reasoning{Request: req, Retries: max(cur.MaxRetries, 0), Source: src,
-		Check: func(_ context.Context, raw string) (any, []agent.ValidationError) {
+		Check: func(ctx context.Context, raw string) (any, []agent.ValidationError, error) {
 			inv.updateStep(idx, func(s *Step) { s.Attempts++ })
-			return cur.check(raw)
+			out, errs := cur.check(raw)
+			if len(errs) > 0 || after == nil {
+				return out, errs, nil
+			}
+			if errs, err := after(ctx, out); err != nil || len(errs) > 0 {
+				return nil, errs, err
+			}
+			return out, nil, nil
 		}})
 	var invalid *agent.InvalidOutputError
 	switch {
@@ -37,7 +50,7 @@ func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int
 
 // plan answers a step with its agent's heuristic (no model configured),
 // checked like a model's reply: schema and rules.
-func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.Request, system, user string) (any, error) {
+func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.Request, system, user string, after compose) (any, error) {
 	h := inv.r.opts.heuristicFor(cur.AgentID)
 	if h == nil {
 		return nil, errNoModel
@@ -50,6 +63,11 @@ func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope ag
 		return nil, fmt.Errorf("definition: %s: heuristic: %w", cur.AgentID, err)
 	}
 	out, errs := cur.check(res.Output)
+	if len(errs) == 0 && after != nil {
+		if errs, err = after(ctx, out); err != nil {
+			return nil, err
+		}
+	}
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("definition: %s: the heuristic's output is invalid: %s", cur.AgentID, summarize(errs))
 	}
@@ -75,10 +93,43 @@ func (c *current) check(raw string) (any, []agent.ValidationError) {
 		}
 		out = s
 	}
-	if errs := Evaluate(c.ValidationRules, out); len(errs) > 0 {
+	own, _ := c.splitRules()
+	if errs := Evaluate(own, out); len(errs) > 0 {
 		return nil, errs
 	}
 	return out, nil
+}
+
+// splitRules separates the rules on the agent's own output from those on a
+// sub-agent's key (the first segment of their path), which can only be
+// checked once the sub-agents' results are composed.
+func (d *Definition) splitRules() (own, composed []Rule) {
+	for _, r := range d.ValidationRules {
+		first, _, _ := strings.Cut(r.Path, ".")
+		if first != "" && slices.ContainsFunc(d.SubAgents, func(s SubAgent) bool { return s.Key == first }) {
+			composed = append(composed, r)
+		} else {
+			own = append(own, r)
+		}
+	}
+	return own, composed
+}
+
+// composer is the compose step of def's agent in call c: its sub-agents,
+// then the rules on their keys; *composed gets the accepted composition.
+func (inv *invocation) composer(def *Definition, c call, self any, composed *any) compose {
+	_, rules := def.splitRules()
+	return func(ctx context.Context, out any) ([]agent.ValidationError, error) {
+		comp, err := inv.subAgents(ctx, def, c, out, self)
+		if err != nil {
+			return nil, err
+		}
+		if errs := Evaluate(rules, comp); len(errs) > 0 {
+			return errs, nil
+		}
+		*composed = comp
+		return nil, nil
+	}
 }
 
 // The agent framework's helpers, under the names this package uses.

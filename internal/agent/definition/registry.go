@@ -45,6 +45,18 @@ type Registry struct {
 	// callers supply (for example the variables the coach's assignment
 	// renders into its user template).
 	Vars map[string][]string
+	// Needs, per agent id, lists what that agent's assignments cannot do
+	// without in its definition (the coach's daily dashboard: the
+	// dashboard document schema); a save that removes it is refused with
+	// each Need's message.
+	Needs map[string]func(d Definition) []Need
+}
+
+// Need is a part of a definition an assignment cannot do without, and the
+// message a save that removes it is refused with.
+type Need struct {
+	Field   string
+	Message string
 }
 
 // ContextTypes lists the context types definitions may declare, sorted.

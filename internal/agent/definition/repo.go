@@ -121,6 +121,7 @@ func (r *Repo) Check(ctx context.Context, d Definition) error {
 	if err := prepare(&d); err != nil {
 		return err
 	}
+	r.reg.normalizeNames(&d)
 	g, err := r.graph(ctx, r.db.Read, d.AgentID)
 	if err != nil {
 		return err
@@ -142,6 +143,7 @@ func (r *Repo) insert(ctx context.Context, d Definition, by, note string, onlyFi
 	if err := prepare(&d); err != nil {
 		return Version{}, false, err
 	}
+	r.reg.normalizeNames(&d)
 	errs := map[string]string{}
 	if note = textgate.Field(errs, "change_note", textgate.Multi, note, 500); len(errs) > 0 {
 		return Version{}, false, apperr.FieldErrors(errs)

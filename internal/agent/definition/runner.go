@@ -26,8 +26,10 @@ type Params struct {
 	PreviousMessages []agent.Message
 	// Extras are free values for $extras references and {{extras.x}}.
 	Extras map[string]any
-	// Trigger is recorded on the run (default agent.TriggerAPI).
+	// Trigger is recorded on the run (default agent.TriggerAPI); Origin
+	// too (agent.Run.Origin: the scheduled task that asked).
 	Trigger agent.Trigger
+	Origin  string
 }
 
 // MemberData returns a member's data for $user references and {{user.x}}.
@@ -180,7 +182,7 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	inv.heuristic = heuristic
 	var out node
 	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
-		Trigger: p.Trigger}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+		Trigger: p.Trigger, Origin: p.Origin}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
 		switch why, err := x.Fallback(ctx); {
 		case err != nil:
 			return nil, err
@@ -207,6 +209,45 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	}
 	res.Output, res.Composed = out.output, out.composed
 	return res, nil
+}
+
+// FallbackNeedsModel is the fallback reason of a run Answer recorded for an
+// agent that needs a model when none is configured.
+const FallbackNeedsModel = "needs_model"
+
+// NeedsModelOutput is the output of such a run.
+type NeedsModelOutput struct {
+	NeedsModel bool   `json:"needs_model"`
+	Message    string `json:"message"`
+}
+
+// Answer is Invoke for the API and the scheduler, where an agent made in
+// admin is a first-class agent: without a model (the heuristics are for
+// "Try it", not for answering as the agent) the answer is a recorded run
+// that says the agent needs one (status fell_back, reason needs_model,
+// output NeedsModelOutput) instead of an error. Conversations (chat
+// threads) can call it with PreviousMessages.
+func (r *Runner) Answer(ctx context.Context, agentID string, p Params) (Result, error) {
+	if r.engine.HasModel() {
+		return r.Invoke(ctx, agentID, p)
+	}
+	res := Result{AgentID: agentID}
+	if err := r.checkParams(&p); err != nil {
+		return res, err
+	}
+	cur, err := r.repo.current(ctx, agentID)
+	if err != nil {
+		return res, err
+	}
+	res.Version = cur.Number
+	out := NeedsModelOutput{NeedsModel: true, Message: errNoModel.Message}
+	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
+		Trigger: p.Trigger, Origin: p.Origin}, func(_ context.Context, x *agent.Exec) (json.RawMessage, error) {
+		x.FallBack(FallbackNeedsModel)
+		return marshalJSON(out)
+	})
+	res.RunID, res.Output, res.Composed = run.ID, out, out
+	return res, err
 }
 
 // withoutHeuristic names an agent of cur's pipeline (cur itself or a

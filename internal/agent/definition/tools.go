@@ -61,6 +61,14 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 	return specs, caller, nil
 }
 
+// clipRunes cuts s to n characters.
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
 // fire runs hooks with the value each one's source selects from root.
 // Failures are logged and noted on the step; they never fail the invoke.
 // Hooks that write stage their writes in scope.
@@ -87,6 +95,7 @@ func (inv *invocation) fire(ctx context.Context, idx int, scope agent.Scope, ref
 			inv.note(idx, "hook %s (%s) failed: %v", h.Hook, ev.Point, err)
 			continue
 		}
-		inv.note(idx, "hook %s (%s) fired", h.Hook, ev.Point)
+		// What the hook was given is what it sends (notify, send_message) or logs.
+		inv.note(idx, "hook %s (%s) fired with %q", h.Hook, ev.Point, clipRunes(hookText(v), 200))
 	}
 }

@@ -136,6 +136,11 @@ func (reg Registry) validate(d *Definition, g graph) error {
 		reg.checkHooks("tool_hooks", d.ToolHooks[tool].Before, p)
 		reg.checkHooks("tool_hooks", d.ToolHooks[tool].After, p)
 	}
+	if needs := reg.Needs[d.AgentID]; needs != nil {
+		for _, n := range needs(*d) {
+			p.add(n.Field, "%s", n.Message)
+		}
+	}
 	return p.err()
 }
 
