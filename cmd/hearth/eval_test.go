@@ -38,12 +38,12 @@ func stalePlan() llmtest.Reply {
 func TestEvalPrintsTheTableAndWritesTheReport(t *testing.T) {
 	dir := t.TempDir()
 	var out, errOut bytes.Buffer
-	code := runEval([]string{"--scenario", "^(mid-program-on-track|weight-flat-three-weeks)$", "--min-designed", "1",
+	code := runEval([]string{"--scenario", "^(mid-program-on-track|over-calorie-target)$", "--min-designed", "1",
 		"--max-hallucination", "0", "--min-fidelity", "1", "-v"}, evalEnv(dir, nil), &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
-	for _, want := range []string{"mid-program-on-track", "weight-flat-three-weeks", "designed pass rate    100.0%",
+	for _, want := range []string{"mid-program-on-track", "over-calorie-target", "designed pass rate    100.0%",
 		"runtime heuristic", "hallucination rate    0.0%", "[gap] mentions", "report written to " + filepath.Join(dir, "evals")} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

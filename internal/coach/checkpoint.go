@@ -74,7 +74,7 @@ func (a *DailyDashboard) DecodeGathered(_ context.Context, raw json.RawMessage) 
 	}
 	g.now, g.stateID, g.base, g.Program = cp.Now, cp.StateID, cp.Base.in(), cp.Program.in()
 	g.Prompts.latestAt = cp.LatestAt
-	g.civil = civilDate(g.now, a.c.loc)
+	g.civil, g.loc = civilDate(g.now, a.c.loc), a.c.loc
 	g.seed = int(g.civil.Unix()/86400) + salt(g.Member.ID)
 	g.byID = make(map[string]content.MenuEntry, len(g.Menu))
 	for _, e := range g.Menu {

@@ -103,7 +103,7 @@ func TestGatheredCheckpointRoundTrip(t *testing.T) {
 			if string(a) != string(b) {
 				t.Errorf("JSON differs after the round trip:\n%s\n%s", a, b)
 			}
-			if !g.now.Equal(g2.now) || !g.civil.Equal(g2.civil) || g.seed != g2.seed || g.stateID != g2.stateID ||
+			if !g.now.Equal(g2.now) || !g.civil.Equal(g2.civil) || g.loc.String() != g2.loc.String() || g.seed != g2.seed || g.stateID != g2.stateID ||
 				!reflect.DeepEqual(g.facts, g2.facts) || !reflect.DeepEqual(g.byID, g2.byID) ||
 				!g.Prompts.latestAt.Equal(g2.Prompts.latestAt) {
 				t.Errorf("private fields differ: %+v / %+v", g, g2)
@@ -147,7 +147,7 @@ func inputHash(g *Gathered, mem *agent.Memory) (string, error) {
 // until the checkpoint handles it.
 func TestCheckpointKnowsEveryPrivateField(t *testing.T) {
 	handled := []string{
-		"Gathered.now", "Gathered.civil", "Gathered.seed", "Gathered.facts", "Gathered.byID", "Gathered.stateID", "Gathered.base",
+		"Gathered.now", "Gathered.civil", "Gathered.loc", "Gathered.seed", "Gathered.facts", "Gathered.byID", "Gathered.stateID", "Gathered.base",
 		"ProgramView.stateID", "ProgramView.updatedAt", "ProgramView.anchorDate", "ProgramView.anchorDay", "ProgramView.days",
 		"PromptsView.latestAt",
 	}
