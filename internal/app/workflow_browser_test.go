@@ -3,10 +3,12 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"hearth/internal/app"
 	"hearth/internal/coach"
 	"hearth/internal/dashboard"
 	"hearth/internal/store"
@@ -74,4 +76,40 @@ func waitWorkflow(t *testing.T, wf interface {
 			t.Fatalf("run %d is %s (%s), want %s", id, r.Status, r.Error, want)
 		}
 	}
+}
+
+// TestSuspendedWorkflowSurvivesRestartAndResumesFromKioskTap: a weekly
+// review waiting for the member is still waiting after the server restarts
+// on the same database, shows on the new server's kiosk, and the tap there
+// resumes it to the end. (A run killed mid-step is the fault test's, in
+// internal/faulttest; a suspended run has nothing in flight, its state is
+// stored when it suspends.)
+func TestSuspendedWorkflowSurvivesRestartAndResumesFromKioskTap(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	dir := t.TempDir()
+	cfg := app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: time.UTC, KioskIdle: 10 * time.Minute}
+	before := startApp(t, cfg)
+	seed(t, before.app)
+	bg := context.Background()
+	r, err := before.app.Workflows.Start(bg, workflow.StartRequest{Workflow: coach.WeeklyReviewID, Member: "ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitWorkflow(t, before.app.Workflows, r.ID, workflow.StatusSuspended)
+	before.stop(t)
+
+	after := startApp(t, cfg)
+	if got, err := after.app.Workflows.Get(bg, r.ID); err != nil || got.Status != workflow.StatusSuspended {
+		t.Fatalf("after the restart the run is %s (%v), want still suspended", got.Status, err)
+	}
+	ctx := newTab(t, browser, 60*time.Second)
+	open(t, ctx, after.url+"/m/ada")
+	q := fmt.Sprintf("wfq-%d", r.ID)
+	until(t, ctx, 5*time.Second, `document.getElementById('`+q+`')?.querySelector('.question').textContent.includes('Harder, same, or easier')`)
+	click(t, ctx, `#`+q+` button.option:nth-of-type(3)`) // "Easier"
+	done := waitWorkflow(t, after.app.Workflows, r.ID, workflow.StatusSuccess)
+	if done.Output == nil || !strings.Contains(string(done.Output), `"`+coach.ChoiceEasier+`"`) {
+		t.Fatalf("the run ended with %s, want the member's choice %q", done.Output, coach.ChoiceEasier)
+	}
+	until(t, ctx, 5*time.Second, `!document.getElementById('`+q+`')`)
 }
