@@ -167,10 +167,7 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 		return false, err
 	}
 	err = e.page.build(func() ([]byte, error) {
-		d := withCSRF(e.d, pagePlaceholder)
-		d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
-		d.Page.CSRF = pagePlaceholder
-		d.Page.Private = d.Member.Private
+		d := s.dashboardPage(c, withCSRF(e.d, pagePlaceholder), pagePlaceholder)
 		var buf bytes.Buffer
 		buf.Grow(32 << 10)
 		if err := views.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {

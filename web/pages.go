@@ -102,13 +102,21 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fill f
 	if err != nil {
 		return err
 	}
-	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
-	d.Page.Private, d.Page.Sheet = d.Member.Private, open
-	d.Sheets.Open = open
+	d = s.dashboardPage(c, d, csrfToken(c))
+	d.Page.Sheet, d.Sheets.Open = open, open
 	if fill != nil {
 		fill(&d.Sheets)
 	}
 	return render(c, status, views.MemberDashboard(d))
+}
+
+// dashboardPage fills the page frame of a member's dashboard (title,
+// stream, idle return, blurred figures) with csrf as the page's token: the
+// client's, or the placeholder of the rendered-page cache.
+func (s *Server) dashboardPage(c echo.Context, d views.Dashboard, csrf string) views.Dashboard {
+	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
+	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
+	return d
 }
 
 // adminAlert is the household view's admin badge text; a failure to read it
