@@ -130,19 +130,23 @@ func cell(rec []string, i int) string {
 	return ""
 }
 
-// clean passes imported text through text.Clean (control characters and
-// invalid UTF-8 dropped and counted; a newline inside a quoted cell stays),
+// clean passes imported text through text.Clean in Line mode (names and
+// titles are single-line: a line break or tab inside a quoted cell becomes a
+// space, other control characters and invalid UTF-8 are dropped and counted),
 // undoes the apostrophe Hearth's own export puts before a cell starting with
 // =, +, - or @ (so spreadsheets do not run it as a formula), and trims and
 // cuts to max bytes.
 func (p *csvParser) clean(s string, max int) string {
-	s, n := text.Clean(text.Multi, s)
+	s = lineBreaks.Replace(s)
+	s, n := text.Clean(text.Line, s)
 	p.dropped += n
 	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
 		s = s[1:]
 	}
 	return truncate(strings.TrimSpace(s), max)
 }
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ", "\t", " ")
 
 // Units a field's header may state, as factors to the canonical unit.
 var (

@@ -224,3 +224,23 @@ func TestNormalizeHeader(t *testing.T) {
 		}
 	}
 }
+
+// A quoted cell may span lines (RFC 4180), but meal names and workout titles
+// are single-line text everywhere else in Hearth: the line break becomes a
+// space and no control character reaches the database. The fuzzer found a
+// workout title that kept its newline.
+func TestCSVMultiLineCellsBecomeOneLine(t *testing.T) {
+	db := newDB(t)
+	if _, err := importBytes(t, db, "meals.csv", "date,name,calories\n2024-01-05,\"Oats\r\nwith\tberries\x07\",420\n", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := importBytes(t, db, "workouts.csv", "datetime,type,title,duration_min\n2024-03-05T11:00:00Z,run,\"Morning\nrun\",30\n", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if m := meals(t, db); len(m) != 1 || m[0].Name != "Oats with berries" {
+		t.Errorf("meals = %+v, want one named %q", m, "Oats with berries")
+	}
+	if w := workouts(t, db); len(w) != 1 || w[0].Title != "Morning run" {
+		t.Errorf("workouts = %+v, want one titled %q", w, "Morning run")
+	}
+}

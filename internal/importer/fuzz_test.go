@@ -39,7 +39,7 @@ func (c *checker) emit(r *record) error {
 	c.emitted++
 	t := c.t
 	hash := r.key
-	if c.csv {
+	if c.csv && r.kind != recBodyScan { // body scans are stored keyed by their values, not staged
 		hash = r.ckey
 		if !csvKeyRE.MatchString(r.key) {
 			t.Fatalf("bad natural key %q", r.key)
@@ -89,6 +89,19 @@ func (c *checker) emit(r *record) error {
 		}
 		if w.DistanceKm != nil && (!finite(*w.DistanceKm) || *w.DistanceKm <= 0 || *w.DistanceKm > 10000) {
 			t.Fatalf("bad distance %v", *w.DistanceKm)
+		}
+	case recBodyScan:
+		sc := r.scan
+		if sc.ScannedAt.IsZero() || (sc.BodyFatPct == nil && sc.LeanMassKg == nil) {
+			t.Fatalf("bad body scan %+v", sc)
+		}
+		for _, v := range []*float64{sc.BodyFatPct, sc.LeanMassKg, sc.FatMassKg, sc.BoneMassKg, sc.VisceralFat} {
+			if v != nil && (!finite(*v) || *v < 0) {
+				t.Fatalf("bad body scan value %v in %+v", *v, sc)
+			}
+		}
+		if (sc.BodyFatPct != nil && *sc.BodyFatPct > 100) || (sc.LeanMassKg != nil && (*sc.LeanMassKg <= 0 || *sc.LeanMassKg > 700)) {
+			t.Fatalf("bad body scan %+v", sc)
 		}
 	case recSample:
 		s := r.sample
