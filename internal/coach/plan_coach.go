@@ -32,7 +32,7 @@ const (
 // Limits of the document schema the heuristic stays within.
 const (
 	maxBriefing     = 800
-	maxCTAs         = 4
+	maxCTAs         = dashboard.MaxCTAs
 	maxPrompts      = 3
 	maxFeedback     = 4
 	maxOptions      = 6
@@ -41,6 +41,9 @@ const (
 	maxCTAText      = 200
 	maxFeedbackText = 240
 	behindAsk       = 3 // sessions behind before asking how to continue
+	// overCaloriesPct: a day above 110 % of the calorie target is called
+	// over; within 10 % is ordinary day-to-day variation (our own choice).
+	overCaloriesPct = 110
 )
 
 // briefing is a few sentences with the exact figures of the tools.
@@ -94,6 +97,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 			if pt := y.VsTargets.Protein.Target; pt != nil {
 				line += fmt.Sprintf(" and %s g", num(*pt))
 			}
+			if p.overCalories() {
+				line += ": over your calorie target, and one day doesn't change a trend"
+			}
 		}
 		s = append(s, line+".")
 	}
@@ -104,6 +110,16 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	}
 	s = append(s, p.todayLine(primary))
 	return fitSentences(s, maxBriefing)
+}
+
+// overCalories reports a day more than overCaloriesPct of the calorie target
+// for a member who is not trying to gain, and whom the coach may encourage
+// toward a lower weight: said plainly once, without scolding.
+func (p *planner) overCalories() bool {
+	g := p.g
+	c := g.Yesterday.VsTargets.Calories
+	gain := g.Weight.Goal.Goal != nil && g.Weight.Current != nil && *g.Weight.Goal.Goal > *g.Weight.Current
+	return c.Percent != nil && *c.Percent > overCaloriesPct && !g.Safety.NoWeightLossPush && !gain
 }
 
 // todayLine says what today holds.

@@ -68,6 +68,13 @@ const (
 	ActionPlayUpNext    = "play_up_next"
 )
 
+// MaxCTAs is the most calls to action a good plan holds, the most important
+// first: more is nagging. The heuristic coach keeps to it, the model is told
+// it, and the evals grade it (GraderCTALimit). schema.json allows one more
+// (maxItems 4): a model's fourth call to action is marked down by the evals,
+// not thrown away with the whole plan.
+const MaxCTAs = 3
+
 // CTA is a call to action with the screen action it opens.
 type CTA struct {
 	Type    string `json:"type"`

@@ -38,8 +38,9 @@ func GenericGraders() []string {
 	return []string{GraderSchema, GraderContent, GraderNumbers, GraderUnits, GraderStaleCTA, GraderCTALimit}
 }
 
-// MaxCTAs is the most calls to action a good plan holds.
-const MaxCTAs = 3
+// MaxCTAs is the most calls to action a good plan holds: the dashboard's
+// own limit, which the schema enforces for models.
+const MaxCTAs = dashboard.MaxCTAs
 
 // Facts are what a plan is graded against.
 type Facts struct {

@@ -2,7 +2,10 @@ package eval_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"hearth/internal/app"
@@ -76,9 +79,43 @@ func TestHeuristicCoachMeetsEveryDesignedExpectation(t *testing.T) {
 	if s.DesignedPassRate != 1 || s.HallucinationRate != 0 || s.NumericFidelity != 1 || s.StaleCTARate != 0 {
 		t.Errorf("summary %+v", s)
 	}
-	if s.Gaps == 0 {
-		t.Error("no known gap is open: the suite should still hold the issue 12/23 observations")
-	}
 	t.Logf("heuristic coach: %d/%d scenarios, designed %.3f, overall %.3f (%d gaps open), p50 %.0f ms",
 		s.ScenariosPassed, s.Scenarios, s.DesignedPassRate, s.PassRate, s.Gaps, s.LatencyP50)
+}
+
+// A known gap is reported as a gap while it fails and as "met" once the
+// coach meets it, so a fixed gap cannot hide behind its flag.
+func TestKnownGapsAreReportedAsGapsUntilMet(t *testing.T) {
+	raw, err := os.ReadFile("scenarios/over-calorie-target.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc map[string]any
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["expect"] = append(sc["expect"].([]any),
+		map[string]any{"check": "mentions", "field": "coach", "pattern": "over your calorie target", "known_gap": "said since issue 23"},
+		map[string]any{"check": "mentions", "field": "coach", "pattern": "a sentence no coach says", "known_gap": "never said"})
+	raw, _ = json.Marshal(sc)
+	scs, err := eval.LoadDir(fstest.MapFS{"gaps.json": {Data: raw}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := eval.Run(context.Background(), scs, eval.Options{Factory: factory(evalConfig("")), Parallel: 1, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range rep.Scenarios[0].Checks {
+		if c.KnownGap != "" {
+			got[c.KnownGap] = c.Status
+		}
+	}
+	if got["said since issue 23"] != eval.StatusGapMet || got["never said"] != eval.StatusGap {
+		t.Fatalf("known gap statuses = %v, want met for the said sentence and gap for the other", got)
+	}
+	if rep.Summary.Gaps != 1 {
+		t.Errorf("summary counts %d gaps, want 1", rep.Summary.Gaps)
+	}
 }
