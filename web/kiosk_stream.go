@@ -1,6 +1,8 @@
 package web
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"time"
 
@@ -105,7 +107,8 @@ func keepAlive(sse *datastar.ServerSentEventGenerator) error {
 // streamMember is a member dashboard's live stream. The first events patch
 // every widget from current state (a reconnect after a restart or a sleep
 // shows the truth, not old signals); then each change re-renders only the
-// widgets that show it.
+// widgets that show it. Once its headers are decided the stream leaves
+// net/http for a goroutine of its own (stream_detach.go).
 func (s *Server) streamMember(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
@@ -121,12 +124,30 @@ func (s *Server) streamMember(c echo.Context) error {
 		return apperr.New(apperr.Internal, "live updates are not configured")
 	}
 	sub := s.deps.Live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
+	csrf := csrfToken(c)
+	if st, ok := s.detach(c); ok {
+		go func() {
+			defer st.end()
+			defer sub.Close()
+			s.memberStream(st.ctx, st.sse, st.out, sub, id, csrf)
+		}()
+		return nil
+	}
 	defer sub.Close()
 	sse := startStream(c)
-	csrf := csrfToken(c)
+	s.memberStream(ctx, sse, c.Response(), sub, id, csrf)
+	return nil
+}
+
+// memberStream patches the dashboard through sse (and out, which the
+// shared pre-encoded patches are written to) until the client goes, the
+// hub closes or a write fails.
+func (s *Server) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
+	sub *live.Sub, id, csrf string) {
+	w := sseWriter{out}
 	day := s.today()
-	if s.patchDashboard(c, sse, id, csrf, wAll) != nil {
-		return nil
+	if s.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
+		return
 	}
 	tick := time.NewTicker(s.opt.KeepAlive)
 	defer tick.Stop()
@@ -134,14 +155,14 @@ func (s *Server) streamMember(c echo.Context) error {
 		var set widgets
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-sub.Done():
-			return nil
+			return
 		case <-tick.C:
 			if d := s.today(); d != day { // midnight: a new day, new document
 				day, set = d, wAll
 			} else if keepAlive(sse) != nil {
-				return nil
+				return
 			}
 		case <-sub.Resync():
 			set = wAll
@@ -149,8 +170,8 @@ func (s *Server) streamMember(c echo.Context) error {
 			set = affected(ev, id)
 			set |= drain(sub, id)
 		}
-		if set != 0 && s.patchDashboard(c, sse, id, csrf, set) != nil {
-			return nil
+		if set != 0 && s.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
+			return
 		}
 	}
 }
@@ -175,8 +196,7 @@ func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(ti
 // The events for a widget set are encoded once per change of the member's
 // model and shared by every open stream (page_cache.go splices each
 // stream's CSRF token in); only the keep-alive is written per stream.
-func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGenerator, id, csrf string, set widgets) error {
-	ctx := c.Request().Context()
+func (s *Server) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
 	e, err := s.sharedEntry(ctx, id)
 	if err == nil && e == nil { // a hub without generations: nothing to share
 		var d views.Dashboard
@@ -197,12 +217,12 @@ func (s *Server) patchDashboard(c echo.Context, sse *datastar.ServerSentEventGen
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
-	p, err := e.patches(c.Request(), set)
+	p, err := e.patches(set)
 	if err != nil {
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
-	if err := p.writeTo(sseWriter{c.Response()}, csrf); err != nil {
+	if err := p.writeTo(w, csrf); err != nil {
 		return err
 	}
 	return keepAlive(sse) // flushes

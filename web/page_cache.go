@@ -209,7 +209,7 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 
 // patches returns the Datastar events that patch the widgets in set, encoded
 // once for this model and shared by every stream showing the member.
-func (e *modelEntry) patches(r *http.Request, set widgets) (*renderedPage, error) {
+func (e *modelEntry) patches(set widgets) (*renderedPage, error) {
 	e.pmu.Lock()
 	if e.sets == nil {
 		e.sets = map[widgets]*renderedPage{}
@@ -222,8 +222,8 @@ func (e *modelEntry) patches(r *http.Request, set widgets) (*renderedPage, error
 	e.pmu.Unlock()
 	err := p.build(func() ([]byte, error) {
 		var buf eventBuffer
-		// Shared by other streams: this client leaving must not cut it short.
-		sse := datastar.NewSSE(&buf, r.WithContext(context.WithoutCancel(r.Context())))
+		// Shared by every stream: no one client's request goes into it.
+		sse := datastar.NewSSE(&buf, patchRequest)
 		patchRenders.Add(1)
 		if err := writePatches(sse, withCSRF(e.d, pagePlaceholder), pagePlaceholder, set); err != nil {
 			return nil, fmt.Errorf("render patches: %w", err)
@@ -232,6 +232,11 @@ func (e *modelEntry) patches(r *http.Request, set widgets) (*renderedPage, error
 	})
 	return p, err
 }
+
+// patchRequest is the request datastar-go reads (protocol, context,
+// Accept-Encoding) while shared patches are encoded: uncompressed, never
+// cancelled.
+var patchRequest = &http.Request{ProtoMajor: 1, ProtoMinor: 1, Header: http.Header{}}
 
 // eventBuffer is the response writer Datastar encodes shared events into.
 type eventBuffer struct {

@@ -37,6 +37,13 @@ type Options struct {
 	// MaxStreams and MaxStreamsPerClient cap open live streams (defaults
 	// DefaultMaxStreams, DefaultMaxStreamsPerClient); over a cap: 429.
 	MaxStreams, MaxStreamsPerClient int
+	// Streams holds the member streams taken off net/http once their
+	// headers are written (stream_detach.go); the server closes them at
+	// shutdown, and the owner waits for them before closing the database.
+	// Nil: New makes one. AttachedStreams keeps every stream on its request
+	// goroutine instead (to measure the difference).
+	Streams         *Streams
+	AttachedStreams bool
 	// BodyTimeout is how long a request body may take to arrive (default a
 	// minute; uploads get more, in proportion to their size limit).
 	BodyTimeout time.Duration
@@ -62,6 +69,9 @@ type Server struct {
 	prepares cooldowns
 
 	assets *assets // nil when no static files are served
+
+	// detached are the member streams running off net/http.
+	detached *Streams
 
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
@@ -91,6 +101,11 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
 		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), logins: newLoginGuard(time.Now)}
+	if !opt.AttachedStreams {
+		if s.detached = opt.Streams; s.detached == nil {
+			s.detached = NewStreams()
+		}
+	}
 	if opt.Static != nil {
 		if s.assets, err = newAssets(opt.Static); err != nil {
 			return nil, err
@@ -101,6 +116,9 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.HideBanner, e.HidePort = true, true
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = s.handleError
+	if s.detached != nil {
+		e.Server.RegisterOnShutdown(s.detached.Close)
+	}
 	e.Server.ReadHeaderTimeout = 10 * time.Second
 	e.Server.IdleTimeout = 120 * time.Second
 	e.Use(middleware.RequestID())

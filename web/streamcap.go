@@ -75,7 +75,14 @@ func (s *Server) limitStreams(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Response().Header().Set("Retry-After", "10")
 			return apperr.New(apperr.TooMany, "too many open live screens; close one and this one reconnects")
 		}
-		defer s.streams.release(client)
-		return next(c)
+		// A stream that detaches from net/http (stream_detach.go) takes its
+		// slot along and releases it when it ends.
+		release := sync.OnceFunc(func() { s.streams.release(client) })
+		c.Set(ctxStreamRelease, release)
+		err := next(c)
+		if c.Get(ctxStreamDetached) == nil {
+			release()
+		}
+		return err
 	}
 }

@@ -66,6 +66,8 @@ type App struct {
 	opts   buildOptions
 	ln     net.Listener
 	cancel context.CancelFunc
+	// streams are the live streams running off net/http (web.Streams).
+	streams *web.Streams
 	// bg is background work's context (a connection check), ended by Close.
 	bg     context.Context
 	stopBG context.CancelFunc
@@ -101,7 +103,7 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 	if opts.now != nil {
 		db.Now = opts.now // before any service copies the clock
 	}
-	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts}
+	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts, streams: web.NewStreams()}
 	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
 		a.stopBG()
@@ -163,7 +165,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(),
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams,
 	})
 	if err != nil {
 		return err
@@ -232,6 +234,11 @@ func (a *App) Serve(ctx context.Context) error {
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
+	}
+	// Live streams left net/http (web.Streams): Shutdown closed their
+	// connections but does not wait for them; they use the database.
+	if werr := a.streams.Wait(sctx); werr != nil {
+		err = errors.Join(err, fmt.Errorf("app: live streams still running: %w", werr))
 	}
 	return errors.Join(err, a.Close())
 }
