@@ -44,7 +44,13 @@ func (s *Server) adminChatPage(c echo.Context, agentID, member string, thread in
 	for _, inf := range a.Agents() {
 		p.Agents = append(p.Agents, views.Option{Value: inf.ID, Label: inf.ID})
 	}
-	var err error
+	made, err := s.adminMadeAgents(ctx)
+	if err != nil {
+		return p, err
+	}
+	for _, inf := range made {
+		p.Agents = append(p.Agents, views.Option{Value: inf.ID, Label: inf.ID + " (made in admin)"})
+	}
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return p, err
 	}
@@ -57,7 +63,7 @@ func (s *Server) adminChatPage(c echo.Context, agentID, member string, thread in
 	if agentID == "" || member == "" {
 		return p, nil
 	}
-	if _, err := a.Agent(agentID); err != nil {
+	if err := s.chatPartner(ctx, agentID); err != nil {
 		return p, err
 	}
 	if err := s.memberExists(ctx, member); err != nil {

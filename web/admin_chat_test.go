@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 )
 
 // Admin → Chat: a message sent as a member is answered on the thread; the
@@ -72,5 +73,44 @@ func TestAdminChat(t *testing.T) {
 	live := s.do(swReq{method: http.MethodGet, path: fmt.Sprintf("/admin/live/chat/%d", thread), datastar: true}).Body.String()
 	if !strings.Contains(live, `id="admin-chat-log"`) || !strings.Contains(live, "get_weight_trend") {
 		t.Errorf("live: %s", live)
+	}
+}
+
+// Admin → Chat offers agents made in admin too, and talks to them (with the
+// heuristic runtime: the answer says the agent needs a model).
+func TestAdminChatWithAnAgentMadeInAdmin(t *testing.T) {
+	s := newSweepServer(t)
+	ctx := context.Background()
+	def := definition.Definition{AgentID: "greeter", SystemPrompt: "You greet {{user.name}}.", MaxIterations: 1}
+	if _, err := s.app.Definitions.Save(ctx, def, "admin", ""); err != nil {
+		t.Fatal(err)
+	}
+	page := s.do(swReq{method: http.MethodGet, path: "/admin/chat?agent=greeter&member=maya"})
+	if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), "greeter (made in admin)") {
+		t.Fatalf("Admin → Chat for greeter: %d, lists it: %v", page.Code, strings.Contains(page.Body.String(), "greeter (made in admin)"))
+	}
+	form := url.Values{"agent": {"greeter"}, "member": {"maya"}, "thread": {"0"}, "message": {"Hello"}, "_rid": {"admin-chat-greeter-0123456789"}}
+	rec := s.do(swReq{method: http.MethodPost, path: "/admin/chat", ctype: "application/x-www-form-urlencoded", body: []byte(form.Encode())})
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("send: %d %s", rec.Code, rec.Body.String())
+	}
+	ts, err := s.app.Agents.Threads().Threads(ctx, "greeter", "maya", 10)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("threads: %v %v", ts, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		msgs, err := s.app.Agents.Threads().Messages(ctx, ts[0].ID, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(msgs); n > 0 && msgs[n-1].Role == agent.RoleAssistant {
+			if msgs[n-1].Content != definition.NeedsModelReply {
+				t.Fatalf("answer = %q", msgs[n-1].Content)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no answer: %+v", msgs)
+		}
 	}
 }

@@ -23,6 +23,16 @@ func (s *Server) threadAPIRoutes(e *echo.Echo) {
 	e.DELETE("/api/threads/:id", s.apiThreadDelete)
 }
 
+// chatPartner is NotFound unless id is an agent one can talk to: one
+// registered in code or one made in admin.
+func (s *Server) chatPartner(ctx context.Context, id string) error {
+	_, err := s.deps.Admin.Agents.Agent(id)
+	if err != nil && s.adminMade(ctx, id) {
+		return nil
+	}
+	return err
+}
+
 // threadMember checks ?member or a body's member: required, and one of
 // the household.
 func (s *Server) threadMember(c echo.Context, member string) (string, error) {
@@ -54,7 +64,7 @@ func (s *Server) memberExists(ctx context.Context, member string) error {
 // apiThreads lists an agent's threads with a member, most recent first.
 func (s *Server) apiThreads(c echo.Context) error {
 	agents := s.deps.Admin.Agents
-	if _, err := agents.Agent(c.Param("agent")); err != nil {
+	if err := s.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
 	member, err := s.threadMember(c, c.QueryParam("member"))
@@ -80,7 +90,7 @@ type threadBody struct {
 // apiThreadCreate starts an empty thread (201).
 func (s *Server) apiThreadCreate(c echo.Context) error {
 	agents := s.deps.Admin.Agents
-	if _, err := agents.Agent(c.Param("agent")); err != nil {
+	if err := s.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
 	var b threadBody

@@ -57,6 +57,10 @@ type Agent struct {
 	Heard func(ctx context.Context, scope Scope, message string) error
 	// Chat configures the agent's chat threads.
 	Chat Conversation
+	// Instructions, when set, is a chat turn's system prompt for the
+	// member (in place of SystemPrompt): an agent made in admin expands
+	// its prompt's placeholders and adds its context sections per member.
+	Instructions func(ctx context.Context, member string) (string, error)
 	// ToolLabels say what each tool does in the member's words, for the
 	// chips a chat shows while the agent calls it ("checked your weight
 	// trend"); a tool without one shows its name.

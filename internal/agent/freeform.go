@@ -43,7 +43,7 @@ type FreeformRequest struct {
 // 0) and queues the chat run, returning it at once. Turns on one thread run
 // one after another.
 func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (Run, error) {
-	reg, err := o.agent(req.Agent)
+	reg, err := o.chatAgent(ctx, req.Agent)
 	if err != nil {
 		return Run{}, err
 	}
@@ -212,7 +212,13 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
-	system := joinNonEmpty("\n\n", reg.def.SystemPrompt, "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
+	instructions := reg.def.SystemPrompt
+	if reg.def.Instructions != nil {
+		if instructions, err = reg.def.Instructions(ctx, x.run.Member); err != nil {
+			return err
+		}
+	}
+	system := joinNonEmpty("\n\n", instructions, "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: chat}

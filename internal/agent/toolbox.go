@@ -126,3 +126,21 @@ func (b *Toolbox) Caller(scope Scope) ToolCaller {
 		return b.Call(ctx, scope, name, args)
 	}
 }
+
+// Only returns a toolbox of the named tools of b, in that order (an agent
+// made in admin chats with the tools its definition lists). A name b does
+// not have is NotFound.
+func (b *Toolbox) Only(names []string) (*Toolbox, error) {
+	out := &Toolbox{tools: map[string]boxedTool{}}
+	for _, n := range names {
+		bt, ok := b.tools[n]
+		if !ok {
+			return nil, apperr.NotFoundf("unknown tool %q", n)
+		}
+		if _, dup := out.tools[n]; !dup {
+			out.tools[n] = bt
+			out.order = append(out.order, n)
+		}
+	}
+	return out, nil
+}

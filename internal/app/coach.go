@@ -55,6 +55,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 		return err
 	}
 	a.Definitions = definition.NewService(repo, runner)
+	a.Agents.SetResolver(runner.ChatAgent) // agents made in admin can be chatted with
 	if err := a.Schedule.EnsureDefault(ctx); err != nil {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}

@@ -130,6 +130,26 @@ func (inv *invocation) contexts(ctx context.Context, def *Definition, mem *agent
 // prompt builds the system prompt (with the context sections) and the user
 // message (the rendered template, else the message or the mapped input).
 func (inv *invocation) prompt(def *Definition, c call, sections []string, own map[string]string) (system, user string, err error) {
+	vars := inv.vars(def, c, sections, own)
+	if system, err = inv.system(def, sections, vars); err != nil {
+		return "", "", err
+	}
+	if def.UserTemplate == "" {
+		user = c.message
+		if c.depth > 0 {
+			user = text(c.input)
+		}
+	} else if user, err = RenderTemplate(def.UserTemplate, vars); err != nil {
+		return "", "", definitionErr(def.AgentID, "user template: %s", err.Error())
+	}
+	if strings.TrimSpace(user) == "" {
+		return "", "", definitionErr(def.AgentID, "nothing to send: the message (or mapped input) is empty and there is no user template")
+	}
+	return system, user, nil
+}
+
+// vars are the variables templates and the system prompt may name.
+func (inv *invocation) vars(def *Definition, c call, sections []string, own map[string]string) map[string]any {
 	vars := map[string]any{"message": inv.params.Message, "member": inv.member,
 		"now": FormatNow(inv.now, inv.r.opts.Location), "previous_messages": history(inv.params.PreviousMessages),
 		"user": inv.user, "extras": inv.extras, "input": c.input}
@@ -144,11 +164,16 @@ func (inv *invocation) prompt(def *Definition, c call, sections []string, own ma
 			vars[k] = v
 		}
 	}
-	// The system prompt's placeholders are expanded like the template's:
-	// a placeholder is never sent to the model as written.
+	return vars
+}
+
+// system is the system prompt with its placeholders expanded like the
+// template's (a placeholder is never sent to the model as written) and the
+// context sections after it.
+func (inv *invocation) system(def *Definition, sections []string, vars map[string]any) (string, error) {
 	head, err := RenderTemplate(strings.TrimSpace(def.SystemPrompt), vars)
 	if err != nil {
-		return "", "", definitionErr(def.AgentID, "system prompt: %s", err.Error())
+		return "", definitionErr(def.AgentID, "system prompt: %s", err.Error())
 	}
 	var sys strings.Builder
 	sys.WriteString(head)
@@ -157,18 +182,7 @@ func (inv *invocation) prompt(def *Definition, c call, sections []string, own ma
 			fmt.Fprintf(&sys, "\n\n## %s\n%s", sectionTitle(name), s)
 		}
 	}
-	if def.UserTemplate == "" {
-		user = c.message
-		if c.depth > 0 {
-			user = text(c.input)
-		}
-	} else if user, err = RenderTemplate(def.UserTemplate, vars); err != nil {
-		return "", "", definitionErr(def.AgentID, "user template: %s", err.Error())
-	}
-	if strings.TrimSpace(user) == "" {
-		return "", "", definitionErr(def.AgentID, "nothing to send: the message (or mapped input) is empty and there is no user template")
-	}
-	return sys.String(), user, nil
+	return sys.String(), nil
 }
 
 // history renders previous messages for {{previous_messages}}.
