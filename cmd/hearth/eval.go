@@ -46,6 +46,7 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 	}
 	compare := fs.Bool("compare", false, "compare two reports: hearth eval --compare A.json B.json")
 	only := fs.String("scenario", "", "run only the scenarios whose id matches this regular expression")
+	dir := fs.String("scenarios", "", "run the scenario files (*.json) in this directory instead of the built-in suite")
 	list := fs.Bool("list", false, "list the scenarios and exit")
 	out := fs.String("out", "", "where to write the JSON report (default $HEARTH_DATA/evals/eval-<time>-<runtime>.json)")
 	parallel := fs.Int("parallel", 0, "scenarios at once (default: HEARTH_MODEL_CONCURRENCY with a model, else the CPUs)")
@@ -80,6 +81,9 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 		return 2
 	}
 	scenarios, err := eval.Scenarios()
+	if *dir != "" {
+		scenarios, err = eval.LoadDir(os.DirFS(*dir))
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "hearth eval:", err)
 		return 1

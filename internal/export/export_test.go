@@ -164,6 +164,12 @@ func TestExportReimportRoundTrip(t *testing.T) {
 		}
 	}
 	want, got := rows(t, db, "ada"), rows(t, db, "bob")
+	// Names are single-line in Hearth; a line break stored by an older
+	// version (the "@porridge" meal, written straight to the database)
+	// leaves the export as a quoted cell and comes back as a space.
+	for i, m := range want["meals"] {
+		want["meals"][i] = strings.ReplaceAll(m, `\n`, " ")
+	}
 	for _, k := range []string{"weights", "meals", "workouts", "scans"} {
 		if len(want[k]) == 0 {
 			t.Fatalf("no %s to compare", k)

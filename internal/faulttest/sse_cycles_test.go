@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"net"
 	"net/http"
 	"os"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/internal/app"
 	"hearth/internal/live"
 )
 
@@ -34,19 +36,7 @@ func openFiles(t *testing.T) int {
 func TestSSECyclesNoLeak(t *testing.T) {
 	const cycles, conc = 500, 20
 	a, _ := newApp(t, nil)
-	addr, err := a.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	addr := serveApp(t, a)
 	base := "http://" + addr.String()
 	// Fresh connection per cycle, closed with the stream: a tab that goes away.
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
@@ -152,4 +142,24 @@ func warmReaders(t *testing.T, pool *sql.DB) {
 	if st := pool.Stats(); st.OpenConnections != n {
 		t.Fatalf("reader pool: %d connections open after warming, want %d", st.OpenConnections, n)
 	}
+}
+
+// serveApp serves a on a free loopback port until the test ends (a clean
+// shutdown is part of the test) and returns its address.
+func serveApp(t *testing.T, a *app.App) net.Addr {
+	t.Helper()
+	addr, err := a.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- a.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return addr
 }

@@ -2,7 +2,6 @@ package faulttest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net"
 	"runtime"
@@ -24,19 +23,7 @@ func TestStreamMemoryPerStream(t *testing.T) {
 	}
 	const n = 200
 	a, _ := newApp(t, map[string]string{"HEARTH_MAX_STREAMS_PER_CLIENT": "1000"})
-	addr, err := a.Listen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- a.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
+	addr := serveApp(t, a)
 	buf := make([]byte, 64<<10)
 	open := func() net.Conn {
 		c, err := net.Dial("tcp", addr.String())
