@@ -213,7 +213,8 @@ func prepare(d *Definition) error {
 
 // Rollback deactivates the agent's current version, so the previous active
 // version becomes current, and returns that one. Conflict when there is
-// nothing to roll back to.
+// nothing to roll back to, or when the previous version lacks what the
+// agent's assignments need (Registry.Needs).
 func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error) {
 	var prev Version
 	err := r.db.Tx(ctx, func(tx *store.Tx) error {
@@ -227,6 +228,13 @@ func (r *Repo) Rollback(ctx context.Context, agentID, by string) (Version, error
 			return apperr.NotFoundf("agent %q has no active definition", agentID)
 		case 1:
 			return apperr.New(apperr.Conflict, "version %d is the only active version of %q: there is nothing to roll back to", active[0].Number, agentID)
+		}
+		// What a save may not remove, a rollback may not either (a version
+		// saved before the need was declared may lack it).
+		if needs := r.reg.Needs[agentID]; needs != nil {
+			if missing := needs(active[1].Definition); len(missing) > 0 {
+				return apperr.New(apperr.Conflict, "version %d of %q cannot become current again: %s", active[1].Number, agentID, missing[0].Message)
+			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE agent_definitions SET is_active = 0, deactivated_at = ?, deactivated_by = ?
 			WHERE version_id = ?`, store.FormatTime(r.now()), by, active[0].ID)

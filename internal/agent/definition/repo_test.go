@@ -335,3 +335,30 @@ func TestDiffIsALongestCommonSubsequence(t *testing.T) {
 		t.Fatalf("same = %v", d)
 	}
 }
+
+// A rollback may not bring back a version that lacks what the agent's
+// assignments need: a version saved before the need was declared (here:
+// by a registry without it) stays history, and the current one stays.
+func TestRollbackRefusesAVersionMissingANeed(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	f.save(def("writer", "You write v1."))
+	withSchema := def("writer", "You write v2.")
+	withSchema.OutputSchema = map[string]any{"type": "object"}
+	f.save(withSchema)
+	reg := f.reg
+	reg.Needs = map[string]func(Definition) []Need{"writer": func(d Definition) []Need {
+		if d.OutputSchema == nil {
+			return []Need{{Field: "output_schema", Message: "the writer needs an output schema"}}
+		}
+		return nil
+	}}
+	repo := NewRepo(f.db, reg)
+	_, err := repo.Rollback(ctx, "writer", "admin")
+	if !apperr.Is(err, apperr.Conflict) || !strings.Contains(err.Error(), "the writer needs an output schema") {
+		t.Fatalf("rollback to a version without the schema: %v", err)
+	}
+	if cur, err := repo.Active(ctx, "writer"); err != nil || cur.Number != 2 {
+		t.Fatalf("active after the refused rollback = %+v, %v", cur, err)
+	}
+}
