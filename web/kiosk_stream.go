@@ -125,12 +125,16 @@ func (s *Server) streamMember(c echo.Context) error {
 	}
 	sub := s.deps.Live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
 	csrf := csrfToken(c)
-	if st, ok := s.detach(c); ok {
+	switch st, taken := s.detach(c); {
+	case st != nil:
 		go func() {
 			defer st.end()
 			defer sub.Close()
 			s.memberStream(st.ctx, st.sse, st.out, sub, id, csrf)
 		}()
+		return nil
+	case taken: // shutting down: the connection is closed, the page reconnects
+		sub.Close()
 		return nil
 	}
 	defer sub.Close()

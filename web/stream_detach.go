@@ -106,10 +106,11 @@ type detachedStream struct {
 // detach hijacks the request's connection, writes the SSE response
 // headers (the ones the middleware set, plus the stream's own) and returns
 // the stream to run on a new goroutine, whose context ends when the client
-// goes or the server shuts down. It reports false when the connection
-// cannot be taken over (HTTP/2, a test recorder): the caller streams as
-// before.
-func (s *Server) detach(c echo.Context) (*detachedStream, bool) {
+// goes or the server shuts down. taken reports that the connection is no
+// longer net/http's: with a nil stream the server is shutting down and the
+// connection is already closed. Not taken (HTTP/2, a test recorder): the
+// caller streams as before.
+func (s *Server) detach(c echo.Context) (st *detachedStream, taken bool) {
 	if s.detached == nil || c.Request().ProtoMajor != 1 {
 		return nil, false
 	}
@@ -122,24 +123,22 @@ func (s *Server) detach(c echo.Context) (*detachedStream, bool) {
 	release, _ := c.Get(ctxStreamRelease).(func())
 	c.Set(ctxStreamDetached, true)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(c.Request().Context()))
-	out := &streamConn{conn: conn, header: h}
-	st := &detachedStream{ctx: ctx, out: out}
-	st.end = sync.OnceFunc(func() {
-		cancel()
-		_ = conn.Close()
-		s.detached.remove(out)
-		if release != nil {
-			release()
-		}
-	})
-	if !s.detached.add(out) { // shutting down
+	closeConn := func() {
 		cancel()
 		_ = conn.Close()
 		if release != nil {
 			release()
 		}
-		return nil, false
 	}
+	out := &streamConn{conn: conn, header: h}
+	if !s.detached.add(out) { // shutting down
+		closeConn()
+		return nil, true
+	}
+	st = &detachedStream{ctx: ctx, out: out, end: sync.OnceFunc(func() {
+		closeConn()
+		s.detached.remove(out)
+	})}
 	// The client never sends anything more on a stream's connection; a
 	// read returns only when it closes.
 	go func() {

@@ -118,8 +118,7 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 func (p *planner) overCalories() bool {
 	g := p.g
 	c := g.Yesterday.VsTargets.Calories
-	gain := g.Weight.Goal.Goal != nil && g.Weight.Current != nil && *g.Weight.Goal.Goal > *g.Weight.Current
-	return c.Percent != nil && *c.Percent > overCaloriesPct && !g.Safety.NoWeightLossPush && !gain
+	return c.Percent != nil && *c.Percent > overCaloriesPct && !g.Safety.NoWeightLossPush && !g.goalAbove()
 }
 
 // todayLine says what today holds.

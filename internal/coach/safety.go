@@ -289,6 +289,12 @@ func (g *Gathered) goalBelow() bool {
 	return w.Goal.Goal != nil && w.Current != nil && *w.Goal.Goal < *w.Current
 }
 
+// goalAbove reports a weight goal above the current weight (gaining).
+func (g *Gathered) goalAbove() bool {
+	w := g.Weight
+	return w.Goal.Goal != nil && w.Current != nil && *w.Goal.Goal > *w.Current
+}
+
 // safe reports whether the entry suits the member (see Safety.unsafe).
 func (p *planner) safe(e content.MenuEntry) bool { return p.g.Safety.unsafe(e) == "" }
 

@@ -29,7 +29,7 @@ const (
 	GraderUnits = "units"
 	// GraderStaleCTA: no call to action for a gap that is already filled.
 	GraderStaleCTA = "stale_cta"
-	// GraderCTALimit: at most MaxCTAs calls to action.
+	// GraderCTALimit: at most dashboard.MaxCTAs calls to action.
 	GraderCTALimit = "cta_limit"
 )
 
@@ -37,10 +37,6 @@ const (
 func GenericGraders() []string {
 	return []string{GraderSchema, GraderContent, GraderNumbers, GraderUnits, GraderStaleCTA, GraderCTALimit}
 }
-
-// MaxCTAs is the most calls to action a good plan holds: the dashboard's
-// own limit, which the schema enforces for models.
-const MaxCTAs = dashboard.MaxCTAs
 
 // Facts are what a plan is graded against.
 type Facts struct {
@@ -168,8 +164,8 @@ func (gr *Grader) Grade(p Plan, f Facts) PlanGrade {
 	out.StaleCTAs = len(stale)
 	add(GraderStaleCTA, stale)
 	var limit []string
-	if n := len(d.Coach.CTA); n > MaxCTAs {
-		limit = append(limit, fmt.Sprintf("%d calls to action; at most %d", n, MaxCTAs))
+	if n := len(d.Coach.CTA); n > dashboard.MaxCTAs {
+		limit = append(limit, fmt.Sprintf("%d calls to action; at most %d", n, dashboard.MaxCTAs))
 	}
 	add(GraderCTALimit, limit)
 	return out
