@@ -14,6 +14,7 @@ import (
 	"hearth/internal/importer"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // BackupsAdmin is the backup service as Admin → Backups uses it
@@ -125,7 +126,7 @@ func (s *Server) adminBackups(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminBackupsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminBackupsPage(p))
 }
 
 // adminBackupNow starts a backup in the background; the page follows it live.
@@ -139,7 +140,7 @@ func (s *Server) adminBackupNow(c echo.Context) error {
 		if perr != nil {
 			return perr
 		}
-		return render(c, status, views.AdminBackupsPage(p))
+		return httpkit.Render(c, status, views.AdminBackupsPage(p))
 	}
 	return c.Redirect(http.StatusSeeOther, "/admin/backups?done=started")
 }
@@ -166,7 +167,7 @@ func (s *Server) adminBackupSettings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminBackupsPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminBackupsPage(p))
 }
 
 // adminBackupDownload sends one archive; the name must be one listed.
@@ -189,7 +190,7 @@ func (s *Server) adminBackupDelete(c echo.Context) error {
 
 // liveBackups re-renders the status and list on backup events.
 func (s *Server) liveBackups(c echo.Context) error {
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	return s.adminStream(c, isKind(live.KindBackup), func(ctx context.Context) ([]templ.Component, error) {
 		st, err := s.backupStatus(ctx)
 		if err != nil {

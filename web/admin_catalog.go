@@ -15,6 +15,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // catalogPageItems caps the items the catalog page lists.
@@ -108,7 +109,7 @@ func (s *Server) adminCatalogMeta(c echo.Context) error {
 	if err == nil {
 		p.Edit = metaEditView(it)
 	}
-	return render(c, status, views.AdminCatalogPage(p))
+	return httpkit.Render(c, status, views.AdminCatalogPage(p))
 }
 
 // adminCatalog browses and searches the catalog and lists the programs.
@@ -117,7 +118,7 @@ func (s *Server) adminCatalog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminCatalogPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminCatalogPage(p))
 }
 
 // adminCatalogImport imports an uploaded catalog file (multipart field
@@ -132,7 +133,7 @@ func (s *Server) adminCatalogImport(c echo.Context) error {
 		if perr != nil {
 			return perr
 		}
-		return render(c, http.StatusOK, views.AdminCatalogPage(p))
+		return httpkit.Render(c, http.StatusOK, views.AdminCatalogPage(p))
 	}
 	var ae *apperr.Error
 	if !errors.As(err, &ae) || (ae.Code != apperr.Invalid && ae.Code != apperr.TooLarge) {
@@ -153,7 +154,7 @@ func (s *Server) adminCatalogImport(c echo.Context) error {
 	if perr != nil {
 		return perr
 	}
-	return render(c, codeStatus[ae.Code], views.AdminCatalogPage(p))
+	return httpkit.Render(c, httpkit.Status(ae.Code), views.AdminCatalogPage(p))
 }
 
 func (s *Server) importCatalog(c echo.Context) (content.Summary, error) {

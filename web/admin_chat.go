@@ -17,6 +17,7 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/text"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // newRID is a fresh request id for a rendered form.
@@ -145,7 +146,7 @@ func (s *Server) adminChat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminChatPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminChatPage(p))
 }
 
 // adminChatSend sends the message as the member and shows the
@@ -182,7 +183,7 @@ func (s *Server) adminChatSend(c echo.Context) error {
 	if perr != nil {
 		return perr
 	}
-	return render(c, http.StatusBadRequest, views.AdminChatPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminChatPage(p))
 }
 
 // liveChat re-renders a conversation's messages while a turn runs.

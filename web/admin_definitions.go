@@ -15,6 +15,7 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // DefinitionsAdmin is what the agent definition pages need
@@ -73,7 +74,7 @@ func (h *definitionPages) list(c echo.Context) error {
 		p.Rows = append(p.Rows, views.AdminDefinitionRow{AgentID: s.AgentID, Model: s.Model, UpdatedAt: h.when(s.UpdatedAt),
 			UpdatedBy: s.UpdatedBy, Version: s.Version, Versions: s.Versions, Drafts: s.Drafts})
 	}
-	return render(c, http.StatusOK, views.AdminDefinitionsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminDefinitionsPage(p))
 }
 
 // editPage builds the edit page around a form state and a try outcome.
@@ -103,7 +104,7 @@ func (h *definitionPages) editPage(c echo.Context, agentID string, form views.Fo
 
 func (h *definitionPages) newAgent(c echo.Context) error {
 	p := h.editPage(c, "", views.FormState{Values: newDefinitionFormValues()}, views.AdminTry{})
-	return render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
 }
 
 // loadForm fills the form from ?from=N, else the current version, else (all
@@ -140,7 +141,7 @@ func (h *definitionPages) edit(c echo.Context) error {
 	}
 	p := h.editPage(c, agentID, form, views.AdminTry{})
 	p.From = from
-	return render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminDefinitionEditPage(p))
 }
 
 // definitionSubmitted keeps every field as typed.
@@ -162,7 +163,7 @@ func (h *definitionPages) saveFailure(c echo.Context, agentID string, values map
 	for k, v := range ae.Fields {
 		form.Errors[k] = v
 	}
-	return render(c, http.StatusBadRequest, views.AdminDefinitionEditPage(h.editPage(c, agentID, form, views.AdminTry{})))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminDefinitionEditPage(h.editPage(c, agentID, form, views.AdminTry{})))
 }
 
 func (h *definitionPages) save(c echo.Context) error {

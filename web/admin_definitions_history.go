@@ -12,6 +12,7 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 func (h *definitionPages) history(c echo.Context) error {
@@ -34,7 +35,7 @@ func (h *definitionPages) history(c echo.Context) error {
 	if n := c.QueryParam("discarded"); n != "" {
 		p.OK = "Draft v" + n + " discarded."
 	}
-	return render(c, http.StatusOK, views.AdminDefinitionHistoryPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminDefinitionHistoryPage(p))
 }
 
 func (h *definitionPages) historyPage(c echo.Context, agentID string) (views.AdminDefinitionHistory, error) {
@@ -123,7 +124,7 @@ func (h *definitionPages) afterAction(c echo.Context, agentID string, err error,
 			return perr
 		}
 		p.Error = definitionErrText(err)
-		return render(c, http.StatusConflict, views.AdminDefinitionHistoryPage(p))
+		return httpkit.Render(c, http.StatusConflict, views.AdminDefinitionHistoryPage(p))
 	}
 	if err != nil {
 		return err

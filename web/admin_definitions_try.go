@@ -13,6 +13,7 @@ import (
 	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 func (h *definitionPages) try(c echo.Context) error {
@@ -57,7 +58,7 @@ func (h *definitionPages) try(c echo.Context) error {
 	}
 	p := h.editPage(c, agentID, form, try)
 	p.From = from
-	return render(c, status, views.AdminDefinitionEditPage(p))
+	return httpkit.Render(c, status, views.AdminDefinitionEditPage(p))
 }
 
 func definitionTryStep(st definition.Step) views.AdminTryStep {

@@ -15,6 +15,7 @@ import (
 	"hearth/internal/eval"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // EvalsAdmin runs the coach's eval suite for Admin → Evals (*eval.Service).
@@ -131,7 +132,7 @@ func (s *Server) adminEvals(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminEvalsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminEvalsPage(p))
 }
 
 // adminEvalStart starts a run against the chosen version (one of the
@@ -166,7 +167,7 @@ func (s *Server) adminEvalStart(c echo.Context) error {
 		if perr != nil {
 			return perr
 		}
-		return render(c, status, views.AdminEvalsPage(p))
+		return httpkit.Render(c, status, views.AdminEvalsPage(p))
 	}
 	return c.Redirect(http.StatusSeeOther, "/admin/evals?done=started")
 }
@@ -185,7 +186,7 @@ func (s *Server) adminEvalRun(c echo.Context) error {
 	p := views.AdminEvalRun{AdminPage: s.adminPage(c, fmt.Sprintf("Eval run %d", id), "evals"), ID: id,
 		Definition: r.Definition, Runtime: r.Runtime, Status: r.Status, Started: s.fmtSlot(r.StartedAt), Err: r.Error, Filter: r.Filter}
 	if r.Report == nil {
-		return render(c, http.StatusOK, views.AdminEvalRunPage(p))
+		return httpkit.Render(c, http.StatusOK, views.AdminEvalRunPage(p))
 	}
 	p.HasReport = true
 	var prevReport *eval.Report
@@ -230,7 +231,7 @@ func (s *Server) adminEvalRun(c echo.Context) error {
 		row.Briefing = briefingOf(sc.Document)
 		p.Scenarios = append(p.Scenarios, row)
 	}
-	return render(c, http.StatusOK, views.AdminEvalRunPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminEvalRunPage(p))
 }
 
 // briefingOf is a stored plan's briefing ("" when there is none).

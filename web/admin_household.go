@@ -15,10 +15,11 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/messages"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 func (s *Server) adminPage(c echo.Context, title, section string) views.AdminPage {
-	return views.AdminPage{Page: s.page(c, title), Section: section, LoggedIn: s.auth.sessionOK(c.Request()), Version: s.opt.Version}
+	return views.AdminPage{Page: httpkit.Page(c, title), Section: section, LoggedIn: s.auth.sessionOK(c.Request()), Version: s.opt.Version}
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
@@ -113,7 +114,7 @@ func (s *Server) adminHousehold(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminHouseholdPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminHouseholdPage(p))
 }
 
 func (s *Server) adminMemberCreate(c echo.Context) error {
@@ -139,7 +140,7 @@ func (s *Server) adminMemberCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminHouseholdPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminHouseholdPage(p))
 }
 
 func (s *Server) memberAdminPage(c echo.Context, form, goal *views.FormState) (views.AdminMember, error) {
@@ -190,7 +191,7 @@ func (s *Server) adminMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminMemberPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminMemberPage(p))
 }
 
 func (s *Server) adminMemberUpdate(c echo.Context) error {
@@ -214,7 +215,7 @@ func (s *Server) adminMemberUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminMemberPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminMemberPage(p))
 }
 
 func (s *Server) adminGoalCreate(c echo.Context) error {
@@ -238,7 +239,7 @@ func (s *Server) adminGoalCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminMemberPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminMemberPage(p))
 }
 
 func (s *Server) adminGoalStatus(c echo.Context) error {

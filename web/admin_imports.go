@@ -15,6 +15,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/importer"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // recentImports is how many past imports the page lists.
@@ -69,7 +70,7 @@ func (s *Server) adminImports(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminImportsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminImportsPage(p))
 }
 
 // importSummaryView is the same summary the CLI prints.
@@ -106,7 +107,7 @@ func importFailure(err error) (views.ImportStatus, bool) {
 	}
 	st := views.ImportStatus{Error: ae.Message}
 	if len(ae.Fields) > 0 {
-		st.Error += ": " + fieldList(ae.Fields)
+		st.Error += ": " + httpkit.FieldList(ae.Fields)
 	}
 	var ve *importer.ValidationError
 	if errors.As(err, &ve) {
@@ -171,7 +172,7 @@ func (s *Server) adminImportUpload(c echo.Context) error {
 	}
 	opts.Location = s.opt.Location
 	ctx := c.Request().Context()
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		sum, err := s.deps.Admin.Importer.Import(ctx, opts, u.name, u.file, u.size)
 		if err != nil {
 			return s.importRefused(c, u, err)
@@ -180,9 +181,9 @@ func (s *Server) adminImportUpload(c echo.Context) error {
 		if perr != nil {
 			return perr
 		}
-		return render(c, http.StatusOK, views.AdminImportsPage(p))
+		return httpkit.Render(c, http.StatusOK, views.AdminImportsPage(p))
 	}
-	sse := newSSE(c)
+	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(views.ImportStatusView(views.ImportStatus{Active: true, File: u.name, Percent: 0, Read: "0 B"}))
 	opts.Progress = func(p importer.Progress) {
 		if !p.Done {
@@ -218,8 +219,8 @@ func (s *Server) importRefused(c echo.Context, u *upload, err error) error {
 	if !ok {
 		return err
 	}
-	if isDatastar(c) {
-		return s.finishImportStream(c.Request().Context(), newSSE(c), st)
+	if httpkit.IsDatastar(c) {
+		return s.finishImportStream(c.Request().Context(), httpkit.NewSSE(c), st)
 	}
 	values := map[string]string{"member": u.fields["member"], "kind": u.fields["kind"], "unit": u.fields["unit"], "strict": u.fields["strict"]}
 	fs, ferr := formFailure(err, values)
@@ -230,5 +231,5 @@ func (s *Server) importRefused(c echo.Context, u *upload, err error) error {
 	if perr != nil {
 		return perr
 	}
-	return render(c, codeStatus[apperr.CodeOf(err)], views.AdminImportsPage(p))
+	return httpkit.Render(c, httpkit.Status(apperr.CodeOf(err)), views.AdminImportsPage(p))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 func safeNext(next string) string {
@@ -20,7 +21,7 @@ func safeNext(next string) string {
 }
 
 func (s *Server) pageLogin(c echo.Context) error {
-	return render(c, http.StatusOK, views.Login(s.page(c, "Admin login"), safeNext(c.QueryParam("next")), ""))
+	return httpkit.Render(c, http.StatusOK, views.Login(httpkit.Page(c, "Admin login"), safeNext(c.QueryParam("next")), ""))
 }
 
 func (s *Server) login(c echo.Context) error {
@@ -34,7 +35,7 @@ func (s *Server) login(c echo.Context) error {
 		if global {
 			msg = fmt.Sprintf("Too many wrong passwords have been tried on this Hearth. Try again in %s.", waitText(secs))
 		}
-		return render(c, http.StatusTooManyRequests, views.Login(s.page(c, "Admin login"), next, msg))
+		return httpkit.Render(c, http.StatusTooManyRequests, views.Login(httpkit.Page(c, "Admin login"), next, msg))
 	}
 	if !s.auth.checkPassword(c.FormValue("password")) {
 		msg := "Wrong password."
@@ -44,7 +45,7 @@ func (s *Server) login(c echo.Context) error {
 			msg = fmt.Sprintf("Wrong password. Too many tries: wait %s before the next.", waitText(int(wait.Seconds())))
 		}
 		s.log.Warn("admin login failed", "ip", client)
-		return render(c, http.StatusUnauthorized, views.Login(s.page(c, "Admin login"), next, msg))
+		return httpkit.Render(c, http.StatusUnauthorized, views.Login(httpkit.Page(c, "Admin login"), next, msg))
 	}
 	s.logins.succeeded(client)
 	ck, err := s.auth.newSession(c.Request())
@@ -74,5 +75,5 @@ func (s *Server) logout(c echo.Context) error {
 }
 
 func (s *Server) pageAdmin(c echo.Context) error {
-	return render(c, http.StatusOK, views.AdminHome(s.adminPage(c, "Admin", "assignments")))
+	return httpkit.Render(c, http.StatusOK, views.AdminHome(s.adminPage(c, "Admin", "assignments")))
 }

@@ -11,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/store"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // MemberData exports and erases everything of one member.
@@ -65,7 +66,7 @@ func (s *Server) adminMemberErasePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminErasePage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminErasePage(p))
 }
 
 // adminMemberErase erases after the member's id was typed to confirm.
@@ -76,7 +77,7 @@ func (s *Server) adminMemberErase(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return render(c, http.StatusBadRequest, views.AdminErasePage(p))
+		return httpkit.Render(c, http.StatusBadRequest, views.AdminErasePage(p))
 	}
 	if err := s.deps.Admin.MemberData.Erase(c.Request().Context(), member); err != nil {
 		if apperr.Is(err, apperr.NotFound) {

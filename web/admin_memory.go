@@ -16,6 +16,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // adminActor is who the memory history names for changes made in the admin area.
@@ -188,7 +189,7 @@ func (s *Server) adminMemory(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminMemoryPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminMemoryPage(p))
 }
 
 // adminMemorySet adds or changes an entry (value and TTL); a bad key, value
@@ -211,7 +212,7 @@ func (s *Server) adminMemorySet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminMemoryPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminMemoryPage(p))
 }
 
 // adminMemoryDelete removes an entry.
@@ -257,7 +258,7 @@ func (s *Server) memoryRefusal(c echo.Context, agentID, member string, err error
 	if perr != nil {
 		return perr
 	}
-	return render(c, status, views.AdminMemoryPage(p))
+	return httpkit.Render(c, status, views.AdminMemoryPage(p))
 }
 
 // liveMemory re-renders the memory of (agent, member) when one of its runs ends.
@@ -266,7 +267,7 @@ func (s *Server) liveMemory(c echo.Context) error {
 	if _, err := s.deps.Admin.Agents.Agent(agentID); err != nil {
 		return err
 	}
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	concerns := func(ev live.Event) bool {
 		re, ok := runEvent(ev)
 		return ok && re.Agent == agentID && re.Member == member && re.Status.Terminal()

@@ -12,6 +12,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // ModelAdmin is Admin → Model (*llm.ModelAdmin): the configured endpoint,
@@ -103,7 +104,7 @@ func (s *Server) adminModel(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminModelPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminModelPage(p))
 }
 
 // adminModelCheck starts "Test connection"; the page follows it live.
@@ -136,12 +137,12 @@ func (s *Server) modelFailure(c echo.Context, err error) error {
 	if perr != nil {
 		return perr
 	}
-	return render(c, status, views.AdminModelPage(p))
+	return httpkit.Render(c, status, views.AdminModelPage(p))
 }
 
 // liveModel re-renders the status on model events (check progress, resets).
 func (s *Server) liveModel(c echo.Context) error {
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	return s.adminStream(c, isKind(live.KindModel), func(ctx context.Context) ([]templ.Component, error) {
 		st, err := s.modelStatus(ctx)
 		if err != nil {

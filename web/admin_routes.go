@@ -136,16 +136,16 @@ func (s *Server) adminRoutes(g *echo.Group) {
 // loopback client when neither a password nor a token is configured.
 // Unknown paths under /api stay 404s (no group wildcard).
 func (s *Server) adminAPIRoutes(e *echo.Echo) {
-	once := s.once
+	idem := s.idempotent
 	// Runtime figures (goroutines, heap, RSS, open files) for operators and
 	// cmd/hearth-load: admin only, and debugvars itself answers loopback only.
 	e.GET("/debug/vars", echo.WrapHandler(debugvars.Handler()))
 	if s.deps.Admin.Agents != nil {
 		e.GET("/api/agents", s.apiAgents)
 		e.GET("/api/agents/:agent/assignments", s.apiAssignments)
-		e.POST("/api/agents/:agent/run", s.apiAgentRun, once)
-		e.POST("/api/agents/:agent/run-background", s.apiAgentRunBackground, once)
-		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, once)
+		e.POST("/api/agents/:agent/run", s.apiAgentRun, idem)
+		e.POST("/api/agents/:agent/run-background", s.apiAgentRunBackground, idem)
+		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, idem)
 		e.GET("/api/runs", s.apiRuns)
 		e.GET("/api/runs/:id", s.apiRun)
 		s.threadAPIRoutes(e)
@@ -155,7 +155,7 @@ func (s *Server) adminAPIRoutes(e *echo.Echo) {
 	}
 	if s.deps.Admin.Schedule != nil {
 		e.GET("/api/agent/tasks", s.apiTasks)
-		e.POST("/api/agent/tasks", s.apiTaskCreate, once)
+		e.POST("/api/agent/tasks", s.apiTaskCreate, idem)
 		e.GET("/api/agent/tasks/:id", s.apiTask)
 		e.PUT("/api/agent/tasks/:id", s.apiTaskUpdate)
 		e.DELETE("/api/agent/tasks/:id", s.apiTaskDelete)

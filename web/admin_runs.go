@@ -16,6 +16,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // latestRuns is how many runs the assignments page shows live.
@@ -96,7 +97,7 @@ func (s *Server) adminAssignments(c echo.Context) error {
 	if p.Budget, err = s.budgetLine(ctx); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminAssignmentsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminAssignmentsPage(p))
 }
 
 // adminRunNow starts an assignment for one member or all (member "all").
@@ -135,8 +136,8 @@ func (s *Server) adminRunNow(c echo.Context) error {
 	default:
 		msg = fmt.Sprintf("Started %s for %d members (runs #%d–#%d).", asID, len(runs), runs[0].ID, runs[len(runs)-1].ID)
 	}
-	if isDatastar(c) {
-		return newSSE(c).PatchElementTempl(views.Flash(msg, false))
+	if httpkit.IsDatastar(c) {
+		return httpkit.NewSSE(c).PatchElementTempl(views.Flash(msg, false))
 	}
 	if len(runs) == 1 {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/runs/%d", runs[0].ID))
@@ -202,7 +203,7 @@ func (s *Server) adminRuns(c echo.Context) error {
 	// The stream sends the filter form's hidden fields: the filter never
 	// sits inside a Datastar expression.
 	p.Stream, p.StreamForm = "/admin/live/runs", "runs-live"
-	return render(c, http.StatusOK, views.AdminRunsPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminRunsPage(p))
 }
 
 // liveRuns re-renders the history table (with the page's filter, sent as
@@ -234,7 +235,7 @@ func (s *Server) adminRun(c echo.Context) error {
 	}
 	p := views.AdminRunPage{AdminPage: s.adminPage(c, fmt.Sprintf("Run #%d", id), "runs"), Run: s.runDetail(r)}
 	p.Stream = fmt.Sprintf("/admin/live/runs/%d", id)
-	return render(c, http.StatusOK, views.AdminRunDetailPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminRunDetailPage(p))
 }
 
 // liveRun re-renders one run's page while it progresses.

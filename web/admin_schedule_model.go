@@ -11,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/schedule"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // taskFormFields are the fields of the task form, kept on a validation error.
@@ -173,7 +174,7 @@ func userError(err error) (views.Notice, int, bool) {
 	if !errors.As(err, &ae) {
 		return views.Notice{}, 0, false
 	}
-	status := codeStatus[ae.Code]
+	status := httpkit.Status(ae.Code)
 	switch ae.Code {
 	case apperr.Invalid, apperr.Conflict, apperr.NotFound:
 	default:
@@ -181,7 +182,7 @@ func userError(err error) (views.Notice, int, bool) {
 	}
 	msg := ae.Message
 	if len(ae.Fields) > 0 && !strings.Contains(msg, ":") {
-		msg += ": " + fieldList(ae.Fields)
+		msg += ": " + httpkit.FieldList(ae.Fields)
 	}
 	return views.Notice{Text: msg, Error: true}, status, true
 }

@@ -13,6 +13,7 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/schedule"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // ledgerRows is how many ledger rows the task page shows; refusedRows how
@@ -59,7 +60,7 @@ func (s *Server) adminSchedules(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminSchedulesPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminSchedulesPage(p))
 }
 
 // adminScheduleCreate creates a task; a validation error re-renders the
@@ -77,17 +78,17 @@ func (s *Server) adminScheduleCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminSchedulesPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminSchedulesPage(p))
 }
 
 // adminSchedulePreview answers the form's preview request with the next
 // five fire times (or the problem with the schedule).
 func (s *Server) adminSchedulePreview(c echo.Context) error {
 	pr := s.preview(schedule.Task{Kind: schedule.Kind(c.QueryParam("type")), Schedule: c.QueryParam("schedule")})
-	if isDatastar(c) {
-		return newSSE(c).PatchElementTempl(views.SchedulePreviewView(pr))
+	if httpkit.IsDatastar(c) {
+		return httpkit.NewSSE(c).PatchElementTempl(views.SchedulePreviewView(pr))
 	}
-	return render(c, http.StatusOK, views.SchedulePreviewView(pr))
+	return httpkit.Render(c, http.StatusOK, views.SchedulePreviewView(pr))
 }
 
 func (s *Server) taskPage(c echo.Context, id int64, form *views.FormState, notice views.Notice) (views.AdminTask, error) {
@@ -131,7 +132,7 @@ func (s *Server) adminSchedule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminTaskPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminTaskPage(p))
 }
 
 // adminScheduleUpdate saves the edit form; errors come back inline.
@@ -157,7 +158,7 @@ func (s *Server) adminScheduleUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminTaskPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminTaskPage(p))
 }
 
 // adminScheduleAction runs pause (with note), resume, approve, keep, run,
@@ -221,19 +222,19 @@ func (s *Server) adminScheduleAction(c echo.Context) error {
 	if back == "task" && !apperr.Is(err, apperr.NotFound) {
 		p, perr := s.taskPage(c, id, nil, notice)
 		if perr == nil {
-			return render(c, status, views.AdminTaskPage(p))
+			return httpkit.Render(c, status, views.AdminTaskPage(p))
 		}
 	}
 	p, perr := s.schedulesPage(c, views.FormState{Values: s.defaultTaskForm()}, notice)
 	if perr != nil {
 		return perr
 	}
-	return render(c, status, views.AdminSchedulesPage(p))
+	return httpkit.Render(c, status, views.AdminSchedulesPage(p))
 }
 
 // liveSchedules re-renders the task list when tasks change.
 func (s *Server) liveSchedules(c echo.Context) error {
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	return s.adminStream(c, isKind("task"), func(ctx context.Context) ([]templ.Component, error) {
 		tasks, err := s.deps.Admin.Schedule.List(ctx, schedule.TaskFilter{})
 		if err != nil {
@@ -249,7 +250,7 @@ func (s *Server) liveSchedule(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	concerns := func(ev live.Event) bool {
 		te, ok := ev.Data.(schedule.TaskEvent)
 		return ev.Kind == "task" && ok && te.TaskID == id

@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/qr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // adminScreens is Admin → "Add a screen": the kiosk URL for the household
@@ -22,5 +23,5 @@ func (s *Server) adminScreens(c echo.Context) error {
 	} else {
 		v.QR = views.QRCode{Size: code.Size(), Path: code.Path()}
 	}
-	return render(c, http.StatusOK, views.AdminScreensPage(v))
+	return httpkit.Render(c, http.StatusOK, views.AdminScreensPage(v))
 }

@@ -11,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/schedule"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // todoShow normalises the list filter: open (default), done or all.
@@ -68,7 +69,7 @@ func (s *Server) adminTodos(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminTodosPage(p))
+	return httpkit.Render(c, http.StatusOK, views.AdminTodosPage(p))
 }
 
 // adminTodoAdd puts an item on an agent's list; errors come back inline.
@@ -92,7 +93,7 @@ func (s *Server) adminTodoAdd(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusBadRequest, views.AdminTodosPage(p))
+	return httpkit.Render(c, http.StatusBadRequest, views.AdminTodosPage(p))
 }
 
 // adminTodoAction completes or deletes an item (form field "show", the
@@ -126,7 +127,7 @@ func (s *Server) adminTodoAction(c echo.Context) error {
 
 // liveTodos re-renders the list when items change.
 func (s *Server) liveTodos(c echo.Context) error {
-	show, csrf := todoShow(c.QueryParam("show")), csrfToken(c)
+	show, csrf := todoShow(c.QueryParam("show")), httpkit.CSRFToken(c)
 	return s.adminStream(c, isKind("todo"), func(ctx context.Context) ([]templ.Component, error) {
 		rows, err := s.todoRows(ctx, show)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"hearth/internal/schedule"
 	"hearth/internal/workflow"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 func (s *Server) workflowRoutes(g *echo.Group) {
@@ -51,7 +52,7 @@ func (s *Server) renderWorkflows(c echo.Context, status int, notice views.Notice
 	if p.Members, err = s.memberOptions(ctx); err != nil {
 		return err
 	}
-	return render(c, status, views.AdminWorkflowsPage(p))
+	return httpkit.Render(c, status, views.AdminWorkflowsPage(p))
 }
 
 func (s *Server) workflowRunRows(ctx context.Context) ([]views.WorkflowRunRow, error) {
@@ -200,7 +201,7 @@ func (s *Server) renderWorkflowRun(c echo.Context, id int64, status int, notice 
 	p := views.AdminWorkflowRunPage{AdminPage: s.adminPage(c, fmt.Sprintf("%s #%d", r.Workflow, r.ID), "workflows"), Notice: notice}
 	p.Stream = fmt.Sprintf("/admin/live/workflow-runs/%d", id)
 	p.Run = s.workflowRunView(r, p.CSRF)
-	return render(c, status, views.AdminWorkflowRunDetailPage(p))
+	return httpkit.Render(c, status, views.AdminWorkflowRunDetailPage(p))
 }
 
 func (s *Server) workflowRunView(r workflow.Run, csrf string) views.WorkflowRunView {
@@ -274,7 +275,7 @@ func (s *Server) adminWorkflowAction(c echo.Context) error {
 
 // liveWorkflows keeps the waiting list and the latest runs current.
 func (s *Server) liveWorkflows(c echo.Context) error {
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	return s.adminStream(c, isKind(live.KindWorkflow, live.KindTask), func(ctx context.Context) ([]templ.Component, error) {
 		w, err := s.waitingList(ctx, csrf)
 		if err != nil {
@@ -297,7 +298,7 @@ func (s *Server) liveWorkflowRun(c echo.Context) error {
 	if _, err := s.deps.Admin.Workflows.Get(c.Request().Context(), id); err != nil {
 		return err
 	}
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	concerns := func(ev live.Event) bool {
 		we, ok := ev.Data.(workflow.Event)
 		return ev.Kind == live.KindWorkflow && ok && we.RunID == id

@@ -11,6 +11,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
+	"hearth/web/httpkit"
 )
 
 // apiAgents lists the registered agents with their assignments, then the
@@ -85,7 +86,7 @@ func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
 		return agent.FreeformRequest{}, err
 	}
 	var b chatBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return agent.FreeformRequest{}, err
 	}
 	errs := map[string]string{}
@@ -167,7 +168,7 @@ func (s *Server) apiAssignmentRun(c echo.Context) error {
 		return err
 	}
 	var b assignmentRunBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	b.Member = strings.TrimSpace(b.Member)

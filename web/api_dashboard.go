@@ -10,6 +10,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/web/httpkit"
 )
 
 // dashboardBody is the stored document exactly (generated_at, curated,
@@ -79,7 +80,7 @@ func (s *Server) apiAnswer(c echo.Context) error {
 		return apperr.NotFoundf("no prompts")
 	}
 	var b answerBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	if b.Answer == nil {

@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/household"
+	"hearth/web/httpkit"
 )
 
 // Corrections over the JSON API: PATCH changes the fields a body names
@@ -33,7 +34,7 @@ func patchTime(s *string, field string, errs map[string]string) *time.Time {
 		errs[field] = "must be an RFC 3339 time like 2026-02-14T07:30:00Z"
 		return nil
 	}
-	t := optTime(s, field, errs)
+	t := httpkit.OptTime(s, field, errs)
 	if t.IsZero() {
 		return nil
 	}
@@ -46,7 +47,7 @@ func (s *Server) apiWeightEdit(c echo.Context) error {
 		return err
 	}
 	var b weightBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
@@ -68,7 +69,7 @@ func (s *Server) apiMealEdit(c echo.Context) error {
 		return err
 	}
 	var b mealBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
@@ -99,7 +100,7 @@ func (s *Server) apiWorkoutEdit(c echo.Context) error {
 		return err
 	}
 	var b workoutPatchBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
@@ -121,7 +122,7 @@ func (s *Server) apiScanEdit(c echo.Context) error {
 		return err
 	}
 	var b scanBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}

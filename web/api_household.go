@@ -10,6 +10,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/household"
+	"hearth/web/httpkit"
 )
 
 // Household is what the household API and pages need to record and list entries.
@@ -70,11 +71,11 @@ type weightBody struct {
 
 func (s *Server) apiWeightCreate(c echo.Context) error {
 	var b weightBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
-	at := optTime(b.MeasuredAt, "measured_at", errs)
+	at := httpkit.OptTime(b.MeasuredAt, "measured_at", errs)
 	if b.WeightKg == nil {
 		errs["weight_kg"] = "is required"
 	}
@@ -124,11 +125,11 @@ func orZero(f *float64) float64 {
 
 func (s *Server) apiMealCreate(c echo.Context) error {
 	var b mealBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
-	at := optTime(b.EatenAt, "eaten_at", errs)
+	at := httpkit.OptTime(b.EatenAt, "eaten_at", errs)
 	if b.Name == nil {
 		errs["name"] = "is required"
 	}
@@ -173,11 +174,11 @@ type workoutBody struct {
 
 func (s *Server) apiWorkoutCreate(c echo.Context) error {
 	var b workoutBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
-	at := optTime(b.StartedAt, "started_at", errs)
+	at := httpkit.OptTime(b.StartedAt, "started_at", errs)
 	if b.Type == nil {
 		errs["type"] = "is required"
 	}
@@ -221,11 +222,11 @@ type scanBody struct {
 
 func (s *Server) apiScanCreate(c echo.Context) error {
 	var b scanBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
-	at := optTime(b.ScannedAt, "scanned_at", errs)
+	at := httpkit.OptTime(b.ScannedAt, "scanned_at", errs)
 	if b.BodyFatPct == nil {
 		errs["body_fat_pct"] = "is required"
 	}

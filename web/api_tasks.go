@@ -8,6 +8,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/schedule"
+	"hearth/web/httpkit"
 )
 
 // taskID reads the :id parameter; anything but a positive integer is NotFound.
@@ -51,7 +52,7 @@ func (s *Server) apiTask(c echo.Context) error {
 // 201 with the task, 400 naming the problem.
 func (s *Server) apiTaskCreate(c echo.Context) error {
 	var in schedule.TaskInput
-	if err := bindJSON(c, &in); err != nil {
+	if err := httpkit.BindJSON(c, &in); err != nil {
 		return err
 	}
 	t, err := s.deps.Admin.Schedule.Create(c.Request().Context(), in, schedule.ByUser)
@@ -69,7 +70,7 @@ func (s *Server) apiTaskUpdate(c echo.Context) error {
 		return err
 	}
 	var p schedule.TaskPatch
-	if err := bindJSON(c, &p); err != nil {
+	if err := httpkit.BindJSON(c, &p); err != nil {
 		return err
 	}
 	t, err := s.deps.Admin.Schedule.Update(c.Request().Context(), id, p)

@@ -13,13 +13,14 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/web/httpkit"
 )
 
 func (s *Server) threadAPIRoutes(e *echo.Echo) {
 	e.GET("/api/agents/:agent/threads", s.apiThreads)
-	e.POST("/api/agents/:agent/threads", s.apiThreadCreate, s.once)
+	e.POST("/api/agents/:agent/threads", s.apiThreadCreate, s.idempotent)
 	e.GET("/api/threads/:id", s.apiThread)
-	e.POST("/api/threads/:id/messages", s.apiThreadMessage, s.once)
+	e.POST("/api/threads/:id/messages", s.apiThreadMessage, s.idempotent)
 	e.DELETE("/api/threads/:id", s.apiThreadDelete)
 }
 
@@ -94,7 +95,7 @@ func (s *Server) apiThreadCreate(c echo.Context) error {
 		return err
 	}
 	var b threadBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	member, err := s.threadMember(c, b.Member)
@@ -164,7 +165,7 @@ func (s *Server) apiThreadMessage(c echo.Context) error {
 		return err
 	}
 	var b messageBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	if strings.TrimSpace(b.Content) == "" {
@@ -221,38 +222,31 @@ func toolEvents(evs []agent.ChatEvent) []chatTool {
 // streamChat writes a chat turn's events as Server-Sent Events until the
 // turn is over or the client goes (the turn carries on and is stored).
 func (s *Server) streamChat(c echo.Context, cs *agent.ChatStream) error {
-	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set(echo.HeaderCacheControl, "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	c.Response().WriteHeader(http.StatusOK)
-	w := sseWriter{c.Response()}
+	ev := httpkit.StartJSONEvents(c)
 	ctx := c.Request().Context()
 	tick := time.NewTicker(s.opt.KeepAlive)
 	defer tick.Stop()
 	sent := 0
 	for {
 		evs, changed, done := cs.Next(sent)
-		for _, ev := range evs {
+		for _, e := range evs {
 			var data any
-			switch ev.Type {
+			switch e.Type {
 			case agent.ChatDelta, agent.ChatError:
-				data = map[string]string{"text": ev.Text}
+				data = map[string]string{"text": e.Text}
 			case agent.ChatTool:
-				data = chatTool{Tool: ev.Tool, Label: ev.Label, Args: ev.Args}
+				data = chatTool{Tool: e.Tool, Label: e.Label, Args: e.Args}
 			case agent.ChatReset:
 				data = map[string]string{}
 			case agent.ChatMessage:
-				data = ev.Message
+				data = e.Message
 			}
-			b, _ := json.Marshal(data)
-			if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, b); err != nil {
+			if ev.Send(string(e.Type), data) != nil {
 				return nil
 			}
 		}
 		sent += len(evs)
-		c.Response().Flush()
+		ev.Flush()
 		if done {
 			return nil
 		}
@@ -261,10 +255,9 @@ func (s *Server) streamChat(c echo.Context, cs *agent.ChatStream) error {
 			return nil
 		case <-changed:
 		case <-tick.C:
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+			if ev.KeepAlive() != nil {
 				return nil
 			}
-			c.Response().Flush()
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/internal/workflow"
+	"hearth/web/httpkit"
 )
 
 // Workflows is the workflow runtime as the API and the admin use it
@@ -32,10 +33,10 @@ type Workflows interface {
 
 func (s *Server) workflowAPIRoutes(e *echo.Echo) {
 	e.GET("/api/workflows", s.apiWorkflows)
-	e.POST("/api/workflows/:id/runs", s.apiWorkflowStart, s.once)
+	e.POST("/api/workflows/:id/runs", s.apiWorkflowStart, s.idempotent)
 	e.GET("/api/workflow-runs", s.apiWorkflowRuns)
 	e.GET("/api/workflow-runs/:id", s.apiWorkflowRun)
-	e.POST("/api/workflow-runs/:id/resume", s.apiWorkflowResume, s.once)
+	e.POST("/api/workflow-runs/:id/resume", s.apiWorkflowResume, s.idempotent)
 	e.POST("/api/workflow-runs/:id/restart", s.apiWorkflowRestart)
 	e.POST("/api/workflow-runs/:id/pause", s.apiWorkflowPause)
 	e.GET("/api/workflow-runs/:id/events", s.apiWorkflowEvents)
@@ -60,7 +61,7 @@ func (s *Server) apiWorkflowStart(c echo.Context) error {
 		return err
 	}
 	var b workflowStartBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	b.Member = strings.TrimSpace(b.Member)
@@ -172,7 +173,7 @@ func (s *Server) apiWorkflowResume(c echo.Context) error {
 		return err
 	}
 	var b resumeBody
-	if err := bindJSON(c, &b); err != nil {
+	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
 	errs := map[string]string{}
@@ -241,22 +242,12 @@ func (s *Server) apiWorkflowEvents(c echo.Context) error {
 	}
 	sub := s.deps.Live.Subscribe(live.TopicAdmin)
 	defer sub.Close()
-	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
-	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set(echo.HeaderCacheControl, "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	c.Response().WriteHeader(http.StatusOK)
-	w := sseWriter{c.Response()}
+	events := httpkit.StartJSONEvents(c)
 	send := func(event string, v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
+		if err := events.Send(event, v); err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
-			return err
-		}
-		c.Response().Flush()
+		events.Flush()
 		return nil
 	}
 	snapshot := func() (bool, error) {
@@ -281,10 +272,9 @@ func (s *Server) apiWorkflowEvents(c echo.Context) error {
 		case <-sub.Done():
 			return nil
 		case <-tick.C:
-			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+			if events.KeepAlive() != nil {
 				return nil
 			}
-			c.Response().Flush()
 		case <-sub.Resync(): // events were dropped: the run as it is now
 			if end, err := snapshot(); end || err != nil {
 				return nil

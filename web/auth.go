@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -194,6 +195,6 @@ func (s *Server) adminGate(next echo.HandlerFunc) echo.HandlerFunc {
 		if p := c.Request().URL.Path; strings.HasPrefix(p, "/api/") || strings.HasPrefix(p, "/debug/") || c.Request().Method != http.MethodGet {
 			return echo.NewHTTPError(http.StatusUnauthorized, "login required")
 		}
-		return c.Redirect(http.StatusSeeOther, "/admin/login?next="+urlQueryEscape(c.Request().URL.RequestURI()))
+		return c.Redirect(http.StatusSeeOther, "/admin/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 	}
 }

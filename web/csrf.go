@@ -13,13 +13,14 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"hearth/web/httpkit"
 )
 
 const (
-	csrfCookie = "hearth_csrf"
-	csrfHeader = "X-CSRF-Token"
-	csrfField  = "_csrf"
-	csrfKey    = "csrf"
+	csrfCookie = httpkit.CSRFCookie
+	csrfHeader = httpkit.CSRFHeader
+	csrfField  = httpkit.CSRFField
 )
 
 // csrf protects every state-changing request in two layers:
@@ -36,7 +37,7 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		_, noCookie := r.Cookie(csrfCookie)
 		hadCookie := noCookie == nil
 		token := ensureCSRFCookie(c)
-		c.Set(csrfKey, token)
+		httpkit.SetCSRFToken(c, token)
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodTrace:
 			return next(c)
@@ -149,10 +150,4 @@ func sameOrigin(r *http.Request) bool {
 	}
 	u, err := url.Parse(origin)
 	return err == nil && u.Host == r.Host
-}
-
-// csrfToken returns the token to embed in pages and forms.
-func csrfToken(c echo.Context) string {
-	t, _ := c.Get(csrfKey).(string)
-	return t
 }

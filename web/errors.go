@@ -1,65 +1,15 @@
 package web
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"hearth/internal/apperr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
-
-var codeStatus = map[apperr.Code]int{
-	apperr.Invalid:      http.StatusBadRequest,
-	apperr.NotFound:     http.StatusNotFound,
-	apperr.Conflict:     http.StatusConflict,
-	apperr.Unauthorized: http.StatusUnauthorized,
-	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
-	apperr.Unavailable:  http.StatusServiceUnavailable,
-	apperr.NoSpace:      http.StatusInsufficientStorage,
-	apperr.TooMany:      http.StatusTooManyRequests,
-	apperr.Implausible:  http.StatusUnprocessableEntity,
-	apperr.Internal:     http.StatusInternalServerError,
-}
-
-// errorBody is the JSON shape of every API error.
-type errorBody struct {
-	Error string `json:"error"`
-	// Code is the apperr code of the failure ("implausible": send again
-	// with "confirm": true to store it anyway).
-	Code     string            `json:"code,omitempty"`
-	Fields   map[string]string `json:"fields,omitempty"`
-	Fallback string            `json:"fallback,omitempty"`
-}
-
-// classify turns any error into a status and a user-safe body; internal
-// details never reach the client.
-func classify(err error) (int, errorBody) {
-	var he *echo.HTTPError
-	ae := apperr.As(err) // SQLite's disk-full and busy errors arrive translated
-	switch {
-	case ae != nil:
-		code := codeStatus[ae.Code]
-		if code == 0 || code == http.StatusInternalServerError {
-			return 500, errorBody{Error: "internal error", Code: string(apperr.Internal)}
-		}
-		return code, errorBody{Error: ae.Message, Code: string(ae.Code), Fields: ae.Fields}
-	case errors.As(err, &he):
-		msg := http.StatusText(he.Code)
-		if m, ok := he.Message.(string); ok && he.Code < 500 {
-			msg = m
-		}
-		if he.Code == http.StatusRequestEntityTooLarge {
-			msg = "request body too large"
-		}
-		return he.Code, errorBody{Error: msg}
-	}
-	return 500, errorBody{Error: "internal error", Code: string(apperr.Internal)}
-}
 
 // handleError is the one error path: map, log internals once, answer in the
 // shape the client understands (JSON for /api, a patch for Datastar, a page).
@@ -67,7 +17,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	code, body := classify(err)
+	code, body := httpkit.Classify(err)
 	if code == http.StatusInsufficientStorage {
 		s.diskFullAt.Store(time.Now().UnixNano())
 	}
@@ -85,21 +35,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		err = c.JSON(code, body)
 	case r.Header.Get("Datastar-Request") == "true":
 		// Datastar drops non-200 answers: show the message in the page's flash area instead.
-		err = patchFlash(c, body.Error, body.Fields)
+		err = httpkit.PatchFlash(c, body.Error, body.Fields)
 	case r.Method == http.MethodHead:
 		err = c.NoContent(code)
 	default:
-		err = render(c, code, views.ErrorPage(code, http.StatusText(code), body.Error))
+		err = httpkit.Render(c, code, views.ErrorPage(code, http.StatusText(code), body.Error))
 	}
 	if err != nil {
 		s.log.Warn("writing error response", "err", err)
 	}
-}
-
-func fieldList(fields map[string]string) string {
-	var b strings.Builder
-	for k, v := range fields {
-		fmt.Fprintf(&b, "%s %s; ", k, v)
-	}
-	return strings.TrimSuffix(b.String(), "; ")
 }

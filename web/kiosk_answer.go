@@ -11,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/voice"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // kioskAnswer records a tap (one of the prompt's options) or a typed
@@ -30,10 +31,10 @@ func (s *Server) kioskAnswer(c echo.Context) error {
 	if err != nil && !apperr.Is(err, apperr.Conflict) { // answered elsewhere first: show that answer
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	newSSE(c) // 200 with no events: the stream patches the coach column
+	httpkit.NewSSE(c) // 200 with no events: the stream patches the coach column
 	return nil
 }
 
@@ -49,7 +50,7 @@ func (s *Server) kioskVoice(c echo.Context) error {
 	wantJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
 	if err != nil {
 		if wantJSON {
-			code, body := classify(err)
+			code, body := httpkit.Classify(err)
 			if code >= 500 {
 				s.log.Error("voice memo", "err", err)
 			}
@@ -137,7 +138,7 @@ func (s *Server) kioskChatVoice(c echo.Context) error {
 		return s.deps.Voice.Transcribe(ctx, id, ct, f)
 	}()
 	if err != nil {
-		code, body := classify(err)
+		code, body := httpkit.Classify(err)
 		if code >= 500 {
 			s.log.Error("chat voice", "err", err)
 		}
@@ -164,15 +165,15 @@ func (s *Server) kioskPrivacy(c echo.Context) error {
 	if err := s.deps.Privacy.SetPrivateFigures(c.Request().Context(), id, on); err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
 	m, err := s.deps.Household.Member(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
-	sse := newSSE(c)
-	_ = sse.PatchElementTempl(views.PrivacyToggle(views.MemberHead{ID: m.ID, Private: m.PrivateFigures}, csrfToken(c)))
+	sse := httpkit.NewSSE(c)
+	_ = sse.PatchElementTempl(views.PrivacyToggle(views.MemberHead{ID: m.ID, Private: m.PrivateFigures}, httpkit.CSRFToken(c)))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_private": m.PrivateFigures, "_reveal": false})
 	return nil
 }

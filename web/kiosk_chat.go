@@ -14,6 +14,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/text"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // kioskChatAgent is the agent a member talks to on the kiosk.
@@ -130,7 +131,7 @@ func (s *Server) kioskChat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	var thread int64
@@ -149,11 +150,11 @@ func (s *Server) kioskChat(c echo.Context) error {
 			return apperr.NotFoundf("conversation %q not found", p)
 		}
 	}
-	sheet, err := s.chatSheet(ctx, a, member, thread, csrfToken(c))
+	sheet, err := s.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}
-	return newSSE(c).PatchElementTempl(views.ChatBody(sheet))
+	return httpkit.NewSSE(c).PatchElementTempl(views.ChatBody(sheet))
 }
 
 // kioskChatSend sends the member's message to the coach and streams the
@@ -179,10 +180,10 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 	errs := map[string]string{}
 	msg := text.Required(errs, "message", text.Line, c.FormValue("message"), agent.MaxChatMessageLen)
 	if len(errs) > 0 {
-		if !isDatastar(c) {
+		if !httpkit.IsDatastar(c) {
 			return apperr.FieldErrors(errs)
 		}
-		return newSSE(c).PatchElementTempl(views.ChatForm(views.ChatSheet{MemberID: member, CSRF: csrfToken(c),
+		return httpkit.NewSSE(c).PatchElementTempl(views.ChatForm(views.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
 			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
 			Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}))
 	}
@@ -191,14 +192,14 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	cs, ok := a.ChatStream(run.ID)
 	if !ok {
 		return apperr.New(apperr.Internal, "the chat turn has no stream")
 	}
-	sheet, err := s.chatSheet(ctx, a, member, cs.ThreadID, csrfToken(c))
+	sheet, err := s.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}
@@ -261,12 +262,12 @@ func (s *Server) kioskChatDelete(c echo.Context) error {
 	if err := a.DeleteThread(ctx, id); err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	sheet, err := s.chatSheet(ctx, a, member, 0, csrfToken(c))
+	sheet, err := s.chatSheet(ctx, a, member, 0, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}
-	return newSSE(c).PatchElementTempl(views.ChatBody(sheet))
+	return httpkit.NewSSE(c).PatchElementTempl(views.ChatBody(sheet))
 }

@@ -16,6 +16,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/household"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // localName extracts the file name part of a local content id.
@@ -90,7 +91,7 @@ func (s *Server) pageContent(c echo.Context) error {
 		return err
 	}
 	p.Done = c.QueryParam("done") == "1"
-	return render(c, http.StatusOK, views.ContentView(p))
+	return httpkit.Render(c, http.StatusOK, views.ContentView(p))
 }
 
 // contentVideo streams a local item's video file (range requests work).
@@ -136,7 +137,7 @@ func (s *Server) pagePlaylistPlayer(c echo.Context) error {
 	if i+1 < len(ids) {
 		p.Next = fmt.Sprintf("/m/%s/play?i=%d", id, i+1)
 	}
-	return render(c, http.StatusOK, views.ContentView(p))
+	return httpkit.Render(c, http.StatusOK, views.ContentView(p))
 }
 
 // contentDone records that a member finished an item: a consumed mark (Up

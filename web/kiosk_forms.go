@@ -15,11 +15,8 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
-
-// isDatastar reports whether the request came from a Datastar action (the
-// answer is then an SSE patch, not a page).
-func isDatastar(c echo.Context) bool { return c.Request().Header.Get("Datastar-Request") == "true" }
 
 // formValues keeps what the user typed for re-display.
 func formValues(c echo.Context, names ...string) map[string]string {
@@ -112,7 +109,7 @@ var savedText = map[string]string{"weight": "Weight saved.", "meal": "Meal saved
 
 // sheets is the sheet model of the member's dashboard for this client.
 func (s *Server) sheets(c echo.Context, member string) views.Sheets {
-	sh := views.Sheets{MemberID: member, CSRF: csrfToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
+	sh := views.Sheets{MemberID: member, CSRF: httpkit.CSRFToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
 	if m, err := s.deps.Household.Member(c.Request().Context(), member); err == nil {
 		sh.Unit = string(m.Unit.Normalize())
 	}
@@ -143,7 +140,7 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 			sh.Scan = fs
 		}
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+c.Param("member"))
 		}
@@ -154,7 +151,7 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 		fs.OK = savedText[form]
 	}
 	put(&sh)
-	sse := newSSE(c)
+	sse := httpkit.NewSSE(c)
 	switch form {
 	case "weight":
 		_ = sse.PatchElementTempl(views.WeightForm(sh))
@@ -336,12 +333,12 @@ func (s *Server) kioskEntry(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return s.renderDashboard(c, http.StatusOK, "entry", func(sh *views.Sheets) { sh.Entry = e })
 	}
 	sh := s.sheets(c, m.ID)
 	sh.Entry = e
-	sse := newSSE(c)
+	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(views.EntryForm(sh))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": "entry"})
 	return nil
@@ -419,14 +416,14 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		}
 	}
 	e := entrySheet(m.ID, kind, id, fs)
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+m.ID)
 		}
 		return s.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *views.Sheets) { sh.Entry = e })
 	}
 	sh := s.sheets(c, m.ID)
-	sse := newSSE(c)
+	sse := httpkit.NewSSE(c)
 	if err != nil {
 		sh.Entry = e
 		_ = sse.PatchElementTempl(views.EntryForm(sh))
@@ -450,11 +447,11 @@ func (s *Server) kioskEntryDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	sh := s.sheets(c, member)
-	sse := newSSE(c)
+	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(views.EntryForm(sh))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
 	_ = sse.PatchElementTempl(views.Toast(entryNames[kind]+" deleted.", fmt.Sprintf("/m/%s/undo/%d", member, t.ID), sh.CSRF))
@@ -472,9 +469,9 @@ func (s *Server) kioskUndo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	_ = newSSE(c).PatchElementTempl(views.Toast(entryNames[t.Kind]+" restored.", "", ""))
+	_ = httpkit.NewSSE(c).PatchElementTempl(views.Toast(entryNames[t.Kind]+" restored.", "", ""))
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // maxQuery caps a catalog search string.
@@ -22,17 +23,17 @@ func (s *Server) kioskCatalog(c echo.Context) error {
 	if len([]rune(q)) > maxQuery {
 		q = string([]rune(q)[:maxQuery])
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
 	if _, err := s.deps.Household.Member(c.Request().Context(), id); err != nil {
 		return err
 	}
-	r, err := s.catalogModel(c.Request().Context(), id, csrfToken(c), q)
+	r, err := s.catalogModel(c.Request().Context(), id, httpkit.CSRFToken(c), q)
 	if err != nil {
 		return err
 	}
-	return newSSE(c).PatchElementTempl(views.CatalogList(r))
+	return httpkit.NewSSE(c).PatchElementTempl(views.CatalogList(r))
 }
 
 // kioskPlaylist edits a member's playlist: add (from the catalog), remove,
@@ -60,9 +61,9 @@ func (s *Server) kioskPlaylist(c echo.Context) error {
 	if err := s.deps.Dashboards.EditPlaylist(ctx, id, edit); err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	newSSE(c) // 200 with no events: the stream patches the playlist
+	httpkit.NewSSE(c) // 200 with no events: the stream patches the playlist
 	return nil
 }

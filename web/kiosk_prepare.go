@@ -13,6 +13,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // prepareWait bounds how long the tap waits for the coach; a model can be
@@ -86,8 +87,8 @@ func (s *Server) kioskPrepare(c echo.Context) error {
 
 // prepared answers a prepare request with msg.
 func (s *Server) prepared(c echo.Context, id, msg string) error {
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	return newSSE(c).PatchElementTempl(views.Flash(msg, false))
+	return httpkit.NewSSE(c).PatchElementTempl(views.Flash(msg, false))
 }

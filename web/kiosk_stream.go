@@ -12,6 +12,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // widgets is a set of dashboard parts to re-render.
@@ -95,7 +96,7 @@ func affected(ev live.Event, member string) widgets {
 // commits the SSE headers.
 func startStream(c echo.Context) *datastar.ServerSentEventGenerator {
 	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
-	return newSSE(c)
+	return httpkit.NewSSE(c)
 }
 
 // keepAlive is a signal patch the page can observe (an SSE comment is
@@ -124,13 +125,13 @@ func (s *Server) streamMember(c echo.Context) error {
 		return apperr.New(apperr.Internal, "live updates are not configured")
 	}
 	sub := s.deps.Live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
-	csrf := csrfToken(c)
-	switch st, taken := s.detach(c); {
+	csrf := httpkit.CSRFToken(c)
+	switch st, taken := s.detached.Detach(c); {
 	case st != nil:
 		go func() {
-			defer st.end()
+			defer st.End()
 			defer sub.Close()
-			s.memberStream(st.ctx, st.sse, st.out, sub, id, csrf)
+			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf)
 		}()
 		return nil
 	case taken: // shutting down: the connection is closed, the page reconnects
@@ -148,7 +149,7 @@ func (s *Server) streamMember(c echo.Context) error {
 // hub closes or a write fails.
 func (s *Server) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
 	sub *live.Sub, id, csrf string) {
-	w := sseWriter{out}
+	w := httpkit.SSEWriter{ResponseWriter: out}
 	day := s.today()
 	if s.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
 		return

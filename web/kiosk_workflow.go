@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"hearth/internal/coach"
+	"hearth/web/httpkit"
 
 	"github.com/labstack/echo/v4"
 
@@ -95,9 +96,9 @@ func (s *Server) kioskWorkflowAnswer(c echo.Context) error {
 	if _, err := wf.Resume(ctx, run, step, q.Answer(i)); err != nil && !apperr.Is(err, apperr.Conflict) {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	newSSE(c) // the stream patches the coach column
+	httpkit.NewSSE(c) // the stream patches the coach column
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/content"
 	"hearth/internal/voice"
+	"hearth/web/httpkit"
 )
 
 // DefaultBodyLimit caps request bodies on routes without a larger allowance.
@@ -92,7 +93,7 @@ func (s *Server) routeBodyLimit(route string) int64 {
 		return 2*voice.MaxSize + multipartSlack
 	}
 	if strings.HasPrefix(route, "/api/") {
-		return MaxJSONBody
+		return httpkit.MaxJSONBody
 	}
 	return DefaultBodyLimit
 }

@@ -12,6 +12,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/messages"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // Messages are the coach's messages to members (*messages.Service).
@@ -54,10 +55,10 @@ func (s *Server) kioskDismissMessage(c echo.Context) error {
 	if err := s.deps.Messages.Dismiss(c.Request().Context(), member, id); err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	newSSE(c) // the stream patches the coach column
+	httpkit.NewSSE(c) // the stream patches the coach column
 	return nil
 }
 
@@ -89,5 +90,5 @@ func (s *Server) adminMessages(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.AdminMessagesPage(views.AdminMessages{AdminPage: s.adminPage(c, "Messages", "messages"), Rows: rows}))
+	return httpkit.Render(c, http.StatusOK, views.AdminMessagesPage(views.AdminMessages{AdminPage: s.adminPage(c, "Messages", "messages"), Rows: rows}))
 }

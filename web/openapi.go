@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // openAPIDoc is the OpenAPI 3.1 description of every /api route, kept in
@@ -158,5 +159,5 @@ func (s *Server) adminAPIDoc(c echo.Context) error {
 	if err != nil {
 		return fmt.Errorf("web: openapi.json: %w", err)
 	}
-	return render(c, http.StatusOK, views.AdminAPIPage(views.AdminAPI{AdminPage: s.adminPage(c, "API", "api"), Doc: v}))
+	return httpkit.Render(c, http.StatusOK, views.AdminAPIPage(views.AdminAPI{AdminPage: s.adminPage(c, "API", "api"), Doc: v}))
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // A member's dashboard page is rendered once per change of its model and
@@ -178,7 +179,7 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	token := csrfToken(c)
+	token := httpkit.CSRFToken(c)
 	h := c.Response().Header()
 	th := fnv.New32a()
 	_, _ = th.Write([]byte(token))

@@ -11,12 +11,13 @@ import (
 
 	"hearth/internal/health"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // kioskPage fills what every kiosk page shares: CSRF token, the household
 // clock's time zone, the idle return and the live stream.
 func (s *Server) kioskPage(c echo.Context, title, stream string, idle bool) views.Page {
-	p := s.page(c, title)
+	p := httpkit.Page(c, title)
 	p.Stream = stream
 	if name := s.opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
@@ -35,7 +36,7 @@ func (s *Server) pageHousehold(c echo.Context) error {
 	now := time.Now().In(s.opt.Location)
 	p := views.HouseholdPage{Page: s.kioskPage(c, "Household", "/live/household", false),
 		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
-	return render(c, http.StatusOK, views.Household(p))
+	return httpkit.Render(c, http.StatusOK, views.Household(p))
 }
 
 // householdTiles builds one tile per member with a single glance figure:
@@ -97,17 +98,17 @@ func (s *Server) pageMember(c echo.Context) error {
 // show at once, whose state fill sets (a failed plain-form post, an entry
 // to correct).
 func (s *Server) renderDashboard(c echo.Context, status int, open string, fill func(*views.Sheets)) error {
-	csrf := csrfToken(c)
+	csrf := httpkit.CSRFToken(c)
 	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
 		return err
 	}
-	d = s.dashboardPage(c, d, csrfToken(c))
+	d = s.dashboardPage(c, d, httpkit.CSRFToken(c))
 	d.Page.Sheet, d.Sheets.Open = open, open
 	if fill != nil {
 		fill(&d.Sheets)
 	}
-	return render(c, status, views.MemberDashboard(d))
+	return httpkit.Render(c, status, views.MemberDashboard(d))
 }
 
 // dashboardPage fills the page frame of a member's dashboard (title,

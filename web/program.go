@@ -14,6 +14,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/program"
 	"hearth/views"
+	"hearth/web/httpkit"
 )
 
 // Programs is the program service as the kiosk and the admin member page
@@ -205,10 +206,10 @@ func (s *Server) kioskProgram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !isDatastar(c) {
+	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	return newSSE(c).PatchElementTempl(views.Flash(msg, false))
+	return httpkit.NewSSE(c).PatchElementTempl(views.Flash(msg, false))
 }
 
 // adminProgram changes a member's program from Admin → Household and shows
@@ -223,7 +224,7 @@ func (s *Server) adminProgram(c echo.Context) error {
 		}
 		msg, status = ae.Message, http.StatusBadRequest
 		if len(ae.Fields) > 0 {
-			msg = fieldList(ae.Fields)
+			msg = httpkit.FieldList(ae.Fields)
 		}
 	}
 	p, err := s.memberAdminPage(c, nil, nil)
@@ -231,7 +232,7 @@ func (s *Server) adminProgram(c echo.Context) error {
 		return err
 	}
 	p.ProgramMessage, p.ProgramFailed = msg, status != http.StatusOK
-	return render(c, status, views.AdminMemberPage(p))
+	return httpkit.Render(c, status, views.AdminMemberPage(p))
 }
 
 // programDay is the member's program session for today (on a rest day the

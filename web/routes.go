@@ -48,35 +48,35 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/live/m/:member", s.streamMember)
 	// Creating requests carry a client request id: a repeat (the Datastar
 	// client re-sends after a network error) gets the first answer again.
-	e.POST("/m/:member/weight", s.formWeight, s.once)
-	e.POST("/m/:member/meal", s.formMeal, s.once)
-	e.POST("/m/:member/workout", s.formWorkout, s.once)
-	e.POST("/m/:member/scan", s.formScan, s.once)
+	e.POST("/m/:member/weight", s.formWeight, s.idempotent)
+	e.POST("/m/:member/meal", s.formMeal, s.idempotent)
+	e.POST("/m/:member/workout", s.formWorkout, s.idempotent)
+	e.POST("/m/:member/scan", s.formScan, s.idempotent)
 	e.GET("/m/:member/entry/:kind/:id", s.kioskEntry)
-	e.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.once)
-	e.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.once)
-	e.POST("/m/:member/undo/:trash", s.kioskUndo, s.once)
-	e.POST("/m/:member/answer", s.kioskAnswer, s.once)
-	e.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.once)
-	e.POST("/m/:member/voice", s.kioskVoice, s.once)
+	e.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.idempotent)
+	e.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.idempotent)
+	e.POST("/m/:member/undo/:trash", s.kioskUndo, s.idempotent)
+	e.POST("/m/:member/answer", s.kioskAnswer, s.idempotent)
+	e.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.idempotent)
+	e.POST("/m/:member/voice", s.kioskVoice, s.idempotent)
 	e.POST("/m/:member/privacy", s.kioskPrivacy)
-	e.POST("/m/:member/prepare", s.kioskPrepare, s.once)
-	e.POST("/m/:member/program", s.kioskProgram, s.once)
-	e.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.once)
+	e.POST("/m/:member/prepare", s.kioskPrepare, s.idempotent)
+	e.POST("/m/:member/program", s.kioskProgram, s.idempotent)
+	e.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.idempotent)
 	e.GET("/m/:member/chat", s.kioskChat)
 	e.GET("/m/:member/chat/:thread", s.kioskChat)
-	e.POST("/m/:member/chat", s.kioskChatSend, s.once)
-	e.POST("/m/:member/chat/voice", s.kioskChatVoice, s.once)
-	e.POST("/m/:member/chat/:thread/delete", s.kioskChatDelete, s.once)
+	e.POST("/m/:member/chat", s.kioskChatSend, s.idempotent)
+	e.POST("/m/:member/chat/voice", s.kioskChatVoice, s.idempotent)
+	e.POST("/m/:member/chat/:thread/delete", s.kioskChatDelete, s.idempotent)
 	e.GET("/m/:member/catalog", s.kioskCatalog)
-	e.POST("/m/:member/playlist", s.kioskPlaylist, s.once)
+	e.POST("/m/:member/playlist", s.kioskPlaylist, s.idempotent)
 	e.GET("/m/:member/play", s.pagePlaylistPlayer)
 	e.GET("/content/:id", s.pageContent)
 	e.GET("/content/:id/video", s.contentVideo)
-	e.POST("/content/done", s.contentDone, s.once)
+	e.POST("/content/done", s.contentDone, s.idempotent)
 
 	// Household JSON API.
-	api := e.Group("/api/v1", s.once) // bodies capped at MaxJSONBody by bodyLimit
+	api := e.Group("/api/v1", s.idempotent) // bodies capped at httpkit.MaxJSONBody by bodyLimit
 	api.GET("/members", s.apiMembers)
 	api.GET("/members/:member/weight", s.apiWeightList)
 	api.POST("/members/:member/weight", s.apiWeightCreate)
@@ -103,7 +103,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/admin/login", s.pageLogin)
 	e.POST("/admin/login", s.login)
 	e.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", s.once)) // authenticated by adminGate
+	s.adminRoutes(e.Group("/admin", s.idempotent)) // authenticated by adminGate
 	s.adminAPIRoutes(e)
 }
 

@@ -5,6 +5,7 @@ package web
 
 import (
 	"hearth/views"
+	"hearth/web/httpkit"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -175,3 +176,9 @@ func isStatic(c echo.Context) bool {
 }
 
 var _ http.Handler = (*echo.Echo)(nil)
+
+// Streams are the member streams running off net/http (httpkit.Detach).
+type Streams = httpkit.Streams
+
+// NewStreams makes an empty set of detached streams.
+func NewStreams() *Streams { return httpkit.NewStreams() }

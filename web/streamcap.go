@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/web/httpkit"
 )
 
 // Default stream caps: a household has a few screens; thousands of open
@@ -78,9 +79,9 @@ func (s *Server) limitStreams(next echo.HandlerFunc) echo.HandlerFunc {
 		// A stream that detaches from net/http (stream_detach.go) takes its
 		// slot along and releases it when it ends.
 		release := sync.OnceFunc(func() { s.streams.release(client) })
-		c.Set(ctxStreamRelease, release)
+		c.Set(httpkit.CtxStreamRelease, release)
 		err := next(c)
-		if c.Get(ctxStreamDetached) == nil {
+		if c.Get(httpkit.CtxStreamDetached) == nil {
 			release()
 		}
 		return err

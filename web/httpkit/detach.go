@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"bytes"
@@ -91,27 +91,28 @@ func (s *Streams) Wait(ctx context.Context) error {
 // stream's slot in the caps is then released when the stream ends, not
 // when the handler returns.
 const (
-	ctxStreamRelease  = "hearth.stream.release"
-	ctxStreamDetached = "hearth.stream.detached"
+	CtxStreamRelease  = "hearth.stream.release"
+	CtxStreamDetached = "hearth.stream.detached"
 )
 
-// detachedStream is a stream running on its own goroutine.
-type detachedStream struct {
-	ctx context.Context
-	sse *datastar.ServerSentEventGenerator
-	out *streamConn
-	end func() // closes the connection and releases the stream's slot
+// DetachedStream is a stream running on its own goroutine.
+type DetachedStream struct {
+	Ctx context.Context
+	SSE *datastar.ServerSentEventGenerator
+	// Out is where shared pre-encoded patches are written (through SSEWriter).
+	Out http.ResponseWriter
+	End func() // closes the connection and releases the stream's slot
 }
 
-// detach hijacks the request's connection, writes the SSE response
+// Detach hijacks the request's connection, writes the SSE response
 // headers (the ones the middleware set, plus the stream's own) and returns
 // the stream to run on a new goroutine, whose context ends when the client
 // goes or the server shuts down. taken reports that the connection is no
 // longer net/http's: with a nil stream the server is shutting down and the
 // connection is already closed. Not taken (HTTP/2, a test recorder): the
 // caller streams as before.
-func (s *Server) detach(c echo.Context) (st *detachedStream, taken bool) {
-	if s.detached == nil || c.Request().ProtoMajor != 1 {
+func (s *Streams) Detach(c echo.Context) (st *DetachedStream, taken bool) {
+	if s == nil || c.Request().ProtoMajor != 1 {
 		return nil, false
 	}
 	h := c.Response().Header().Clone()
@@ -120,8 +121,8 @@ func (s *Server) detach(c echo.Context) (st *detachedStream, taken bool) {
 		return nil, false
 	}
 	_ = conn.SetDeadline(time.Time{})
-	release, _ := c.Get(ctxStreamRelease).(func())
-	c.Set(ctxStreamDetached, true)
+	release, _ := c.Get(CtxStreamRelease).(func())
+	c.Set(CtxStreamDetached, true)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(c.Request().Context()))
 	closeConn := func() {
 		cancel()
@@ -131,13 +132,13 @@ func (s *Server) detach(c echo.Context) (st *detachedStream, taken bool) {
 		}
 	}
 	out := &streamConn{conn: conn, header: h}
-	if !s.detached.add(out) { // shutting down
+	if !s.add(out) { // shutting down
 		closeConn()
 		return nil, true
 	}
-	st = &detachedStream{ctx: ctx, out: out, end: sync.OnceFunc(func() {
+	st = &DetachedStream{Ctx: ctx, Out: out, End: sync.OnceFunc(func() {
 		closeConn()
-		s.detached.remove(out)
+		s.remove(out)
 	})}
 	// The client never sends anything more on a stream's connection; a
 	// read returns only when it closes.
@@ -156,7 +157,7 @@ func (s *Server) detach(c echo.Context) (st *detachedStream, taken bool) {
 	sh.Set("X-Accel-Buffering", "no")
 	out.WriteHeader(http.StatusOK)
 	req := (&http.Request{ProtoMajor: 1, ProtoMinor: 1, Header: http.Header{}}).WithContext(ctx)
-	st.sse = datastar.NewSSE(sseWriter{out}, req)
+	st.SSE = datastar.NewSSE(SSEWriter{out}, req)
 	return st, true
 }
 

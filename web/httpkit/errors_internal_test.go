@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/mattn/go-sqlite3"
+
+	_ "hearth/internal/store" // registers the SQLite error translator, as the app does
 )
 
 // A lock another process held past store.BusyTimeout, and a full disk, are
@@ -21,7 +23,7 @@ func TestClassifyStorageFailures(t *testing.T) {
 		{fmt.Errorf("x: %w", sqlite3.Error{Code: sqlite3.ErrFull}), http.StatusInsufficientStorage, "disk is full"},
 		{fmt.Errorf("x: %w", sqlite3.Error{Code: sqlite3.ErrCorrupt}), http.StatusInternalServerError, "internal error"},
 	} {
-		code, body := classify(c.err)
+		code, body := Classify(c.err)
 		if code != c.code || !strings.Contains(body.Error, c.want) {
 			t.Errorf("%v: %d %q, want %d with %q", c.err, code, body.Error, c.code, c.want)
 		}

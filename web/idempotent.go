@@ -37,13 +37,13 @@ const (
 
 var ridPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
-// once makes a creating request idempotent when it carries a request id (a
+// idempotent makes a creating request idempotent when it carries a request id (a
 // form's _rid field or an Idempotency-Key header): the first request's
 // response is recorded and a repeat with the same id gets it again; the same
 // id with a different body is 409. A request without an id runs as usual.
 // It is route middleware, after authentication, so a replay never reaches
 // someone who could not have made the request.
-func (s *Server) once(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Method != http.MethodPost || s.deps.Requests == nil {

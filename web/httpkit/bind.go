@@ -1,4 +1,4 @@
-package web
+package httpkit
 
 import (
 	"encoding/json"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -18,9 +17,9 @@ import (
 // MaxJSONBody is the size limit for JSON request bodies.
 const MaxJSONBody = 1 << 20
 
-// bindJSON decodes a size-limited JSON object into v, rejecting unknown
+// BindJSON decodes a size-limited JSON object into v, rejecting unknown
 // fields, wrong types and trailing data with a message that names the problem.
-func bindJSON(c echo.Context, v any) error {
+func BindJSON(c echo.Context, v any) error {
 	r := c.Request()
 	if ct := r.Header.Get(echo.HeaderContentType); ct != "" && !strings.HasPrefix(ct, echo.MIMEApplicationJSON) {
 		return apperr.Invalidf("content type must be application/json")
@@ -29,18 +28,19 @@ func bindJSON(c echo.Context, v any) error {
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
+		return JSONError(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		if err != nil {
-			return jsonError(err)
+			return JSONError(err)
 		}
 		return apperr.Invalidf("malformed JSON: unexpected data after the object")
 	}
 	return nil
 }
 
-func jsonError(err error) error {
+// JSONError names what is wrong with a JSON body a decoder refused.
+func JSONError(err error) error {
 	var mbe *http.MaxBytesError
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
@@ -75,10 +75,10 @@ func jsonKind(k string) string {
 	return k
 }
 
-// optTime parses an optional RFC 3339 field; absent or "" means now (the
+// OptTime parses an optional RFC 3339 field; absent or "" means now (the
 // zero time). An explicit zero time (0001-01-01T00:00:00Z) or a year before
 // 1900 is refused, not taken for "now".
-func optTime(s *string, field string, errs map[string]string) time.Time {
+func OptTime(s *string, field string, errs map[string]string) time.Time {
 	if s == nil || *s == "" {
 		return time.Time{}
 	}
@@ -92,5 +92,3 @@ func optTime(s *string, field string, errs map[string]string) time.Time {
 	}
 	return t
 }
-
-func urlQueryEscape(s string) string { return url.QueryEscape(s) }
