@@ -23,6 +23,7 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/store/storetest"
+	"hearth/web/adminauth"
 )
 
 // defsAdmin drives the definition pages over real services, a real SQLite
@@ -67,7 +68,7 @@ func newDefsAdmin(t *testing.T) *defsAdmin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := newAuth("", "", nil, false)
+	a, err := adminauth.New("", "", nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +77,8 @@ func newDefsAdmin(t *testing.T) *defsAdmin {
 		deps: Deps{Admin: AdminDeps{Household: household.New(db, hub)}}}
 	e := echo.New()
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.adminGate, s.textGate, s.csrf)
 	d := &defsAdmin{t: t, svc: definition.NewService(repo, runner), model: model}
-	s.definitionRoutes(e.Group("/admin"), d.svc)
+	s.definitionRoutes(e.Group("/admin", a.Require, s.textGate, s.csrf), d.svc)
 	d.srv = httptest.NewServer(e)
 	t.Cleanup(d.srv.Close)
 	jar, _ := cookiejar.New(nil)

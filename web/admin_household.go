@@ -19,7 +19,7 @@ import (
 )
 
 func (s *Server) adminPage(c echo.Context, title, section string) views.AdminPage {
-	return views.AdminPage{Page: httpkit.Page(c, title), Section: section, LoggedIn: s.auth.sessionOK(c.Request()), Version: s.opt.Version}
+	return views.AdminPage{Page: httpkit.Page(c, title), Section: section, LoggedIn: s.auth.SessionOK(c.Request()), Version: s.opt.Version}
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",

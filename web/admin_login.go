@@ -27,7 +27,7 @@ func (s *Server) pageLogin(c echo.Context) error {
 func (s *Server) login(c echo.Context) error {
 	next := safeNext(c.FormValue("next"))
 	client := c.RealIP()
-	if wait, global := s.logins.blocked(client); wait > 0 {
+	if wait, global := s.auth.LoginBlocked(client); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		s.log.Warn("admin login refused: too many failures", "ip", client, "retry_after_s", secs, "global", global)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
@@ -37,18 +37,18 @@ func (s *Server) login(c echo.Context) error {
 		}
 		return httpkit.Render(c, http.StatusTooManyRequests, views.Login(httpkit.Page(c, "Admin login"), next, msg))
 	}
-	if !s.auth.checkPassword(c.FormValue("password")) {
+	if !s.auth.CheckPassword(c.FormValue("password")) {
 		msg := "Wrong password."
-		if s.auth.hash == nil {
+		if !s.auth.HasPassword() {
 			msg = "No admin password is configured (set HEARTH_ADMIN_PASSWORD); the admin area is open to this machine only."
-		} else if wait := s.logins.failed(client); wait > 0 {
+		} else if wait := s.auth.LoginFailed(client); wait > 0 {
 			msg = fmt.Sprintf("Wrong password. Too many tries: wait %s before the next.", waitText(int(wait.Seconds())))
 		}
 		s.log.Warn("admin login failed", "ip", client)
 		return httpkit.Render(c, http.StatusUnauthorized, views.Login(httpkit.Page(c, "Admin login"), next, msg))
 	}
-	s.logins.succeeded(client)
-	ck, err := s.auth.newSession(c.Request())
+	s.auth.LoginSucceeded(client)
+	ck, err := s.auth.NewSession(c.Request())
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func waitText(secs int) string {
 }
 
 func (s *Server) logout(c echo.Context) error {
-	ck, err := s.auth.endSession(c.Request())
+	ck, err := s.auth.EndSession(c.Request())
 	c.SetCookie(ck)
 	if err != nil {
 		return err

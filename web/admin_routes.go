@@ -132,32 +132,32 @@ func (s *Server) adminRoutes(g *echo.Group) {
 }
 
 // adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled
-// tasks) on e, each behind requireAdmin: a session, the bearer token, or a
+// tasks) on the admin's /api group: a session, the bearer token, or a
 // loopback client when neither a password nor a token is configured.
-// Unknown paths under /api stay 404s (no group wildcard).
-func (s *Server) adminAPIRoutes(e *echo.Echo) {
+// Unknown paths under /api are 401 without the admin, 404 with.
+func (s *Server) adminAPIRoutes(e, debug *echo.Group) {
 	idem := s.idempotent
 	// Runtime figures (goroutines, heap, RSS, open files) for operators and
 	// cmd/hearth-load: admin only, and debugvars itself answers loopback only.
-	e.GET("/debug/vars", echo.WrapHandler(debugvars.Handler()))
+	debug.GET("/vars", echo.WrapHandler(debugvars.Handler()))
 	if s.deps.Admin.Agents != nil {
-		e.GET("/api/agents", s.apiAgents)
-		e.GET("/api/agents/:agent/assignments", s.apiAssignments)
-		e.POST("/api/agents/:agent/run", s.apiAgentRun, idem)
-		e.POST("/api/agents/:agent/run-background", s.apiAgentRunBackground, idem)
-		e.POST("/api/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, idem)
-		e.GET("/api/runs", s.apiRuns)
-		e.GET("/api/runs/:id", s.apiRun)
+		e.GET("/agents", s.apiAgents)
+		e.GET("/agents/:agent/assignments", s.apiAssignments)
+		e.POST("/agents/:agent/run", s.apiAgentRun, idem)
+		e.POST("/agents/:agent/run-background", s.apiAgentRunBackground, idem)
+		e.POST("/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, idem)
+		e.GET("/runs", s.apiRuns)
+		e.GET("/runs/:id", s.apiRun)
 		s.threadAPIRoutes(e)
 	}
 	if s.deps.Admin.Workflows != nil {
 		s.workflowAPIRoutes(e)
 	}
 	if s.deps.Admin.Schedule != nil {
-		e.GET("/api/agent/tasks", s.apiTasks)
-		e.POST("/api/agent/tasks", s.apiTaskCreate, idem)
-		e.GET("/api/agent/tasks/:id", s.apiTask)
-		e.PUT("/api/agent/tasks/:id", s.apiTaskUpdate)
-		e.DELETE("/api/agent/tasks/:id", s.apiTaskDelete)
+		e.GET("/agent/tasks", s.apiTasks)
+		e.POST("/agent/tasks", s.apiTaskCreate, idem)
+		e.GET("/agent/tasks/:id", s.apiTask)
+		e.PUT("/agent/tasks/:id", s.apiTaskUpdate)
+		e.DELETE("/agent/tasks/:id", s.apiTaskDelete)
 	}
 }

@@ -16,12 +16,12 @@ import (
 	"hearth/web/httpkit"
 )
 
-func (s *Server) threadAPIRoutes(e *echo.Echo) {
-	e.GET("/api/agents/:agent/threads", s.apiThreads)
-	e.POST("/api/agents/:agent/threads", s.apiThreadCreate, s.idempotent)
-	e.GET("/api/threads/:id", s.apiThread)
-	e.POST("/api/threads/:id/messages", s.apiThreadMessage, s.idempotent)
-	e.DELETE("/api/threads/:id", s.apiThreadDelete)
+func (s *Server) threadAPIRoutes(e *echo.Group) {
+	e.GET("/agents/:agent/threads", s.apiThreads)
+	e.POST("/agents/:agent/threads", s.apiThreadCreate, s.idempotent)
+	e.GET("/threads/:id", s.apiThread)
+	e.POST("/threads/:id/messages", s.apiThreadMessage, s.idempotent)
+	e.DELETE("/threads/:id", s.apiThreadDelete)
 }
 
 // chatPartner is NotFound unless id is an agent one can talk to: one

@@ -31,15 +31,15 @@ type Workflows interface {
 	Waiting(ctx context.Context, member string) ([]workflow.Waiting, error)
 }
 
-func (s *Server) workflowAPIRoutes(e *echo.Echo) {
-	e.GET("/api/workflows", s.apiWorkflows)
-	e.POST("/api/workflows/:id/runs", s.apiWorkflowStart, s.idempotent)
-	e.GET("/api/workflow-runs", s.apiWorkflowRuns)
-	e.GET("/api/workflow-runs/:id", s.apiWorkflowRun)
-	e.POST("/api/workflow-runs/:id/resume", s.apiWorkflowResume, s.idempotent)
-	e.POST("/api/workflow-runs/:id/restart", s.apiWorkflowRestart)
-	e.POST("/api/workflow-runs/:id/pause", s.apiWorkflowPause)
-	e.GET("/api/workflow-runs/:id/events", s.apiWorkflowEvents)
+func (s *Server) workflowAPIRoutes(e *echo.Group) {
+	e.GET("/workflows", s.apiWorkflows)
+	e.POST("/workflows/:id/runs", s.apiWorkflowStart, s.idempotent)
+	e.GET("/workflow-runs", s.apiWorkflowRuns)
+	e.GET("/workflow-runs/:id", s.apiWorkflowRun)
+	e.POST("/workflow-runs/:id/resume", s.apiWorkflowResume, s.idempotent)
+	e.POST("/workflow-runs/:id/restart", s.apiWorkflowRestart)
+	e.POST("/workflow-runs/:id/pause", s.apiWorkflowPause)
+	e.GET("/workflow-runs/:id/events", s.apiWorkflowEvents)
 }
 
 // apiWorkflows lists the workflows with their schemas and graphs.

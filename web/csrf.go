@@ -49,7 +49,7 @@ func (s *Server) csrf(next echo.HandlerFunc) echo.HandlerFunc {
 		if !browser && strings.HasPrefix(r.URL.Path, "/api/") {
 			return next(c)
 		}
-		if strings.HasPrefix(strings.ToLower(r.Header.Get(echo.HeaderAuthorization)), "bearer ") && s.auth.bearerOK(r) {
+		if strings.HasPrefix(strings.ToLower(r.Header.Get(echo.HeaderAuthorization)), "bearer ") && s.auth.BearerOK(r) {
 			return next(c)
 		}
 		sent := r.Header.Get(csrfHeader)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"hearth/web/httpkit"
 	"net"
 	"net/http"
 	"net/netip"
@@ -18,20 +19,17 @@ import (
 // every other Host closes that.
 type hostSet map[string]bool
 
-// loopbackNames always reach Hearth.
-var loopbackNames = []string{"localhost", "127.0.0.1", "::1"}
-
 // newHostSet allows the loopback names, the listen address's host and the
 // configured names. With a wildcard listen address (0.0.0.0, ::, or none)
 // it adds the machine's host name (and its .local mDNS name) and every
 // interface address, since a household will use one of those.
 func newHostSet(listen string, extra []string) hostSet {
 	h := hostSet{}
-	for _, n := range loopbackNames {
+	for _, n := range httpkit.LoopbackNames {
 		h[n] = true
 	}
 	for _, n := range extra {
-		if n = normHost(n); n != "" {
+		if n = httpkit.NormHost(n); n != "" {
 			h[n] = true
 		}
 	}
@@ -39,7 +37,7 @@ func newHostSet(listen string, extra []string) hostSet {
 	if hh, _, err := net.SplitHostPort(listen); err == nil {
 		host = hh
 	}
-	host = normHost(host)
+	host = httpkit.NormHost(host)
 	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
 		h[host] = true
 		return h
@@ -48,7 +46,7 @@ func newHostSet(listen string, extra []string) hostSet {
 		h[n] = true
 	}
 	for _, a := range interfaceAddrs() {
-		h[normHost(a.Addr.String())] = true
+		h[httpkit.NormHost(a.Addr.String())] = true
 	}
 	return h
 }
@@ -60,7 +58,7 @@ func machineNames() []string {
 	if err != nil || name == "" {
 		return nil
 	}
-	name = normHost(name)
+	name = httpkit.NormHost(name)
 	if strings.Contains(name, ".") {
 		return []string{name}
 	}
@@ -97,29 +95,7 @@ func interfaceAddrs() []ifaceAddr {
 	return out
 }
 
-// normHost lower-cases a host name and strips a port, IPv6 brackets and a
-// trailing dot.
-func normHost(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if h, _, err := net.SplitHostPort(s); err == nil {
-		s = h
-	}
-	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
-	return strings.TrimSuffix(s, ".")
-}
-
-func (h hostSet) allows(host string) bool { return h[normHost(host)] }
-
-// isLoopbackHost reports whether the request's Host is a loopback name.
-func isLoopbackHost(host string) bool {
-	n := normHost(host)
-	for _, l := range loopbackNames {
-		if n == l {
-			return true
-		}
-	}
-	return false
-}
+func (h hostSet) allows(host string) bool { return h[httpkit.NormHost(host)] }
 
 // hostGuard answers 421 to a request for a Host not in the set.
 func (s *Server) hostGuard(next echo.HandlerFunc) echo.HandlerFunc {
@@ -128,19 +104,8 @@ func (s *Server) hostGuard(next echo.HandlerFunc) echo.HandlerFunc {
 			s.log.Warn("request for an unknown host refused", "host", host, "remote", c.RealIP())
 			return echo.NewHTTPError(http.StatusMisdirectedRequest, fmt.Sprintf(
 				"Hearth does not answer to the name %q. If this is your household's address for Hearth, add it to HEARTH_HOSTS (comma separated).",
-				normHost(host)))
+				httpkit.NormHost(host)))
 		}
 		return next(c)
 	}
-}
-
-// forwarded reports whether a proxy forwarded the request: a reverse proxy
-// on the same machine makes every client look like loopback.
-func forwarded(r *http.Request) bool {
-	for _, h := range []string{"Forwarded", "X-Forwarded-For", "X-Forwarded-Host", "X-Real-Ip"} {
-		if r.Header.Get(h) != "" {
-			return true
-		}
-	}
-	return false
 }

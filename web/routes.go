@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/household"
+	"hearth/web/adminauth"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -21,62 +22,71 @@ type Deps struct {
 	Dashboards Dashboards
 	Catalog    Catalog
 	Live       Live
-	Voice      Voice       // nil: voice memos are refused
-	Privacy    Privacy     // nil: the privacy toggle is refused
-	Coach      DayPreparer // nil: no "prepare my day now"
-	Alerts     Alerts      // nil: no admin badge on the household view
-	Programs   Programs    // nil: no program controls
-	Messages   Messages    // nil: no messages from the coach
-	Requests   Requests    // nil: request ids are ignored (no replay of repeats)
-	Sessions   Sessions    // admin sessions; nil: kept in memory (lost at restart)
+	Voice      Voice              // nil: voice memos are refused
+	Privacy    Privacy            // nil: the privacy toggle is refused
+	Coach      DayPreparer        // nil: no "prepare my day now"
+	Alerts     Alerts             // nil: no admin badge on the household view
+	Programs   Programs           // nil: no program controls
+	Messages   Messages           // nil: no messages from the coach
+	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
+	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }
 
-// routes is the whole route table.
+// routes is the whole route table: the audiences, each on its own groups.
+// Every group's route middleware reads the request in this order: the
+// admin's authentication first (admin groups only), then the body limit,
+// the text gate and CSRF (which may parse a form), then idempotency. So an
+// anonymous client can never make the server read, parse or spool an admin
+// route's body, and a replay never reaches someone who could not have
+// made the request.
 func (s *Server) routes(e *echo.Echo) {
 	e.GET("/healthz", s.healthz)
 	if s.assets != nil {
 		e.GET("/static/*", s.assets.serve)
 		e.HEAD("/static/*", s.assets.serve)
 	}
+	request := []echo.MiddlewareFunc{s.bodyLimit, s.textGate, s.csrf}
+	admin := append([]echo.MiddlewareFunc{s.auth.Require}, request...)
 
 	// Kiosk pages: household network, no login.
-	e.GET("/", s.pageHousehold)
-	e.GET("/live/household", s.streamHousehold)
-	e.GET("/m/:member", s.pageMember)
-	e.GET("/live/m/:member", s.streamMember)
+	k := e.Group("", request...)
+	k.GET("/", s.pageHousehold)
+	k.GET("/live/household", s.streamHousehold)
+	k.GET("/m/:member", s.pageMember)
+	k.GET("/live/m/:member", s.streamMember)
 	// Creating requests carry a client request id: a repeat (the Datastar
 	// client re-sends after a network error) gets the first answer again.
-	e.POST("/m/:member/weight", s.formWeight, s.idempotent)
-	e.POST("/m/:member/meal", s.formMeal, s.idempotent)
-	e.POST("/m/:member/workout", s.formWorkout, s.idempotent)
-	e.POST("/m/:member/scan", s.formScan, s.idempotent)
-	e.GET("/m/:member/entry/:kind/:id", s.kioskEntry)
-	e.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.idempotent)
-	e.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.idempotent)
-	e.POST("/m/:member/undo/:trash", s.kioskUndo, s.idempotent)
-	e.POST("/m/:member/answer", s.kioskAnswer, s.idempotent)
-	e.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.idempotent)
-	e.POST("/m/:member/voice", s.kioskVoice, s.idempotent)
-	e.POST("/m/:member/privacy", s.kioskPrivacy)
-	e.POST("/m/:member/prepare", s.kioskPrepare, s.idempotent)
-	e.POST("/m/:member/program", s.kioskProgram, s.idempotent)
-	e.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.idempotent)
-	e.GET("/m/:member/chat", s.kioskChat)
-	e.GET("/m/:member/chat/:thread", s.kioskChat)
-	e.POST("/m/:member/chat", s.kioskChatSend, s.idempotent)
-	e.POST("/m/:member/chat/voice", s.kioskChatVoice, s.idempotent)
-	e.POST("/m/:member/chat/:thread/delete", s.kioskChatDelete, s.idempotent)
-	e.GET("/m/:member/catalog", s.kioskCatalog)
-	e.POST("/m/:member/playlist", s.kioskPlaylist, s.idempotent)
-	e.GET("/m/:member/play", s.pagePlaylistPlayer)
-	e.GET("/content/:id", s.pageContent)
-	e.GET("/content/:id/video", s.contentVideo)
-	e.POST("/content/done", s.contentDone, s.idempotent)
+	k.POST("/m/:member/weight", s.formWeight, s.idempotent)
+	k.POST("/m/:member/meal", s.formMeal, s.idempotent)
+	k.POST("/m/:member/workout", s.formWorkout, s.idempotent)
+	k.POST("/m/:member/scan", s.formScan, s.idempotent)
+	k.GET("/m/:member/entry/:kind/:id", s.kioskEntry)
+	k.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.idempotent)
+	k.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.idempotent)
+	k.POST("/m/:member/undo/:trash", s.kioskUndo, s.idempotent)
+	k.POST("/m/:member/answer", s.kioskAnswer, s.idempotent)
+	k.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.idempotent)
+	k.POST("/m/:member/voice", s.kioskVoice, s.idempotent)
+	k.POST("/m/:member/privacy", s.kioskPrivacy)
+	k.POST("/m/:member/prepare", s.kioskPrepare, s.idempotent)
+	k.POST("/m/:member/program", s.kioskProgram, s.idempotent)
+	k.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.idempotent)
+	k.GET("/m/:member/chat", s.kioskChat)
+	k.GET("/m/:member/chat/:thread", s.kioskChat)
+	k.POST("/m/:member/chat", s.kioskChatSend, s.idempotent)
+	k.POST("/m/:member/chat/voice", s.kioskChatVoice, s.idempotent)
+	k.POST("/m/:member/chat/:thread/delete", s.kioskChatDelete, s.idempotent)
+	k.GET("/m/:member/catalog", s.kioskCatalog)
+	k.POST("/m/:member/playlist", s.kioskPlaylist, s.idempotent)
+	k.GET("/m/:member/play", s.pagePlaylistPlayer)
+	k.GET("/content/:id", s.pageContent)
+	k.GET("/content/:id/video", s.contentVideo)
+	k.POST("/content/done", s.contentDone, s.idempotent)
 
 	// Household JSON API.
-	api := e.Group("/api/v1", s.idempotent) // bodies capped at httpkit.MaxJSONBody by bodyLimit
+	api := e.Group("/api/v1", append(request, s.idempotent)...) // bodies capped at MaxJSONBody by bodyLimit
 	api.GET("/members", s.apiMembers)
 	api.GET("/members/:member/weight", s.apiWeightList)
 	api.POST("/members/:member/weight", s.apiWeightCreate)
@@ -97,14 +107,15 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
 	api.GET("/catalog", s.apiCatalog)
 	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)
-	e.GET("/api/openapi.json", s.apiOpenAPI)
+	e.GET("/api/openapi.json", s.apiOpenAPI, request...)
 
-	// Admin area.
-	e.GET("/admin/login", s.pageLogin)
-	e.POST("/admin/login", s.login)
-	e.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", s.idempotent)) // authenticated by adminGate
-	s.adminAPIRoutes(e)
+	// Admin area: the login and logout are open; everything else under
+	// /admin, the admin APIs under /api and /debug authenticate first.
+	k.GET("/admin/login", s.pageLogin)
+	k.POST("/admin/login", s.login)
+	k.POST("/admin/logout", s.logout)
+	s.adminRoutes(e.Group("/admin", append(admin, s.idempotent)...))
+	s.adminAPIRoutes(e.Group("/api", admin...), e.Group("/debug", admin...))
 }
 
 // diskFullMemory is how long /healthz reports a failed write for lack of disk.

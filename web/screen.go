@@ -1,6 +1,7 @@
 package web
 
 import (
+	"hearth/web/httpkit"
 	"net"
 	"net/netip"
 	"slices"
@@ -35,7 +36,7 @@ func ScreenURL(listen string, hosts []string) ScreenAddress {
 	if err != nil {
 		host, port = listen, "80"
 	}
-	host = normHost(host)
+	host = httpkit.NormHost(host)
 	url := func(h string) string {
 		if strings.Contains(h, ":") {
 			h = "[" + h + "]"
@@ -47,7 +48,7 @@ func ScreenURL(listen string, hosts []string) ScreenAddress {
 	}
 	var named []string
 	for _, h := range hosts {
-		if h = normHost(h); h != "" && !isLoopbackHost(h) && !slices.Contains(named, h) {
+		if h = httpkit.NormHost(h); h != "" && !httpkit.IsLoopbackHost(h) && !slices.Contains(named, h) {
 			named = append(named, h)
 		}
 	}

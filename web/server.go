@@ -5,6 +5,7 @@ package web
 
 import (
 	"hearth/views"
+	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 	"io/fs"
 	"log/slog"
@@ -60,12 +61,11 @@ type Server struct {
 	opt  Options
 	log  *slog.Logger
 	deps Deps
-	auth *auth
+	auth *adminauth.Auth
 
 	models  modelCache // dashboard models shared by streams and pages
 	hosts   hostSet
 	streams *streamCap
-	logins  *loginGuard
 	// prepares rate-limits "Prepare my day" per member.
 	prepares cooldowns
 
@@ -96,12 +96,12 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	if opt.KeepAlive <= 0 {
 		opt.KeepAlive = 15 * time.Second
 	}
-	a, err := newAuth(opt.AdminPassword, opt.APIToken, deps.Sessions, opt.SecureCookies)
+	a, err := adminauth.New(opt.AdminPassword, opt.APIToken, deps.Sessions, opt.SecureCookies)
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
-		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), logins: newLoginGuard(time.Now)}
+		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient)}
 	if !opt.AttachedStreams {
 		if s.detached = opt.Streams; s.detached == nil {
 			s.detached = NewStreams()
@@ -146,10 +146,8 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
 		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
 	e.Use(s.limitStreams)
-	e.Use(s.adminGate)
-	e.Use(s.bodyLimit)
-	e.Use(s.textGate)
-	e.Use(s.csrf)
+	// Body limits, the text gate and CSRF are route middleware of each
+	// audience's group (routes.go), after the admin's authentication.
 	s.routes(e)
 	return e, nil
 }

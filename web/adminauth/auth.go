@@ -1,4 +1,8 @@
-package web
+// Package adminauth decides who is the household's admin: the password
+// login with its sessions and throttling, the API bearer token, and the
+// loopback-only open mode. Require is the admin routes' first middleware,
+// so nothing reads an anonymous client's body (CSRF, forms, uploads).
+package adminauth
 
 import (
 	"context"
@@ -6,6 +10,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"hearth/web/httpkit"
 	"net"
 	"net/http"
 	"net/url"
@@ -31,39 +36,42 @@ type Sessions interface {
 	Revoke(ctx context.Context, token string) error
 }
 
-// auth guards the admin area: a bcrypt-checked password gives a session
+// Auth guards the admin area: a bcrypt-checked password gives a session
 // (random token in an HttpOnly, SameSite=Strict cookie, Secure over TLS);
 // scripts use the bearer token; with neither configured only loopback
 // clients get in.
-type auth struct {
+type Auth struct {
 	hash     []byte // bcrypt of the admin password; nil = no password
 	token    string
 	sessions Sessions
 	secure   bool // Secure cookies even on plain HTTP (behind a TLS proxy)
+	logins   *loginGuard
 }
 
-func newAuth(password, token string, sessions Sessions, secure bool) (*auth, error) {
+// New hashes the password (bcrypt) and keeps the token; nil sessions are
+// kept in memory (lost at restart).
+func New(password, token string, sessions Sessions, secure bool) (*Auth, error) {
 	if sessions == nil {
 		sessions = newMemSessions()
 	}
-	a := &auth{token: token, sessions: sessions, secure: secure}
+	a := &Auth{token: token, sessions: sessions, secure: secure, logins: newLoginGuard(time.Now)}
 	if password != "" {
 		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
 		if err != nil {
-			return nil, fmt.Errorf("web: hash admin password: %w", err)
+			return nil, fmt.Errorf("adminauth: hash admin password: %w", err)
 		}
 		a.hash = h
 	}
 	return a, nil
 }
 
-func (a *auth) open() bool { return a.hash == nil && a.token == "" }
+func (a *Auth) Open() bool { return a.hash == nil && a.token == "" }
 
-func (a *auth) checkPassword(pw string) bool {
+func (a *Auth) CheckPassword(pw string) bool {
 	return a.hash != nil && bcrypt.CompareHashAndPassword(a.hash, []byte(pw)) == nil
 }
 
-func (a *auth) bearerOK(r *http.Request) bool {
+func (a *Auth) BearerOK(r *http.Request) bool {
 	h := r.Header.Get(echo.HeaderAuthorization)
 	if a.token == "" || len(h) < 7 || !strings.EqualFold(h[:7], "bearer ") {
 		return false
@@ -72,10 +80,10 @@ func (a *auth) bearerOK(r *http.Request) bool {
 }
 
 // secureFor reports whether cookies for r get the Secure flag.
-func (a *auth) secureFor(r *http.Request) bool { return a.secure || r.TLS != nil }
+func (a *Auth) secureFor(r *http.Request) bool { return a.secure || r.TLS != nil }
 
-// newSession starts a session and returns its cookie.
-func (a *auth) newSession(r *http.Request) (*http.Cookie, error) {
+// NewSession starts a session and returns its cookie.
+func (a *Auth) NewSession(r *http.Request) (*http.Cookie, error) {
 	tok, err := a.sessions.Create(r.Context(), sessionTTL)
 	if err != nil {
 		return nil, err
@@ -84,9 +92,9 @@ func (a *auth) newSession(r *http.Request) (*http.Cookie, error) {
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, nil
 }
 
-// endSession revokes the request's session and returns the cookie that
+// EndSession revokes the request's session and returns the cookie that
 // clears it.
-func (a *auth) endSession(r *http.Request) (*http.Cookie, error) {
+func (a *Auth) EndSession(r *http.Request) (*http.Cookie, error) {
 	var err error
 	if ck, cerr := r.Cookie(sessionCookie); cerr == nil && ck.Value != "" {
 		err = a.sessions.Revoke(r.Context(), ck.Value)
@@ -95,7 +103,7 @@ func (a *auth) endSession(r *http.Request) (*http.Cookie, error) {
 		SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, err
 }
 
-func (a *auth) sessionOK(r *http.Request) bool {
+func (a *Auth) SessionOK(r *http.Request) bool {
 	if a.hash == nil {
 		return false
 	}
@@ -142,52 +150,33 @@ func isLoopback(c echo.Context) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// allowed reports whether the request may use the admin area. Open mode
+// Allowed reports whether the request may use the admin area. Open mode
 // (no password, no token) trusts only a loopback client that asked for a
 // loopback name directly: a proxy on the same machine (forwarding headers)
 // makes every client look local.
-func (a *auth) allowed(c echo.Context) bool {
+func (a *Auth) Allowed(c echo.Context) bool {
 	r := c.Request()
-	if a.open() {
-		return isLoopback(c) && isLoopbackHost(r.Host) && !forwarded(r)
+	if a.Open() {
+		return isLoopback(c) && httpkit.IsLoopbackHost(r.Host) && !httpkit.Forwarded(r)
 	}
-	return a.sessionOK(r) || a.bearerOK(r)
+	return a.SessionOK(r) || a.BearerOK(r)
 }
 
-// isAdminRoute reports whether a route needs the admin: everything under
-// /admin but the login and logout, /debug, and every /api route except the
-// household API (/api/v1) and the API description. A new admin API is
-// guarded by where it lives, not by remembering to guard it.
-func isAdminRoute(path string) bool {
-	switch {
-	case path == "/admin/login" || path == "/admin/logout":
-		return false
-	case path == "/admin" || strings.HasPrefix(path, "/admin/"), strings.HasPrefix(path, "/debug/"):
-		return true
-	case strings.HasPrefix(path, "/api/v1/") || path == "/api/openapi.json":
-		return false
-	}
-	return strings.HasPrefix(path, "/api/")
-}
-
-// adminGate authenticates admin routes before anything reads their body
-// (CSRF, forms, uploads): an anonymous client must not be able to make the
+// Require authenticates an admin route before anything reads its body
+// (CSRF, forms, uploads): it is the first middleware of every admin group: an anonymous client must not be able to make the
 // server parse or spool a large upload. Pages redirect to the login; admin
 // APIs, /debug and non-GET requests get 401.
 //
 // Admin answers are never cached (Cache-Control: no-store): they hold the
 // household's data and settings.
-func (s *Server) adminGate(next echo.HandlerFunc) echo.HandlerFunc {
+func (a *Auth) Require(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !isAdminRoute(c.Path()) {
-			return next(c)
-		}
 		c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
-		if s.auth.allowed(c) {
+		if a.Allowed(c) {
 			return next(c)
 		}
-		if s.auth.open() {
-			if forwarded(c.Request()) {
+		if a.Open() {
+			if httpkit.Forwarded(c.Request()) {
 				return echo.NewHTTPError(http.StatusForbidden, "admin without a password is refused behind a proxy (every client would look local): set HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN")
 			}
 			return echo.NewHTTPError(http.StatusForbidden, "admin is only reachable from this machine (at localhost or 127.0.0.1) until HEARTH_ADMIN_PASSWORD or HEARTH_API_TOKEN is set")
@@ -198,3 +187,14 @@ func (s *Server) adminGate(next echo.HandlerFunc) echo.HandlerFunc {
 		return c.Redirect(http.StatusSeeOther, "/admin/login?next="+url.QueryEscape(c.Request().URL.RequestURI()))
 	}
 }
+
+// Login throttling (loginguard.go) as the login form uses it: how long
+// client must wait, a failure (and the penalty it earned), a success.
+func (a *Auth) LoginBlocked(client string) (wait time.Duration, global bool) {
+	return a.logins.blocked(client)
+}
+func (a *Auth) LoginFailed(client string) time.Duration { return a.logins.failed(client) }
+func (a *Auth) LoginSucceeded(client string)            { a.logins.succeeded(client) }
+
+// HasPassword reports whether a password login is configured.
+func (a *Auth) HasPassword() bool { return a.hash != nil }
