@@ -183,3 +183,11 @@ func lastOutcome(t TaskRow) string {
 	}
 	return ": " + t.LastOutcome
 }
+
+// Plural is "1 day", "3 days".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -168,7 +168,7 @@ func (s *Server) memberAdminPage(c echo.Context, form, goal *views.FormState) (v
 		}
 		p.Goals = append(p.Goals, row)
 	}
-	if p.Program, err = s.programCard(ctx, m.ID, "/admin/household/"+m.ID+"/program", false); err != nil {
+	if p.Program, err = s.programs.Card(ctx, m.ID, "/admin/household/"+m.ID+"/program", false); err != nil {
 		return p, err
 	}
 	if p.Program != nil {

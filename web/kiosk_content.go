@@ -68,7 +68,7 @@ func (s *Server) contentPage(c echo.Context, it content.Item, member string) (vi
 	}
 	if member != "" {
 		p.Back = "/m/" + member
-		item, day := s.programDay(c.Request().Context(), member)
+		item, day := s.programs.Day(c.Request().Context(), member)
 		p.Item = withDay(p.Item, item, day)
 		return p, nil
 	}

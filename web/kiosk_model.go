@@ -57,7 +57,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 		}
 	}
 	d.Curated = dv.curated(discover)
-	if d.Curated.Program, err = s.programCard(ctx, m.ID, memberURLOf(m.ID, "/program"), true); err != nil {
+	if d.Curated.Program, err = s.programs.Card(ctx, m.ID, memberURLOf(m.ID, "/program"), true); err != nil {
 		return d, err
 	}
 	d.Coach = dv.coach(d.Curated.UpNext)
@@ -97,7 +97,7 @@ func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
 func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
 	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
-	dv.progItem, dv.progDay = s.programDay(ctx, m.ID)
+	dv.progItem, dv.progDay = s.programs.Day(ctx, m.ID)
 	ds := s.deps.Dashboards
 	if ds == nil {
 		return dv, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -57,7 +56,7 @@ func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error)
 				return nil, err
 			}
 			n := health.WorkoutStats(wos, now, loc).ThisWeekCount
-			t.Glance, t.GlanceLabel = plural(n, "workout"), "this week"
+			t.Glance, t.GlanceLabel = views.Plural(n, "workout"), "this week"
 			continue
 		}
 		ws, err := h.Weights(ctx, m.ID, 60)
@@ -78,13 +77,6 @@ func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error)
 		}
 	}
 	return tiles, nil
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func (s *Server) pageMember(c echo.Context) error {

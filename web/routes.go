@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/household"
 	"hearth/web/adminauth"
+	"hearth/web/programs"
 )
 
 // Deps are the services handlers call; each is an interface declared by the
@@ -26,7 +27,7 @@ type Deps struct {
 	Privacy    Privacy            // nil: the privacy toggle is refused
 	Coach      DayPreparer        // nil: no "prepare my day now"
 	Alerts     Alerts             // nil: no admin badge on the household view
-	Programs   Programs           // nil: no program controls
+	Programs   programs.Programs  // nil: no program controls
 	Messages   Messages           // nil: no messages from the coach
 	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
 	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)

@@ -7,6 +7,7 @@ import (
 	"hearth/views"
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
+	"hearth/web/programs"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -62,6 +63,8 @@ type Server struct {
 	log  *slog.Logger
 	deps Deps
 	auth *adminauth.Auth
+	// programs are the program controls of the dashboard and the admin member page.
+	programs *programs.Controls
 
 	models  modelCache // dashboard models shared by streams and pages
 	hosts   hostSet
@@ -102,6 +105,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
 		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient)}
+	s.programs = programs.New(deps.Programs, deps.Catalog, deps.Household, opt.Location)
 	if !opt.AttachedStreams {
 		if s.detached = opt.Streams; s.detached == nil {
 			s.detached = NewStreams()
