@@ -1,12 +1,12 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/a-h/templ"
 )
@@ -150,18 +150,22 @@ func goalLabelY(c Chart) string {
 // WorkoutTypes are the choices of the workout sheet.
 var WorkoutTypes = []string{"strength", "cardio", "run", "cycling", "walk", "yoga", "hiit", "stretch", "core", "swim", "sport", "other"}
 
-// assetURLs maps a static file's name to the URL pages link. The server sets
-// it at start (content-hashed URLs, cached as immutable); atomic because
-// tests start several servers side by side.
-var assetURLs atomic.Pointer[func(string) string]
+// assetsKey carries a server's static file URL mapping in a request's
+// context (each server has its own: content-hashed URLs of its files).
+type assetsKey struct{}
 
-// SetAssetURLs installs the static file URL mapping (web does, at start).
-func SetAssetURLs(f func(name string) string) { assetURLs.Store(&f) }
+// WithAssets returns ctx carrying f, the mapping from a static file's name
+// to the URL pages link (web's middleware sets it on every page request).
+func WithAssets(ctx context.Context, f func(name string) string) context.Context {
+	return context.WithValue(ctx, assetsKey{}, f)
+}
 
-// AssetURL is the URL of a static file, e.g. AssetURL("hearth.css").
-func AssetURL(name string) string {
-	if f := assetURLs.Load(); f != nil {
-		return (*f)(name)
+// AssetURL is the URL of a static file, e.g. AssetURL(ctx, "hearth.css"):
+// the content-hashed URL of the server rendering the page, or the plain
+// /static/ path when ctx carries no mapping.
+func AssetURL(ctx context.Context, name string) string {
+	if f, ok := ctx.Value(assetsKey{}).(func(string) string); ok && f != nil {
+		return f(name)
 	}
 	return "/static/" + name
 }
@@ -169,9 +173,9 @@ func AssetURL(name string) string {
 // mediaURL is a catalog thumbnail or media URL for a src attribute: Hearth's
 // own static files get their content-hashed URL (cached for good), anything
 // else passes templ's URL sanitising as before.
-func mediaURL(u string) templ.SafeURL {
+func mediaURL(ctx context.Context, u string) templ.SafeURL {
 	if name, ok := strings.CutPrefix(u, "/static/"); ok && !strings.Contains(name, "..") {
-		u = AssetURL(name)
+		u = AssetURL(ctx, name)
 	}
 	return templ.URL(u)
 }

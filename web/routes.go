@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/household"
+	"hearth/views"
 	"hearth/web/adminauth"
 	"hearth/web/programs"
 )
@@ -48,7 +49,7 @@ func (s *Server) routes(e *echo.Echo) {
 		e.GET("/static/*", s.assets.serve)
 		e.HEAD("/static/*", s.assets.serve)
 	}
-	request := []echo.MiddlewareFunc{s.bodyLimit, s.textGate, s.csrf}
+	request := []echo.MiddlewareFunc{s.withAssets, s.bodyLimit, s.textGate, s.csrf}
 	admin := append([]echo.MiddlewareFunc{s.auth.Require}, request...)
 
 	// Kiosk pages: household network, no login.
@@ -134,4 +135,17 @@ func (s *Server) healthz(c echo.Context) error {
 			"error": "the disk is full: recent writes failed and nothing was saved"})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// withAssets gives the views this server's static file URLs (content
+// hashed) through the request's context.
+func (s *Server) withAssets(next echo.HandlerFunc) echo.HandlerFunc {
+	if s.assets == nil {
+		return next
+	}
+	return func(c echo.Context) error {
+		r := c.Request()
+		c.SetRequest(r.WithContext(views.WithAssets(r.Context(), s.assets.URL)))
+		return next(c)
+	}
 }

@@ -4,7 +4,6 @@
 package web
 
 import (
-	"hearth/views"
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
@@ -115,7 +114,6 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		if s.assets, err = newAssets(opt.Static); err != nil {
 			return nil, err
 		}
-		views.SetAssetURLs(s.assets.URL)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -13,7 +13,6 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"hearth/static"
-	"hearth/views"
 	"hearth/web"
 )
 
@@ -40,12 +39,20 @@ func assetGet(t *testing.T, k *kiosk, path string, hdr map[string]string) (*http
 // the file's bytes; an old hash still gets today's file (not immutable).
 func TestStaticAssetsHashedAndCompressed(t *testing.T) {
 	js := []byte(strings.Repeat("console.log('hearth');\n", 200))
-	fsys := fstest.MapFS{"app.js": {Data: js}, "tiny.svg": {Data: []byte("<svg/>")}}
+	// Named as files the page links, so the test reads their URLs from it.
+	fsys := fstest.MapFS{"hearth.js": {Data: js}, "favicon.svg": {Data: []byte("<svg/>")}}
 	k := newKioskWith(t, web.Options{Static: fsys})
-	url := views.AssetURL("app.js")
-	if !regexp.MustCompile(`^/static/app\.[0-9a-f]{10}\.js$`).MatchString(url) {
-		t.Fatalf("hashed URL = %q", url)
+	_, page := k.get("/")
+	linked := func(pattern string) string {
+		t.Helper()
+		m := regexp.MustCompile(`(?:href|src)="(` + pattern + `)"`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("the page links no %s", pattern)
+		}
+		return m[1]
 	}
+	url := linked(`/static/hearth\.[0-9a-f]{10}\.js`)
+	svg := linked(`/static/favicon\.[0-9a-f]{10}\.svg`)
 
 	resp, b := assetGet(t, k, url, nil)
 	if resp.StatusCode != 200 || !bytes.Equal(b, js) {
@@ -77,23 +84,23 @@ func TestStaticAssetsHashedAndCompressed(t *testing.T) {
 		t.Fatal("gzip body does not decode to the file")
 	}
 
-	resp, _ = assetGet(t, k, "/static/app.js", nil)
+	resp, _ = assetGet(t, k, "/static/hearth.js", nil)
 	etag := resp.Header.Get("ETag")
 	if resp.StatusCode != 200 || resp.Header.Get("Cache-Control") != "no-cache" || etag == "" {
 		t.Fatalf("plain name: %d Cache-Control %q ETag %q", resp.StatusCode, resp.Header.Get("Cache-Control"), etag)
 	}
-	if resp, b = assetGet(t, k, "/static/app.js", map[string]string{"If-None-Match": etag}); resp.StatusCode != http.StatusNotModified || len(b) != 0 {
+	if resp, b = assetGet(t, k, "/static/hearth.js", map[string]string{"If-None-Match": etag}); resp.StatusCode != http.StatusNotModified || len(b) != 0 {
 		t.Fatalf("If-None-Match: %d, %d bytes", resp.StatusCode, len(b))
 	}
-	resp, b = assetGet(t, k, "/static/app.0123456789.js", nil)
+	resp, b = assetGet(t, k, "/static/hearth.0123456789.js", nil)
 	if resp.StatusCode != 200 || !bytes.Equal(b, js) || resp.Header.Get("Cache-Control") != "no-cache" {
 		t.Fatalf("old hash: %d Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 	}
-	resp, b = assetGet(t, k, views.AssetURL("tiny.svg"), map[string]string{"Accept-Encoding": "gzip, br"})
+	resp, b = assetGet(t, k, svg, map[string]string{"Accept-Encoding": "gzip, br"})
 	if resp.Header.Get("Content-Encoding") != "" || string(b) != "<svg/>" {
 		t.Fatalf("a file too small to gain from compression is sent as is: %q %q", resp.Header.Get("Content-Encoding"), b)
 	}
-	for _, p := range []string{"/static/nope.js", "/static/app.zzzzzzzzzz.js", "/static/../static.go"} {
+	for _, p := range []string{"/static/nope.js", "/static/hearth.zzzzzzzzzz.js", "/static/../static.go"} {
 		if resp, _ := assetGet(t, k, p, nil); resp.StatusCode != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", p, resp.StatusCode)
 		}
