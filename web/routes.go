@@ -10,6 +10,7 @@ import (
 	"hearth/internal/household"
 	"hearth/views"
 	"hearth/web/adminauth"
+	"hearth/web/httpkit"
 	"hearth/web/programs"
 )
 
@@ -49,8 +50,9 @@ func (s *Server) routes(e *echo.Echo) {
 		e.GET("/static/*", s.assets.serve)
 		e.HEAD("/static/*", s.assets.serve)
 	}
-	request := []echo.MiddlewareFunc{s.withAssets, s.bodyLimit, s.textGate, s.csrf}
-	admin := append([]echo.MiddlewareFunc{s.auth.Require}, request...)
+	mw := httpkit.Middleware{Request: []echo.MiddlewareFunc{s.withAssets, s.bodyLimit, s.textGate, s.csrf},
+		Admin: s.auth.Require, Idempotent: s.idempotent}
+	request, admin := mw.Request, mw.AdminChain()
 
 	// Kiosk pages: household network, no login.
 	k := e.Group("", request...)
