@@ -19,22 +19,6 @@ func (o *Orchestrator) startRunning(ctx context.Context, x *Exec) error {
 	return o.runs.save(ctx, o.db.Write, &snap)
 }
 
-// begin marks a run running and loads its agent's working memory (the
-// load_memory and prune phases every run starts with).
-func (o *Orchestrator) begin(ctx context.Context, x *Exec) (*Memory, error) {
-	if err := o.startRunning(ctx, x); err != nil {
-		return nil, err
-	}
-	end := x.Phase(ctx, PhaseLoadMemory)
-	mem, err := x.Memory(ctx, x.run.Agent)
-	end()
-	if err != nil {
-		return nil, err
-	}
-	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
-	return mem, nil
-}
-
 // runAssignment is the assignment template, phase by phase (Phases):
 // load memory → prune → gather → prompt → reason → validate → act → save memory.
 func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec) error {
