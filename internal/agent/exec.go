@@ -17,11 +17,11 @@ import (
 
 // Exec is one run in progress, as the engine hands it to the code that
 // drives it: the assignment template, a chat turn, a declarative
-// definition (package definition) and later a workflow step. Through it
-// that code records phases, loads working memory, reasons with the model
-// (the one loop: model slot, budget, usage, validation retries) and lets
-// tools stage their writes; the engine commits the run (staged writes,
-// memory, the run row) in one transaction, or records its failure.
+// definition (package definition) or a workflow step (package workflow).
+// Through it that code records phases, loads working memory, reasons with
+// the model (the one loop: model slot, budget, usage, validation retries)
+// and lets tools stage their writes; the engine commits the run (staged
+// writes, memory, the run row) in one transaction, or records its failure.
 // Safe for concurrent use: sub-agents reason in parallel.
 type Exec struct {
 	o   *Orchestrator
