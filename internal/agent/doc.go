@@ -20,7 +20,7 @@
 // with their errors (the reply as the assistant's turn, then the errors) up
 // to the allowed retries; what the runtime adapted to on the way (a schema
 // or tools the server refused, a trimmed prompt) is kept as the run's
-// ModelNotes. Exec.Fallback says when the model cannot be used
+// ModelNotes. Exec.NoModelReason says when the model cannot be used
 // (none configured, or the day's Budget spent). The run then commits in one
 // transaction: the writes its tools staged, the driver's own write (an
 // assignment's Act, a chat reply), every loaded memory and the run row.

@@ -69,7 +69,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		return o.plan(ctx, ca, x, p, gathered, mem, fallback)
 	}
 
-	fallback, err := x.Fallback(ctx)
+	fallback, err := x.NoModelReason(ctx)
 	switch {
 	case err != nil:
 		return reasoned{}, err
@@ -139,7 +139,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 // "") is recorded on the run as the reason the model's was not used.
 func (o *Orchestrator) plan(ctx context.Context, ca *compiledAssignment, x *Exec, p Prompt, gathered any, mem *Memory, fallback string) (reasoned, error) {
 	if fallback != "" {
-		x.fallBack(fallback)
+		x.MarkFellBack(fallback)
 	}
 	planner := func(ctx context.Context) (string, error) {
 		v, err := ca.a.Plan(ctx, gathered, mem)
