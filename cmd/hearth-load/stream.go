@@ -60,9 +60,6 @@ type stream struct {
 	ended  bool // the server ended the stream
 }
 
-// errClosed marks a stream the tool itself closed.
-var errClosed = errors.New("closed by the tool")
-
 // openStream connects to the member's live stream and checks the answer
 // is a 200; the caller reads the body with read.
 func openStream(ctx context.Context, c *http.Client, base string, m *member) (*stream, *http.Response, error) {

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -196,5 +195,3 @@ func recallSection(rs []Recalled, loc *time.Location) string {
 	}
 	return b.String()
 }
-
-var errNoThread = errors.New("agent: the run has no thread")

@@ -11,15 +11,16 @@
 // One engine. Every run, whatever drives it, executes on an Exec: the
 // assignment template below, a chat turn (StartFreeform), and code outside
 // this package through Orchestrator.Execute with a Driver (declarative
-// definitions in internal/agent/definition; workflow steps later). An Exec
-// records phases and timings, loads working memory once per agent, and
-// reasons through Exec.Reason, the one reasoning loop: a model slot from the
-// global limit (Options.MaxConcurrentModelCalls, HEARTH_MODEL_CONCURRENCY),
+// definitions in internal/agent/definition, workflow steps in
+// internal/workflow). An Exec records phases and timings, loads working
+// memory once per agent, and reasons through Exec.Reason, the one
+// reasoning loop: a model slot from the global limit
+// (Options.MaxConcurrentModelCalls, HEARTH_MODEL_CONCURRENCY),
 // usage and cost booked on the run, the reply checked, failures sent back
 // with their errors (the reply as the assistant's turn, then the errors) up
 // to the allowed retries; what the runtime adapted to on the way (a schema
 // or tools the server refused, a trimmed prompt) is kept as the run's
-// ModelNotes. Exec.Fallback says when the model cannot be used
+// ModelNotes. Exec.NoModelReason says when the model cannot be used
 // (none configured, or the day's Budget spent). The run then commits in one
 // transaction: the writes its tools staged, the driver's own write (an
 // assignment's Act, a chat reply), every loaded memory and the run row.

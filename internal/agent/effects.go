@@ -55,7 +55,7 @@ type Stager struct {
 }
 
 // NewStager returns an empty stager (tests of tool packages use one with
-// Scope.WithStager and apply it with ApplyStaged).
+// Scope.WithStager and apply it with Stager.Apply in a transaction).
 func NewStager() *Stager { return &Stager{seen: map[string]bool{}} }
 
 // Len reports how many effects are staged.
@@ -143,18 +143,6 @@ func (st *Stager) Apply(ctx context.Context, tx *store.Tx, runID int64, now stri
 		out = append(out, o)
 	}
 	return out, nil
-}
-
-// ApplyStaged applies st in its own transaction (tool tests; runs apply
-// their effects in their commit transaction).
-func ApplyStaged(ctx context.Context, db *store.DB, st *Stager) ([]EffectOutcome, error) {
-	var out []EffectOutcome
-	err := db.Tx(ctx, func(tx *store.Tx) error {
-		var err error
-		out, err = st.Apply(ctx, tx, 0, store.FormatTime(db.Now()))
-		return err
-	})
-	return out, err
 }
 
 // toolCall identifies one tool call for staging: its effects' keys derive

@@ -17,11 +17,11 @@ import (
 
 // Exec is one run in progress, as the engine hands it to the code that
 // drives it: the assignment template, a chat turn, a declarative
-// definition (package definition) and later a workflow step. Through it
-// that code records phases, loads working memory, reasons with the model
-// (the one loop: model slot, budget, usage, validation retries) and lets
-// tools stage their writes; the engine commits the run (staged writes,
-// memory, the run row) in one transaction, or records its failure.
+// definition (package definition) or a workflow step (package workflow).
+// Through it that code records phases, loads working memory, reasons with
+// the model (the one loop: model slot, budget, usage, validation retries)
+// and lets tools stage their writes; the engine commits the run (staged
+// writes, memory, the run row) in one transaction, or records its failure.
 // Safe for concurrent use: sub-agents reason in parallel.
 type Exec struct {
 	o   *Orchestrator
@@ -135,16 +135,20 @@ func (x *Exec) readScope(agentID string, mem *Memory) Scope {
 // (Run.Steps); it is saved with the run's outcome.
 func (x *Exec) SetSteps(steps json.RawMessage) { x.update(func(r *Run) { r.Steps = steps }) }
 
-// FallBack marks the run as answered without the model for reason (it
-// ends as fell_back and applies none of the model's staged writes), for
-// drivers that answer without one (a declarative agent that needs a
-// model when none is configured, a workflow step that used the heuristic).
-func (x *Exec) FallBack(reason string) { x.fallBack(reason) }
+// MarkFellBack marks the run as answered without the model for reason (it
+// ends as fell_back and applies none of the model's staged writes): the
+// engine's own drivers call it when they use the heuristic, and so do
+// drivers outside (a declarative agent that needs a model when none is
+// configured, a workflow step that used the heuristic).
+func (x *Exec) MarkFellBack(reason string) {
+	x.update(func(r *Run) { r.FallbackReason = reason })
+}
 
-// Fallback reports why this run cannot use the model now: FallbackNoModel
-// without one (and for demo runs, which are the built-in planner's by
-// design), FallbackBudget when the day's budget is spent, "" when it can.
-func (x *Exec) Fallback(ctx context.Context) (string, error) {
+// NoModelReason reports why this run cannot use the model now:
+// FallbackNoModel without one (and for demo runs, which are the built-in
+// planner's by design), FallbackBudget when the day's budget is spent, ""
+// when it can.
+func (x *Exec) NoModelReason(ctx context.Context) (string, error) {
 	if x.o.rt.Model == nil || x.run.Trigger == TriggerDemo {
 		return FallbackNoModel, nil
 	}
@@ -294,10 +298,6 @@ func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
 func (x *Exec) Heuristic(ctx context.Context, req Request) (Result, error) {
 	return x.heuristic(ctx, req)
 }
-
-// fallBack marks the run as having used the heuristic for reason: the
-// model's staged writes will not be applied.
-func (x *Exec) fallBack(reason string) { x.update(func(r *Run) { r.FallbackReason = reason }) }
 
 // commit ends a successful run in one transaction: the staged writes
 // (applied only when applyStaged, i.e. the output is the model's accepted

@@ -306,7 +306,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	streamed := false
 	heuristic := func(fallback string) (string, bool, []recordedCall, error) {
 		if fallback != "" {
-			x.fallBack(fallback)
+			x.MarkFellBack(fallback)
 		}
 		if streamed {
 			cs.add(ChatEvent{Type: ChatReset})
@@ -328,7 +328,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 		}
 		return out, false, calls, nil
 	}
-	switch fallback, err := x.Fallback(ctx); {
+	switch fallback, err := x.NoModelReason(ctx); {
 	case err != nil:
 		return "", false, nil, err
 	case fallback == FallbackNoModel:

@@ -207,7 +207,7 @@ func (p *Phases) Act(ctx context.Context, x *Exec, gathered any, r Reasoned, als
 		return err
 	}
 	if r.FallbackReason != "" && x.snapshot().FallbackReason == "" {
-		x.fallBack(r.FallbackReason) // decided by an earlier attempt of the step
+		x.MarkFellBack(r.FallbackReason) // decided by an earlier attempt of the step
 	}
 	x.update(func(run *Run) { run.Output = r.Output })
 	act := &ActEnv{Scope: x.Scope(p.reg.def.ID, mem), Gathered: gathered, Output: r.Output, Memory: mem,

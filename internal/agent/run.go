@@ -60,7 +60,7 @@ const (
 	PhaseSave       = "save"
 )
 
-// Why a run cannot use the model (Exec.Fallback). FallbackBudget is also
+// Why a run cannot use the model (Exec.NoModelReason). FallbackBudget is also
 // the fallback reason recorded when the day's budget was spent.
 const (
 	FallbackBudget  = "budget"

@@ -19,22 +19,6 @@ func (o *Orchestrator) startRunning(ctx context.Context, x *Exec) error {
 	return o.runs.save(ctx, o.db.Write, &snap)
 }
 
-// begin marks a run running and loads its agent's working memory (the
-// load_memory and prune phases every run starts with).
-func (o *Orchestrator) begin(ctx context.Context, x *Exec) (*Memory, error) {
-	if err := o.startRunning(ctx, x); err != nil {
-		return nil, err
-	}
-	end := x.Phase(ctx, PhaseLoadMemory)
-	mem, err := x.Memory(ctx, x.run.Agent)
-	end()
-	if err != nil {
-		return nil, err
-	}
-	x.Phase(ctx, PhasePrune)() // Memory pruned it on load
-	return mem, nil
-}
-
 // runAssignment is the assignment template, phase by phase (Phases):
 // load memory → prune → gather → prompt → reason → validate → act → save memory.
 func (o *Orchestrator) runAssignment(ctx context.Context, reg *registered, ca *compiledAssignment, x *Exec) error {
@@ -85,7 +69,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		return o.plan(ctx, ca, x, p, gathered, mem, fallback)
 	}
 
-	fallback, err := x.Fallback(ctx)
+	fallback, err := x.NoModelReason(ctx)
 	switch {
 	case err != nil:
 		return reasoned{}, err
@@ -155,7 +139,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 // "") is recorded on the run as the reason the model's was not used.
 func (o *Orchestrator) plan(ctx context.Context, ca *compiledAssignment, x *Exec, p Prompt, gathered any, mem *Memory, fallback string) (reasoned, error) {
 	if fallback != "" {
-		x.fallBack(fallback)
+		x.MarkFellBack(fallback)
 	}
 	planner := func(ctx context.Context) (string, error) {
 		v, err := ca.a.Plan(ctx, gathered, mem)

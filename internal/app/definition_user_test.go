@@ -7,7 +7,6 @@ import (
 
 	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm/llmtest"
-	"hearth/internal/coach"
 )
 
 // TestUserIsTheMemberAndLogNoteIsRegistered: {{user.name}} and the other
@@ -35,9 +34,12 @@ func TestUserIsTheMemberAndLogNoteIsRegistered(t *testing.T) {
 	if got, want := reqs[len(reqs)-1].LastMessage().Content, "Hello "+m.Name+" ("+string(m.Unit)+"): hi"; got != want {
 		t.Fatalf("user message = %q, want %q", got, want)
 	}
-	notes, err := coach.Notes(ctx, a.DB, "maya", 5)
-	if err != nil || len(notes) == 0 || notes[0].Note != "Greeted warmly." || notes[0].RunID != res.RunID {
-		t.Fatalf("notes = %+v, %v; want the log_note hook's note", notes, err)
+	var note string
+	var run int64
+	err = a.DB.Read.QueryRowContext(ctx, `SELECT note, coalesce(run_id, 0) FROM coaching_notes
+		WHERE member_id = 'maya' ORDER BY created_at DESC, id DESC LIMIT 1`).Scan(&note, &run)
+	if err != nil || note != "Greeted warmly." || run != res.RunID {
+		t.Fatalf("latest note = %q (run %d), %v; want the log_note hook's note from run %d", note, run, err, res.RunID)
 	}
 	if !strings.Contains(strings.Join(res.Steps[0].Notes, " "), `hook log_note (after_agent) fired with "Greeted warmly."`) {
 		t.Fatalf("step notes = %v", res.Steps[0].Notes)

@@ -16,6 +16,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/live"
 	"hearth/internal/program"
+	"hearth/internal/store"
 )
 
 var coachTools = []string{"get_weight_trend", "get_today_nutrition", "get_nutrition_history", "get_recent_workouts",
@@ -130,7 +131,7 @@ func TestUpdateProgramStateTool(t *testing.T) {
 		if now, _ := f.progs.Current(f.ctx, "ada"); now.UpdatedAt != before.UpdatedAt || now.ID != before.ID || st.Len() != 1 {
 			t.Fatalf("%v: the tool wrote before the commit (or staged %d writes)", args["action"], st.Len())
 		}
-		if _, err := agent.ApplyStaged(f.ctx, f.db, st); err != nil {
+		if _, err := applyStaged(f.ctx, f.db, st); err != nil {
 			return ProgramView{}, err
 		}
 		return NewTools(f.deps).c.programView(f.ctx, "ada", f.clk.Now())
@@ -174,7 +175,7 @@ func TestWriteDashboardToolValidatesContent(t *testing.T) {
 		if _, err := box.Call(f.ctx, scope, "write_dashboard", raw); err != nil {
 			return err
 		}
-		_, err := agent.ApplyStaged(f.ctx, f.db, st)
+		_, err := applyStaged(f.ctx, f.db, st)
 		return err
 	}
 	bad := modelDoc("local:ember-core-04", "Hollow Body Basics", 45, "Hi.")
@@ -209,7 +210,7 @@ func TestLogCoachingNoteTool(t *testing.T) {
 	if notes, _ := Notes(f.ctx, f.db, "ada", 0); len(notes) != 0 {
 		t.Fatalf("the note was written before the run committed: %+v", notes)
 	}
-	if _, err := agent.ApplyStaged(f.ctx, f.db, st); err != nil {
+	if _, err := applyStaged(f.ctx, f.db, st); err != nil {
 		t.Fatal(err)
 	}
 	notes, err := Notes(f.ctx, f.db, "ada", 0)
@@ -317,4 +318,16 @@ func TestNewWiresToolsAndPublishesAfterCommit(t *testing.T) {
 	if !slices.Equal(spy.published, []string{"member:ada dashboard"}) {
 		t.Errorf("published %v, want the new document once", spy.published)
 	}
+}
+
+// applyStaged commits what a tool call staged, in its own transaction, as
+// a run's commit would (without a run, so no effect ledger).
+func applyStaged(ctx context.Context, db *store.DB, st *agent.Stager) ([]agent.EffectOutcome, error) {
+	var out []agent.EffectOutcome
+	err := db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = st.Apply(ctx, tx, 0, store.FormatTime(db.Now()))
+		return err
+	})
+	return out, err
 }

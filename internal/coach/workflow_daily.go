@@ -30,7 +30,6 @@ type actedStep struct {
 }
 
 var (
-	objectSchema   = map[string]any{"type": "object"}
 	reasonedSchema = map[string]any{
 		"type": "object", "required": []string{"output", "source", "run"},
 		"properties": map[string]any{

@@ -160,7 +160,7 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 		return weekSummary{}, err
 	}
 	out := weekSummary{Week: f.Week, Summary: f.heuristicSummary(), Source: agent.SourceHeuristic}
-	why, err := x.Fallback(ctx)
+	why, err := x.NoModelReason(ctx)
 	if err != nil || why != "" {
 		return out, err
 	}
@@ -209,7 +209,7 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 		if ctx.Err() != nil {
 			return out, err
 		}
-		x.FallBack("model_error: " + err.Error())
+		x.MarkFellBack("model_error: " + err.Error())
 		return out, nil
 	}
 	out.Summary, out.Source = res.(string), agent.SourceModel

@@ -125,11 +125,9 @@ func (d Document) Prompt(id string) (Prompt, bool) {
 //go:embed schema.json
 var schemaJSON []byte
 
-// SchemaJSON returns the document's JSON Schema (strict-mode compatible:
-// every property required, no additional properties).
-func SchemaJSON() []byte { return schemaJSON }
-
-// SchemaMap returns the schema as a map for runtimes that take one.
+// SchemaMap returns the document's JSON Schema (strict-mode compatible:
+// every property required, no additional properties) as a map, the form
+// runtimes take.
 func SchemaMap() map[string]any {
 	var m map[string]any
 	if err := json.Unmarshal(schemaJSON, &m); err != nil {

@@ -71,15 +71,6 @@ var Units = map[string]string{"weight_kg": "kg", "body_fat_pct": "%", "lean_mass
 	"protein_g": "g", "carbs_g": "g", "fat_g": "g", "duration_min": "min", "avg_hr_bpm": "bpm", "max_hr_bpm": "bpm",
 	"fat_mass_kg": "kg", "bone_mass_kg": "kg", "size_bytes": "bytes"}
 
-// Files are the names of the CSV files in an export.
-func Files() []string {
-	out := make([]string, len(kinds))
-	for i, k := range kinds {
-		out[i] = k.file
-	}
-	return out
-}
-
 // FileName is the download name of a member's export.
 func FileName(member string, now time.Time) string {
 	return fmt.Sprintf("hearth-%s-%s.zip", member, now.UTC().Format("20060102"))

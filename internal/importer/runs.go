@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
-	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
@@ -121,16 +119,4 @@ func ListRuns(ctx context.Context, db *store.DB, member string, limit int) ([]Ru
 		return nil, fmt.Errorf("importer: list imports: %w", err)
 	}
 	return out, nil
-}
-
-// GetRun returns one import, or an apperr.NotFound error.
-func GetRun(ctx context.Context, db *store.DB, id int64) (Run, error) {
-	r, err := scanRun(db.Read.QueryRowContext(ctx, `SELECT `+runCols+` FROM imports WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return r, apperr.NotFoundf("no import %d", id)
-	}
-	if err != nil {
-		return r, fmt.Errorf("importer: import %d: %w", id, err)
-	}
-	return r, nil
 }

@@ -31,11 +31,6 @@ func Encode(text string) (Code, error) {
 // Size is the width (and height) in modules, quiet zone included.
 func (c Code) Size() int { return len(c.modules) }
 
-// Dark reports whether the module at (x, y) is dark.
-func (c Code) Dark(x, y int) bool {
-	return y >= 0 && y < len(c.modules) && x >= 0 && x < len(c.modules[y]) && c.modules[y][x]
-}
-
 // Path is SVG path data for the dark modules, one unit per module: one
 // rectangle per horizontal run, for <svg viewBox="0 0 Size Size">.
 func (c Code) Path() string {

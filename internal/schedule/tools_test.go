@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/store"
 )
 
 // testTool is one of the service's agent tools.
@@ -59,7 +60,7 @@ func callTool(t *testing.T, tt testTool, scope agent.Scope, args string) (map[st
 	if m["staged"] != true {
 		t.Fatalf("%s staged a write but does not say so: %v", tt.name, m)
 	}
-	out, err := agent.ApplyStaged(ctx, tt.svc.db, st)
+	out, err := applyStaged(ctx, tt.svc.db, st)
 	if err != nil {
 		t.Fatalf("%s: commit: %v", tt.name, err)
 	}
@@ -384,4 +385,16 @@ func TestTodoTextReadsBackTheTodo(t *testing.T) {
 	if _, ok := TodoText("Add a short hydration reminder"); ok {
 		t.Error("a scheduled prompt read as a to-do")
 	}
+}
+
+// applyStaged commits what a tool call staged, in its own transaction, as
+// a run's commit would (without a run, so no effect ledger).
+func applyStaged(ctx context.Context, db *store.DB, st *agent.Stager) ([]agent.EffectOutcome, error) {
+	var out []agent.EffectOutcome
+	err := db.Tx(ctx, func(tx *store.Tx) error {
+		var err error
+		out, err = st.Apply(ctx, tx, 0, store.FormatTime(db.Now()))
+		return err
+	})
+	return out, err
 }

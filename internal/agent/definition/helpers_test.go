@@ -301,7 +301,3 @@ func (b *barrier) wait(ctx context.Context) bool {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
-
-func agentSettings(model string, temp *float64, maxTokens, iterations, retries int) agent.ModelSettings {
-	return agent.ModelSettings{Model: model, Temperature: temp, MaxTokens: maxTokens, MaxIterations: iterations, MaxRetries: retries}
-}

@@ -183,7 +183,7 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	var out node
 	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
 		Trigger: p.Trigger, Origin: p.Origin}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
-		switch why, err := x.Fallback(ctx); {
+		switch why, err := x.NoModelReason(ctx); {
 		case err != nil:
 			return nil, err
 		case why == agent.FallbackBudget:
@@ -243,7 +243,7 @@ func (r *Runner) Answer(ctx context.Context, agentID string, p Params) (Result, 
 	out := NeedsModelOutput{NeedsModel: true, Message: errNoModel.Message}
 	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
 		Trigger: p.Trigger, Origin: p.Origin}, func(_ context.Context, x *agent.Exec) (json.RawMessage, error) {
-		x.FallBack(FallbackNeedsModel)
+		x.MarkFellBack(FallbackNeedsModel)
 		return marshalJSON(out)
 	})
 	res.RunID, res.Output, res.Composed = run.ID, out, out

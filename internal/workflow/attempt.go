@@ -1,0 +1,141 @@
+package workflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"hearth/internal/agent"
+	"hearth/internal/live"
+)
+
+// launchLocked walks run id in the background; callers hold rt.mu.
+func (rt *Runtime) launchLocked(id int64) {
+	if rt.active[id] != nil || rt.closed {
+		return
+	}
+	a := &active{done: make(chan struct{})}
+	rt.active[id] = a
+	rt.wg.Add(1)
+	go func() {
+		defer rt.wg.Done()
+		defer func() {
+			rt.mu.Lock()
+			delete(rt.active, id)
+			rt.mu.Unlock()
+			close(a.done)
+		}()
+		rt.execute(id, a)
+	}()
+}
+
+// execute runs one attempt of run id and records how it ended.
+func (rt *Runtime) execute(id int64, a *active) {
+	ctx := rt.ctx
+	r, err := rt.runs.get(ctx, rt.db.Read, id)
+	if err != nil {
+		rt.log.Error("workflow: load run", "run", id, "err", err)
+		return
+	}
+	rt.mu.Lock()
+	w := rt.flows[r.Workflow]
+	rt.mu.Unlock()
+	if w == nil {
+		rt.end(r, failed(fmt.Errorf("workflow %q is not registered", r.Workflow)))
+		return
+	}
+	wk := newWalker(rt, w, r, a)
+	if w.Agent == "" {
+		rt.end(r, wk.walk(ctx))
+		return
+	}
+	var o outcome
+	walked := false
+	_, err = rt.eng.Execute(ctx, agent.TaskRequest{Agent: w.Agent, Assignment: w.Assignment, Member: r.Member,
+		Trigger: agent.Trigger(r.Trigger), WorkflowRun: r.ID}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+		// The engine runs this on its own context; Close stops it too.
+		ctx, stop := context.WithCancel(ctx)
+		defer stop()
+		defer context.AfterFunc(rt.ctx, stop)()
+		walked, wk.exec = true, x
+		o = wk.walk(ctx)
+		switch o.kind {
+		case outFailed, outStopped:
+			return nil, o.err
+		}
+		return json.Marshal(map[string]any{"workflow_run": r.ID, "status": statusOf(o), "output": o.output})
+	})
+	switch {
+	case !walked && (rt.ctx.Err() != nil || errors.Is(err, agent.ErrClosed)):
+		o = outcome{kind: outStopped, err: rt.ctx.Err()}
+	case !walked:
+		o = failed(fmt.Errorf("the agent engine did not run the attempt: %w", err))
+	case err != nil && o.kind == outDone || err != nil && o.kind == outSuspended:
+		// The steps finished but the engine run's commit (staged writes,
+		// memory) failed: the run fails so Restart can finish it.
+		o = failed(fmt.Errorf("the agent engine's commit failed: %w", err))
+	}
+	rt.end(r, o)
+}
+
+func statusOf(o outcome) Status {
+	switch o.kind {
+	case outDone:
+		return StatusSuccess
+	case outSuspended:
+		return StatusSuspended
+	case outFailed:
+		return StatusFailed
+	}
+	return StatusRunning
+}
+
+// end records the outcome of an attempt.
+func (rt *Runtime) end(r Run, o outcome) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var to Status
+	var output json.RawMessage
+	msg := ""
+	switch o.kind {
+	case outDone:
+		to, output = StatusSuccess, o.output
+	case outSuspended:
+		to = StatusSuspended
+	case outFailed:
+		to, msg = StatusFailed, o.err.Error()
+	case outStopped:
+		if !errors.Is(o.err, errPaused) {
+			return // shut down: still running, continued by Recover
+		}
+		to = StatusPaused
+	}
+	moved, err := rt.runs.transition(ctx, rt.db.Write, r.ID, []Status{StatusRunning}, to, output, msg)
+	if err != nil {
+		rt.log.Error("workflow: record run outcome", "run", r.ID, "err", err)
+		return
+	}
+	if !moved {
+		return // superseded meanwhile
+	}
+	lvl := slog.LevelInfo
+	if to == StatusFailed {
+		lvl = slog.LevelWarn
+	}
+	rt.log.Log(ctx, lvl, "workflow: run "+string(to), "run", r.ID, "workflow", r.Workflow, "member", r.Member, "err", msg)
+	rt.publish(r, EventRunStatus, "", string(to), msg)
+}
+
+func (rt *Runtime) publish(r Run, typ, path, status, errMsg string) {
+	if rt.pub == nil {
+		return
+	}
+	ev := Event{Type: typ, RunID: r.ID, Workflow: r.Workflow, Member: r.Member, Path: path, Status: status, Error: errMsg}
+	rt.pub.Publish(live.TopicAdmin, live.KindWorkflow, ev)
+	if r.Member != "" {
+		rt.pub.Publish(live.MemberTopic(r.Member), live.KindWorkflow, ev)
+	}
+}
