@@ -11,6 +11,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/voice"
 	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -173,7 +174,7 @@ func (s *Server) kioskPrivacy(c echo.Context) error {
 		return err
 	}
 	sse := httpkit.NewSSE(c)
-	_ = sse.PatchElementTempl(views.PrivacyToggle(views.MemberHead{ID: m.ID, Private: m.PrivateFigures}, httpkit.CSRFToken(c)))
+	_ = sse.PatchElementTempl(kioskview.PrivacyToggle(kioskview.MemberHead{ID: m.ID, Private: m.PrivateFigures}, httpkit.CSRFToken(c)))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_private": m.PrivateFigures, "_reveal": false})
 	return nil
 }

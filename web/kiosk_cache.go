@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"hearth/internal/live"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // modelMaxAge bounds how long a shared model is reused without any change:
@@ -29,7 +29,7 @@ type modelEntry struct {
 	member, household uint64 // hub generations the build started after
 	built             time.Time
 	done              chan struct{}
-	d                 views.Dashboard
+	d                 kioskview.Dashboard
 	err               error
 	page              renderedPage // the full page, rendered once (page_cache.go)
 
@@ -43,10 +43,10 @@ func (e *modelEntry) fresh(member, household uint64) bool {
 
 // sharedModel returns the member's dashboard model with this client's CSRF
 // token applied (the only per-client part).
-func (s *Server) sharedModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
+func (s *Server) sharedModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
 	e, err := s.sharedEntry(ctx, id)
 	if err != nil {
-		return views.Dashboard{}, err
+		return kioskview.Dashboard{}, err
 	}
 	if e == nil {
 		d, err := s.dashboardModel(ctx, id, "")
@@ -101,7 +101,7 @@ func (s *Server) sharedEntry(ctx context.Context, id string) (*modelEntry, error
 
 // withCSRF returns a copy of d carrying the client's token in its forms; the
 // shared slices inside are only read by the views.
-func withCSRF(d views.Dashboard, csrf string) views.Dashboard {
+func withCSRF(d kioskview.Dashboard, csrf string) kioskview.Dashboard {
 	d.Sheets.CSRF = csrf
 	d.Coach.CSRF = csrf
 	d.Playlist.CSRF = csrf

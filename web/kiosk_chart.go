@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // Chart geometry in SVG viewBox units; the SVG scales to its box.
@@ -25,8 +25,8 @@ const (
 // (pinned to the top or bottom edge with an arrow when it lies far outside
 // the data, so a distant goal does not flatten the curve). Values are shown
 // in the member's unit.
-func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, today time.Time, loc *time.Location) views.Chart {
-	c := views.Chart{W: chartW, H: chartH, Left: chartLeft}
+func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, today time.Time, loc *time.Location) kioskview.Chart {
+	c := kioskview.Chart{W: chartW, H: chartH, Left: chartLeft}
 	if len(points) == 0 {
 		c.Empty = true
 		return c
@@ -79,7 +79,7 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 		}
 		fmt.Fprintf(&path, "%s%.1f %.1f ", cmd, x(d), y(unit.FromKg(p.TrendKg)))
 		if p.RawKg != nil {
-			c.Points = append(c.Points, views.ChartPoint{X: chartRound(x(d)), Y: chartRound(y(unit.FromKg(*p.RawKg)))})
+			c.Points = append(c.Points, kioskview.ChartPoint{X: chartRound(x(d)), Y: chartRound(y(unit.FromKg(*p.RawKg)))})
 		}
 	}
 	c.TrendPath = strings.TrimSpace(path.String())
@@ -87,19 +87,19 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 		label := "goal " + trim1(goal) + " " + string(unit.Normalize())
 		switch {
 		case goalIn:
-			c.Goal = &views.ChartLine{Y: chartRound(y(goal)), Label: label}
+			c.Goal = &kioskview.ChartLine{Y: chartRound(y(goal)), Label: label}
 		case goal < lo:
-			c.Goal = &views.ChartLine{Y: chartRound(chartTop + plotH), Label: label + " ↓", Off: "below"}
+			c.Goal = &kioskview.ChartLine{Y: chartRound(chartTop + plotH), Label: label + " ↓", Off: "below"}
 		default:
-			c.Goal = &views.ChartLine{Y: chartRound(chartTop), Label: label + " ↑", Off: "above"}
+			c.Goal = &kioskview.ChartLine{Y: chartRound(chartTop), Label: label + " ↑", Off: "above"}
 		}
 	}
 	step := niceStep((hi - lo) / 3)
 	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
-		c.YTicks = append(c.YTicks, views.ChartTick{Pos: chartRound(y(v)), Label: trim1(v)})
+		c.YTicks = append(c.YTicks, kioskview.ChartTick{Pos: chartRound(y(v)), Label: trim1(v)})
 	}
 	for i, d := range []int{first, first + (health.ChartDays-1)/2, first + health.ChartDays - 1} {
-		t := views.ChartTick{Pos: chartRound(x(d)), Label: dayTime(d, loc).Format("2 Jan"), Anchor: "middle"}
+		t := kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayTime(d, loc).Format("2 Jan"), Anchor: "middle"}
 		switch i {
 		case 0:
 			t.Anchor = "start"

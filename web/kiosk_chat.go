@@ -13,7 +13,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
 	"hearth/internal/text"
-	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -53,14 +53,14 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 }
 
 // chatSheet builds the sheet for thread (0: a new conversation).
-func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (views.ChatSheet, error) {
-	cs := views.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
+func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
+	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
 	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
 	if err != nil {
 		return cs, err
 	}
 	for _, t := range ts {
-		cs.Threads = append(cs.Threads, views.ChatThreadItem{ID: t.ID, Title: t.Title,
+		cs.Threads = append(cs.Threads, kioskview.ChatThreadItem{ID: t.ID, Title: t.Title,
 			When: t.UpdatedAt.In(s.opt.Location).Format("Mon 2 Jan 15:04")})
 	}
 	if thread == 0 {
@@ -80,10 +80,10 @@ func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread 
 			chips = append(chips, a.ToolLabel(kioskChatAgent, m.ToolName))
 		case m.Type != agent.MessageText:
 		case m.Role == agent.RoleUser:
-			cs.Messages = append(cs.Messages, views.ChatMessage{Mine: true, Text: m.Content})
+			cs.Messages = append(cs.Messages, kioskview.ChatMessage{Mine: true, Text: m.Content})
 			chips = nil
 		default:
-			cs.Messages = append(cs.Messages, views.ChatMessage{Text: strings.TrimSpace(m.Content), Chips: chips})
+			cs.Messages = append(cs.Messages, kioskview.ChatMessage{Text: strings.TrimSpace(m.Content), Chips: chips})
 			chips = nil
 		}
 	}
@@ -97,9 +97,9 @@ func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread 
 }
 
 // chatTurn is a turn's answer as far as it has got.
-func chatTurn(cs *agent.ChatStream) views.ChatTurn {
+func chatTurn(cs *agent.ChatStream) kioskview.ChatTurn {
 	evs, _, done := cs.Next(0)
-	t := views.ChatTurn{RunID: cs.RunID, Done: done}
+	t := kioskview.ChatTurn{RunID: cs.RunID, Done: done}
 	var b strings.Builder
 	for _, ev := range evs {
 		switch ev.Type {
@@ -154,7 +154,7 @@ func (s *Server) kioskChat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.NewSSE(c).PatchElementTempl(views.ChatBody(sheet))
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatBody(sheet))
 }
 
 // kioskChatSend sends the member's message to the coach and streams the
@@ -183,7 +183,7 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 		if !httpkit.IsDatastar(c) {
 			return apperr.FieldErrors(errs)
 		}
-		return httpkit.NewSSE(c).PatchElementTempl(views.ChatForm(views.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
+		return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
 			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
 			Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}))
 	}
@@ -211,11 +211,11 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 		sheet.Turn = &t
 	}
 	sse := startStream(c)
-	if err := sse.PatchElementTempl(views.ChatBody(sheet)); err != nil {
+	if err := sse.PatchElementTempl(kioskview.ChatBody(sheet)); err != nil {
 		return nil
 	}
 	// A morph keeps what the field holds; the sent message must go.
-	if err := sse.PatchElementTempl(views.ChatForm(sheet), datastar.WithModeReplace()); err != nil {
+	if err := sse.PatchElementTempl(kioskview.ChatForm(sheet), datastar.WithModeReplace()); err != nil {
 		return nil
 	}
 	sent := 0
@@ -223,7 +223,7 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 		evs, changed, done := cs.Next(sent)
 		if len(evs) > 0 {
 			sent += len(evs)
-			if err := sse.PatchElementTempl(views.ChatTurnView(chatTurn(cs))); err != nil {
+			if err := sse.PatchElementTempl(kioskview.ChatTurnView(chatTurn(cs))); err != nil {
 				return nil // gone; the turn carries on and is stored
 			}
 		}
@@ -269,5 +269,5 @@ func (s *Server) kioskChatDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.NewSSE(c).PatchElementTempl(views.ChatBody(sheet))
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatBody(sheet))
 }

@@ -16,6 +16,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/household"
 	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -60,8 +61,8 @@ func (s *Server) memberParam(c echo.Context, v string) string {
 	return v
 }
 
-func (s *Server) contentPage(c echo.Context, it content.Item, member string) (views.ContentPage, error) {
-	p := views.ContentPage{Page: s.kioskPage(c, it.Title, "", member != ""), Item: itemCard(it, member),
+func (s *Server) contentPage(c echo.Context, it content.Item, member string) (kioskview.ContentPage, error) {
+	p := kioskview.ContentPage{Page: s.kioskPage(c, it.Title, "", member != ""), Item: itemCard(it, member),
 		Summary: it.Summary, External: externalURL(it), MemberID: member, Back: "/"}
 	if _, ok := s.localVideo(it.ID); ok {
 		p.Video = "/content/" + url.PathEscape(it.ID) + "/video"
@@ -91,7 +92,7 @@ func (s *Server) pageContent(c echo.Context) error {
 		return err
 	}
 	p.Done = c.QueryParam("done") == "1"
-	return httpkit.Render(c, http.StatusOK, views.ContentView(p))
+	return httpkit.Render(c, http.StatusOK, kioskview.ContentView(p))
 }
 
 // contentVideo streams a local item's video file (range requests work).
@@ -137,7 +138,7 @@ func (s *Server) pagePlaylistPlayer(c echo.Context) error {
 	if i+1 < len(ids) {
 		p.Next = fmt.Sprintf("/m/%s/play?i=%d", id, i+1)
 	}
-	return httpkit.Render(c, http.StatusOK, views.ContentView(p))
+	return httpkit.Render(c, http.StatusOK, kioskview.ContentView(p))
 }
 
 // contentDone records that a member finished an item: a consumed mark (Up

@@ -8,7 +8,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // docView maps the member's dashboard.Today (the document with its
@@ -27,10 +27,10 @@ type docView struct {
 }
 
 // chip is the provenance of the curated and coach areas.
-func (d docView) chip() views.Chip {
+func (d docView) chip() kioskview.Chip {
 	st := d.today.Doc
 	if st == nil {
-		return views.Chip{Text: "not prepared yet", Stale: true}
+		return kioskview.Chip{Text: "not prepared yet", Stale: true}
 	}
 	at := d.today.PreparedAt.In(d.loc)
 	src := ""
@@ -38,12 +38,12 @@ func (d docView) chip() views.Chip {
 		src = " · from " + st.Sources
 	}
 	if st.Day == d.today.Day {
-		return views.Chip{Text: "prepared " + at.Format("15:04") + src}
+		return kioskview.Chip{Text: "prepared " + at.Format("15:04") + src}
 	}
 	if t, err := time.ParseInLocation(time.DateOnly, st.Day, d.loc); err == nil && health.DaysAgo(t, d.now, d.loc) == 1 {
-		return views.Chip{Text: "yesterday's · prepared " + at.Format("Mon 15:04") + src, Stale: true}
+		return kioskview.Chip{Text: "yesterday's · prepared " + at.Format("Mon 15:04") + src, Stale: true}
 	}
-	return views.Chip{Text: "from " + st.Day + src, Stale: true}
+	return kioskview.Chip{Text: "from " + st.Day + src, Stale: true}
 }
 
 func contentHref(id, member string) string {
@@ -56,10 +56,10 @@ func contentHref(id, member string) string {
 
 // card resolves a document reference against the catalog; ok is false for
 // ids the catalog does not hold (never shown: nothing to play).
-func (d docView) card(ref dashboard.ContentRef) (views.ContentCard, bool) {
+func (d docView) card(ref dashboard.ContentRef) (kioskview.ContentCard, bool) {
 	it, ok := d.items[ref.ContentID]
 	if !ok {
-		return views.ContentCard{}, false
+		return kioskview.ContentCard{}, false
 	}
 	c := itemCard(it, d.member.ID)
 	c.Context = ref.ProgramContext
@@ -72,23 +72,23 @@ func (d docView) card(ref dashboard.ContentRef) (views.ContentCard, bool) {
 // itemCard is a catalog item as a card. It names no program day: the
 // catalog's episode number is not the member's day (a program repeats
 // sessions); withDay adds the member's.
-func itemCard(it content.Item, member string) views.ContentCard {
-	return views.ContentCard{ID: it.ID, Title: it.Title, Duration: fmt.Sprintf("%d min", it.DurationMin),
+func itemCard(it content.Item, member string) kioskview.ContentCard {
+	return kioskview.ContentCard{ID: it.ID, Title: it.Title, Duration: fmt.Sprintf("%d min", it.DurationMin),
 		Kind: it.Kind, Thumb: it.Thumbnail, Href: contentHref(it.ID, member)}
 }
 
 // withDay labels the card with the member's program day when it is their
 // program session for today.
-func withDay(c views.ContentCard, item, day string) views.ContentCard {
+func withDay(c kioskview.ContentCard, item, day string) kioskview.ContentCard {
 	if c.ID == item && day != "" {
 		c.Context = day
 	}
 	return c
 }
 
-func (d docView) curated(discover []content.Item) views.CuratedArea {
+func (d docView) curated(discover []content.Item) kioskview.CuratedArea {
 	t := d.today
-	a := views.CuratedArea{Chip: d.chip(), HasDoc: t.Doc != nil}
+	a := kioskview.CuratedArea{Chip: d.chip(), HasDoc: t.Doc != nil}
 	if t.Doc == nil {
 		for _, it := range discover {
 			a.Discover = append(a.Discover, itemCard(it, d.member.ID))
@@ -130,22 +130,22 @@ var ctaSheet = map[string]struct{ sheet, label string }{
 	dashboard.ActionOpenWorkout:   {"workout", "Log a workout"},
 }
 
-func ctaView(c dashboard.CTA, upNext *views.ContentCard) (views.CTAView, bool) {
+func ctaView(c dashboard.CTA, upNext *kioskview.ContentCard) (kioskview.CTAView, bool) {
 	if m, ok := ctaSheet[c.Action]; ok {
-		return views.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet}, true
+		return kioskview.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet}, true
 	}
 	if c.Action == dashboard.ActionPlayUpNext {
 		if upNext == nil {
-			return views.CTAView{}, false
+			return kioskview.CTAView{}, false
 		}
-		return views.CTAView{Message: c.Message, Label: "▶ Play", Href: upNext.Href}, true
+		return kioskview.CTAView{Message: c.Message, Label: "▶ Play", Href: upNext.Href}, true
 	}
-	return views.CTAView{Message: c.Message}, true
+	return kioskview.CTAView{Message: c.Message}, true
 }
 
-func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
+func (d docView) coach(upNext *kioskview.ContentCard) kioskview.CoachArea {
 	t := d.today
-	a := views.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: t.Doc != nil, Transcribes: d.transcribes,
+	a := kioskview.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: t.Doc != nil, Transcribes: d.transcribes,
 		CanPrepare: d.canPrepare && (t.Doc == nil || t.Doc.Day != t.Day)}
 	ctas := t.CTAs
 	if t.Doc == nil {
@@ -161,7 +161,7 @@ func (d docView) coach(upNext *views.ContentCard) views.CoachArea {
 		}
 	}
 	for _, p := range t.Prompts {
-		pv := views.PromptView{ID: p.ID, Type: p.Type, Question: p.Question, Options: p.Options, Voice: p.Voice}
+		pv := kioskview.PromptView{ID: p.ID, Type: p.Type, Question: p.Question, Options: p.Options, Voice: p.Voice}
 		if p.Answer != nil {
 			pv.Answer, pv.AnswerVia = p.Answer.Answer, p.Answer.Kind
 		}

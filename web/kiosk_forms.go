@@ -15,6 +15,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -108,8 +109,8 @@ var savedText = map[string]string{"weight": "Weight saved.", "meal": "Meal saved
 	"scan": "Body scan saved.", "entry": "Changes saved."}
 
 // sheets is the sheet model of the member's dashboard for this client.
-func (s *Server) sheets(c echo.Context, member string) views.Sheets {
-	sh := views.Sheets{MemberID: member, CSRF: httpkit.CSRFToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
+func (s *Server) sheets(c echo.Context, member string) kioskview.Sheets {
+	sh := kioskview.Sheets{MemberID: member, CSRF: httpkit.CSRFToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
 	if m, err := s.deps.Household.Member(c.Request().Context(), member); err == nil {
 		sh.Unit = string(m.Unit.Normalize())
 	}
@@ -128,7 +129,7 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 			return err
 		}
 	}
-	put := func(sh *views.Sheets) {
+	put := func(sh *kioskview.Sheets) {
 		switch form {
 		case "weight":
 			sh.Weight = fs
@@ -154,13 +155,13 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 	sse := httpkit.NewSSE(c)
 	switch form {
 	case "weight":
-		_ = sse.PatchElementTempl(views.WeightForm(sh))
+		_ = sse.PatchElementTempl(kioskview.WeightForm(sh))
 	case "meal":
-		_ = sse.PatchElementTempl(views.MealForm(sh))
+		_ = sse.PatchElementTempl(kioskview.MealForm(sh))
 	case "workout":
-		_ = sse.PatchElementTempl(views.WorkoutForm(sh))
+		_ = sse.PatchElementTempl(kioskview.WorkoutForm(sh))
 	case "scan":
-		_ = sse.PatchElementTempl(views.ScanForm(sh))
+		_ = sse.PatchElementTempl(kioskview.ScanForm(sh))
 	}
 	if err == nil {
 		_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
@@ -273,7 +274,7 @@ func (s *Server) entryRequest(c echo.Context) (health.Member, household.EntryKin
 }
 
 // entryForm is the correction sheet of an entry as stored now.
-func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (views.EntrySheet, error) {
+func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (kioskview.EntrySheet, error) {
 	h, u, loc := s.deps.Household, m.Unit.Normalize(), s.opt.Location
 	vals := map[string]string{}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -282,20 +283,20 @@ func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.
 	case household.EntryWeight:
 		r, err := h.Weight(ctx, m.ID, id)
 		if err != nil {
-			return views.EntrySheet{}, err
+			return kioskview.EntrySheet{}, err
 		}
 		vals["weight"], vals["when"] = num(round1(u.FromKg(r.WeightKg))), local(r.MeasuredAt)
 	case household.EntryMeal:
 		x, err := h.Meal(ctx, m.ID, id)
 		if err != nil {
-			return views.EntrySheet{}, err
+			return kioskview.EntrySheet{}, err
 		}
 		vals["name"], vals["calories"], vals["when"] = x.Name, num(x.Calories), local(x.EatenAt)
 		vals["protein_g"], vals["carbs_g"], vals["fat_g"] = num(x.ProteinG), num(x.CarbsG), num(x.FatG)
 	case household.EntryWorkout:
 		x, err := h.Workout(ctx, m.ID, id)
 		if err != nil {
-			return views.EntrySheet{}, err
+			return kioskview.EntrySheet{}, err
 		}
 		vals["type"], vals["title"], vals["duration_min"], vals["when"] = x.Type, x.Title, num(x.DurationMin), local(x.StartedAt)
 		if x.AvgHR != nil {
@@ -304,7 +305,7 @@ func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.
 	case household.EntryScan:
 		x, err := h.BodyScan(ctx, m.ID, id)
 		if err != nil {
-			return views.EntrySheet{}, err
+			return kioskview.EntrySheet{}, err
 		}
 		vals["when"] = local(x.ScannedAt)
 		if x.BodyFatPct != nil {
@@ -317,9 +318,9 @@ func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.
 	return entrySheet(m.ID, kind, id, views.FormState{Values: vals}), nil
 }
 
-func entrySheet(member string, kind household.EntryKind, id int64, fs views.FormState) views.EntrySheet {
+func entrySheet(member string, kind household.EntryKind, id int64, fs views.FormState) kioskview.EntrySheet {
 	u := entryURL(member, kind, id)
-	return views.EntrySheet{Kind: string(kind), Title: entryTitles[kind], Action: u, Delete: u + "/delete", Form: fs}
+	return kioskview.EntrySheet{Kind: string(kind), Title: entryTitles[kind], Action: u, Delete: u + "/delete", Form: fs}
 }
 
 // kioskEntry opens the correction sheet of one of the member's entries.
@@ -334,12 +335,12 @@ func (s *Server) kioskEntry(c echo.Context) error {
 		return err
 	}
 	if !httpkit.IsDatastar(c) {
-		return s.renderDashboard(c, http.StatusOK, "entry", func(sh *views.Sheets) { sh.Entry = e })
+		return s.renderDashboard(c, http.StatusOK, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
 	}
 	sh := s.sheets(c, m.ID)
 	sh.Entry = e
 	sse := httpkit.NewSSE(c)
-	_ = sse.PatchElementTempl(views.EntryForm(sh))
+	_ = sse.PatchElementTempl(kioskview.EntryForm(sh))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": "entry"})
 	return nil
 }
@@ -420,16 +421,16 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+m.ID)
 		}
-		return s.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *views.Sheets) { sh.Entry = e })
+		return s.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
 	}
 	sh := s.sheets(c, m.ID)
 	sse := httpkit.NewSSE(c)
 	if err != nil {
 		sh.Entry = e
-		_ = sse.PatchElementTempl(views.EntryForm(sh))
+		_ = sse.PatchElementTempl(kioskview.EntryForm(sh))
 		return nil
 	}
-	_ = sse.PatchElementTempl(views.EntryForm(sh)) // emptied: the next tap loads afresh
+	_ = sse.PatchElementTempl(kioskview.EntryForm(sh)) // emptied: the next tap loads afresh
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
 	_ = sse.PatchElementTempl(views.Flash(savedText["entry"], false))
 	return nil
@@ -452,9 +453,9 @@ func (s *Server) kioskEntryDelete(c echo.Context) error {
 	}
 	sh := s.sheets(c, member)
 	sse := httpkit.NewSSE(c)
-	_ = sse.PatchElementTempl(views.EntryForm(sh))
+	_ = sse.PatchElementTempl(kioskview.EntryForm(sh))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
-	_ = sse.PatchElementTempl(views.Toast(entryNames[kind]+" deleted.", fmt.Sprintf("/m/%s/undo/%d", member, t.ID), sh.CSRF))
+	_ = sse.PatchElementTempl(kioskview.Toast(entryNames[kind]+" deleted.", fmt.Sprintf("/m/%s/undo/%d", member, t.ID), sh.CSRF))
 	return nil
 }
 
@@ -472,6 +473,6 @@ func (s *Server) kioskUndo(c echo.Context) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	_ = httpkit.NewSSE(c).PatchElementTempl(views.Toast(entryNames[t.Kind]+" restored.", "", ""))
+	_ = httpkit.NewSSE(c).PatchElementTempl(kioskview.Toast(entryNames[t.Kind]+" restored.", "", ""))
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // Catalog list sizes on the dashboard.
@@ -19,32 +19,32 @@ const (
 
 // dashboardModel loads everything a member's dashboard shows. A missing
 // document is not an error: the areas fall back to onboarding states.
-func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
+func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
 	h := s.deps.Household
 	m, err := h.Member(ctx, id)
 	if err != nil {
-		return views.Dashboard{}, err
+		return kioskview.Dashboard{}, err
 	}
 	ms, err := h.Members(ctx)
 	if err != nil {
-		return views.Dashboard{}, err
+		return kioskview.Dashboard{}, err
 	}
 	r, err := s.loadRecords(ctx, id)
 	if err != nil {
-		return views.Dashboard{}, err
+		return kioskview.Dashboard{}, err
 	}
 	now, loc := time.Now(), s.opt.Location
-	d := views.Dashboard{
-		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
+	d := kioskview.Dashboard{
+		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
-		State: views.StateArea{
+		State: kioskview.StateArea{
 			Weight:    weightWidget(m, r, now, loc),
 			Nutrition: nutritionWidget(m, r, now, loc),
 			Body:      bodyWidget(m, r, now, loc),
 			Workouts:  workoutsWidget(m, r, now, loc),
 		},
-		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
+		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
 	}
 	dv, err := s.docView(ctx, m, now)
 	if err != nil {
@@ -114,8 +114,8 @@ func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (d
 	return dv, nil
 }
 
-func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docView) (views.PlaylistWidget, error) {
-	p := views.PlaylistWidget{MemberID: member, CSRF: csrf}
+func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
+	p := kioskview.PlaylistWidget{MemberID: member, CSRF: csrf}
 	p.CanSuggest = len(dv.today.Suggestion) > 0
 	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
 		return p, nil
@@ -133,7 +133,7 @@ func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docV
 		it, ok := items[id]
 		if !ok {
 			// Gone from the catalog: keep the slot so positions stay aligned.
-			p.Items = append(p.Items, views.ContentCard{ID: id, Title: "(no longer in the catalog)"})
+			p.Items = append(p.Items, kioskview.ContentCard{ID: id, Title: "(no longer in the catalog)"})
 			continue
 		}
 		p.Items = append(p.Items, withDay(itemCard(it, member), dv.progItem, dv.progDay))
@@ -143,8 +143,8 @@ func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docV
 	return p, nil
 }
 
-func (s *Server) catalogModel(ctx context.Context, member, csrf, q string) (views.CatalogResults, error) {
-	r := views.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
+func (s *Server) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
+	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
 	if s.deps.Catalog == nil {
 		return r, nil
 	}
@@ -158,10 +158,10 @@ func (s *Server) catalogModel(ctx context.Context, member, csrf, q string) (view
 	return r, nil
 }
 
-func tilesOf(ms []health.Member) []views.MemberTile {
-	out := make([]views.MemberTile, 0, len(ms))
+func tilesOf(ms []health.Member) []kioskview.MemberTile {
+	out := make([]kioskview.MemberTile, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, views.MemberTile{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures})
+		out = append(out, kioskview.MemberTile{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures})
 	}
 	return out
 }

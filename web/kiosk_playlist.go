@@ -9,7 +9,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
-	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -33,7 +33,7 @@ func (s *Server) kioskCatalog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.NewSSE(c).PatchElementTempl(views.CatalogList(r))
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.CatalogList(r))
 }
 
 // kioskPlaylist edits a member's playlist: add (from the catalog), remove,

@@ -8,7 +8,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/internal/importer"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // records are one member's recent health records, loaded once per render.
@@ -28,10 +28,10 @@ const (
 	loadScans    = 4
 )
 
-func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WeightWidget {
+func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WeightWidget {
 	t := health.WeightTrend(r.weights, m, now, loc)
 	u := m.Unit.Normalize()
-	w := views.WeightWidget{Unit: string(u)}
+	w := kioskview.WeightWidget{Unit: string(u)}
 	if t.CurrentKg == nil {
 		return w
 	}
@@ -73,7 +73,7 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		if r.MeasuredAt.After(now) {
 			continue
 		}
-		w.Recent = append(w.Recent, views.EntryRow{When: when(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
+		w.Recent = append(w.Recent, kioskview.EntryRow{When: when(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
 			Edit: entryURL(m.ID, household.EntryWeight, r.ID)})
 	}
 	return w
@@ -99,13 +99,13 @@ func when(t, now time.Time, loc *time.Location) string {
 	return t.In(loc).Format("Mon 2 Jan")
 }
 
-func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) views.NutritionWidget {
+func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.NutritionWidget {
 	day := health.NutritionDay(r.meals, m.Targets, now, loc)
-	n := views.NutritionWidget{HasData: day.Meals > 0, Streak: health.LoggingStreak(r.meals, now, loc)}
+	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: health.LoggingStreak(r.meals, now, loc)}
 	vs := day.VsTargets
 	anyTarget := vs.Calories.Target != nil || vs.Protein.Target != nil || vs.Carbs.Target != nil || vs.Fat.Target != nil
 	if n.HasData || anyTarget {
-		n.Bars = []views.MacroBar{
+		n.Bars = []kioskview.MacroBar{
 			macroBar("Calories", vs.Calories, "kcal", 110),
 			macroBar("Protein", vs.Protein, "g", 0),
 			macroBar("Carbs", vs.Carbs, "g", 120),
@@ -114,7 +114,7 @@ func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Locati
 	}
 	for _, x := range r.meals { // newest first
 		if health.DaysAgo(x.EatenAt, now, loc) == 0 && !x.EatenAt.After(now) && len(n.Meals) < 4 {
-			n.Meals = append(n.Meals, views.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
+			n.Meals = append(n.Meals, kioskview.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
 				Calories: fmt.Sprintf("%.0f kcal", x.Calories), Edit: entryURL(m.ID, household.EntryMeal, x.ID)})
 		}
 	}
@@ -122,8 +122,8 @@ func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Locati
 }
 
 // macroBar fills to the target; overAt > 0 flags the bar past that percentage.
-func macroBar(label string, p health.MacroProgress, unit string, overAt float64) views.MacroBar {
-	b := views.MacroBar{Label: label, Value: fmt.Sprintf("%.0f %s", p.Consumed, unit)}
+func macroBar(label string, p health.MacroProgress, unit string, overAt float64) kioskview.MacroBar {
+	b := kioskview.MacroBar{Label: label, Value: fmt.Sprintf("%.0f %s", p.Consumed, unit)}
 	if p.Target != nil && p.Percent != nil {
 		b.Target = fmt.Sprintf("of %.0f", *p.Target)
 		b.Pct = int(math.Round(min(*p.Percent, 100)))
@@ -132,7 +132,7 @@ func macroBar(label string, p health.MacroProgress, unit string, overAt float64)
 	return b
 }
 
-func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) views.BodyWidget {
+func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.BodyWidget {
 	u := m.Unit.Normalize()
 	// The newest reading wins: a scan, an imported body-composition reading,
 	// or a smart scale's body fat on a weigh-in (r.weights is newest first).
@@ -145,7 +145,7 @@ func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) v
 	}
 	c, ok := health.BodyComposition(r.scans, now, loc)
 	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
-		b := views.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
+		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
 			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
 		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
 			b.Measured = "Measured " + when(c.Latest.ScannedAt, now, loc)
@@ -163,10 +163,10 @@ func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) v
 		return b
 	}
 	if scale != nil {
-		return views.BodyWidget{HasData: true, BodyFat: pctOrDash(scale.BodyFatPct), Lean: kgOrDash(u, scale.LeanMassKg),
+		return kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(scale.BodyFatPct), Lean: kgOrDash(u, scale.LeanMassKg),
 			Measured: "From the scale, " + when(scale.MeasuredAt, now, loc)}
 	}
-	return views.BodyWidget{}
+	return kioskview.BodyWidget{}
 }
 
 func pctOrDash(p *float64) string {
@@ -200,8 +200,8 @@ func derefOr(p *float64) float64 {
 	return *p
 }
 
-func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) views.WorkoutsWidget {
-	var w views.WorkoutsWidget
+func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WorkoutsWidget {
+	var w kioskview.WorkoutsWidget
 	for _, x := range health.RecentWorkouts(r.workouts, 4) {
 		detail := fmt.Sprintf("%.0f min", x.DurationMin)
 		if x.DistanceKm != nil {
@@ -214,7 +214,7 @@ func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Locatio
 		if title == "" {
 			title = x.Type
 		}
-		w.Rows = append(w.Rows, views.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail,
+		w.Rows = append(w.Rows, kioskview.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail,
 			Edit: entryURL(m.ID, household.EntryWorkout, x.ID)})
 	}
 	st := health.WorkoutStats(r.workouts, now, loc)

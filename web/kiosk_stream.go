@@ -11,7 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/live"
-	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -204,7 +204,7 @@ func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(ti
 func (s *Server) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
 	e, err := s.sharedEntry(ctx, id)
 	if err == nil && e == nil { // a hub without generations: nothing to share
-		var d views.Dashboard
+		var d kioskview.Dashboard
 		if d, err = s.sharedModel(ctx, id, csrf); err == nil {
 			if err := writePatches(sse, d, csrf, set); err != nil {
 				return err
@@ -234,23 +234,23 @@ func (s *Server) patchDashboard(ctx context.Context, sse *datastar.ServerSentEve
 }
 
 // writePatches writes the Datastar events that patch the widgets in set.
-func writePatches(sse *datastar.ServerSentEventGenerator, d views.Dashboard, csrf string, set widgets) error {
+func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard, csrf string, set widgets) error {
 	parts := []struct {
 		w   widgets
 		cmp func() error
 	}{
-		{wWeight, func() error { return sse.PatchElementTempl(views.WeightWidgetView(d.State.Weight)) }},
-		{wNutrition, func() error { return sse.PatchElementTempl(views.NutritionWidgetView(d.State.Nutrition)) }},
-		{wBody, func() error { return sse.PatchElementTempl(views.BodyWidgetView(d.State.Body)) }},
-		{wWorkouts, func() error { return sse.PatchElementTempl(views.WorkoutsWidgetView(d.State.Workouts)) }},
-		{wCurated, func() error { return sse.PatchElementTempl(views.CuratedView(d.Curated)) }},
-		{wPlaylist, func() error { return sse.PatchElementTempl(views.PlaylistView(d.Playlist)) }},
-		{wCoach, func() error { return sse.PatchElementTempl(views.CoachView(d.Coach)) }},
+		{wWeight, func() error { return sse.PatchElementTempl(kioskview.WeightWidgetView(d.State.Weight)) }},
+		{wNutrition, func() error { return sse.PatchElementTempl(kioskview.NutritionWidgetView(d.State.Nutrition)) }},
+		{wBody, func() error { return sse.PatchElementTempl(kioskview.BodyWidgetView(d.State.Body)) }},
+		{wWorkouts, func() error { return sse.PatchElementTempl(kioskview.WorkoutsWidgetView(d.State.Workouts)) }},
+		{wCurated, func() error { return sse.PatchElementTempl(kioskview.CuratedView(d.Curated)) }},
+		{wPlaylist, func() error { return sse.PatchElementTempl(kioskview.PlaylistView(d.Playlist)) }},
+		{wCoach, func() error { return sse.PatchElementTempl(kioskview.CoachView(d.Coach)) }},
 		{wHead, func() error {
-			if err := sse.PatchElementTempl(views.Switcher(d.Member.ID, d.Members)); err != nil {
+			if err := sse.PatchElementTempl(kioskview.Switcher(d.Member.ID, d.Members)); err != nil {
 				return err
 			}
-			if err := sse.PatchElementTempl(views.PrivacyToggle(d.Member, csrf)); err != nil {
+			if err := sse.PatchElementTempl(kioskview.PrivacyToggle(d.Member, csrf)); err != nil {
 				return err
 			}
 			return sse.MarshalAndPatchSignals(map[string]any{"_private": d.Member.Private})
@@ -292,10 +292,10 @@ func (s *Server) streamHousehold(c echo.Context) error {
 			s.log.Error("live: render household", "err", err)
 			return nil
 		}
-		if err := sse.PatchElementTempl(views.Tiles(tiles)); err != nil {
+		if err := sse.PatchElementTempl(kioskview.Tiles(tiles)); err != nil {
 			return err
 		}
-		if err := sse.PatchElementTempl(views.AdminAlert(s.adminAlert(ctx))); err != nil {
+		if err := sse.PatchElementTempl(kioskview.AdminAlert(s.adminAlert(ctx))); err != nil {
 			return err
 		}
 		return keepAlive(sse)

@@ -12,7 +12,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/workflow"
-	"hearth/views"
+	"hearth/views/kioskview"
 )
 
 // maxPrompts is how many prompts the coach column shows at most: the
@@ -26,7 +26,7 @@ const maxPrompts = 3
 // follow-up) stay first, then the workflow questions (a run waits on each),
 // then the document's other prompts fill the rest of the limit; an
 // answered prompt stays among them until the limit is reached.
-func (s *Server) workflowQuestions(ctx context.Context, a *views.CoachArea) error {
+func (s *Server) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) error {
 	if s.deps.Admin.Workflows == nil {
 		return nil
 	}
@@ -42,7 +42,7 @@ func (s *Server) workflowQuestions(ctx context.Context, a *views.CoachArea) erro
 		if !ok || a.Ahead+len(a.Questions) >= maxPrompts {
 			continue
 		}
-		a.Questions = append(a.Questions, views.WorkflowPrompt{Run: w.Run, Step: w.Path, Question: q.Question,
+		a.Questions = append(a.Questions, kioskview.WorkflowPrompt{Run: w.Run, Step: w.Path, Question: q.Question,
 			Context: q.Context, Options: q.Options})
 	}
 	if room := maxPrompts - len(a.Questions); len(a.Prompts) > room {

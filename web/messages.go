@@ -12,6 +12,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/messages"
 	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -25,7 +26,7 @@ type Messages interface {
 const shownMessages = 5
 
 // messageViews are the member's open messages for the coach column.
-func (s *Server) messageViews(ctx context.Context, member string, now time.Time) ([]views.MessageView, error) {
+func (s *Server) messageViews(ctx context.Context, member string, now time.Time) ([]kioskview.MessageView, error) {
 	if s.deps.Messages == nil {
 		return nil, nil
 	}
@@ -33,9 +34,9 @@ func (s *Server) messageViews(ctx context.Context, member string, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]views.MessageView, 0, len(ms))
+	out := make([]kioskview.MessageView, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, views.MessageView{Text: m.Text, When: when(m.CreatedAt, now, s.opt.Location),
+		out = append(out, kioskview.MessageView{Text: m.Text, When: when(m.CreatedAt, now, s.opt.Location),
 			Dismiss: fmt.Sprintf("/m/%s/messages/%d/dismiss", member, m.ID)})
 	}
 	return out, nil

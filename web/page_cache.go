@@ -17,7 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/starfederation/datastar-go/datastar"
 
-	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -171,7 +171,7 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 		d := s.dashboardPage(c, withCSRF(e.d, pagePlaceholder), pagePlaceholder)
 		var buf bytes.Buffer
 		buf.Grow(32 << 10)
-		if err := views.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {
+		if err := kioskview.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {
 			return nil, fmt.Errorf("render dashboard: %w", err)
 		}
 		return buf.Bytes(), nil

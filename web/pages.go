@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/health"
 	"hearth/views"
+	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -33,14 +34,14 @@ func (s *Server) pageHousehold(c echo.Context) error {
 		return err
 	}
 	now := time.Now().In(s.opt.Location)
-	p := views.HouseholdPage{Page: s.kioskPage(c, "Household", "/live/household", false),
+	p := kioskview.HouseholdPage{Page: s.kioskPage(c, "Household", "/live/household", false),
 		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
-	return httpkit.Render(c, http.StatusOK, views.Household(p))
+	return httpkit.Render(c, http.StatusOK, kioskview.Household(p))
 }
 
 // householdTiles builds one tile per member with a single glance figure:
 // the weight and its weekly change, or (figures private) this week's workouts.
-func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error) {
+func (s *Server) householdTiles(ctx context.Context) ([]kioskview.MemberTile, error) {
 	h := s.deps.Household
 	ms, err := h.Members(ctx)
 	if err != nil {
@@ -89,7 +90,7 @@ func (s *Server) pageMember(c echo.Context) error {
 // renderDashboard renders a member's full dashboard; open names a sheet to
 // show at once, whose state fill sets (a failed plain-form post, an entry
 // to correct).
-func (s *Server) renderDashboard(c echo.Context, status int, open string, fill func(*views.Sheets)) error {
+func (s *Server) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
 	csrf := httpkit.CSRFToken(c)
 	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
@@ -100,13 +101,13 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fill f
 	if fill != nil {
 		fill(&d.Sheets)
 	}
-	return httpkit.Render(c, status, views.MemberDashboard(d))
+	return httpkit.Render(c, status, kioskview.MemberDashboard(d))
 }
 
 // dashboardPage fills the page frame of a member's dashboard (title,
 // stream, idle return, blurred figures) with csrf as the page's token: the
 // client's, or the placeholder of the rendered-page cache.
-func (s *Server) dashboardPage(c echo.Context, d views.Dashboard, csrf string) views.Dashboard {
+func (s *Server) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
 	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
 	return d

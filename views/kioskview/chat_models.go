@@ -1,6 +1,10 @@
-package views
+package kioskview
 
-import "fmt"
+import (
+	"fmt"
+
+	"hearth/views"
+)
 
 // ChatSheet is the "Ask the coach" sheet: the member's conversations with
 // the coach, the one open and its messages, and the form to write.
@@ -60,7 +64,7 @@ func chatURL(member string, thread int64, suffix string) string {
 
 // openChat opens the chat sheet and asks the server for its content.
 func openChat(url string) string {
-	if !safePath.MatchString(url) {
+	if !views.SafePath(url) {
 		return ""
 	}
 	return fmt.Sprintf("$_sheet = 'chat'; @get('%s')", url)

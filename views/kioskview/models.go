@@ -1,4 +1,6 @@
-package views
+package kioskview
+
+import "hearth/views"
 
 // MemberTile is one member on the household screen.
 type MemberTile struct {
@@ -10,7 +12,7 @@ type MemberTile struct {
 
 // HouseholdPage is the household screen.
 type HouseholdPage struct {
-	Page
+	views.Page
 	Clock   string // initial clock text, e.g. "07:42"
 	Date    string // e.g. "Saturday 14 February"
 	Members []MemberTile
@@ -27,7 +29,7 @@ type MemberHead struct {
 
 // Dashboard is a member's full dashboard page.
 type Dashboard struct {
-	Page
+	views.Page
 	Member   MemberHead
 	Members  []MemberTile // the switcher
 	Date     string
@@ -170,7 +172,7 @@ type CuratedArea struct {
 	SuggestMin string
 	Discover   []ContentCard // onboarding: a few catalog starting points
 	// Program is the member's program with its controls (nil: none shown).
-	Program *ProgramCard
+	Program *views.ProgramCard
 }
 
 // PlaylistWidget is the member's own playlist.
@@ -253,10 +255,10 @@ type Sheets struct {
 	CSRF     string
 	Open     string // the sheet shown on first render (after a failed plain post)
 	Unit     string
-	Weight   FormState
-	Meal     FormState
-	Workout  FormState
-	Scan     FormState
+	Weight   views.FormState
+	Meal     views.FormState
+	Workout  views.FormState
+	Scan     views.FormState
 	// Now is the household's local time for the date-and-time fields
 	// ("2006-01-02T15:04"); hearth.js refreshes it when a sheet opens.
 	Now string
@@ -270,12 +272,12 @@ type EntrySheet struct {
 	Title  string // "Edit meal"
 	Action string // the edit URL (validated path)
 	Delete string // the delete URL
-	Form   FormState
+	Form   views.FormState
 }
 
 // ContentPage plays one catalog item.
 type ContentPage struct {
-	Page
+	views.Page
 	Item       ContentCard
 	Summary    string
 	Video      string // local video URL, "" = none
@@ -290,41 +292,9 @@ type ContentPage struct {
 	Back       string
 }
 
-// ProgramCard is a member's program and its controls (kiosk dashboard and
-// admin member page): pause, resume, switch, restart, skip to a day,
-// substitute today's item, pace.
-type ProgramCard struct {
-	MemberID string
-	CSRF     string
-	// Action is the URL the controls post to (validated path).
-	Action string
-	// Kiosk posts the controls through Datastar (the admin posts plainly).
-	Kiosk bool
-	Has   bool
-	Title string
-	// Status is active | paused | completed; Line says where the member is
-	// ("Week 2, Day 4 of 30 · today: Plank Ladder (18 min)").
-	Status string
-	Line   string
-	Behind string // "3 sessions behind" or ""
-	Pace   string // calendar | own
-	Day    int
-	Days   []Option // skip to a day
-	// Programs to switch to (or start), SubstituteWith items for today.
-	Programs       []Option
-	SubstituteWith []Option
-	// Substituted is what replaced today's item ("" = nothing).
-	Substituted string
-}
-
 // MessageView is a message from the coach on the dashboard.
 type MessageView struct {
 	Text    string
 	When    string // "today 07:12"
 	Dismiss string // the dismiss URL (validated path)
-}
-
-// MessageRow is a message in the admin's list.
-type MessageRow struct {
-	Member, Agent, Source, Text, When, Status string
 }
