@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"net/http"
@@ -16,8 +16,16 @@ import (
 // maxQuery caps a catalog search string.
 const maxQuery = 100
 
+// playlists are the playlist builder: catalog search and edits.
+type playlists struct {
+	board      *board // the catalog list model
+	household  Household
+	dashboards Dashboards
+	catalog    Catalog
+}
+
 // kioskCatalog searches the catalog for the playlist builder.
-func (s *Server) kioskCatalog(c echo.Context) error {
+func (h *playlists) kioskCatalog(c echo.Context) error {
 	id := c.Param("member")
 	q := strings.TrimSpace(c.QueryParam("q"))
 	if len([]rune(q)) > maxQuery {
@@ -26,10 +34,10 @@ func (s *Server) kioskCatalog(c echo.Context) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	if _, err := s.deps.Household.Member(c.Request().Context(), id); err != nil {
+	if _, err := h.household.Member(c.Request().Context(), id); err != nil {
 		return err
 	}
-	r, err := s.catalogModel(c.Request().Context(), id, httpkit.CSRFToken(c), q)
+	r, err := h.board.catalogModel(c.Request().Context(), id, httpkit.CSRFToken(c), q)
 	if err != nil {
 		return err
 	}
@@ -40,13 +48,13 @@ func (s *Server) kioskCatalog(c echo.Context) error {
 // up, down, suggest (take the coach's suggested stack) and clear, in one
 // transaction of the dashboard store. The answer is empty: the live stream
 // of every open screen, this one included, shows the new playlist.
-func (s *Server) kioskPlaylist(c echo.Context) error {
+func (h *playlists) kioskPlaylist(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
-	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
+	if h.dashboards == nil || h.catalog == nil {
 		return apperr.Invalidf("playlists are not available")
 	}
-	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+	if _, err := h.household.Member(ctx, id); err != nil {
 		return err
 	}
 	edit := dashboard.PlaylistEdit{Op: c.FormValue("op"), ContentID: strings.TrimSpace(c.FormValue("id")), Pos: -1}
@@ -54,11 +62,11 @@ func (s *Server) kioskPlaylist(c echo.Context) error {
 		edit.Pos = pos
 	}
 	if edit.Op == dashboard.PlaylistAdd {
-		if _, err := s.deps.Catalog.Get(ctx, edit.ContentID); err != nil {
+		if _, err := h.catalog.Get(ctx, edit.ContentID); err != nil {
 			return err
 		}
 	}
-	if err := s.deps.Dashboards.EditPlaylist(ctx, id, edit); err != nil {
+	if err := h.dashboards.EditPlaylist(ctx, id, edit); err != nil {
 		return err
 	}
 	if !httpkit.IsDatastar(c) {

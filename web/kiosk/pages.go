@@ -1,8 +1,9 @@
-package web
+package kiosk
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -16,33 +17,42 @@ import (
 
 // kioskPage fills what every kiosk page shares: CSRF token, the household
 // clock's time zone, the idle return and the live stream.
-func (s *Server) kioskPage(c echo.Context, title, stream string, idle bool) views.Page {
+func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) views.Page {
 	p := httpkit.Page(c, title)
 	p.Stream = stream
-	if name := s.opt.Location.String(); name != "Local" && name != "" {
+	if name := opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
 	}
 	if idle {
-		p.IdleMS = s.opt.KioskIdle.Milliseconds()
+		p.IdleMS = opt.KioskIdle.Milliseconds()
 	}
 	return p
 }
 
-func (s *Server) pageHousehold(c echo.Context) error {
+// homePages are the household view and its live stream.
+type homePages struct {
+	household Household
+	alerts    Alerts
+	live      Live
+	opt       Options
+	log       *slog.Logger
+}
+
+func (s *homePages) pageHousehold(c echo.Context) error {
 	tiles, err := s.householdTiles(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	now := time.Now().In(s.opt.Location)
-	p := kioskview.HouseholdPage{Page: s.kioskPage(c, "Household", "/live/household", false),
+	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", false),
 		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
 	return httpkit.Render(c, http.StatusOK, kioskview.Household(p))
 }
 
 // householdTiles builds one tile per member with a single glance figure:
 // the weight and its weekly change, or (figures private) this week's workouts.
-func (s *Server) householdTiles(ctx context.Context) ([]kioskview.MemberTile, error) {
-	h := s.deps.Household
+func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile, error) {
+	h := s.household
 	ms, err := h.Members(ctx)
 	if err != nil {
 		return nil, err
@@ -80,17 +90,25 @@ func (s *Server) householdTiles(ctx context.Context) ([]kioskview.MemberTile, er
 	return tiles, nil
 }
 
-func (s *Server) pageMember(c echo.Context) error {
-	if ok, err := s.serveCachedDashboard(c); ok {
+// dashboardPages are a member's dashboard and its live stream.
+type dashboardPages struct {
+	board     *board
+	household Household
+	live      Live
+	detached  *httpkit.Streams // nil: streams stay on their request goroutine
+}
+
+func (s *dashboardPages) pageMember(c echo.Context) error {
+	if ok, err := s.board.serveCachedDashboard(c); ok {
 		return err
 	}
-	return s.renderDashboard(c, http.StatusOK, "", nil)
+	return s.board.renderDashboard(c, http.StatusOK, "", nil)
 }
 
 // renderDashboard renders a member's full dashboard; open names a sheet to
 // show at once, whose state fill sets (a failed plain-form post, an entry
 // to correct).
-func (s *Server) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
+func (s *board) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
 	csrf := httpkit.CSRFToken(c)
 	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
@@ -107,19 +125,19 @@ func (s *Server) renderDashboard(c echo.Context, status int, open string, fill f
 // dashboardPage fills the page frame of a member's dashboard (title,
 // stream, idle return, blurred figures) with csrf as the page's token: the
 // client's, or the placeholder of the rendered-page cache.
-func (s *Server) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
-	d.Page = s.kioskPage(c, d.Member.Name, "/live/m/"+d.Member.ID, true)
+func (s *board) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
+	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, true)
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
 	return d
 }
 
 // adminAlert is the household view's admin badge text; a failure to read it
 // is logged, never shown on the kiosk.
-func (s *Server) adminAlert(ctx context.Context) string {
-	if s.deps.Alerts == nil {
+func (s *homePages) adminAlert(ctx context.Context) string {
+	if s.alerts == nil {
 		return ""
 	}
-	a, err := s.deps.Alerts.Alert(ctx)
+	a, err := s.alerts.Alert(ctx)
 	if err != nil {
 		s.log.Error("admin alert", "err", err)
 		return ""

@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -14,9 +14,8 @@ import (
 
 // Dashboards is what the kiosk needs from the dashboard store: today's
 // dashboard with its staleness rules applied, the stored documents for the
-// API, answers, consumed marks and playlists.
+// second tap of "prepare", answers, consumed marks and playlists.
 type Dashboards interface {
-	Day(t time.Time) string
 	Today(ctx context.Context, member string, now time.Time) (dashboard.Today, error)
 	Get(ctx context.Context, member, day string) (dashboard.Stored, error)
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)

@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -26,11 +26,11 @@ const maxPrompts = 3
 // follow-up) stay first, then the workflow questions (a run waits on each),
 // then the document's other prompts fill the rest of the limit; an
 // answered prompt stays among them until the limit is reached.
-func (s *Server) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) error {
-	if s.deps.Admin.Workflows == nil {
+func (s *board) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) error {
+	if s.deps.Workflows == nil {
 		return nil
 	}
-	waiting, err := s.deps.Admin.Workflows.Waiting(ctx, a.MemberID)
+	waiting, err := s.deps.Workflows.Waiting(ctx, a.MemberID)
 	if err != nil {
 		return err
 	}
@@ -51,17 +51,23 @@ func (s *Server) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) 
 	return nil
 }
 
+// workflowAnswers resume suspended workflow runs with a member's answer.
+type workflowAnswers struct {
+	household Household
+	workflows Workflows
+}
+
 // kioskWorkflowAnswer resumes a suspended run with the tapped option (form
 // fields step and option, the option's index). The question is looked up
 // again among the member's waiting ones, so only a run of this member that
 // still waits on that step can be resumed, and only with an offered value.
-func (s *Server) kioskWorkflowAnswer(c echo.Context) error {
+func (h *workflowAnswers) kioskWorkflowAnswer(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
+	if _, err := h.household.Member(ctx, member); err != nil {
 		return err
 	}
-	wf := s.deps.Admin.Workflows
+	wf := h.workflows
 	if wf == nil {
 		return apperr.NotFoundf("no workflows here")
 	}

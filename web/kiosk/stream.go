@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -110,10 +110,10 @@ func keepAlive(sse *datastar.ServerSentEventGenerator) error {
 // shows the truth, not old signals); then each change re-renders only the
 // widgets that show it. Once its headers are decided the stream leaves
 // net/http for a goroutine of its own (stream_detach.go).
-func (s *Server) streamMember(c echo.Context) error {
+func (s *dashboardPages) streamMember(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+	if _, err := s.household.Member(ctx, id); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			// Gone (deleted): a 404 would be retried forever; go home instead.
 			_ = startStream(c).Redirect("/")
@@ -121,10 +121,10 @@ func (s *Server) streamMember(c echo.Context) error {
 		}
 		return err
 	}
-	if s.deps.Live == nil {
+	if s.live == nil {
 		return apperr.New(apperr.Internal, "live updates are not configured")
 	}
-	sub := s.deps.Live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
+	sub := s.live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
 	csrf := httpkit.CSRFToken(c)
 	switch st, taken := s.detached.Detach(c); {
 	case st != nil:
@@ -147,14 +147,15 @@ func (s *Server) streamMember(c echo.Context) error {
 // memberStream patches the dashboard through sse (and out, which the
 // shared pre-encoded patches are written to) until the client goes, the
 // hub closes or a write fails.
-func (s *Server) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
+func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
 	sub *live.Sub, id, csrf string) {
 	w := httpkit.SSEWriter{ResponseWriter: out}
-	day := s.today()
-	if s.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
+	loc := s.board.opt.Location
+	day := today(loc)
+	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
 		return
 	}
-	tick := time.NewTicker(s.opt.KeepAlive)
+	tick := time.NewTicker(s.board.opt.KeepAlive)
 	defer tick.Stop()
 	for {
 		var set widgets
@@ -164,7 +165,7 @@ func (s *Server) memberStream(ctx context.Context, sse *datastar.ServerSentEvent
 		case <-sub.Done():
 			return
 		case <-tick.C:
-			if d := s.today(); d != day { // midnight: a new day, new document
+			if d := today(loc); d != day { // midnight: a new day, new document
 				day, set = d, wAll
 			} else if keepAlive(sse) != nil {
 				return
@@ -175,7 +176,7 @@ func (s *Server) memberStream(ctx context.Context, sse *datastar.ServerSentEvent
 			set = affected(ev, id)
 			set |= drain(sub, id)
 		}
-		if set != 0 && s.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
+		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
 			return
 		}
 	}
@@ -194,14 +195,12 @@ func drain(sub *live.Sub, member string) widgets {
 	}
 }
 
-func (s *Server) today() string { return time.Now().In(s.opt.Location).Format(time.DateOnly) }
-
 // patchDashboard re-renders the given widgets from current state. A failed
 // render is logged and skipped (the stream stays up); a failed write ends it.
 // The events for a widget set are encoded once per change of the member's
 // model and shared by every open stream (page_cache.go splices each
 // stream's CSRF token in); only the keep-alive is written per stream.
-func (s *Server) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
+func (s *board) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
 	e, err := s.sharedEntry(ctx, id)
 	if err == nil && e == nil { // a hub without generations: nothing to share
 		var d kioskview.Dashboard
@@ -222,7 +221,7 @@ func (s *Server) patchDashboard(ctx context.Context, sse *datastar.ServerSentEve
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
-	p, err := e.patches(set)
+	p, err := e.patches(set, s.patchRenders)
 	if err != nil {
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
@@ -275,12 +274,12 @@ func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard,
 
 // streamHousehold is the household screen's live stream: tiles re-render
 // when anyone logs something or changes privacy.
-func (s *Server) streamHousehold(c echo.Context) error {
+func (s *homePages) streamHousehold(c echo.Context) error {
 	ctx := c.Request().Context()
-	if s.deps.Live == nil {
+	if s.live == nil {
 		return apperr.New(apperr.Internal, "live updates are not configured")
 	}
-	sub := s.deps.Live.Subscribe(live.TopicHousehold)
+	sub := s.live.Subscribe(live.TopicHousehold)
 	defer sub.Close()
 	sse := startStream(c)
 	send := func() error {

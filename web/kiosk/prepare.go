@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -45,32 +45,42 @@ func (c *cooldowns) take(key string, now time.Time, d time.Duration) time.Durati
 	return 0
 }
 
+// preparer runs "prepare my day now".
+type preparer struct {
+	household  Household
+	dashboards Dashboards
+	coach      DayPreparer
+	loc        *time.Location
+	// cooldowns rate-limit "Prepare my day" per member.
+	cooldowns cooldowns
+}
+
 // kioskPrepare runs the daily-dashboard assignment for the member now. The
 // new document reaches every open screen over the live stream; this answers
 // only with how it went.
-func (s *Server) kioskPrepare(c echo.Context) error {
-	if s.deps.Coach == nil {
+func (h *preparer) kioskPrepare(c echo.Context) error {
+	if h.coach == nil {
 		return apperr.Invalidf("the coach is not available")
 	}
 	id := c.Param("member")
 	ctx := c.Request().Context()
-	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+	if _, err := h.household.Member(ctx, id); err != nil {
 		return err
 	}
 	// A second tap (another screen, an impatient member) while today's plan
 	// exists gets that plan, not a new run.
-	if _, err := s.deps.Dashboards.Get(ctx, id, s.today()); err == nil {
-		return s.prepared(c, id, "Your day is ready.")
+	if _, err := h.dashboards.Get(ctx, id, today(h.loc)); err == nil {
+		return h.prepared(c, id, "Your day is ready.")
 	} else if !apperr.Is(err, apperr.NotFound) {
 		return err
 	}
-	if wait := s.prepares.take(id, time.Now(), prepareCooldown); wait > 0 {
+	if wait := h.cooldowns.take(id, time.Now(), prepareCooldown); wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 		return apperr.New(apperr.TooMany, "your coach tried a moment ago; try again in %d seconds", int(wait.Seconds())+1)
 	}
 	wctx, cancel := context.WithTimeout(ctx, prepareWait)
 	defer cancel()
-	run, err := s.deps.Coach.PrepareDay(wctx, id)
+	run, err := h.coach.PrepareDay(wctx, id)
 	msg := "Your day is ready."
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
@@ -82,11 +92,11 @@ func (s *Server) kioskPrepare(c echo.Context) error {
 	case run.Status != agent.StatusSucceeded:
 		return apperr.New(apperr.Unavailable, "the coach could not prepare your day; your numbers stay live, try again later")
 	}
-	return s.prepared(c, id, msg)
+	return h.prepared(c, id, msg)
 }
 
 // prepared answers a prepare request with msg.
-func (s *Server) prepared(c echo.Context, id, msg string) error {
+func (h *preparer) prepared(c echo.Context, id, msg string) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}

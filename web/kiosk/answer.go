@@ -1,7 +1,8 @@
-package web
+package kiosk
 
 import (
 	"errors"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -15,20 +16,30 @@ import (
 	"hearth/web/httpkit"
 )
 
+// answers take the member's answers to the coach's prompts (a tap, text or
+// a voice memo) and the privacy toggle.
+type answers struct {
+	household  Household
+	dashboards Dashboards // nil: no prompts
+	voice      Voice      // nil: voice memos are refused
+	privacy    Privacy    // nil: the toggle is refused
+	log        *slog.Logger
+}
+
 // kioskAnswer records a tap (one of the prompt's options) or a typed
 // answer. The prompt turns into the answer through the live stream, on this
 // screen as on every other one showing it; the answer itself is empty.
-func (s *Server) kioskAnswer(c echo.Context) error {
+func (h *answers) kioskAnswer(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
-	if s.deps.Dashboards == nil {
+	if h.dashboards == nil {
 		return apperr.NotFoundf("no prompts here")
 	}
 	kind := c.FormValue("kind")
 	if kind != "tap" && kind != "text" {
 		return apperr.FieldErrors(map[string]string{"kind": "must be tap or text"})
 	}
-	_, err := s.deps.Dashboards.RecordAnswer(ctx, id, c.FormValue("prompt"), c.FormValue("answer"), kind, 0)
+	_, err := h.dashboards.RecordAnswer(ctx, id, c.FormValue("prompt"), c.FormValue("answer"), kind, 0)
 	if err != nil && !apperr.Is(err, apperr.Conflict) { // answered elsewhere first: show that answer
 		return err
 	}
@@ -46,14 +57,14 @@ const voiceUploadLimit = voice.MaxSize + 64<<10
 // kioskVoice accepts a recorded voice memo for a prompt (multipart field
 // "audio", plus "prompt"). voice.js posts it with fetch and reads a JSON
 // answer; a plain form post is redirected back to the dashboard.
-func (s *Server) kioskVoice(c echo.Context) error {
-	res, err := s.saveVoice(c)
+func (h *answers) kioskVoice(c echo.Context) error {
+	res, err := h.saveVoice(c)
 	wantJSON := strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
 	if err != nil {
 		if wantJSON {
 			code, body := httpkit.Classify(err)
 			if code >= 500 {
-				s.log.Error("voice memo", "err", err)
+				h.log.Error("voice memo", "err", err)
 			}
 			return c.JSON(code, body)
 		}
@@ -66,13 +77,13 @@ func (s *Server) kioskVoice(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/m/"+c.Param("member"))
 }
 
-func (s *Server) saveVoice(c echo.Context) (voice.Result, error) {
-	if s.deps.Voice == nil {
+func (h *answers) saveVoice(c echo.Context) (voice.Result, error) {
+	if h.voice == nil {
 		return voice.Result{}, apperr.Invalidf("voice memos are not available on this server")
 	}
 	ctx := c.Request().Context()
 	id := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, id); err != nil {
+	if _, err := h.household.Member(ctx, id); err != nil {
 		return voice.Result{}, err
 	}
 	ct, f, err := audioPart(c)
@@ -84,7 +95,7 @@ func (s *Server) saveVoice(c echo.Context) (voice.Result, error) {
 	if !views.SafeID(prompt) {
 		return voice.Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a prompt of today's dashboard"})
 	}
-	return s.deps.Voice.Save(ctx, id, prompt, ct, f)
+	return h.voice.Save(ctx, id, prompt, ct, f)
 }
 
 // audioPart reads a multipart upload (bounded) and opens its "audio" file,
@@ -121,14 +132,14 @@ func audioPart(c echo.Context) (string, multipart.File, error) {
 // kioskChatVoice transcribes a spoken chat message (hold-to-talk in the
 // chat sheet) and answers {"transcript"}: hearth.js puts it in the
 // message field and sends it as if typed.
-func (s *Server) kioskChatVoice(c echo.Context) error {
+func (h *chatSheets) kioskChatVoice(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
 	transcript, err := func() (string, error) {
-		if s.deps.Voice == nil {
+		if h.voice == nil {
 			return "", apperr.Invalidf("voice is not available on this server")
 		}
-		if _, err := s.deps.Household.Member(ctx, id); err != nil {
+		if _, err := h.household.Member(ctx, id); err != nil {
 			return "", err
 		}
 		ct, f, err := audioPart(c)
@@ -136,12 +147,12 @@ func (s *Server) kioskChatVoice(c echo.Context) error {
 			return "", err
 		}
 		defer f.Close()
-		return s.deps.Voice.Transcribe(ctx, id, ct, f)
+		return h.voice.Transcribe(ctx, id, ct, f)
 	}()
 	if err != nil {
 		code, body := httpkit.Classify(err)
 		if code >= 500 {
-			s.log.Error("chat voice", "err", err)
+			h.log.Error("chat voice", "err", err)
 		}
 		return c.JSON(code, body)
 	}
@@ -150,9 +161,9 @@ func (s *Server) kioskChatVoice(c echo.Context) error {
 
 // kioskPrivacy marks a member's figures private on the shared screen (or
 // visible again).
-func (s *Server) kioskPrivacy(c echo.Context) error {
+func (h *answers) kioskPrivacy(c echo.Context) error {
 	id := c.Param("member")
-	if s.deps.Privacy == nil {
+	if h.privacy == nil {
 		return apperr.Invalidf("privacy settings are not available")
 	}
 	var on bool
@@ -163,13 +174,13 @@ func (s *Server) kioskPrivacy(c echo.Context) error {
 	default:
 		return apperr.FieldErrors(map[string]string{"private": "must be on or off"})
 	}
-	if err := s.deps.Privacy.SetPrivateFigures(c.Request().Context(), id, on); err != nil {
+	if err := h.privacy.SetPrivateFigures(c.Request().Context(), id, on); err != nil {
 		return err
 	}
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	m, err := s.deps.Household.Member(c.Request().Context(), id)
+	m, err := h.household.Member(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package web
+package kiosk
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,6 +18,15 @@ import (
 	"hearth/web/httpkit"
 )
 
+// chatSheets are the "Ask the coach" sheet: conversations with the coach.
+type chatSheets struct {
+	household Household
+	agents    Agents // nil: the coach cannot chat
+	voice     Voice  // nil: no hold-to-talk
+	loc       *time.Location
+	log       *slog.Logger
+}
+
 // kioskChatAgent is the agent a member talks to on the kiosk.
 const kioskChatAgent = "health-coach"
 
@@ -26,17 +36,17 @@ const chatCoalesce = 40 * time.Millisecond
 
 // chatAgents is the orchestrator, when the kiosk has one to talk to, for
 // member, one of the household.
-func (s *Server) chatAgents(ctx context.Context, member string) (Agents, error) {
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
+func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, error) {
+	if _, err := h.household.Member(ctx, member); err != nil {
 		return nil, err
 	}
-	if s.deps.Admin.Agents == nil {
+	if h.agents == nil {
 		return nil, apperr.NotFoundf("the coach cannot chat on this server")
 	}
-	if _, err := s.deps.Admin.Agents.Agent(kioskChatAgent); err != nil {
+	if _, err := h.agents.Agent(kioskChatAgent); err != nil {
 		return nil, apperr.NotFoundf("the coach cannot chat on this server")
 	}
-	return s.deps.Admin.Agents, nil
+	return h.agents, nil
 }
 
 // chatThread is chat thread id of the member with the kiosk's agent; any
@@ -53,15 +63,15 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 }
 
 // chatSheet builds the sheet for thread (0: a new conversation).
-func (s *Server) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
-	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}
+func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
+	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: h.voice != nil && h.voice.Transcribes()}
 	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
 	if err != nil {
 		return cs, err
 	}
 	for _, t := range ts {
 		cs.Threads = append(cs.Threads, kioskview.ChatThreadItem{ID: t.ID, Title: t.Title,
-			When: t.UpdatedAt.In(s.opt.Location).Format("Mon 2 Jan 15:04")})
+			When: t.UpdatedAt.In(h.loc).Format("Mon 2 Jan 15:04")})
 	}
 	if thread == 0 {
 		return cs, nil
@@ -124,10 +134,10 @@ func chatTurn(cs *agent.ChatStream) kioskview.ChatTurn {
 
 // kioskChat shows the chat sheet's content: a conversation (/chat/:thread),
 // the latest one (/chat/latest) or a new one (/chat).
-func (s *Server) kioskChat(c echo.Context) error {
+func (h *chatSheets) kioskChat(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	a, err := s.chatAgents(ctx, member)
+	a, err := h.chatAgents(ctx, member)
 	if err != nil {
 		return err
 	}
@@ -150,7 +160,7 @@ func (s *Server) kioskChat(c echo.Context) error {
 			return apperr.NotFoundf("conversation %q not found", p)
 		}
 	}
-	sheet, err := s.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
+	sheet, err := h.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}
@@ -161,10 +171,10 @@ func (s *Server) kioskChat(c echo.Context) error {
 // answer into the sheet as it is written. The answer is generated on the
 // engine's own context: it is stored (and shows when the sheet is opened
 // again) even if this screen goes away.
-func (s *Server) kioskChatSend(c echo.Context) error {
+func (h *chatSheets) kioskChatSend(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	a, err := s.chatAgents(ctx, member)
+	a, err := h.chatAgents(ctx, member)
 	if err != nil {
 		return err
 	}
@@ -185,7 +195,7 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 		}
 		return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
 			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
-			Talk: s.deps.Voice != nil && s.deps.Voice.Transcribes()}))
+			Talk: h.voice != nil && h.voice.Transcribes()}))
 	}
 	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
 		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
@@ -199,7 +209,7 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 	if !ok {
 		return apperr.New(apperr.Internal, "the chat turn has no stream")
 	}
-	sheet, err := s.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
+	sheet, err := h.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}
@@ -245,10 +255,10 @@ func (s *Server) kioskChatSend(c echo.Context) error {
 
 // kioskChatDelete deletes one of the member's conversations and shows a
 // new one.
-func (s *Server) kioskChatDelete(c echo.Context) error {
+func (h *chatSheets) kioskChatDelete(c echo.Context) error {
 	ctx := c.Request().Context()
 	member := c.Param("member")
-	a, err := s.chatAgents(ctx, member)
+	a, err := h.chatAgents(ctx, member)
 	if err != nil {
 		return err
 	}
@@ -265,7 +275,7 @@ func (s *Server) kioskChatDelete(c echo.Context) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	sheet, err := s.chatSheet(ctx, a, member, 0, httpkit.CSRFToken(c))
+	sheet, err := h.chatSheet(ctx, a, member, 0, httpkit.CSRFToken(c))
 	if err != nil {
 		return err
 	}

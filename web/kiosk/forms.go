@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -18,6 +18,13 @@ import (
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
+
+// entryForms are the logging sheets and the corrections of entries.
+type entryForms struct {
+	board     *board // a plain form's failure re-renders the dashboard
+	household Household
+	loc       *time.Location
+}
 
 // formValues keeps what the user typed for re-display.
 func formValues(c echo.Context, names ...string) map[string]string {
@@ -61,14 +68,14 @@ const localInput = "2006-01-02T15:04"
 
 // formWhen reads the "when" field (a datetime-local in the household's time
 // zone); empty is now (the zero time).
-func (s *Server) formWhen(c echo.Context, errs map[string]string) time.Time {
+func (f *entryForms) formWhen(c echo.Context, errs map[string]string) time.Time {
 	v := strings.TrimSpace(c.FormValue("when"))
 	if v == "" {
 		return time.Time{}
 	}
-	t, err := time.ParseInLocation(localInput, v, s.opt.Location)
+	t, err := time.ParseInLocation(localInput, v, f.loc)
 	if err != nil {
-		if t, err = time.ParseInLocation("2006-01-02T15:04:05", v, s.opt.Location); err != nil {
+		if t, err = time.ParseInLocation("2006-01-02T15:04:05", v, f.loc); err != nil {
 			errs["when"] = "must be a date and time"
 			return time.Time{}
 		}
@@ -109,9 +116,9 @@ var savedText = map[string]string{"weight": "Weight saved.", "meal": "Meal saved
 	"scan": "Body scan saved.", "entry": "Changes saved."}
 
 // sheets is the sheet model of the member's dashboard for this client.
-func (s *Server) sheets(c echo.Context, member string) kioskview.Sheets {
-	sh := kioskview.Sheets{MemberID: member, CSRF: httpkit.CSRFToken(c), Now: time.Now().In(s.opt.Location).Format(localInput)}
-	if m, err := s.deps.Household.Member(c.Request().Context(), member); err == nil {
+func (f *entryForms) sheets(c echo.Context, member string) kioskview.Sheets {
+	sh := kioskview.Sheets{MemberID: member, CSRF: httpkit.CSRFToken(c), Now: time.Now().In(f.loc).Format(localInput)}
+	if m, err := f.household.Member(c.Request().Context(), member); err == nil {
 		sh.Unit = string(m.Unit.Normalize())
 	}
 	return sh
@@ -121,7 +128,7 @@ func (s *Server) sheets(c echo.Context, member string) kioskview.Sheets {
 // inline, values kept) or reset it, close the sheet and flash; the open
 // live streams update the widgets. Plain form: redirect, or re-render the
 // page with the sheet open.
-func (s *Server) sheetResult(c echo.Context, form string, values map[string]string, err error) error {
+func (f *entryForms) sheetResult(c echo.Context, form string, values map[string]string, err error) error {
 	fs := views.FormState{}
 	if err != nil {
 		var ok bool
@@ -145,9 +152,9 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+c.Param("member"))
 		}
-		return s.renderDashboard(c, http.StatusBadRequest, form, put)
+		return f.board.renderDashboard(c, http.StatusBadRequest, form, put)
 	}
-	sh := s.sheets(c, c.Param("member"))
+	sh := f.sheets(c, c.Param("member"))
 	if err == nil {
 		fs.OK = savedText[form]
 	}
@@ -170,24 +177,24 @@ func (s *Server) sheetResult(c echo.Context, form string, values map[string]stri
 	return nil
 }
 
-func (s *Server) formWeight(c echo.Context) error {
+func (f *entryForms) formWeight(c echo.Context) error {
 	errs := map[string]string{}
 	vals := formValues(c, "weight")
-	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	m, err := f.household.Member(c.Request().Context(), c.Param("member"))
 	if err != nil {
 		return err
 	}
 	w := formFloat(c, "weight", true, errs)
 	if len(errs) > 0 {
-		return s.sheetResult(c, "weight", vals, apperr.FieldErrors(errs))
+		return f.sheetResult(c, "weight", vals, apperr.FieldErrors(errs))
 	}
-	_, err = s.deps.Household.LogWeight(c.Request().Context(), m.ID, household.WeightInput{Weight: w, Unit: m.Unit.Normalize(),
+	_, err = f.household.LogWeight(c.Request().Context(), m.ID, household.WeightInput{Weight: w, Unit: m.Unit.Normalize(),
 		Confirm: confirmed(c)})
-	return s.sheetResult(c, "weight", vals, err)
+	return f.sheetResult(c, "weight", vals, err)
 }
 
-func (s *Server) mealInput(c echo.Context, errs map[string]string) household.MealInput {
-	in := household.MealInput{EatenAt: s.formWhen(c, errs), Name: c.FormValue("name"), Calories: formFloat(c, "calories", true, errs),
+func (f *entryForms) mealInput(c echo.Context, errs map[string]string) household.MealInput {
+	in := household.MealInput{EatenAt: f.formWhen(c, errs), Name: c.FormValue("name"), Calories: formFloat(c, "calories", true, errs),
 		ProteinG: formFloat(c, "protein_g", false, errs), CarbsG: formFloat(c, "carbs_g", false, errs), FatG: formFloat(c, "fat_g", false, errs),
 		Confirm: confirmed(c)}
 	if strings.TrimSpace(in.Name) == "" {
@@ -196,51 +203,51 @@ func (s *Server) mealInput(c echo.Context, errs map[string]string) household.Mea
 	return in
 }
 
-func (s *Server) formMeal(c echo.Context) error {
+func (f *entryForms) formMeal(c echo.Context) error {
 	errs := map[string]string{}
 	vals := formValues(c, "name", "calories", "protein_g", "carbs_g", "fat_g", "when")
-	in := s.mealInput(c, errs)
+	in := f.mealInput(c, errs)
 	if len(errs) > 0 {
-		return s.sheetResult(c, "meal", vals, apperr.FieldErrors(errs))
+		return f.sheetResult(c, "meal", vals, apperr.FieldErrors(errs))
 	}
-	_, err := s.deps.Household.LogMeal(c.Request().Context(), c.Param("member"), in)
-	return s.sheetResult(c, "meal", vals, err)
+	_, err := f.household.LogMeal(c.Request().Context(), c.Param("member"), in)
+	return f.sheetResult(c, "meal", vals, err)
 }
 
-func (s *Server) workoutInput(c echo.Context, errs map[string]string) household.WorkoutInput {
-	return household.WorkoutInput{StartedAt: s.formWhen(c, errs), Type: c.FormValue("type"), Title: c.FormValue("title"),
+func (f *entryForms) workoutInput(c echo.Context, errs map[string]string) household.WorkoutInput {
+	return household.WorkoutInput{StartedAt: f.formWhen(c, errs), Type: c.FormValue("type"), Title: c.FormValue("title"),
 		DurationMin: formFloat(c, "duration_min", true, errs), AvgHR: formIntPtr(c, "avg_hr", errs)}
 }
 
-func (s *Server) formWorkout(c echo.Context) error {
+func (f *entryForms) formWorkout(c echo.Context) error {
 	errs := map[string]string{}
 	vals := formValues(c, "type", "title", "duration_min", "avg_hr", "when")
-	in := s.workoutInput(c, errs)
+	in := f.workoutInput(c, errs)
 	if len(errs) > 0 {
-		return s.sheetResult(c, "workout", vals, apperr.FieldErrors(errs))
+		return f.sheetResult(c, "workout", vals, apperr.FieldErrors(errs))
 	}
-	_, err := s.deps.Household.LogWorkout(c.Request().Context(), c.Param("member"), in)
-	return s.sheetResult(c, "workout", vals, err)
+	_, err := f.household.LogWorkout(c.Request().Context(), c.Param("member"), in)
+	return f.sheetResult(c, "workout", vals, err)
 }
 
-func (s *Server) scanInput(c echo.Context, unit health.Unit, errs map[string]string) household.ScanInput {
-	return household.ScanInput{ScannedAt: s.formWhen(c, errs), BodyFatPct: formFloat(c, "body_fat_pct", true, errs),
+func (f *entryForms) scanInput(c echo.Context, unit health.Unit, errs map[string]string) household.ScanInput {
+	return household.ScanInput{ScannedAt: f.formWhen(c, errs), BodyFatPct: formFloat(c, "body_fat_pct", true, errs),
 		LeanMassKg: unit.ToKg(formFloat(c, "lean_mass", true, errs))}
 }
 
-func (s *Server) formScan(c echo.Context) error {
+func (f *entryForms) formScan(c echo.Context) error {
 	errs := map[string]string{}
 	vals := formValues(c, "body_fat_pct", "lean_mass", "when")
-	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	m, err := f.household.Member(c.Request().Context(), c.Param("member"))
 	if err != nil {
 		return err
 	}
-	in := s.scanInput(c, m.Unit.Normalize(), errs)
+	in := f.scanInput(c, m.Unit.Normalize(), errs)
 	if len(errs) > 0 {
-		return s.sheetResult(c, "scan", vals, apperr.FieldErrors(errs))
+		return f.sheetResult(c, "scan", vals, apperr.FieldErrors(errs))
 	}
-	_, err = s.deps.Household.LogBodyScan(c.Request().Context(), m.ID, in)
-	return s.sheetResult(c, "scan", vals, err)
+	_, err = f.household.LogBodyScan(c.Request().Context(), m.ID, in)
+	return f.sheetResult(c, "scan", vals, err)
 }
 
 // Correcting an entry from the kiosk: tapping its row loads the "entry"
@@ -264,18 +271,18 @@ func entryParams(c echo.Context) (household.EntryKind, int64, error) {
 }
 
 // entryRequest reads an entry route: the member, the kind and the id.
-func (s *Server) entryRequest(c echo.Context) (health.Member, household.EntryKind, int64, error) {
+func (f *entryForms) entryRequest(c echo.Context) (health.Member, household.EntryKind, int64, error) {
 	kind, id, err := entryParams(c)
 	if err != nil {
 		return health.Member{}, "", 0, err
 	}
-	m, err := s.deps.Household.Member(c.Request().Context(), c.Param("member"))
+	m, err := f.household.Member(c.Request().Context(), c.Param("member"))
 	return m, kind, id, err
 }
 
 // entryForm is the correction sheet of an entry as stored now.
-func (s *Server) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (kioskview.EntrySheet, error) {
-	h, u, loc := s.deps.Household, m.Unit.Normalize(), s.opt.Location
+func (f *entryForms) entryForm(ctx context.Context, m health.Member, kind household.EntryKind, id int64) (kioskview.EntrySheet, error) {
+	h, u, loc := f.household, m.Unit.Normalize(), f.loc
 	vals := map[string]string{}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	local := func(t time.Time) string { return t.In(loc).Format(localInput) }
@@ -324,20 +331,20 @@ func entrySheet(member string, kind household.EntryKind, id int64, fs views.Form
 }
 
 // kioskEntry opens the correction sheet of one of the member's entries.
-func (s *Server) kioskEntry(c echo.Context) error {
+func (f *entryForms) kioskEntry(c echo.Context) error {
 	ctx := c.Request().Context()
-	m, kind, id, err := s.entryRequest(c)
+	m, kind, id, err := f.entryRequest(c)
 	if err != nil {
 		return err
 	}
-	e, err := s.entryForm(ctx, m, kind, id)
+	e, err := f.entryForm(ctx, m, kind, id)
 	if err != nil {
 		return err
 	}
 	if !httpkit.IsDatastar(c) {
-		return s.renderDashboard(c, http.StatusOK, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
+		return f.board.renderDashboard(c, http.StatusOK, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
 	}
-	sh := s.sheets(c, m.ID)
+	sh := f.sheets(c, m.ID)
 	sh.Entry = e
 	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(kioskview.EntryForm(sh))
@@ -346,20 +353,20 @@ func (s *Server) kioskEntry(c echo.Context) error {
 }
 
 // kioskEntryEdit saves the correction sheet.
-func (s *Server) kioskEntryEdit(c echo.Context) error {
+func (f *entryForms) kioskEntryEdit(c echo.Context) error {
 	ctx := c.Request().Context()
-	m, kind, id, err := s.entryRequest(c)
+	m, kind, id, err := f.entryRequest(c)
 	if err != nil {
 		return err
 	}
-	h, u := s.deps.Household, m.Unit.Normalize()
+	h, u := f.household, m.Unit.Normalize()
 	errs := map[string]string{}
 	var names []string
 	var save func() error
 	switch kind {
 	case household.EntryWeight:
 		names = []string{"weight", "when"}
-		w, at := formFloat(c, "weight", true, errs), s.formWhen(c, errs)
+		w, at := formFloat(c, "weight", true, errs), f.formWhen(c, errs)
 		save = func() error {
 			p := household.WeightPatch{Weight: &w, Unit: u, Confirm: confirmed(c)}
 			if !at.IsZero() {
@@ -370,7 +377,7 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		}
 	case household.EntryMeal:
 		names = []string{"name", "calories", "protein_g", "carbs_g", "fat_g", "when"}
-		in := s.mealInput(c, errs)
+		in := f.mealInput(c, errs)
 		save = func() error {
 			p := household.MealPatch{Name: &in.Name, Calories: &in.Calories, ProteinG: &in.ProteinG, CarbsG: &in.CarbsG,
 				FatG: &in.FatG, Confirm: in.Confirm}
@@ -382,7 +389,7 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		}
 	case household.EntryWorkout:
 		names = []string{"type", "title", "duration_min", "avg_hr", "when"}
-		in := s.workoutInput(c, errs)
+		in := f.workoutInput(c, errs)
 		save = func() error {
 			p := household.WorkoutPatch{Type: &in.Type, Title: &in.Title, DurationMin: &in.DurationMin, AvgHR: in.AvgHR}
 			if !in.StartedAt.IsZero() {
@@ -393,7 +400,7 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		}
 	case household.EntryScan:
 		names = []string{"body_fat_pct", "lean_mass", "when"}
-		in := s.scanInput(c, u, errs)
+		in := f.scanInput(c, u, errs)
 		save = func() error {
 			p := household.ScanPatch{BodyFatPct: &in.BodyFatPct, LeanMassKg: &in.LeanMassKg}
 			if !in.ScannedAt.IsZero() {
@@ -421,9 +428,9 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/m/"+m.ID)
 		}
-		return s.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
+		return f.board.renderDashboard(c, http.StatusBadRequest, "entry", func(sh *kioskview.Sheets) { sh.Entry = e })
 	}
-	sh := s.sheets(c, m.ID)
+	sh := f.sheets(c, m.ID)
 	sse := httpkit.NewSSE(c)
 	if err != nil {
 		sh.Entry = e
@@ -437,21 +444,21 @@ func (s *Server) kioskEntryEdit(c echo.Context) error {
 }
 
 // kioskEntryDelete deletes the entry and offers Undo.
-func (s *Server) kioskEntryDelete(c echo.Context) error {
+func (f *entryForms) kioskEntryDelete(c echo.Context) error {
 	ctx := c.Request().Context()
 	kind, id, err := entryParams(c)
 	if err != nil {
 		return err
 	}
 	member := c.Param("member")
-	t, err := s.deps.Household.Delete(ctx, member, kind, id)
+	t, err := f.household.Delete(ctx, member, kind, id)
 	if err != nil {
 		return err
 	}
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	sh := s.sheets(c, member)
+	sh := f.sheets(c, member)
 	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(kioskview.EntryForm(sh))
 	_ = sse.MarshalAndPatchSignals(map[string]any{"_sheet": ""})
@@ -460,13 +467,13 @@ func (s *Server) kioskEntryDelete(c echo.Context) error {
 }
 
 // kioskUndo restores a deleted entry.
-func (s *Server) kioskUndo(c echo.Context) error {
+func (f *entryForms) kioskUndo(c echo.Context) error {
 	member := c.Param("member")
 	trash, err := strconv.ParseInt(c.Param("trash"), 10, 64)
 	if err != nil || trash < 1 {
 		return apperr.NotFoundf("nothing to undo")
 	}
-	t, err := s.deps.Household.Restore(c.Request().Context(), member, trash)
+	t, err := f.household.Restore(c.Request().Context(), member, trash)
 	if err != nil {
 		return err
 	}
@@ -476,3 +483,15 @@ func (s *Server) kioskUndo(c echo.Context) error {
 	_ = httpkit.NewSSE(c).PatchElementTempl(kioskview.Toast(entryNames[t.Kind]+" restored.", "", ""))
 	return nil
 }
+
+// entryID reads an entry route's id (not a positive number: NotFound).
+func entryID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, apperr.NotFoundf("no entry %q", c.Param("id"))
+	}
+	return id, nil
+}
+
+// round1 rounds to one decimal, as the forms show figures.
+func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }

@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"bytes"
@@ -32,9 +32,6 @@ var pagePlaceholder = func() string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }()
-
-// patchRenders counts stream patch sets encoded (tests check sharing).
-var patchRenders atomic.Int64
 
 // maxCopies bounds the per-token copies kept of one rendering (spliced,
 // and gzip-compressed): one per client token, a household has a few
@@ -162,7 +159,7 @@ var gzipWriters = sync.Pool{New: func() any {
 // page: 304 when the client holds this version (the ETag covers the content
 // and the client's token), gzip when accepted. ok is false when nothing can
 // be shared (a hub without generations); the caller renders as before.
-func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
+func (s *board) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 	e, err := s.sharedEntry(c.Request().Context(), c.Param("member"))
 	if err != nil || e == nil {
 		return false, err
@@ -186,10 +183,10 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 	etag := `"` + e.page.tag + "-" + strconv.FormatUint(uint64(th.Sum32()), 36)
 	h.Set(echo.HeaderCacheControl, "private, no-cache")
 	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-	if accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
+	if httpkit.Accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
 		etag += `-gzip"`
 		h.Set("ETag", etag)
-		if etagMatch(c.Request().Header.Get("If-None-Match"), etag) {
+		if httpkit.ETagMatch(c.Request().Header.Get("If-None-Match"), etag) {
 			return true, c.NoContent(http.StatusNotModified)
 		}
 		h.Set(echo.HeaderContentEncoding, "gzip")
@@ -197,7 +194,7 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 	}
 	etag += `"`
 	h.Set("ETag", etag)
-	if etagMatch(c.Request().Header.Get("If-None-Match"), etag) {
+	if httpkit.ETagMatch(c.Request().Header.Get("If-None-Match"), etag) {
 		return true, c.NoContent(http.StatusNotModified)
 	}
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
@@ -209,8 +206,9 @@ func (s *Server) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 }
 
 // patches returns the Datastar events that patch the widgets in set, encoded
-// once for this model and shared by every stream showing the member.
-func (e *modelEntry) patches(set widgets) (*renderedPage, error) {
+// once for this model and shared by every stream showing the member;
+// renders (if not nil) counts the sets encoded.
+func (e *modelEntry) patches(set widgets, renders *atomic.Int64) (*renderedPage, error) {
 	e.pmu.Lock()
 	if e.sets == nil {
 		e.sets = map[widgets]*renderedPage{}
@@ -225,7 +223,9 @@ func (e *modelEntry) patches(set widgets) (*renderedPage, error) {
 		var buf eventBuffer
 		// Shared by every stream: no one client's request goes into it.
 		sse := datastar.NewSSE(&buf, patchRequest)
-		patchRenders.Add(1)
+		if renders != nil {
+			renders.Add(1)
+		}
 		if err := writePatches(sse, withCSRF(e.d, pagePlaceholder), pagePlaceholder, set); err != nil {
 			return nil, fmt.Errorf("render patches: %w", err)
 		}

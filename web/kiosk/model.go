@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"context"
@@ -19,7 +19,7 @@ const (
 
 // dashboardModel loads everything a member's dashboard shows. A missing
 // document is not an error: the areas fall back to onboarding states.
-func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
+func (s *board) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
 	h := s.deps.Household
 	m, err := h.Member(ctx, id)
 	if err != nil {
@@ -75,7 +75,7 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (kioskview
 	return d, err
 }
 
-func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
+func (s *board) loadRecords(ctx context.Context, id string) (records, error) {
 	h := s.deps.Household
 	var r records
 	var err error
@@ -94,7 +94,7 @@ func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
 
 // docView loads the member's dashboard for today (the staleness rules are
 // dashboard.Today's) and the catalog entries its cards show.
-func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
+func (s *board) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
 	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
 	dv.progItem, dv.progDay = s.programs.Day(ctx, m.ID)
@@ -114,7 +114,7 @@ func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (d
 	return dv, nil
 }
 
-func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
+func (s *board) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
 	p := kioskview.PlaylistWidget{MemberID: member, CSRF: csrf}
 	p.CanSuggest = len(dv.today.Suggestion) > 0
 	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
@@ -143,7 +143,7 @@ func (s *Server) playlistModel(ctx context.Context, member, csrf string, dv docV
 	return p, nil
 }
 
-func (s *Server) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
+func (s *board) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
 	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
 	if s.deps.Catalog == nil {
 		return r, nil

@@ -1,4 +1,4 @@
-package web
+package kiosk
 
 import (
 	"fmt"
@@ -191,13 +191,6 @@ func signed(v float64) string {
 		return fmt.Sprintf("\u2212%.1f", -v)
 	}
 	return "±0.0"
-}
-
-func derefOr(p *float64) float64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WorkoutsWidget {
