@@ -1,3 +1,10 @@
+// Package kioskview holds the kiosk's templ components and their view
+// models (household view, dashboard, widgets, sheets, chat, content pages),
+// over the shared views core (layout, page frame, form state, program card).
+// Components receive plain view models built by web/kiosk; the safety rules
+// of the core hold here too: member- and model-written text is only ever
+// element text or a plain attribute value, never inside a Datastar
+// expression.
 package kioskview
 
 import "hearth/views"

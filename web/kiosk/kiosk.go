@@ -47,7 +47,7 @@ type Options struct {
 	Logger    *slog.Logger
 	Location  *time.Location // the household clock
 	KioskIdle time.Duration  // a dashboard returns to the household view after this long untouched
-	KeepAlive time.Duration  // how often live streams send a keep-alive
+	KeepAlive time.Duration  // how often live streams send a keep-alive (default 15 s)
 	// Streams are the detached member streams (httpkit.Detach); nil keeps
 	// every stream on its request goroutine.
 	Streams *httpkit.Streams

@@ -20,6 +20,9 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	if opt.Location == nil {
 		opt.Location = time.Local
 	}
+	if opt.KeepAlive <= 0 {
+		opt.KeepAlive = 15 * time.Second
+	}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
 	b := &board{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
 	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log}
