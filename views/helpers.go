@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 )
@@ -22,6 +20,10 @@ var safeID = regexp.MustCompile(`^[a-z0-9_-]{1,40}$`)
 // SafeID reports whether id may be used in element ids and action URLs.
 func SafeID(id string) bool { return safeID.MatchString(id) }
 
+// SafePath reports whether a server-built URL may appear inside a Datastar
+// expression (safePath).
+func SafePath(url string) bool { return safePath.MatchString(url) }
+
 // csrfPattern is the shape of the tokens the server issues. The token sits
 // in data-signals, which Datastar evaluates as code: anything else (a
 // cookie planted by someone else) is left out.
@@ -35,7 +37,7 @@ func bodySignals(p Page) (string, error) {
 		csrf = ""
 	}
 	sheet := ""
-	if openSheet(p.Sheet) != "" {
+	if OpenSheet(p.Sheet) != "" {
 		sheet = p.Sheet
 	}
 	return templ.JSONString(map[string]any{"_csrf": csrf, "_sheet": sheet, "_reveal": false, "_private": p.Private, "_ka": 0})
@@ -62,24 +64,24 @@ func streamExpr(url, form string) string {
 	return fmt.Sprintf("@get('%s', {%srequestCancellation: window.hearthStream, openWhenHidden: true, retry: 'always', retryMaxCount: 1000000000, retryInterval: 1000, retryScaler: 2, retryMaxWait: 5000})", url, sel)
 }
 
-// postForm submits the closest form through Datastar with the CSRF header.
-func postForm(url string) string {
+// PostForm submits the closest form through Datastar with the CSRF header.
+func PostForm(url string) string {
 	if !safePath.MatchString(url) {
 		return ""
 	}
 	return fmt.Sprintf("@post('%s', {contentType: 'form', headers: {'X-CSRF-Token': $_csrf}})", url)
 }
 
-// getForm sends the closest form's fields as a Datastar GET.
-func getForm(url string) string {
+// GetForm sends the closest form's fields as a Datastar GET.
+func GetForm(url string) string {
 	if !safePath.MatchString(url) {
 		return ""
 	}
 	return fmt.Sprintf("@get('%s', {contentType: 'form'})", url)
 }
 
-// openSheet is the expression that opens a logging sheet by fixed name.
-func openSheet(name string) string {
+// OpenSheet is the expression that opens a logging sheet by fixed name.
+func OpenSheet(name string) string {
 	switch name {
 	case "weight", "meal", "workout", "scan", "entry":
 		return "$_sheet = '" + name + "'"
@@ -87,65 +89,8 @@ func openSheet(name string) string {
 	return ""
 }
 
-// editEntry asks the server for an entry's correction sheet (the answer
-// fills the sheet and opens it).
-func editEntry(url string) string {
-	if !safePath.MatchString(url) {
-		return ""
-	}
-	return fmt.Sprintf("@get('%s')", url)
-}
-
-// workoutChoices are the workout types, plus cur when it is another one (an
-// imported "walking" stays selectable while it is corrected).
-func workoutChoices(cur string) []string {
-	if cur == "" || slices.Contains(WorkoutTypes, cur) {
-		return WorkoutTypes
-	}
-	return append(slices.Clone(WorkoutTypes), cur)
-}
-
 func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
-func f1(v float64) string   { return strconv.FormatFloat(v, 'f', 1, 64) }
-
-func memberURL(id, suffix string) string { return "/m/" + id + suffix }
-
-// colorStyle is the member colour as a CSS custom property; web validates
-// colours (#rgb… only), anything else falls back to the accent.
-func colorStyle(c string) templ.SafeCSS {
-	if !hexColor.MatchString(c) {
-		c = "#4f8cff"
-	}
-	return templ.SafeCSS("--member:" + c)
-}
-
-var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{3,8}$`)
-
-func widthStyle(pct int) templ.SafeCSS {
-	pct = min(max(pct, 0), 100)
-	return templ.SafeCSS("width:" + strconv.Itoa(pct) + "%")
-}
-
-func avatarText(avatar, name string) string {
-	if avatar != "" {
-		return avatar
-	}
-	for _, r := range name {
-		return string(r)
-	}
-	return "?"
-}
-
-func goalLabelY(c Chart) string {
-	if c.Goal == nil {
-		return "0"
-	}
-	if c.Goal.Y < 24 {
-		return f1(c.Goal.Y + 18)
-	}
-	return f1(c.Goal.Y - 6)
-}
 
 // WorkoutTypes are the choices of the workout sheet.
 var WorkoutTypes = []string{"strength", "cardio", "run", "cycling", "walk", "yoga", "hiit", "stretch", "core", "swim", "sport", "other"}
@@ -170,16 +115,6 @@ func AssetURL(ctx context.Context, name string) string {
 	return "/static/" + name
 }
 
-// mediaURL is a catalog thumbnail or media URL for a src attribute: Hearth's
-// own static files get their content-hashed URL (cached for good), anything
-// else passes templ's URL sanitising as before.
-func mediaURL(ctx context.Context, u string) templ.SafeURL {
-	if name, ok := strings.CutPrefix(u, "/static/"); ok && !strings.Contains(name, "..") {
-		u = AssetURL(ctx, name)
-	}
-	return templ.URL(u)
-}
-
 // lastOutcome is ": ran", ": failed"… after a task's last run time.
 func lastOutcome(t TaskRow) string {
 	if t.LastOutcome == "" {
@@ -195,3 +130,9 @@ func Plural(n int, word string) string {
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
+
+// postForm, getForm and openSheet are the core and admin templates' names
+// for PostForm, GetForm and OpenSheet.
+func postForm(url string) string   { return PostForm(url) }
+func getForm(url string) string    { return GetForm(url) }
+func openSheet(name string) string { return OpenSheet(name) }

@@ -46,3 +46,35 @@ func (f FormState) Value(k string) string { return f.Values[k] }
 
 // Error returns the error of a field.
 func (f FormState) Error(k string) string { return f.Errors[k] }
+
+// ProgramCard is a member's program and its controls (kiosk dashboard and
+// admin member page): pause, resume, switch, restart, skip to a day,
+// substitute today's item, pace.
+type ProgramCard struct {
+	MemberID string
+	CSRF     string
+	// Action is the URL the controls post to (validated path).
+	Action string
+	// Kiosk posts the controls through Datastar (the admin posts plainly).
+	Kiosk bool
+	Has   bool
+	Title string
+	// Status is active | paused | completed; Line says where the member is
+	// ("Week 2, Day 4 of 30 · today: Plank Ladder (18 min)").
+	Status string
+	Line   string
+	Behind string // "3 sessions behind" or ""
+	Pace   string // calendar | own
+	Day    int
+	Days   []Option // skip to a day
+	// Programs to switch to (or start), SubstituteWith items for today.
+	Programs       []Option
+	SubstituteWith []Option
+	// Substituted is what replaced today's item ("" = nothing).
+	Substituted string
+}
+
+// MessageRow is a message in the admin's list.
+type MessageRow struct {
+	Member, Agent, Source, Text, When, Status string
+}

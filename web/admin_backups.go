@@ -32,11 +32,6 @@ type BackupsAdmin interface {
 	SaveSettings(ctx context.Context, r backup.Retention) error
 }
 
-// Alerts is what the kiosk's admin badge shows ("" = nothing to report).
-type Alerts interface {
-	Alert(ctx context.Context) (string, error)
-}
-
 var backupNotices = map[string]string{
 	"started": "Backup started: progress shows below.", "deleted": "Backup deleted.", "saved": "Retention saved.",
 }

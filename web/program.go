@@ -10,20 +10,6 @@ import (
 	"hearth/web/httpkit"
 )
 
-// kioskProgram changes the member's program from their dashboard; the live
-// stream re-renders the card.
-func (s *Server) kioskProgram(c echo.Context) error {
-	member := c.Param("member")
-	msg, err := s.programs.Apply(c, member, "the kiosk")
-	if err != nil {
-		return err
-	}
-	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
-	}
-	return httpkit.NewSSE(c).PatchElementTempl(views.Flash(msg, false))
-}
-
 // adminProgram changes a member's program from Admin → Household and shows
 // the member page with what happened.
 func (s *Server) adminProgram(c echo.Context) error {

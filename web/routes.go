@@ -11,6 +11,7 @@ import (
 	"hearth/views"
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
+	"hearth/web/kiosk"
 	"hearth/web/programs"
 )
 
@@ -25,10 +26,10 @@ type Deps struct {
 	Dashboards Dashboards
 	Catalog    Catalog
 	Live       Live
-	Voice      Voice              // nil: voice memos are refused
-	Privacy    Privacy            // nil: the privacy toggle is refused
-	Coach      DayPreparer        // nil: no "prepare my day now"
-	Alerts     Alerts             // nil: no admin badge on the household view
+	Voice      kiosk.Voice        // nil: voice memos are refused
+	Privacy    kiosk.Privacy      // nil: the privacy toggle is refused
+	Coach      kiosk.DayPreparer  // nil: no "prepare my day now"
+	Alerts     kiosk.Alerts       // nil: no admin badge on the household view
 	Programs   programs.Programs  // nil: no program controls
 	Messages   Messages           // nil: no messages from the coach
 	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
@@ -55,39 +56,7 @@ func (s *Server) routes(e *echo.Echo) {
 	request, admin := mw.Request, mw.AdminChain()
 
 	// Kiosk pages: household network, no login.
-	k := e.Group("", request...)
-	k.GET("/", s.pageHousehold)
-	k.GET("/live/household", s.streamHousehold)
-	k.GET("/m/:member", s.pageMember)
-	k.GET("/live/m/:member", s.streamMember)
-	// Creating requests carry a client request id: a repeat (the Datastar
-	// client re-sends after a network error) gets the first answer again.
-	k.POST("/m/:member/weight", s.formWeight, s.idempotent)
-	k.POST("/m/:member/meal", s.formMeal, s.idempotent)
-	k.POST("/m/:member/workout", s.formWorkout, s.idempotent)
-	k.POST("/m/:member/scan", s.formScan, s.idempotent)
-	k.GET("/m/:member/entry/:kind/:id", s.kioskEntry)
-	k.POST("/m/:member/entry/:kind/:id", s.kioskEntryEdit, s.idempotent)
-	k.POST("/m/:member/entry/:kind/:id/delete", s.kioskEntryDelete, s.idempotent)
-	k.POST("/m/:member/undo/:trash", s.kioskUndo, s.idempotent)
-	k.POST("/m/:member/answer", s.kioskAnswer, s.idempotent)
-	k.POST("/m/:member/workflow/:run/answer", s.kioskWorkflowAnswer, s.idempotent)
-	k.POST("/m/:member/voice", s.kioskVoice, s.idempotent)
-	k.POST("/m/:member/privacy", s.kioskPrivacy)
-	k.POST("/m/:member/prepare", s.kioskPrepare, s.idempotent)
-	k.POST("/m/:member/program", s.kioskProgram, s.idempotent)
-	k.POST("/m/:member/messages/:id/dismiss", s.kioskDismissMessage, s.idempotent)
-	k.GET("/m/:member/chat", s.kioskChat)
-	k.GET("/m/:member/chat/:thread", s.kioskChat)
-	k.POST("/m/:member/chat", s.kioskChatSend, s.idempotent)
-	k.POST("/m/:member/chat/voice", s.kioskChatVoice, s.idempotent)
-	k.POST("/m/:member/chat/:thread/delete", s.kioskChatDelete, s.idempotent)
-	k.GET("/m/:member/catalog", s.kioskCatalog)
-	k.POST("/m/:member/playlist", s.kioskPlaylist, s.idempotent)
-	k.GET("/m/:member/play", s.pagePlaylistPlayer)
-	k.GET("/content/:id", s.pageContent)
-	k.GET("/content/:id/video", s.contentVideo)
-	k.POST("/content/done", s.contentDone, s.idempotent)
+	kiosk.Routes(e, s.kioskDeps(), s.kioskOptions(), mw)
 
 	// Household JSON API.
 	api := e.Group("/api/v1", append(request, s.idempotent)...) // bodies capped at MaxJSONBody by bodyLimit
@@ -115,6 +84,7 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Admin area: the login and logout are open; everything else under
 	// /admin, the admin APIs under /api and /debug authenticate first.
+	k := e.Group("", request...)
 	k.GET("/admin/login", s.pageLogin)
 	k.POST("/admin/login", s.login)
 	k.POST("/admin/logout", s.logout)

@@ -54,6 +54,9 @@ type Options struct {
 	PlexURL string
 	// Version is the running Hearth's version, shown in the admin footer.
 	Version string
+	// PatchRenders counts the kiosk's stream patch sets encoded (tests
+	// check that open streams share them); nil: not counted.
+	PatchRenders *atomic.Int64
 }
 
 // Server holds the handlers' dependencies.
@@ -65,11 +68,8 @@ type Server struct {
 	// programs are the program controls of the dashboard and the admin member page.
 	programs *programs.Controls
 
-	models  modelCache // dashboard models shared by streams and pages
 	hosts   hostSet
 	streams *streamCap
-	// prepares rate-limits "Prepare my day" per member.
-	prepares cooldowns
 
 	assets *assets // nil when no static files are served
 

@@ -15,6 +15,8 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
+
+	"hearth/web/httpkit"
 )
 
 // assets serves the embedded static files from memory, each under two URLs:
@@ -171,7 +173,7 @@ func (a *assets) serve(c echo.Context) error {
 		h.Set(echo.HeaderContentEncoding, enc)
 	}
 	h.Set("ETag", etag)
-	if etagMatch(c.Request().Header.Get("If-None-Match"), etag) {
+	if httpkit.ETagMatch(c.Request().Header.Get("If-None-Match"), etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	if c.Request().Method == http.MethodHead {
@@ -184,44 +186,15 @@ func (a *assets) serve(c echo.Context) error {
 // pick chooses brotli, then gzip, then identity, by what the client
 // accepts (a q=0 refuses a coding) and which copies pay.
 func (f *asset) pick(accept string) ([]byte, string) {
-	if accepts(accept, "br") {
+	if httpkit.Accepts(accept, "br") {
 		if b := f.brotli(); b != nil {
 			return b, "br"
 		}
 	}
-	if accepts(accept, "gzip") {
+	if httpkit.Accepts(accept, "gzip") {
 		if b := f.gzipped(); b != nil {
 			return b, "gzip"
 		}
 	}
 	return f.raw, ""
-}
-
-// accepts reports whether an Accept-Encoding value allows coding.
-func accepts(header, coding string) bool {
-	for _, part := range strings.Split(header, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), coding) {
-			continue
-		}
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-	}
-	return false
-}
-
-// etagMatch implements If-None-Match's weak comparison over a list.
-func etagMatch(header, etag string) bool {
-	if header == "" {
-		return false
-	}
-	if strings.TrimSpace(header) == "*" {
-		return true
-	}
-	for _, t := range strings.Split(header, ",") {
-		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == etag {
-			return true
-		}
-	}
-	return false
 }

@@ -1,0 +1,307 @@
+// Package kioskview holds the kiosk's templ components and their view
+// models (household view, dashboard, widgets, sheets, chat, content pages),
+// over the shared views core (layout, page frame, form state, program card).
+// Components receive plain view models built by web/kiosk; the safety rules
+// of the core hold here too: member- and model-written text is only ever
+// element text or a plain attribute value, never inside a Datastar
+// expression.
+package kioskview
+
+import "hearth/views"
+
+// MemberTile is one member on the household screen.
+type MemberTile struct {
+	ID, Name, Color, Avatar string
+	Glance                  string // one figure, e.g. "81.4 kg"
+	GlanceLabel             string // what the figure is, e.g. "−0.6 kg this week"
+	Private                 bool
+}
+
+// HouseholdPage is the household screen.
+type HouseholdPage struct {
+	views.Page
+	Clock   string // initial clock text, e.g. "07:42"
+	Date    string // e.g. "Saturday 14 February"
+	Members []MemberTile
+	// Alert is the admin badge: something an admin should look at (a
+	// failed backup); "" shows nothing.
+	Alert string
+}
+
+// MemberHead is the member a dashboard belongs to.
+type MemberHead struct {
+	ID, Name, Color, Avatar, Unit string
+	Private                       bool
+}
+
+// Dashboard is a member's full dashboard page.
+type Dashboard struct {
+	views.Page
+	Member   MemberHead
+	Members  []MemberTile // the switcher
+	Date     string
+	State    StateArea
+	Curated  CuratedArea
+	Playlist PlaylistWidget
+	Catalog  CatalogResults
+	Coach    CoachArea
+	Sheets   Sheets
+}
+
+// StateArea holds the live-data widgets.
+type StateArea struct {
+	Weight    WeightWidget
+	Nutrition NutritionWidget
+	Body      BodyWidget
+	Workouts  WorkoutsWidget
+}
+
+// WeightWidget is the weight trend.
+type WeightWidget struct {
+	HasData     bool
+	Current     string // "81.4"
+	Unit        string // "kg"
+	Change7d    string // "−0.6 kg in 7 days"
+	Direction   string // down | up | flat | ""
+	Trend       string // "trend 81.2 kg"
+	Goal        string // "goal 75 kg"
+	ETA         string // "goal around 12 Mar" or a note
+	LastWeighIn string
+	Chart       Chart
+	// Recent are the last weigh-ins, each a row to tap to correct it.
+	Recent []EntryRow
+}
+
+// EntryRow is a logged entry shown as a row; tapping it opens the sheet
+// to correct or delete it (Edit is its validated URL path, "" = not
+// editable).
+type EntryRow struct {
+	When, Text string
+	Edit       string
+}
+
+// Chart is a server-rendered SVG line chart (viewBox units).
+type Chart struct {
+	W, H      float64
+	Left      float64 // left edge of the plot (labels sit left of it)
+	Empty     bool
+	TrendPath string       // SVG path "M x y L x y …"
+	Points    []ChartPoint // raw daily values
+	Goal      *ChartLine   // nil = no goal line
+	YTicks    []ChartTick
+	XTicks    []ChartTick
+	Label     string // accessible summary
+}
+
+// ChartPoint is one dot.
+type ChartPoint struct{ X, Y float64 }
+
+// ChartLine is a horizontal reference line.
+type ChartLine struct {
+	Y     float64
+	Label string
+	// Off is "above" or "below" when the goal lies outside the plotted range
+	// and the line is pinned to that edge.
+	Off string
+}
+
+// ChartTick is an axis label at a position (Y for the y axis, X for the x axis).
+type ChartTick struct {
+	Pos    float64
+	Label  string
+	Anchor string // SVG text-anchor of x labels: start, middle, end
+}
+
+// MacroBar is one nutrient against its target.
+type MacroBar struct {
+	Label  string // "Protein"
+	Value  string // "96 g"
+	Target string // "of 140 g" or ""
+	Pct    int    // 0..100, bar width
+	Over   bool
+}
+
+// NutritionWidget is today's nutrition.
+type NutritionWidget struct {
+	HasData bool
+	Bars    []MacroBar
+	Streak  int
+	Meals   []MealRow
+}
+
+// MealRow is one meal logged today; Edit opens its correction sheet.
+type MealRow struct{ Time, Name, Calories, Edit string }
+
+// BodyWidget is body composition.
+type BodyWidget struct {
+	HasData  bool
+	BodyFat  string
+	Lean     string
+	Changes  string // "−0.8 % body fat since 12 Nov"
+	Measured string
+	Edit     string // the latest scan's correction sheet ("" = from a weigh-in)
+}
+
+// WorkoutsWidget lists recent workouts.
+type WorkoutsWidget struct {
+	Rows     []WorkoutRow
+	ThisWeek string
+}
+
+// WorkoutRow is one workout; Edit opens its correction sheet.
+type WorkoutRow struct{ When, Title, Detail, Edit string }
+
+// Chip is the provenance chip of the curated and coach areas.
+type Chip struct {
+	Text  string
+	Stale bool // not today's document
+}
+
+// ContentCard is a catalog item as shown on cards and lists.
+type ContentCard struct {
+	ID       string
+	Title    string
+	Duration string // "45 min"
+	Context  string // program context
+	Kind     string
+	Thumb    string
+	Href     string // the content page
+}
+
+// CuratedArea is the "invisible elf" content.
+type CuratedArea struct {
+	Chip       Chip
+	HasDoc     bool
+	UpNext     *ContentCard
+	UpNextDone string // title of a completed Up Next ("" = not completed)
+	Alternates []ContentCard
+	Suggestion []ContentCard
+	SuggestMin string
+	Discover   []ContentCard // onboarding: a few catalog starting points
+	// Program is the member's program with its controls (nil: none shown).
+	Program *views.ProgramCard
+}
+
+// PlaylistWidget is the member's own playlist.
+type PlaylistWidget struct {
+	MemberID   string
+	CSRF       string
+	Items      []ContentCard
+	Total      string
+	CanSuggest bool
+}
+
+// CatalogResults is the playlist builder's search result list.
+type CatalogResults struct {
+	MemberID string
+	CSRF     string
+	Query    string
+	Items    []ContentCard
+}
+
+// CTAView is a call to action with the sheet or page it opens.
+type CTAView struct {
+	Message string
+	Label   string
+	Sheet   string // weight | meal | workout | "" (then Href)
+	Href    string
+}
+
+// PromptView is one coach question and its state.
+type PromptView struct {
+	ID        string
+	Type      string
+	Question  string
+	Options   []string
+	Answer    string // "" = unanswered
+	AnswerVia string // tap | text | voice
+	// Voice is the state of a recorded memo without an answer: stored | failed | "".
+	Voice string
+}
+
+// WorkflowPrompt is a question a suspended workflow step asks the member
+// (the weekly review's "harder, same or easier?"): a tap resumes the run.
+type WorkflowPrompt struct {
+	Run      int64
+	Step     string // the suspended step's path
+	Question string
+	Context  string
+	Options  []string // tapped by index
+}
+
+// CoachArea is the coach's voice.
+type CoachArea struct {
+	MemberID string
+	// Questions are workflow questions waiting for the member; they share
+	// the document prompts' limit of three and come after the first Ahead
+	// prompts (those the coach's priority ranks above them: a reading to
+	// confirm, an injury follow-up) and before the rest.
+	Questions []WorkflowPrompt
+	Ahead     int
+	CSRF      string
+	Chip      Chip
+	HasDoc    bool
+	Briefing  string
+	// BriefingUpdated: a figure in the briefing changed since the coach
+	// wrote it and shows its live value.
+	BriefingUpdated bool
+	CTAs            []CTAView
+	Prompts         []PromptView
+	Feedback        []string
+	Onboarding      bool
+	Transcribes     bool
+	// CanPrepare offers "prepare my day now" (no plan for today yet).
+	CanPrepare bool
+	// Messages are the coach's messages not dismissed yet, newest first.
+	Messages []MessageView
+}
+
+// Sheets are the logging forms over the dashboard.
+type Sheets struct {
+	MemberID string
+	CSRF     string
+	Open     string // the sheet shown on first render (after a failed plain post)
+	Unit     string
+	Weight   views.FormState
+	Meal     views.FormState
+	Workout  views.FormState
+	Scan     views.FormState
+	// Now is the household's local time for the date-and-time fields
+	// ("2006-01-02T15:04"); hearth.js refreshes it when a sheet opens.
+	Now string
+	// Entry is the entry being corrected (the "entry" sheet).
+	Entry EntrySheet
+}
+
+// EntrySheet corrects or deletes one entry.
+type EntrySheet struct {
+	Kind   string // weight | meal | workout | body-scan ("" = none open)
+	Title  string // "Edit meal"
+	Action string // the edit URL (validated path)
+	Delete string // the delete URL
+	Form   views.FormState
+}
+
+// ContentPage plays one catalog item.
+type ContentPage struct {
+	views.Page
+	Item       ContentCard
+	Summary    string
+	Video      string // local video URL, "" = none
+	External   string // external play URL (Plex…), "" = none
+	MemberID   string // who taps Done ("" = nobody chosen)
+	Members    []MemberTile
+	Done       bool
+	Next       string // next item in a playlist ("" = none)
+	Position   string // "2 of 3" when playing a playlist
+	InPlaylist bool
+	Index      int // position in the member's playlist when InPlaylist
+	Back       string
+}
+
+// MessageView is a message from the coach on the dashboard.
+type MessageView struct {
+	Text    string
+	When    string // "today 07:12"
+	Dismiss string // the dismiss URL (validated path)
+}

@@ -1,0 +1,166 @@
+package kiosk
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"hearth/internal/health"
+	"hearth/views/kioskview"
+)
+
+// Chart geometry in SVG viewBox units; the SVG scales to its box.
+const (
+	chartW      = 400.0
+	chartH      = 170.0
+	chartTop    = 12.0
+	chartBottom = 24.0 // room for day labels
+	chartLeft   = 34.0 // room for weight labels
+	chartRight  = 6.0
+)
+
+// weightChart lays out the last health.ChartDays days ending today: the raw
+// daily values as dots, the trend as a line, and the goal as a dashed line
+// (pinned to the top or bottom edge with an arrow when it lies far outside
+// the data, so a distant goal does not flatten the curve). Values are shown
+// in the member's unit.
+func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, today time.Time, loc *time.Location) kioskview.Chart {
+	c := kioskview.Chart{W: chartW, H: chartH, Left: chartLeft}
+	if len(points) == 0 {
+		c.Empty = true
+		return c
+	}
+	first := dayIndex(today, loc) - (health.ChartDays - 1)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range points {
+		for _, v := range pointValues(p) {
+			v = unit.FromKg(v)
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	var goal float64
+	goalIn := false
+	if goalKg != nil && *goalKg > 0 {
+		goal = unit.FromKg(*goalKg)
+		near := 2 * math.Max(hi-lo, minSpan(unit))
+		if goal >= lo-near && goal <= hi+near {
+			goalIn = true
+			lo, hi = math.Min(lo, goal), math.Max(hi, goal)
+		}
+	}
+	if span := hi - lo; span < minSpan(unit) {
+		mid := (hi + lo) / 2
+		lo, hi = mid-minSpan(unit)/2, mid+minSpan(unit)/2
+	}
+	pad := (hi - lo) * 0.12
+	lo, hi = lo-pad, hi+pad
+	if goalKg != nil && *goalKg > 0 && !goalIn { // room for the pinned goal line and its label
+		if goal < lo {
+			lo -= (hi - lo) * 0.2
+		} else {
+			hi += (hi - lo) * 0.2
+		}
+	}
+	plotH := chartH - chartTop - chartBottom
+	y := func(v float64) float64 { return chartTop + (hi-v)/(hi-lo)*plotH }
+	x := func(day int) float64 {
+		return chartLeft + float64(day-first)/float64(health.ChartDays-1)*(chartW-chartLeft-chartRight)
+	}
+	var path strings.Builder
+	for i, p := range points {
+		d := dayIndex(p.Day, loc)
+		if d < first {
+			continue
+		}
+		cmd := "L"
+		if path.Len() == 0 || i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&path, "%s%.1f %.1f ", cmd, x(d), y(unit.FromKg(p.TrendKg)))
+		if p.RawKg != nil {
+			c.Points = append(c.Points, kioskview.ChartPoint{X: chartRound(x(d)), Y: chartRound(y(unit.FromKg(*p.RawKg)))})
+		}
+	}
+	c.TrendPath = strings.TrimSpace(path.String())
+	if goalKg != nil && *goalKg > 0 {
+		label := "goal " + trim1(goal) + " " + string(unit.Normalize())
+		switch {
+		case goalIn:
+			c.Goal = &kioskview.ChartLine{Y: chartRound(y(goal)), Label: label}
+		case goal < lo:
+			c.Goal = &kioskview.ChartLine{Y: chartRound(chartTop + plotH), Label: label + " ↓", Off: "below"}
+		default:
+			c.Goal = &kioskview.ChartLine{Y: chartRound(chartTop), Label: label + " ↑", Off: "above"}
+		}
+	}
+	step := niceStep((hi - lo) / 3)
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		c.YTicks = append(c.YTicks, kioskview.ChartTick{Pos: chartRound(y(v)), Label: trim1(v)})
+	}
+	for i, d := range []int{first, first + (health.ChartDays-1)/2, first + health.ChartDays - 1} {
+		t := kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayTime(d, loc).Format("2 Jan"), Anchor: "middle"}
+		switch i {
+		case 0:
+			t.Anchor = "start"
+		case 2:
+			t.Label, t.Anchor = "today", "end"
+		}
+		c.XTicks = append(c.XTicks, t)
+	}
+	firstV, lastV := unit.FromKg(points[0].TrendKg), unit.FromKg(points[len(points)-1].TrendKg)
+	c.Label = fmt.Sprintf("Weight trend over %d days: from %s to %s %s", health.ChartDays, trim1(firstV), trim1(lastV), unit.Normalize())
+	return c
+}
+
+func pointValues(p health.TrendPoint) []float64 {
+	if p.RawKg != nil {
+		return []float64{p.TrendKg, *p.RawKg}
+	}
+	return []float64{p.TrendKg}
+}
+
+// minSpan keeps a flat week from turning noise into cliffs: at least 1 kg (2 lb) tall.
+func minSpan(u health.Unit) float64 {
+	if u == health.LB {
+		return 2
+	}
+	return 1
+}
+
+// niceStep rounds a raw tick step to 0.1, 0.2, 0.5, 1, 2, 5, 10…
+func niceStep(raw float64) float64 {
+	if raw <= 0 {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if raw <= m*mag {
+			return m * mag
+		}
+	}
+	return 10 * mag
+}
+
+// dayIndex numbers local calendar days (days since 1970-01-01 in loc).
+func dayIndex(t time.Time, loc *time.Location) int {
+	y, m, d := t.In(loc).Date()
+	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+func dayTime(n int, loc *time.Location) time.Time {
+	u := time.Unix(int64(n)*86400, 0).UTC()
+	return time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, loc)
+}
+
+func chartRound(v float64) float64 { return math.Round(v*10) / 10 }
+
+// trim1 formats with at most one decimal: 81.0 → "81", 81.25 → "81.3".
+func trim1(v float64) string {
+	s := fmt.Sprintf("%.1f", v)
+	s = strings.TrimSuffix(s, ".0")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}

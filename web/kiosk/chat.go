@@ -1,0 +1,283 @@
+package kiosk
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
+
+	"hearth/internal/agent"
+	"hearth/internal/apperr"
+	"hearth/internal/text"
+	"hearth/views/kioskview"
+	"hearth/web/httpkit"
+)
+
+// chatSheets are the "Ask the coach" sheet: conversations with the coach.
+type chatSheets struct {
+	household Household
+	agents    Agents // nil: the coach cannot chat
+	voice     Voice  // nil: no hold-to-talk
+	loc       *time.Location
+	log       *slog.Logger
+}
+
+// kioskChatAgent is the agent a member talks to on the kiosk.
+const kioskChatAgent = "health-coach"
+
+// chatCoalesce gathers the model's small deltas into one patch: the answer
+// still grows as it is written, without a patch per token.
+const chatCoalesce = 40 * time.Millisecond
+
+// chatAgents is the orchestrator, when the kiosk has one to talk to, for
+// member, one of the household.
+func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, error) {
+	if _, err := h.household.Member(ctx, member); err != nil {
+		return nil, err
+	}
+	if h.agents == nil {
+		return nil, apperr.NotFoundf("the coach cannot chat on this server")
+	}
+	if _, err := h.agents.Agent(kioskChatAgent); err != nil {
+		return nil, apperr.NotFoundf("the coach cannot chat on this server")
+	}
+	return h.agents, nil
+}
+
+// chatThread is chat thread id of the member with the kiosk's agent; any
+// other is not found (member scope is the URL's member, checked here).
+func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
+	t, err := a.Threads().Thread(ctx, id)
+	if err != nil {
+		return agent.Thread{}, err
+	}
+	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat {
+		return agent.Thread{}, apperr.NotFoundf("conversation %d not found", id)
+	}
+	return t, nil
+}
+
+// chatSheet builds the sheet for thread (0: a new conversation).
+func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
+	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: h.voice != nil && h.voice.Transcribes()}
+	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
+	if err != nil {
+		return cs, err
+	}
+	for _, t := range ts {
+		cs.Threads = append(cs.Threads, kioskview.ChatThreadItem{ID: t.ID, Title: t.Title,
+			When: t.UpdatedAt.In(h.loc).Format("Mon 2 Jan 15:04")})
+	}
+	if thread == 0 {
+		return cs, nil
+	}
+	if _, err := chatThread(ctx, a, member, thread); err != nil {
+		return cs, err
+	}
+	msgs, err := a.Threads().Messages(ctx, thread, 0, 200)
+	if err != nil {
+		return cs, err
+	}
+	var chips []string
+	for _, m := range msgs {
+		switch {
+		case m.Type == agent.MessageToolCall:
+			chips = append(chips, a.ToolLabel(kioskChatAgent, m.ToolName))
+		case m.Type != agent.MessageText:
+		case m.Role == agent.RoleUser:
+			cs.Messages = append(cs.Messages, kioskview.ChatMessage{Mine: true, Text: m.Content})
+			chips = nil
+		default:
+			cs.Messages = append(cs.Messages, kioskview.ChatMessage{Text: strings.TrimSpace(m.Content), Chips: chips})
+			chips = nil
+		}
+	}
+	for _, turn := range a.ActiveChats(member) {
+		if turn.ThreadID == thread {
+			t := chatTurn(turn)
+			cs.Turn = &t
+		}
+	}
+	return cs, nil
+}
+
+// chatTurn is a turn's answer as far as it has got.
+func chatTurn(cs *agent.ChatStream) kioskview.ChatTurn {
+	evs, _, done := cs.Next(0)
+	t := kioskview.ChatTurn{RunID: cs.RunID, Done: done}
+	var b strings.Builder
+	for _, ev := range evs {
+		switch ev.Type {
+		case agent.ChatDelta:
+			b.WriteString(ev.Text)
+		case agent.ChatReset:
+			b.Reset()
+		case agent.ChatTool:
+			t.Chips = append(t.Chips, ev.Label)
+		case agent.ChatMessage:
+			if ev.Message != nil {
+				b.Reset()
+				b.WriteString(ev.Message.Content)
+			}
+		case agent.ChatError:
+			t.Error = ev.Text
+		}
+	}
+	t.Text = strings.TrimSpace(b.String())
+	return t
+}
+
+// kioskChat shows the chat sheet's content: a conversation (/chat/:thread),
+// the latest one (/chat/latest) or a new one (/chat).
+func (h *chatSheets) kioskChat(c echo.Context) error {
+	ctx := c.Request().Context()
+	member := c.Param("member")
+	a, err := h.chatAgents(ctx, member)
+	if err != nil {
+		return err
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	var thread int64
+	switch p := c.Param("thread"); p {
+	case "":
+	case "latest":
+		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 1)
+		if err != nil {
+			return err
+		}
+		if len(ts) > 0 {
+			thread = ts[0].ID
+		}
+	default:
+		if thread, err = strconv.ParseInt(p, 10, 64); err != nil || thread < 1 {
+			return apperr.NotFoundf("conversation %q not found", p)
+		}
+	}
+	sheet, err := h.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
+	if err != nil {
+		return err
+	}
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatBody(sheet))
+}
+
+// kioskChatSend sends the member's message to the coach and streams the
+// answer into the sheet as it is written. The answer is generated on the
+// engine's own context: it is stored (and shows when the sheet is opened
+// again) even if this screen goes away.
+func (h *chatSheets) kioskChatSend(c echo.Context) error {
+	ctx := c.Request().Context()
+	member := c.Param("member")
+	a, err := h.chatAgents(ctx, member)
+	if err != nil {
+		return err
+	}
+	var thread int64
+	if v := strings.TrimSpace(c.FormValue("thread")); v != "" && v != "0" {
+		if thread, err = strconv.ParseInt(v, 10, 64); err != nil || thread < 1 {
+			return apperr.FieldErrors(map[string]string{"thread": "is not a conversation"})
+		}
+		if _, err := chatThread(ctx, a, member, thread); err != nil {
+			return err
+		}
+	}
+	errs := map[string]string{}
+	msg := text.Required(errs, "message", text.Line, c.FormValue("message"), agent.MaxChatMessageLen)
+	if len(errs) > 0 {
+		if !httpkit.IsDatastar(c) {
+			return apperr.FieldErrors(errs)
+		}
+		return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
+			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
+			Talk: h.voice != nil && h.voice.Transcribes()}))
+	}
+	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
+		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
+	if err != nil {
+		return err
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	cs, ok := a.ChatStream(run.ID)
+	if !ok {
+		return apperr.New(apperr.Internal, "the chat turn has no stream")
+	}
+	sheet, err := h.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
+	if err != nil {
+		return err
+	}
+	if sheet.Turn == nil { // already over: show the answer as the turn
+		if n := len(sheet.Messages); n > 0 && !sheet.Messages[n-1].Mine {
+			sheet.Messages = sheet.Messages[:n-1]
+		}
+		t := chatTurn(cs)
+		sheet.Turn = &t
+	}
+	sse := startStream(c)
+	if err := sse.PatchElementTempl(kioskview.ChatBody(sheet)); err != nil {
+		return nil
+	}
+	// A morph keeps what the field holds; the sent message must go.
+	if err := sse.PatchElementTempl(kioskview.ChatForm(sheet), datastar.WithModeReplace()); err != nil {
+		return nil
+	}
+	sent := 0
+	for {
+		evs, changed, done := cs.Next(sent)
+		if len(evs) > 0 {
+			sent += len(evs)
+			if err := sse.PatchElementTempl(kioskview.ChatTurnView(chatTurn(cs))); err != nil {
+				return nil // gone; the turn carries on and is stored
+			}
+		}
+		if done {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-changed:
+		}
+		select { // let a few more deltas arrive: one patch for them all
+		case <-ctx.Done():
+			return nil
+		case <-time.After(chatCoalesce):
+		}
+	}
+}
+
+// kioskChatDelete deletes one of the member's conversations and shows a
+// new one.
+func (h *chatSheets) kioskChatDelete(c echo.Context) error {
+	ctx := c.Request().Context()
+	member := c.Param("member")
+	a, err := h.chatAgents(ctx, member)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(c.Param("thread"), 10, 64)
+	if err != nil || id < 1 {
+		return apperr.NotFoundf("conversation %q not found", c.Param("thread"))
+	}
+	if _, err := chatThread(ctx, a, member, id); err != nil {
+		return err
+	}
+	if err := a.DeleteThread(ctx, id); err != nil {
+		return err
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	sheet, err := h.chatSheet(ctx, a, member, 0, httpkit.CSRFToken(c))
+	if err != nil {
+		return err
+	}
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatBody(sheet))
+}

@@ -1,0 +1,172 @@
+package kiosk
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"hearth/internal/content"
+	"hearth/internal/dashboard"
+	"hearth/internal/health"
+	"hearth/views/kioskview"
+)
+
+// Catalog list sizes on the dashboard.
+const (
+	catalogResults = 8
+	discoverItems  = 3
+)
+
+// dashboardModel loads everything a member's dashboard shows. A missing
+// document is not an error: the areas fall back to onboarding states.
+func (s *board) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
+	h := s.deps.Household
+	m, err := h.Member(ctx, id)
+	if err != nil {
+		return kioskview.Dashboard{}, err
+	}
+	ms, err := h.Members(ctx)
+	if err != nil {
+		return kioskview.Dashboard{}, err
+	}
+	r, err := s.loadRecords(ctx, id)
+	if err != nil {
+		return kioskview.Dashboard{}, err
+	}
+	now, loc := time.Now(), s.opt.Location
+	d := kioskview.Dashboard{
+		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
+		Members: tilesOf(ms),
+		Date:    now.In(loc).Format("Monday 2 January"),
+		State: kioskview.StateArea{
+			Weight:    weightWidget(m, r, now, loc),
+			Nutrition: nutritionWidget(m, r, now, loc),
+			Body:      bodyWidget(m, r, now, loc),
+			Workouts:  workoutsWidget(m, r, now, loc),
+		},
+		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
+	}
+	dv, err := s.docView(ctx, m, now)
+	if err != nil {
+		return d, err
+	}
+	var discover []content.Item
+	if dv.today.Doc == nil && s.deps.Catalog != nil {
+		if discover, err = s.deps.Catalog.List(ctx, content.Filter{MaxDuration: 20, Limit: discoverItems}); err != nil {
+			return d, err
+		}
+	}
+	d.Curated = dv.curated(discover)
+	if d.Curated.Program, err = s.programs.Card(ctx, m.ID, memberURLOf(m.ID, "/program"), true); err != nil {
+		return d, err
+	}
+	d.Coach = dv.coach(d.Curated.UpNext)
+	d.Coach.CSRF = csrf
+	if d.Coach.Messages, err = s.messageViews(ctx, m.ID, now); err != nil {
+		return d, err
+	}
+	if err = s.workflowQuestions(ctx, &d.Coach); err != nil {
+		return d, err
+	}
+	if d.Playlist, err = s.playlistModel(ctx, m.ID, csrf, dv); err != nil {
+		return d, err
+	}
+	d.Catalog, err = s.catalogModel(ctx, m.ID, csrf, "")
+	return d, err
+}
+
+func (s *board) loadRecords(ctx context.Context, id string) (records, error) {
+	h := s.deps.Household
+	var r records
+	var err error
+	if r.weights, err = h.Weights(ctx, id, loadWeights); err != nil {
+		return r, err
+	}
+	if r.meals, err = h.Meals(ctx, id, loadMeals); err != nil {
+		return r, err
+	}
+	if r.workouts, err = h.Workouts(ctx, id, loadWorkouts); err != nil {
+		return r, err
+	}
+	r.scans, err = h.BodyScans(ctx, id, loadScans)
+	return r, err
+}
+
+// docView loads the member's dashboard for today (the staleness rules are
+// dashboard.Today's) and the catalog entries its cards show.
+func (s *board) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
+	dv := docView{member: m, now: now, loc: s.opt.Location,
+		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
+	dv.progItem, dv.progDay = s.programs.Day(ctx, m.ID)
+	ds := s.deps.Dashboards
+	if ds == nil {
+		return dv, nil
+	}
+	var err error
+	if dv.today, err = ds.Today(ctx, m.ID, now); err != nil {
+		return dv, err
+	}
+	if dv.today.Doc != nil && s.deps.Catalog != nil {
+		if dv.items, err = s.deps.Catalog.Lookup(ctx, dv.today.Doc.Document.ContentIDs()); err != nil {
+			return dv, err
+		}
+	}
+	return dv, nil
+}
+
+func (s *board) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
+	p := kioskview.PlaylistWidget{MemberID: member, CSRF: csrf}
+	p.CanSuggest = len(dv.today.Suggestion) > 0
+	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
+		return p, nil
+	}
+	ids, err := s.deps.Dashboards.Playlist(ctx, member)
+	if err != nil || len(ids) == 0 {
+		return p, err
+	}
+	items, err := s.deps.Catalog.Lookup(ctx, ids)
+	if err != nil {
+		return p, err
+	}
+	total := 0
+	for _, id := range ids {
+		it, ok := items[id]
+		if !ok {
+			// Gone from the catalog: keep the slot so positions stay aligned.
+			p.Items = append(p.Items, kioskview.ContentCard{ID: id, Title: "(no longer in the catalog)"})
+			continue
+		}
+		p.Items = append(p.Items, withDay(itemCard(it, member), dv.progItem, dv.progDay))
+		total += it.DurationMin
+	}
+	p.Total = fmt.Sprintf("%d min", total)
+	return p, nil
+}
+
+func (s *board) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
+	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
+	if s.deps.Catalog == nil {
+		return r, nil
+	}
+	items, err := s.deps.Catalog.List(ctx, content.Filter{Query: q, Limit: catalogResults})
+	if err != nil {
+		return r, err
+	}
+	for _, it := range items {
+		r.Items = append(r.Items, itemCard(it, member))
+	}
+	return r, nil
+}
+
+func tilesOf(ms []health.Member) []kioskview.MemberTile {
+	out := make([]kioskview.MemberTile, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, kioskview.MemberTile{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures})
+	}
+	return out
+}
+
+// ensure the store satisfies the kiosk's view of it.
+var _ Dashboards = (*dashboard.Store)(nil)
+
+func memberURLOf(member, suffix string) string { return "/m/" + member + suffix }

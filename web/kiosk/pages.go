@@ -1,0 +1,146 @@
+package kiosk
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/health"
+	"hearth/views"
+	"hearth/views/kioskview"
+	"hearth/web/httpkit"
+)
+
+// kioskPage fills what every kiosk page shares: CSRF token, the household
+// clock's time zone, the idle return and the live stream.
+func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) views.Page {
+	p := httpkit.Page(c, title)
+	p.Stream = stream
+	if name := opt.Location.String(); name != "Local" && name != "" {
+		p.TZ = name
+	}
+	if idle {
+		p.IdleMS = opt.KioskIdle.Milliseconds()
+	}
+	return p
+}
+
+// homePages are the household view and its live stream.
+type homePages struct {
+	household Household
+	alerts    Alerts
+	live      Live
+	opt       Options
+	log       *slog.Logger
+}
+
+func (s *homePages) pageHousehold(c echo.Context) error {
+	tiles, err := s.householdTiles(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	now := time.Now().In(s.opt.Location)
+	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", false),
+		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
+	return httpkit.Render(c, http.StatusOK, kioskview.Household(p))
+}
+
+// householdTiles builds one tile per member with a single glance figure:
+// the weight and its weekly change, or (figures private) this week's workouts.
+func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile, error) {
+	h := s.household
+	ms, err := h.Members(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now, loc := time.Now(), s.opt.Location
+	tiles := tilesOf(ms)
+	for i, m := range ms {
+		t := &tiles[i]
+		if m.PrivateFigures {
+			wos, err := h.Workouts(ctx, m.ID, 30)
+			if err != nil {
+				return nil, err
+			}
+			n := health.WorkoutStats(wos, now, loc).ThisWeekCount
+			t.Glance, t.GlanceLabel = views.Plural(n, "workout"), "this week"
+			continue
+		}
+		ws, err := h.Weights(ctx, m.ID, 60)
+		if err != nil {
+			return nil, err
+		}
+		tr := health.WeightTrend(ws, m, now, loc)
+		if tr.CurrentKg == nil {
+			t.Glance, t.GlanceLabel = "–", "no weigh-in yet"
+			continue
+		}
+		u := m.Unit.Normalize()
+		t.Glance = fmt.Sprintf("%.1f %s", u.FromKg(*tr.CurrentKg), u) // as the weight widget shows it
+		if tr.Change7dKg != nil {
+			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
+		} else if tr.LastWeighIn != nil {
+			t.GlanceLabel = "weighed " + when(*tr.LastWeighIn, now, loc)
+		}
+	}
+	return tiles, nil
+}
+
+// dashboardPages are a member's dashboard and its live stream.
+type dashboardPages struct {
+	board     *board
+	household Household
+	live      Live
+	detached  *httpkit.Streams // nil: streams stay on their request goroutine
+}
+
+func (s *dashboardPages) pageMember(c echo.Context) error {
+	if ok, err := s.board.serveCachedDashboard(c); ok {
+		return err
+	}
+	return s.board.renderDashboard(c, http.StatusOK, "", nil)
+}
+
+// renderDashboard renders a member's full dashboard; open names a sheet to
+// show at once, whose state fill sets (a failed plain-form post, an entry
+// to correct).
+func (s *board) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
+	csrf := httpkit.CSRFToken(c)
+	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
+	if err != nil {
+		return err
+	}
+	d = s.dashboardPage(c, d, httpkit.CSRFToken(c))
+	d.Page.Sheet, d.Sheets.Open = open, open
+	if fill != nil {
+		fill(&d.Sheets)
+	}
+	return httpkit.Render(c, status, kioskview.MemberDashboard(d))
+}
+
+// dashboardPage fills the page frame of a member's dashboard (title,
+// stream, idle return, blurred figures) with csrf as the page's token: the
+// client's, or the placeholder of the rendered-page cache.
+func (s *board) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
+	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, true)
+	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
+	return d
+}
+
+// adminAlert is the household view's admin badge text; a failure to read it
+// is logged, never shown on the kiosk.
+func (s *homePages) adminAlert(ctx context.Context) string {
+	if s.alerts == nil {
+		return ""
+	}
+	a, err := s.alerts.Alert(ctx)
+	if err != nil {
+		s.log.Error("admin alert", "err", err)
+		return ""
+	}
+	return a
+}

@@ -1,0 +1,30 @@
+package kiosk
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/views"
+	"hearth/web/httpkit"
+	"hearth/web/programs"
+)
+
+// programControls change a member's program from the dashboard.
+type programControls struct {
+	programs *programs.Controls
+}
+
+// kioskProgram changes the member's program from their dashboard; the live
+// stream re-renders the card.
+func (h *programControls) kioskProgram(c echo.Context) error {
+	member := c.Param("member")
+	msg, err := h.programs.Apply(c, member, "the kiosk")
+	if err != nil {
+		return err
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	}
+	return httpkit.NewSSE(c).PatchElementTempl(views.Flash(msg, false))
+}

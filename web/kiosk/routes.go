@@ -1,0 +1,72 @@
+package kiosk
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/web/httpkit"
+)
+
+// Routes registers the kiosk's pages, streams and forms on its group: the
+// household network, no login. Creating requests carry a client request id
+// (idempotent): a repeat (the Datastar client re-sends after a network
+// error) gets the first answer again.
+func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
+	if opt.Logger == nil {
+		opt.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.Location == nil {
+		opt.Location = time.Local
+	}
+	if opt.KeepAlive <= 0 {
+		opt.KeepAlive = 15 * time.Second
+	}
+	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
+	b := &board{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
+	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log}
+	dash := &dashboardPages{board: b, household: deps.Household, live: deps.Live, detached: opt.Streams}
+	forms := &entryForms{board: b, household: deps.Household, loc: loc}
+	ans := &answers{household: deps.Household, dashboards: deps.Dashboards, voice: deps.Voice, privacy: deps.Privacy, log: log}
+	wf := &workflowAnswers{household: deps.Household, workflows: deps.Workflows}
+	prep := &preparer{household: deps.Household, dashboards: deps.Dashboards, coach: deps.Coach, loc: loc}
+	prog := &programControls{programs: deps.Programs}
+	msgs := &messagePages{messages: deps.Messages}
+	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log}
+	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
+	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
+		programs: deps.Programs, mediaDir: deps.MediaDir, opt: opt}
+
+	k := e.Group("", mw.Request...)
+	k.GET("/", home.pageHousehold)
+	k.GET("/live/household", home.streamHousehold)
+	k.GET("/m/:member", dash.pageMember)
+	k.GET("/live/m/:member", dash.streamMember)
+	k.POST("/m/:member/weight", forms.formWeight, once)
+	k.POST("/m/:member/meal", forms.formMeal, once)
+	k.POST("/m/:member/workout", forms.formWorkout, once)
+	k.POST("/m/:member/scan", forms.formScan, once)
+	k.GET("/m/:member/entry/:kind/:id", forms.kioskEntry)
+	k.POST("/m/:member/entry/:kind/:id", forms.kioskEntryEdit, once)
+	k.POST("/m/:member/entry/:kind/:id/delete", forms.kioskEntryDelete, once)
+	k.POST("/m/:member/undo/:trash", forms.kioskUndo, once)
+	k.POST("/m/:member/answer", ans.kioskAnswer, once)
+	k.POST("/m/:member/workflow/:run/answer", wf.kioskWorkflowAnswer, once)
+	k.POST("/m/:member/voice", ans.kioskVoice, once)
+	k.POST("/m/:member/privacy", ans.kioskPrivacy)
+	k.POST("/m/:member/prepare", prep.kioskPrepare, once)
+	k.POST("/m/:member/program", prog.kioskProgram, once)
+	k.POST("/m/:member/messages/:id/dismiss", msgs.kioskDismissMessage, once)
+	k.GET("/m/:member/chat", chat.kioskChat)
+	k.GET("/m/:member/chat/:thread", chat.kioskChat)
+	k.POST("/m/:member/chat", chat.kioskChatSend, once)
+	k.POST("/m/:member/chat/voice", chat.kioskChatVoice, once)
+	k.POST("/m/:member/chat/:thread/delete", chat.kioskChatDelete, once)
+	k.GET("/m/:member/catalog", lists.kioskCatalog)
+	k.POST("/m/:member/playlist", lists.kioskPlaylist, once)
+	k.GET("/m/:member/play", cont.pagePlaylistPlayer)
+	k.GET("/content/:id", cont.pageContent)
+	k.GET("/content/:id/video", cont.contentVideo)
+	k.POST("/content/done", cont.contentDone, once)
+}

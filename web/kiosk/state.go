@@ -1,0 +1,240 @@
+package kiosk
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"hearth/internal/health"
+	"hearth/internal/household"
+	"hearth/internal/importer"
+	"hearth/views/kioskview"
+)
+
+// records are one member's recent health records, loaded once per render.
+type records struct {
+	weights  []health.WeightReading
+	meals    []health.Meal
+	workouts []health.Workout
+	scans    []health.BodyScan
+}
+
+// How many recent records a render loads: enough for the 30-day chart, the
+// goal pace fit (28 days), the logging streak and "this week vs usual".
+const (
+	loadWeights  = 240
+	loadMeals    = 600
+	loadWorkouts = 80
+	loadScans    = 4
+)
+
+func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WeightWidget {
+	t := health.WeightTrend(r.weights, m, now, loc)
+	u := m.Unit.Normalize()
+	w := kioskview.WeightWidget{Unit: string(u)}
+	if t.CurrentKg == nil {
+		return w
+	}
+	w.HasData = true
+	w.Current = fmt.Sprintf("%.1f", u.FromKg(*t.CurrentKg))
+	if t.Change7dKg != nil {
+		w.Change7d = u.FormatDelta(*t.Change7dKg) + " in 7 days"
+		switch v := math.Round(u.FromKg(*t.Change7dKg)*10) / 10; {
+		case v < 0:
+			w.Direction = "down"
+		case v > 0:
+			w.Direction = "up"
+		default:
+			w.Direction = "flat"
+		}
+	}
+	if t.TrendKg != nil {
+		w.Trend = "trend " + u.Format(*t.TrendKg)
+	}
+	if m.GoalWeightKg != nil {
+		w.Goal = "goal " + u.Format(*m.GoalWeightKg)
+		switch t.Goal.Status {
+		case health.ETAOnTrack:
+			if t.Goal.ETA != nil {
+				w.ETA = "on pace for " + t.Goal.ETA.In(loc).Format("2 Jan")
+			}
+		case health.ETAReached:
+			w.ETA = "goal reached"
+		}
+	}
+	if t.LastWeighIn != nil {
+		w.LastWeighIn = "Last weigh-in " + when(*t.LastWeighIn, now, loc)
+	}
+	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
+	for _, r := range r.weights { // newest first
+		if len(w.Recent) == recentWeights {
+			break
+		}
+		if r.MeasuredAt.After(now) {
+			continue
+		}
+		w.Recent = append(w.Recent, kioskview.EntryRow{When: when(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
+			Edit: entryURL(m.ID, household.EntryWeight, r.ID)})
+	}
+	return w
+}
+
+// recentWeights is how many weigh-ins the weight widget lists.
+const recentWeights = 3
+
+// entryURL is the path of an entry's correction sheet.
+func entryURL(member string, kind household.EntryKind, id int64) string {
+	return fmt.Sprintf("/m/%s/entry/%s/%d", member, kind, id)
+}
+
+// when renders a past time relative to now: "today 07:12", "yesterday
+// 18:30", "Mon 9 Feb".
+func when(t, now time.Time, loc *time.Location) string {
+	switch health.DaysAgo(t, now, loc) {
+	case 0:
+		return "today " + t.In(loc).Format("15:04")
+	case 1:
+		return "yesterday " + t.In(loc).Format("15:04")
+	}
+	return t.In(loc).Format("Mon 2 Jan")
+}
+
+func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.NutritionWidget {
+	day := health.NutritionDay(r.meals, m.Targets, now, loc)
+	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: health.LoggingStreak(r.meals, now, loc)}
+	vs := day.VsTargets
+	anyTarget := vs.Calories.Target != nil || vs.Protein.Target != nil || vs.Carbs.Target != nil || vs.Fat.Target != nil
+	if n.HasData || anyTarget {
+		n.Bars = []kioskview.MacroBar{
+			macroBar("Calories", vs.Calories, "kcal", 110),
+			macroBar("Protein", vs.Protein, "g", 0),
+			macroBar("Carbs", vs.Carbs, "g", 120),
+			macroBar("Fat", vs.Fat, "g", 120),
+		}
+	}
+	for _, x := range r.meals { // newest first
+		if health.DaysAgo(x.EatenAt, now, loc) == 0 && !x.EatenAt.After(now) && len(n.Meals) < 4 {
+			n.Meals = append(n.Meals, kioskview.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
+				Calories: fmt.Sprintf("%.0f kcal", x.Calories), Edit: entryURL(m.ID, household.EntryMeal, x.ID)})
+		}
+	}
+	return n
+}
+
+// macroBar fills to the target; overAt > 0 flags the bar past that percentage.
+func macroBar(label string, p health.MacroProgress, unit string, overAt float64) kioskview.MacroBar {
+	b := kioskview.MacroBar{Label: label, Value: fmt.Sprintf("%.0f %s", p.Consumed, unit)}
+	if p.Target != nil && p.Percent != nil {
+		b.Target = fmt.Sprintf("of %.0f", *p.Target)
+		b.Pct = int(math.Round(min(*p.Percent, 100)))
+		b.Over = overAt > 0 && *p.Percent > overAt
+	}
+	return b
+}
+
+func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.BodyWidget {
+	u := m.Unit.Normalize()
+	// The newest reading wins: a scan, an imported body-composition reading,
+	// or a smart scale's body fat on a weigh-in (r.weights is newest first).
+	var scale *health.WeightReading
+	for i, w := range r.weights {
+		if w.BodyFatPct != nil && !w.MeasuredAt.After(now) {
+			scale = &r.weights[i]
+			break
+		}
+	}
+	c, ok := health.BodyComposition(r.scans, now, loc)
+	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
+		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
+			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
+		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
+			b.Measured = "Measured " + when(c.Latest.ScannedAt, now, loc)
+		}
+		if c.Latest.ID != 0 {
+			b.Edit = entryURL(m.ID, household.EntryScan, c.Latest.ID)
+		}
+		if c.Previous != nil && c.BodyFatChangePct != nil {
+			b.Changes = fmt.Sprintf("%s %% body fat", signed(*c.BodyFatChangePct))
+			if c.LeanChangeKg != nil {
+				b.Changes += ", " + u.FormatDelta(*c.LeanChangeKg) + " lean"
+			}
+			b.Changes += " since " + c.Previous.ScannedAt.In(loc).Format("2 Jan")
+		}
+		return b
+	}
+	if scale != nil {
+		return kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(scale.BodyFatPct), Lean: kgOrDash(u, scale.LeanMassKg),
+			Measured: "From the scale, " + when(scale.MeasuredAt, now, loc)}
+	}
+	return kioskview.BodyWidget{}
+}
+
+func pctOrDash(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f %%", *p)
+}
+
+func kgOrDash(u health.Unit, kg *float64) string {
+	if kg == nil {
+		return "–"
+	}
+	return u.Format(*kg)
+}
+
+func signed(v float64) string {
+	switch {
+	case v > 0:
+		return fmt.Sprintf("+%.1f", v)
+	case v < 0:
+		return fmt.Sprintf("\u2212%.1f", -v)
+	}
+	return "±0.0"
+}
+
+func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WorkoutsWidget {
+	var w kioskview.WorkoutsWidget
+	for _, x := range health.RecentWorkouts(r.workouts, 4) {
+		detail := fmt.Sprintf("%.0f min", x.DurationMin)
+		if x.DistanceKm != nil {
+			detail += " · " + distance(m.Unit.Normalize(), *x.DistanceKm)
+		}
+		if x.AvgHR != nil {
+			detail += fmt.Sprintf(" · %d bpm", *x.AvgHR)
+		}
+		title := x.Title
+		if title == "" {
+			title = x.Type
+		}
+		w.Rows = append(w.Rows, kioskview.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail,
+			Edit: entryURL(m.ID, household.EntryWorkout, x.ID)})
+	}
+	st := health.WorkoutStats(r.workouts, now, loc)
+	if len(w.Rows) > 0 {
+		w.ThisWeek = fmt.Sprintf("%d this week", st.ThisWeekCount)
+		if st.UsualPerWeek != nil {
+			w.ThisWeek += fmt.Sprintf(" · usually %s", trim1(*st.UsualPerWeek))
+		}
+	}
+	return w
+}
+
+// distance renders km in the member's unit system: miles for a member who
+// weighs in pounds.
+func distance(u health.Unit, km float64) string {
+	if u == health.LB {
+		return fmt.Sprintf("%.1f mi", km/1.609344)
+	}
+	return fmt.Sprintf("%.1f km", km)
+}
+
+func dayWord(t, now time.Time, loc *time.Location) string {
+	switch health.DaysAgo(t, now, loc) {
+	case 0:
+		return "Today"
+	case 1:
+		return "Yesterday"
+	}
+	return t.In(loc).Format("Mon 2 Jan")
+}

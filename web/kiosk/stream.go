@@ -1,0 +1,328 @@
+package kiosk
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
+
+	"hearth/internal/apperr"
+	"hearth/internal/live"
+	"hearth/views/kioskview"
+	"hearth/web/httpkit"
+)
+
+// widgets is a set of dashboard parts to re-render.
+type widgets uint16
+
+const (
+	wWeight widgets = 1 << iota
+	wNutrition
+	wBody
+	wWorkouts
+	wCurated
+	wPlaylist
+	wCoach
+	wHead         // switcher and privacy
+	wAll  widgets = 1<<iota - 1
+)
+
+// wData is every widget that shows the member's records.
+const wData = wWeight | wNutrition | wBody | wWorkouts | wCurated | wCoach
+
+// memberWidgets maps each kind published on a member's topic to the widgets
+// that show it. Kinds nothing on the dashboard shows map to 0: a coach run
+// publishes about ten progress events, and each used to rebuild and
+// re-patch every widget of every open kiosk of that member.
+var memberWidgets = map[live.Kind]widgets{
+	live.KindWeight:    wWeight | wBody | wCoach, // body: scale body fat; coach: data-gap CTAs
+	live.KindMeal:      wNutrition | wCoach,
+	live.KindWorkout:   wWorkouts | wCurated | wCoach, // curated: a workout can finish Up Next
+	live.KindScan:      wBody,
+	live.KindImport:    wData,
+	live.KindMember:    wAll, // name, unit, targets
+	live.KindPrivacy:   wHead,
+	live.KindDashboard: wCurated | wCoach | wPlaylist,
+	live.KindAnswer:    wCoach,
+	live.KindVoice:     wCoach,
+	live.KindConsumed:  wCurated | wCoach,
+	live.KindPlaylist:  wPlaylist,
+	live.KindNotify:    0,                    // not shown on the kiosk yet
+	live.KindProgram:   wCurated | wPlaylist, // the program card and the day the player shows
+	live.KindMessage:   wCoach,
+	live.KindRun:       0, // run progress is an admin view
+	live.KindTask:      0,
+	live.KindTodo:      0,
+	live.KindBackup:    0,      // the household view's admin badge, not a dashboard
+	live.KindWorkflow:  wCoach, // a run's question for the member, or its answer
+	live.KindChat:      0,      // the chat sheet follows its own turn
+	live.KindModel:     0,      // Admin → Model
+	live.KindEval:      0,      // admin only
+}
+
+// householdWidgets maps kinds on the household topic: other members'
+// entries do not show here (this member's arrive on their own topic too);
+// membership and privacy changes do (switcher, blur).
+var householdWidgets = map[live.Kind]widgets{
+	live.KindWeight:  0,
+	live.KindMeal:    0,
+	live.KindWorkout: 0,
+	live.KindScan:    0,
+	live.KindImport:  0,
+	live.KindMember:  wHead,
+	live.KindPrivacy: wHead,
+	live.KindBackup:  0, // the household view shows the badge
+	live.KindProgram: 0, // published on the member's topic only
+	live.KindMessage: 0, // published on the member's topic only
+}
+
+// affected maps a change notification to the widgets that show it. A kind
+// missing from the tables (none today) re-renders everything, to be safe.
+func affected(ev live.Event, member string) widgets {
+	table := memberWidgets
+	if ev.Topic == live.TopicHousehold {
+		table = householdWidgets
+	}
+	if w, ok := table[ev.Kind]; ok {
+		return w
+	}
+	return wAll
+}
+
+// startStream lifts the server's write deadline for this long response and
+// commits the SSE headers.
+func startStream(c echo.Context) *datastar.ServerSentEventGenerator {
+	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
+	return httpkit.NewSSE(c)
+}
+
+// keepAlive is a signal patch the page can observe (an SSE comment is
+// invisible to it): hearth.js counts it as proof the stream is alive.
+func keepAlive(sse *datastar.ServerSentEventGenerator) error {
+	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
+}
+
+// streamMember is a member dashboard's live stream. The first events patch
+// every widget from current state (a reconnect after a restart or a sleep
+// shows the truth, not old signals); then each change re-renders only the
+// widgets that show it. Once its headers are decided the stream leaves
+// net/http for a goroutine of its own (stream_detach.go).
+func (s *dashboardPages) streamMember(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("member")
+	if _, err := s.household.Member(ctx, id); err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			// Gone (deleted): a 404 would be retried forever; go home instead.
+			_ = startStream(c).Redirect("/")
+			return nil
+		}
+		return err
+	}
+	if s.live == nil {
+		return apperr.New(apperr.Internal, "live updates are not configured")
+	}
+	sub := s.live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
+	csrf := httpkit.CSRFToken(c)
+	switch st, taken := s.detached.Detach(c); {
+	case st != nil:
+		go func() {
+			defer st.End()
+			defer sub.Close()
+			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf)
+		}()
+		return nil
+	case taken: // shutting down: the connection is closed, the page reconnects
+		sub.Close()
+		return nil
+	}
+	defer sub.Close()
+	sse := startStream(c)
+	s.memberStream(ctx, sse, c.Response(), sub, id, csrf)
+	return nil
+}
+
+// memberStream patches the dashboard through sse (and out, which the
+// shared pre-encoded patches are written to) until the client goes, the
+// hub closes or a write fails.
+func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
+	sub *live.Sub, id, csrf string) {
+	w := httpkit.SSEWriter{ResponseWriter: out}
+	loc := s.board.opt.Location
+	day := today(loc)
+	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
+		return
+	}
+	tick := time.NewTicker(s.board.opt.KeepAlive)
+	defer tick.Stop()
+	for {
+		var set widgets
+		select {
+		case <-ctx.Done():
+			return
+		case <-sub.Done():
+			return
+		case <-tick.C:
+			if d := today(loc); d != day { // midnight: a new day, new document
+				day, set = d, wAll
+			} else if keepAlive(sse) != nil {
+				return
+			}
+		case <-sub.Resync():
+			set = wAll
+		case ev := <-sub.C():
+			set = affected(ev, id)
+			set |= drain(sub, id)
+		}
+		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
+			return
+		}
+	}
+}
+
+// drain folds events already queued into one re-render.
+func drain(sub *live.Sub, member string) widgets {
+	var set widgets
+	for {
+		select {
+		case ev := <-sub.C():
+			set |= affected(ev, member)
+		default:
+			return set
+		}
+	}
+}
+
+// patchDashboard re-renders the given widgets from current state. A failed
+// render is logged and skipped (the stream stays up); a failed write ends it.
+// The events for a widget set are encoded once per change of the member's
+// model and shared by every open stream (page_cache.go splices each
+// stream's CSRF token in); only the keep-alive is written per stream.
+func (s *board) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
+	e, err := s.sharedEntry(ctx, id)
+	if err == nil && e == nil { // a hub without generations: nothing to share
+		var d kioskview.Dashboard
+		if d, err = s.sharedModel(ctx, id, csrf); err == nil {
+			if err := writePatches(sse, d, csrf, set); err != nil {
+				return err
+			}
+			return keepAlive(sse)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if apperr.Is(err, apperr.NotFound) {
+			return sse.Redirect("/")
+		}
+		s.log.Error("live: render dashboard", "member", id, "err", err)
+		return nil
+	}
+	p, err := e.patches(set, s.patchRenders)
+	if err != nil {
+		s.log.Error("live: render dashboard", "member", id, "err", err)
+		return nil
+	}
+	if err := p.writeTo(w, csrf); err != nil {
+		return err
+	}
+	return keepAlive(sse) // flushes
+}
+
+// writePatches writes the Datastar events that patch the widgets in set.
+func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard, csrf string, set widgets) error {
+	parts := []struct {
+		w   widgets
+		cmp func() error
+	}{
+		{wWeight, func() error { return sse.PatchElementTempl(kioskview.WeightWidgetView(d.State.Weight)) }},
+		{wNutrition, func() error { return sse.PatchElementTempl(kioskview.NutritionWidgetView(d.State.Nutrition)) }},
+		{wBody, func() error { return sse.PatchElementTempl(kioskview.BodyWidgetView(d.State.Body)) }},
+		{wWorkouts, func() error { return sse.PatchElementTempl(kioskview.WorkoutsWidgetView(d.State.Workouts)) }},
+		{wCurated, func() error { return sse.PatchElementTempl(kioskview.CuratedView(d.Curated)) }},
+		{wPlaylist, func() error { return sse.PatchElementTempl(kioskview.PlaylistView(d.Playlist)) }},
+		{wCoach, func() error { return sse.PatchElementTempl(kioskview.CoachView(d.Coach)) }},
+		{wHead, func() error {
+			if err := sse.PatchElementTempl(kioskview.Switcher(d.Member.ID, d.Members)); err != nil {
+				return err
+			}
+			if err := sse.PatchElementTempl(kioskview.PrivacyToggle(d.Member, csrf)); err != nil {
+				return err
+			}
+			return sse.MarshalAndPatchSignals(map[string]any{"_private": d.Member.Private})
+		}},
+	}
+	for _, p := range parts {
+		if set&p.w != 0 {
+			if err := p.cmp(); err != nil {
+				return err
+			}
+		}
+	}
+	if set == wAll {
+		// (Re)connected: the forms just patched carry the token of the
+		// cookie this stream was opened with; make the page's header match.
+		if err := sse.MarshalAndPatchSignals(map[string]any{"_csrf": csrf}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamHousehold is the household screen's live stream: tiles re-render
+// when anyone logs something or changes privacy.
+func (s *homePages) streamHousehold(c echo.Context) error {
+	ctx := c.Request().Context()
+	if s.live == nil {
+		return apperr.New(apperr.Internal, "live updates are not configured")
+	}
+	sub := s.live.Subscribe(live.TopicHousehold)
+	defer sub.Close()
+	sse := startStream(c)
+	send := func() error {
+		tiles, err := s.householdTiles(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.log.Error("live: render household", "err", err)
+			return nil
+		}
+		if err := sse.PatchElementTempl(kioskview.Tiles(tiles)); err != nil {
+			return err
+		}
+		if err := sse.PatchElementTempl(kioskview.AdminAlert(s.adminAlert(ctx))); err != nil {
+			return err
+		}
+		return keepAlive(sse)
+	}
+	if send() != nil {
+		return nil
+	}
+	tick := time.NewTicker(s.opt.KeepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-sub.Done():
+			return nil
+		case <-tick.C:
+			if keepAlive(sse) != nil {
+				return nil
+			}
+		case <-sub.Resync():
+			if send() != nil {
+				return nil
+			}
+		case <-sub.C():
+			drain(sub, "")
+			if send() != nil {
+				return nil
+			}
+		}
+	}
+}
