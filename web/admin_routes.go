@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"hearth/internal/debugvars"
 	"hearth/internal/health"
 	"hearth/internal/household"
 )
@@ -129,35 +128,4 @@ func (s *Server) adminRoutes(g *echo.Group) {
 	}
 	g.GET("/api", s.adminAPIDoc)
 	g.GET("/screens", s.adminScreens)
-}
-
-// adminAPIRoutes registers the admin JSON APIs (agents, runs, scheduled
-// tasks) on the admin's /api group: a session, the bearer token, or a
-// loopback client when neither a password nor a token is configured.
-// Unknown paths under /api are 401 without the admin, 404 with.
-func (s *Server) adminAPIRoutes(e, debug *echo.Group) {
-	idem := s.idempotent
-	// Runtime figures (goroutines, heap, RSS, open files) for operators and
-	// cmd/hearth-load: admin only, and debugvars itself answers loopback only.
-	debug.GET("/vars", echo.WrapHandler(debugvars.Handler()))
-	if s.deps.Admin.Agents != nil {
-		e.GET("/agents", s.apiAgents)
-		e.GET("/agents/:agent/assignments", s.apiAssignments)
-		e.POST("/agents/:agent/run", s.apiAgentRun, idem)
-		e.POST("/agents/:agent/run-background", s.apiAgentRunBackground, idem)
-		e.POST("/agents/:agent/assignments/:assignment/run", s.apiAssignmentRun, idem)
-		e.GET("/runs", s.apiRuns)
-		e.GET("/runs/:id", s.apiRun)
-		s.threadAPIRoutes(e)
-	}
-	if s.deps.Admin.Workflows != nil {
-		s.workflowAPIRoutes(e)
-	}
-	if s.deps.Admin.Schedule != nil {
-		e.GET("/agent/tasks", s.apiTasks)
-		e.POST("/agent/tasks", s.apiTaskCreate, idem)
-		e.GET("/agent/tasks/:id", s.apiTask)
-		e.PUT("/agent/tasks/:id", s.apiTaskUpdate)
-		e.DELETE("/agent/tasks/:id", s.apiTaskDelete)
-	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,23 +12,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/views"
+	"hearth/web/api"
 	"hearth/web/httpkit"
 )
-
-// openAPIDoc is the OpenAPI 3.1 description of every /api route, kept in
-// the repository beside the handlers. TestOpenAPIDescribesEveryRoute fails
-// when a route under /api is missing from it, and TestAPIResponsesMatch…
-// validates real responses against it (kin-openapi).
-//
-//go:embed openapi.json
-var openAPIDoc []byte
-
-// OpenAPI returns the embedded description.
-func OpenAPI() []byte { return openAPIDoc }
-
-func (s *Server) apiOpenAPI(c echo.Context) error {
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, openAPIDoc)
-}
 
 // oasDoc is the part of the document the admin page renders.
 type oasDoc struct {
@@ -76,7 +61,7 @@ var (
 func apiDocView() (views.APIDoc, error) {
 	apiViewOnce.Do(func() {
 		var d oasDoc
-		if apiViewErr = json.Unmarshal(openAPIDoc, &d); apiViewErr != nil {
+		if apiViewErr = json.Unmarshal(api.Spec(), &d); apiViewErr != nil {
 			return
 		}
 		v := views.APIDoc{Title: d.Info.Title, Version: d.Info.Version, Description: d.Info.Description}

@@ -14,12 +14,12 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
 
-	"hearth/web"
+	"hearth/web/api"
 )
 
 func loadOpenAPI(t *testing.T) *openapi3.T {
 	t.Helper()
-	doc, err := openapi3.NewLoader().LoadFromData(web.OpenAPI())
+	doc, err := openapi3.NewLoader().LoadFromData(api.Spec())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 		registered[key] = true
 		item := doc.Paths.Value(oasPath(rt.Path))
 		if item == nil || item.GetOperation(rt.Method) == nil {
-			t.Errorf("%s %s is a route but web/openapi.json does not describe it", rt.Method, rt.Path)
+			t.Errorf("%s %s is a route but web/api/openapi.json does not describe it", rt.Method, rt.Path)
 		}
 	}
 	if len(registered) < 20 {
@@ -72,7 +72,7 @@ func TestOpenAPIDescribesEveryRoute(t *testing.T) {
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
 			if !registered[method+" "+path] {
-				t.Errorf("web/openapi.json describes %s %s, which is not a route", method, path)
+				t.Errorf("web/api/openapi.json describes %s %s, which is not a route", method, path)
 			}
 		}
 	}
@@ -342,7 +342,7 @@ func TestAdminAPIPageRendersTheDescription(t *testing.T) {
 		t.Error("the page loads something from outside")
 	}
 	served := s.do(swReq{method: http.MethodGet, path: "/api/openapi.json"})
-	if served.Body.String() != string(web.OpenAPI()) {
+	if served.Body.String() != string(api.Spec()) {
 		t.Error("/api/openapi.json is not the embedded description")
 	}
 }

@@ -7,9 +7,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"hearth/internal/household"
 	"hearth/views"
 	"hearth/web/adminauth"
+	"hearth/web/api"
 	"hearth/web/httpkit"
 	"hearth/web/kiosk"
 	"hearth/web/programs"
@@ -58,29 +58,9 @@ func (s *Server) routes(e *echo.Echo) {
 	// Kiosk pages: household network, no login.
 	kiosk.Routes(e, s.kioskDeps(), s.kioskOptions(), mw)
 
-	// Household JSON API.
-	api := e.Group("/api/v1", append(request, s.idempotent)...) // bodies capped at MaxJSONBody by bodyLimit
-	api.GET("/members", s.apiMembers)
-	api.GET("/members/:member/weight", s.apiWeightList)
-	api.POST("/members/:member/weight", s.apiWeightCreate)
-	api.GET("/members/:member/meals", s.apiMealList)
-	api.POST("/members/:member/meals", s.apiMealCreate)
-	api.GET("/members/:member/workouts", s.apiWorkoutList)
-	api.POST("/members/:member/workouts", s.apiWorkoutCreate)
-	api.GET("/members/:member/body-scans", s.apiScanList)
-	api.POST("/members/:member/body-scans", s.apiScanCreate)
-	api.PATCH("/members/:member/weight/:id", s.apiWeightEdit)
-	api.DELETE("/members/:member/weight/:id", s.apiEntryDelete(household.EntryWeight))
-	api.PATCH("/members/:member/meals/:id", s.apiMealEdit)
-	api.DELETE("/members/:member/meals/:id", s.apiEntryDelete(household.EntryMeal))
-	api.PATCH("/members/:member/workouts/:id", s.apiWorkoutEdit)
-	api.DELETE("/members/:member/workouts/:id", s.apiEntryDelete(household.EntryWorkout))
-	api.PATCH("/members/:member/body-scans/:id", s.apiScanEdit)
-	api.DELETE("/members/:member/body-scans/:id", s.apiEntryDelete(household.EntryScan))
-	api.GET("/health-dashboard/:member/:date", s.apiDashboard)
-	api.GET("/catalog", s.apiCatalog)
-	api.POST("/members/:member/prompts/:prompt/answer", s.apiAnswer)
-	e.GET("/api/openapi.json", s.apiOpenAPI, request...)
+	// The JSON APIs: the household API, its description and the admin APIs.
+	apiDeps, apiOpt := s.apiDeps()
+	api.Routes(e, apiDeps, apiOpt, mw)
 
 	// Admin area: the login and logout are open; everything else under
 	// /admin, the admin APIs under /api and /debug authenticate first.
@@ -89,7 +69,14 @@ func (s *Server) routes(e *echo.Echo) {
 	k.POST("/admin/login", s.login)
 	k.POST("/admin/logout", s.logout)
 	s.adminRoutes(e.Group("/admin", append(admin, s.idempotent)...))
-	s.adminAPIRoutes(e.Group("/api", admin...), e.Group("/debug", admin...))
+}
+
+// apiDeps are the services and options of the JSON APIs.
+func (s *Server) apiDeps() (api.Deps, api.Options) {
+	d, a := s.deps, s.deps.Admin
+	return api.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live,
+			Agents: a.Agents, Definitions: a.Definitions, Schedule: a.Schedule, Workflows: a.Workflows, AdminMembers: a.Household},
+		api.Options{KeepAlive: s.opt.KeepAlive}
 }
 
 // diskFullMemory is how long /healthz reports a failed write for lack of disk.

@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"net/http"
@@ -10,13 +10,19 @@ import (
 	"hearth/internal/apperr"
 )
 
-// MaxRunsLimit is the largest page of runs the API and pages return.
-const MaxRunsLimit = 500
+// maxRunsLimit is the largest page of runs (agent or workflow) the API returns.
+const maxRunsLimit = 500
 
-// runFilter reads agent, assignment, member, status, limit and before from
+// runs are the agent runs API.
+type runs struct {
+	agents  Agents
+	members MemberLookup // nil: a member filter is not checked
+}
+
+// filter reads agent, assignment, member, status, limit and before from
 // the query; bad values, and agents, assignments and members Hearth does not
 // know, are Invalid with the field named.
-func (s *Server) runFilter(c echo.Context, defLimit int) (agent.RunFilter, error) {
+func (h runs) filter(c echo.Context, defLimit int) (agent.RunFilter, error) {
 	f := agent.RunFilter{Agent: c.QueryParam("agent"), Assignment: c.QueryParam("assignment"),
 		Member: c.QueryParam("member"), Status: agent.Status(c.QueryParam("status")), Limit: defLimit}
 	errs := map[string]string{}
@@ -25,7 +31,7 @@ func (s *Server) runFilter(c echo.Context, defLimit int) (agent.RunFilter, error
 	}
 	if f.Agent != "" || f.Assignment != "" {
 		agents, assignments := map[string]bool{}, map[string]bool{}
-		for _, a := range s.deps.Admin.Agents.Agents() {
+		for _, a := range h.agents.Agents() {
 			agents[a.ID] = true
 			for _, as := range a.Assignments {
 				assignments[as.ID] = true
@@ -38,15 +44,15 @@ func (s *Server) runFilter(c echo.Context, defLimit int) (agent.RunFilter, error
 			errs["assignment"] = "is not an assignment Hearth knows"
 		}
 	}
-	if f.Member != "" && s.deps.Admin.Household != nil {
-		if _, err := s.deps.Admin.Household.Member(c.Request().Context(), f.Member); err != nil {
+	if f.Member != "" && h.members != nil {
+		if _, err := h.members.Member(c.Request().Context(), f.Member); err != nil {
 			errs["member"] = "is not a member of the household"
 		}
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxRunsLimit {
-			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(MaxRunsLimit)
+		if err != nil || n < 1 || n > maxRunsLimit {
+			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(maxRunsLimit)
 		}
 		f.Limit = n
 	}
@@ -63,13 +69,13 @@ func (s *Server) runFilter(c echo.Context, defLimit int) (agent.RunFilter, error
 	return f, nil
 }
 
-// apiRuns lists runs, newest first, filtered by the query.
-func (s *Server) apiRuns(c echo.Context) error {
-	f, err := s.runFilter(c, 50)
+// list lists runs, newest first, filtered by the query.
+func (h runs) list(c echo.Context) error {
+	f, err := h.filter(c, 50)
 	if err != nil {
 		return err
 	}
-	runs, err := s.deps.Admin.Agents.Runs().List(c.Request().Context(), f)
+	runs, err := h.agents.Runs().List(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
@@ -85,13 +91,13 @@ func runID(c echo.Context) (int64, error) {
 	return id, nil
 }
 
-// apiRun returns one run with its prompt, output, tool calls and errors.
-func (s *Server) apiRun(c echo.Context) error {
+// get returns one run with its prompt, output, tool calls and errors.
+func (h runs) get(c echo.Context) error {
 	id, err := runID(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.deps.Admin.Agents.Runs().Get(c.Request().Context(), id)
+	run, err := h.agents.Runs().Get(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}

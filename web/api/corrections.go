@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"net/http"
@@ -41,7 +41,7 @@ func patchTime(s *string, field string, errs map[string]string) *time.Time {
 	return &t
 }
 
-func (s *Server) apiWeightEdit(c echo.Context) error {
+func (h entries) weightEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
@@ -56,14 +56,14 @@ func (s *Server) apiWeightEdit(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	r, err := s.deps.Household.EditWeight(c.Request().Context(), c.Param("member"), id, p)
+	r, err := h.h.EditWeight(c.Request().Context(), c.Param("member"), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, r)
 }
 
-func (s *Server) apiMealEdit(c echo.Context) error {
+func (h entries) mealEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func (s *Server) apiMealEdit(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	m, err := s.deps.Household.EditMeal(c.Request().Context(), c.Param("member"), id, p)
+	m, err := h.h.EditMeal(c.Request().Context(), c.Param("member"), id, p)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ type workoutPatchBody struct {
 	MaxHR       *int     `json:"max_hr"`
 }
 
-func (s *Server) apiWorkoutEdit(c echo.Context) error {
+func (h entries) workoutEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
@@ -109,14 +109,14 @@ func (s *Server) apiWorkoutEdit(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	w, err := s.deps.Household.EditWorkout(c.Request().Context(), c.Param("member"), id, p)
+	w, err := h.h.EditWorkout(c.Request().Context(), c.Param("member"), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, w)
 }
 
-func (s *Server) apiScanEdit(c echo.Context) error {
+func (h entries) scanEdit(c echo.Context) error {
 	id, err := entryID(c)
 	if err != nil {
 		return err
@@ -131,22 +131,22 @@ func (s *Server) apiScanEdit(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	sc, err := s.deps.Household.EditBodyScan(c.Request().Context(), c.Param("member"), id, p)
+	sc, err := h.h.EditBodyScan(c.Request().Context(), c.Param("member"), id, p)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, sc)
 }
 
-// apiEntryDelete deletes one entry of kind: 204, or 404 for an id that is
+// delete deletes one entry of kind: 204, or 404 for an id that is
 // not the member's.
-func (s *Server) apiEntryDelete(kind household.EntryKind) echo.HandlerFunc {
+func (h entries) delete(kind household.EntryKind) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id, err := entryID(c)
 		if err != nil {
 			return err
 		}
-		if _, err := s.deps.Household.Delete(c.Request().Context(), c.Param("member"), kind, id); err != nil {
+		if _, err := h.h.Delete(c.Request().Context(), c.Param("member"), kind, id); err != nil {
 			return err
 		}
 		return c.NoContent(http.StatusNoContent)

@@ -1,7 +1,6 @@
-package web
+package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,34 +16,18 @@ import (
 	"hearth/web/httpkit"
 )
 
-// Workflows is the workflow runtime as the API and the admin use it
-// (*workflow.Runtime).
-type Workflows interface {
-	Workflows() []workflow.Info
-	Workflow(id string) (*workflow.Workflow, error)
-	Start(ctx context.Context, req workflow.StartRequest) (workflow.Run, error)
-	Get(ctx context.Context, id int64) (workflow.Run, error)
-	List(ctx context.Context, f workflow.Filter) ([]workflow.Run, error)
-	Resume(ctx context.Context, id int64, path string, data json.RawMessage) (workflow.Run, error)
-	Restart(ctx context.Context, id int64) (workflow.Run, error)
-	Pause(ctx context.Context, id int64) (workflow.Run, error)
-	Waiting(ctx context.Context, member string) ([]workflow.Waiting, error)
+// workflows are the workflow API: the workflows, their runs, and a run's
+// events as a stream.
+type workflows struct {
+	wf        Workflows
+	members   memberCheck
+	live      Live // nil: a run's events are refused
+	keepAlive time.Duration
 }
 
-func (s *Server) workflowAPIRoutes(e *echo.Group) {
-	e.GET("/workflows", s.apiWorkflows)
-	e.POST("/workflows/:id/runs", s.apiWorkflowStart, s.idempotent)
-	e.GET("/workflow-runs", s.apiWorkflowRuns)
-	e.GET("/workflow-runs/:id", s.apiWorkflowRun)
-	e.POST("/workflow-runs/:id/resume", s.apiWorkflowResume, s.idempotent)
-	e.POST("/workflow-runs/:id/restart", s.apiWorkflowRestart)
-	e.POST("/workflow-runs/:id/pause", s.apiWorkflowPause)
-	e.GET("/workflow-runs/:id/events", s.apiWorkflowEvents)
-}
-
-// apiWorkflows lists the workflows with their schemas and graphs.
-func (s *Server) apiWorkflows(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"workflows": s.deps.Admin.Workflows.Workflows()})
+// list lists the workflows with their schemas and graphs.
+func (h workflows) list(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]any{"workflows": h.wf.Workflows()})
 }
 
 // workflowStartBody starts a run for a member.
@@ -53,10 +36,10 @@ type workflowStartBody struct {
 	Input  json.RawMessage `json:"input"`
 }
 
-// apiWorkflowStart starts a run and answers 201 with it at once (status
+// start starts a run and answers 201 with it at once (status
 // running); GET /api/workflow-runs/:id or its events follow it.
-func (s *Server) apiWorkflowStart(c echo.Context) error {
-	wf := s.deps.Admin.Workflows
+func (h workflows) start(c echo.Context) error {
+	wf := h.wf
 	if _, err := wf.Workflow(c.Param("id")); err != nil {
 		return err
 	}
@@ -68,7 +51,7 @@ func (s *Server) apiWorkflowStart(c echo.Context) error {
 	if b.Member == "" {
 		return apperr.FieldErrors(map[string]string{"member": "is required"})
 	}
-	if err := s.memberExists(c.Request().Context(), b.Member); err != nil {
+	if err := h.members.exists(c.Request().Context(), b.Member); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return apperr.FieldErrors(map[string]string{"member": "is not a member of the household"})
 		}
@@ -86,13 +69,13 @@ func (s *Server) apiWorkflowStart(c echo.Context) error {
 	return c.JSON(http.StatusCreated, run)
 }
 
-// apiWorkflowRuns lists runs, newest first, filtered by workflow, member and status.
-func (s *Server) apiWorkflowRuns(c echo.Context) error {
-	f, err := s.workflowFilter(c)
+// runs lists runs, newest first, filtered by workflow, member and status.
+func (h workflows) runs(c echo.Context) error {
+	f, err := h.filter(c)
 	if err != nil {
 		return err
 	}
-	runs, err := s.deps.Admin.Workflows.List(c.Request().Context(), f)
+	runs, err := h.wf.List(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
@@ -105,7 +88,7 @@ func (s *Server) apiWorkflowRuns(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"runs": runs})
 }
 
-func (s *Server) workflowFilter(c echo.Context) (workflow.Filter, error) {
+func (h workflows) filter(c echo.Context) (workflow.Filter, error) {
 	f := workflow.Filter{Workflow: c.QueryParam("workflow"), Member: c.QueryParam("member"),
 		Status: workflow.Status(c.QueryParam("status")), Limit: 50}
 	errs := map[string]string{}
@@ -113,19 +96,19 @@ func (s *Server) workflowFilter(c echo.Context) (workflow.Filter, error) {
 		errs["status"] = "must be one of running, suspended, success, failed, paused"
 	}
 	if f.Workflow != "" {
-		if _, err := s.deps.Admin.Workflows.Workflow(f.Workflow); err != nil {
+		if _, err := h.wf.Workflow(f.Workflow); err != nil {
 			errs["workflow"] = "is not a workflow Hearth knows"
 		}
 	}
 	if f.Member != "" {
-		if err := s.memberExists(c.Request().Context(), f.Member); err != nil {
+		if err := h.members.exists(c.Request().Context(), f.Member); err != nil {
 			errs["member"] = "is not a member of the household"
 		}
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxRunsLimit {
-			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(MaxRunsLimit)
+		if err != nil || n < 1 || n > maxRunsLimit {
+			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(maxRunsLimit)
 		}
 		f.Limit = n
 	}
@@ -144,14 +127,14 @@ func workflowRunID(c echo.Context) (int64, error) {
 	return id, nil
 }
 
-// apiWorkflowRun returns a run with its steps: inputs, outputs, what a
+// run returns a run with its steps: inputs, outputs, what a
 // suspended step asks and the answers it got.
-func (s *Server) apiWorkflowRun(c echo.Context) error {
+func (h workflows) run(c echo.Context) error {
 	id, err := workflowRunID(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.deps.Admin.Workflows.Get(c.Request().Context(), id)
+	run, err := h.wf.Get(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
@@ -164,10 +147,10 @@ type resumeBody struct {
 	Data json.RawMessage `json:"data"`
 }
 
-// apiWorkflowResume answers a suspended step: 409 when the run is not
+// resume answers a suspended step: 409 when the run is not
 // suspended or the step not waiting, 400 when the data does not match the
 // step's resume schema.
-func (s *Server) apiWorkflowResume(c echo.Context) error {
+func (h workflows) resume(c echo.Context) error {
 	id, err := workflowRunID(c)
 	if err != nil {
 		return err
@@ -186,61 +169,61 @@ func (s *Server) apiWorkflowResume(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	run, err := s.deps.Admin.Workflows.Resume(c.Request().Context(), id, b.Step, b.Data)
+	run, err := h.wf.Resume(c.Request().Context(), id, b.Step, b.Data)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, run)
 }
 
-// apiWorkflowRestart continues a failed or paused run (409 otherwise).
-func (s *Server) apiWorkflowRestart(c echo.Context) error {
+// restart continues a failed or paused run (409 otherwise).
+func (h workflows) restart(c echo.Context) error {
 	id, err := workflowRunID(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.deps.Admin.Workflows.Restart(c.Request().Context(), id)
+	run, err := h.wf.Restart(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, run)
 }
 
-// apiWorkflowPause pauses a running run before its next step, or takes a
+// pause pauses a running run before its next step, or takes a
 // suspended one off the waiting list (409 otherwise).
-func (s *Server) apiWorkflowPause(c echo.Context) error {
+func (h workflows) pause(c echo.Context) error {
 	id, err := workflowRunID(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.deps.Admin.Workflows.Pause(c.Request().Context(), id)
+	run, err := h.wf.Pause(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, run)
 }
 
-// apiWorkflowEvents streams a run's events as Server-Sent Events: first a
+// events streams a run's events as Server-Sent Events: first a
 // "snapshot" event with the run as GET returns it, then one event per step
 // started, finished, failed or suspended and per status change (the event
 // name is its type, the data a workflow.Event), and a fresh snapshot
 // after each status change. The stream ends after the snapshot of a run
 // that succeeded or failed; it stays open while a run runs, waits or is
 // paused, with a comment every keep-alive interval.
-func (s *Server) apiWorkflowEvents(c echo.Context) error {
+func (h workflows) events(c echo.Context) error {
 	id, err := workflowRunID(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	wf := s.deps.Admin.Workflows
+	wf := h.wf
 	if _, err := wf.Get(ctx, id); err != nil {
 		return err
 	}
-	if s.deps.Live == nil {
+	if h.live == nil {
 		return apperr.New(apperr.Internal, "live updates are not configured")
 	}
-	sub := s.deps.Live.Subscribe(live.TopicAdmin)
+	sub := h.live.Subscribe(live.TopicAdmin)
 	defer sub.Close()
 	events := httpkit.StartJSONEvents(c)
 	send := func(event string, v any) error {
@@ -263,7 +246,7 @@ func (s *Server) apiWorkflowEvents(c echo.Context) error {
 	if end, err := snapshot(); end || err != nil {
 		return nil
 	}
-	tick := time.NewTicker(s.opt.KeepAlive)
+	tick := time.NewTicker(h.keepAlive)
 	defer tick.Stop()
 	for {
 		select {

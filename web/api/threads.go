@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"context"
@@ -16,19 +16,19 @@ import (
 	"hearth/web/httpkit"
 )
 
-func (s *Server) threadAPIRoutes(e *echo.Group) {
-	e.GET("/agents/:agent/threads", s.apiThreads)
-	e.POST("/agents/:agent/threads", s.apiThreadCreate, s.idempotent)
-	e.GET("/threads/:id", s.apiThread)
-	e.POST("/threads/:id/messages", s.apiThreadMessage, s.idempotent)
-	e.DELETE("/threads/:id", s.apiThreadDelete)
+// threads are the chat threads API: an agent's conversations with a
+// member, and the chat turns in them.
+type threads struct {
+	agents    agents // the agents one can talk to
+	members   memberCheck
+	keepAlive time.Duration
 }
 
 // chatPartner is NotFound unless id is an agent one can talk to: one
 // registered in code or one made in admin.
-func (s *Server) chatPartner(ctx context.Context, id string) error {
-	_, err := s.deps.Admin.Agents.Agent(id)
-	if err != nil && s.adminMade(ctx, id) {
+func (h threads) chatPartner(ctx context.Context, id string) error {
+	_, err := h.agents.agents.Agent(id)
+	if err != nil && h.agents.adminMade(ctx, id) {
 		return nil
 	}
 	return err
@@ -36,12 +36,12 @@ func (s *Server) chatPartner(ctx context.Context, id string) error {
 
 // threadMember checks ?member or a body's member: required, and one of
 // the household.
-func (s *Server) threadMember(c echo.Context, member string) (string, error) {
+func (h threads) threadMember(c echo.Context, member string) (string, error) {
 	member = strings.TrimSpace(member)
 	if member == "" {
 		return "", apperr.FieldErrors(map[string]string{"member": "is required"})
 	}
-	if err := s.memberExists(c.Request().Context(), member); err != nil {
+	if err := h.members.exists(c.Request().Context(), member); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return "", apperr.FieldErrors(map[string]string{"member": "is not a member of the household"})
 		}
@@ -50,25 +50,13 @@ func (s *Server) threadMember(c echo.Context, member string) (string, error) {
 	return member, nil
 }
 
-// memberExists is NotFound unless member is one of the household.
-func (s *Server) memberExists(ctx context.Context, member string) error {
-	var err error
-	switch {
-	case s.deps.Admin.Household != nil:
-		_, err = s.deps.Admin.Household.Member(ctx, member)
-	case s.deps.Household != nil:
-		_, err = s.deps.Household.Member(ctx, member)
-	}
-	return err
-}
-
-// apiThreads lists an agent's threads with a member, most recent first.
-func (s *Server) apiThreads(c echo.Context) error {
-	agents := s.deps.Admin.Agents
-	if err := s.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
+// list lists an agent's threads with a member, most recent first.
+func (h threads) list(c echo.Context) error {
+	agents := h.agents.agents
+	if err := h.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
-	member, err := s.threadMember(c, c.QueryParam("member"))
+	member, err := h.threadMember(c, c.QueryParam("member"))
 	if err != nil {
 		return err
 	}
@@ -88,17 +76,17 @@ type threadBody struct {
 	Title  string `json:"title"`
 }
 
-// apiThreadCreate starts an empty thread (201).
-func (s *Server) apiThreadCreate(c echo.Context) error {
-	agents := s.deps.Admin.Agents
-	if err := s.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
+// create starts an empty thread (201).
+func (h threads) create(c echo.Context) error {
+	agents := h.agents.agents
+	if err := h.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
 	var b threadBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
 	}
-	member, err := s.threadMember(c, b.Member)
+	member, err := h.threadMember(c, b.Member)
 	if err != nil {
 		return err
 	}
@@ -124,15 +112,15 @@ type threadView struct {
 	Messages []agent.ThreadMessage `json:"messages"`
 }
 
-// apiThread returns a thread with its messages, oldest first: texts, tool
+// get returns a thread with its messages, oldest first: texts, tool
 // calls (name and arguments) and tool results.
-func (s *Server) apiThread(c echo.Context) error {
+func (h threads) get(c echo.Context) error {
 	id, err := threadID(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	ts := s.deps.Admin.Agents.Threads()
+	ts := h.agents.agents.Threads()
 	t, err := ts.Thread(ctx, id)
 	if err != nil {
 		return err
@@ -152,14 +140,14 @@ type messageBody struct {
 	Content string `json:"content"`
 }
 
-// apiThreadMessage sends the thread's member's message to its agent. The
+// message sends the thread's member's message to its agent. The
 // answer is generated on the engine's own context: it is stored even if
 // the client goes away. With Accept: text/event-stream the answer streams:
 // "delta" events ({"text"}), "tool" events ({"tool", "label", "args"}) as
 // tools are called, "reset" when a failed model's partial text is
 // replaced, then one "message" event with the stored answer (or "error").
 // Otherwise the answer comes as JSON once it is complete.
-func (s *Server) apiThreadMessage(c echo.Context) error {
+func (h threads) message(c echo.Context) error {
 	id, err := threadID(c)
 	if err != nil {
 		return err
@@ -172,7 +160,7 @@ func (s *Server) apiThreadMessage(c echo.Context) error {
 		return apperr.FieldErrors(map[string]string{"content": "is required"})
 	}
 	ctx := c.Request().Context()
-	agents := s.deps.Admin.Agents
+	agents := h.agents.agents
 	t, err := agents.Threads().Thread(ctx, id)
 	if err != nil {
 		return err
@@ -187,7 +175,7 @@ func (s *Server) apiThreadMessage(c echo.Context) error {
 		return apperr.New(apperr.Internal, "the chat turn has no stream")
 	}
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/event-stream") {
-		return s.streamChat(c, cs)
+		return h.streamChat(c, cs)
 	}
 	done, err := agents.Wait(ctx, run.ID)
 	if err != nil {
@@ -221,10 +209,10 @@ func toolEvents(evs []agent.ChatEvent) []chatTool {
 
 // streamChat writes a chat turn's events as Server-Sent Events until the
 // turn is over or the client goes (the turn carries on and is stored).
-func (s *Server) streamChat(c echo.Context, cs *agent.ChatStream) error {
+func (h threads) streamChat(c echo.Context, cs *agent.ChatStream) error {
 	ev := httpkit.StartJSONEvents(c)
 	ctx := c.Request().Context()
-	tick := time.NewTicker(s.opt.KeepAlive)
+	tick := time.NewTicker(h.keepAlive)
 	defer tick.Stop()
 	sent := 0
 	for {
@@ -262,13 +250,13 @@ func (s *Server) streamChat(c echo.Context, cs *agent.ChatStream) error {
 	}
 }
 
-// apiThreadDelete removes a thread, its messages and its own memory (204).
-func (s *Server) apiThreadDelete(c echo.Context) error {
+// delete removes a thread, its messages and its own memory (204).
+func (h threads) delete(c echo.Context) error {
 	id, err := threadID(c)
 	if err != nil {
 		return err
 	}
-	if err := s.deps.Admin.Agents.DeleteThread(c.Request().Context(), id); err != nil {
+	if err := h.agents.agents.DeleteThread(c.Request().Context(), id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)

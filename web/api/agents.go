@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"context"
@@ -14,15 +14,22 @@ import (
 	"hearth/web/httpkit"
 )
 
-// apiAgents lists the registered agents with their assignments, then the
+// agents are the agents API: the registered agents (code) and the agents
+// made in admin (a definition with a current version, no code).
+type agents struct {
+	agents Agents
+	defs   Definitions // nil: no agents made in admin
+}
+
+// list lists the registered agents with their assignments, then the
 // agents made in admin (declarative definitions without code: no
 // assignments; they run through POST /api/agents/:agent/run).
-func (s *Server) apiAgents(c echo.Context) error {
-	agents := s.deps.Admin.Agents.Agents()
+func (h agents) list(c echo.Context) error {
+	agents := h.agents.Agents()
 	if agents == nil {
 		agents = []agent.AgentInfo{}
 	}
-	made, err := s.adminMadeAgents(c.Request().Context())
+	made, err := h.adminMadeAgents(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -31,8 +38,8 @@ func (s *Server) apiAgents(c echo.Context) error {
 
 // adminMadeAgents describes the agents that exist only as a definition
 // (with a current version).
-func (s *Server) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error) {
-	defs := s.deps.Admin.Definitions
+func (h agents) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error) {
+	defs := h.defs
 	if defs == nil {
 		return nil, nil
 	}
@@ -42,7 +49,7 @@ func (s *Server) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error)
 	}
 	var out []agent.AgentInfo
 	for _, sum := range list {
-		if _, err := s.deps.Admin.Agents.Agent(sum.AgentID); err == nil || sum.Version == 0 {
+		if _, err := h.agents.Agent(sum.AgentID); err == nil || sum.Version == 0 {
 			continue // a code agent's definition, or every version rolled back
 		}
 		v, err := defs.Active(ctx, sum.AgentID)
@@ -57,17 +64,17 @@ func (s *Server) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error)
 
 // adminMade reports whether id is an agent made in admin (not registered,
 // with a current definition).
-func (s *Server) adminMade(ctx context.Context, id string) bool {
-	if _, err := s.deps.Admin.Agents.Agent(id); err == nil || s.deps.Admin.Definitions == nil {
+func (h agents) adminMade(ctx context.Context, id string) bool {
+	if _, err := h.agents.Agent(id); err == nil || h.defs == nil {
 		return false
 	}
-	_, err := s.deps.Admin.Definitions.Active(ctx, id)
+	_, err := h.defs.Active(ctx, id)
 	return err == nil
 }
 
-// apiAssignments lists one agent's assignments and their default schedules.
-func (s *Server) apiAssignments(c echo.Context) error {
-	info, err := s.deps.Admin.Agents.Agent(c.Param("agent"))
+// assignments lists one agent's assignments and their default schedules.
+func (h agents) assignments(c echo.Context) error {
+	info, err := h.agents.Agent(c.Param("agent"))
 	if err != nil {
 		return err
 	}
@@ -81,8 +88,8 @@ type chatBody struct {
 	ThreadID int64  `json:"thread_id"`
 }
 
-func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
-	if _, err := s.deps.Admin.Agents.Agent(c.Param("agent")); err != nil && !s.adminMade(c.Request().Context(), c.Param("agent")) {
+func (h agents) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
+	if _, err := h.agents.Agent(c.Param("agent")); err != nil && !h.adminMade(c.Request().Context(), c.Param("agent")) {
 		return agent.FreeformRequest{}, err
 	}
 	var b chatBody
@@ -106,45 +113,45 @@ func (s *Server) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
 		ThreadID: b.ThreadID, Trigger: agent.TriggerAPI}, nil
 }
 
-// apiAgentRun sends a chat message and answers with the finished run; the
+// run sends a chat message and answers with the finished run; the
 // reply is in its output and thread_id names the conversation. An agent
 // made in admin answers through its definition (definition.Runner.Answer):
 // the run's output is its composed result, and without a model it is a
 // recorded run that says the agent needs one.
-func (s *Server) apiAgentRun(c echo.Context) error {
-	req, err := s.chatRequest(c)
+func (h agents) run(c echo.Context) error {
+	req, err := h.chatRequest(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	if s.adminMade(ctx, req.Agent) {
-		res, err := s.deps.Admin.Definitions.Answer(ctx, req.Agent, definition.Params{Member: req.Member, Message: req.Message, Trigger: agent.TriggerAPI})
+	if h.adminMade(ctx, req.Agent) {
+		res, err := h.defs.Answer(ctx, req.Agent, definition.Params{Member: req.Member, Message: req.Message, Trigger: agent.TriggerAPI})
 		if res.RunID == 0 {
 			return err
 		}
-		run, gerr := s.deps.Admin.Agents.Runs().Get(ctx, res.RunID)
+		run, gerr := h.agents.Runs().Get(ctx, res.RunID)
 		if gerr != nil {
 			return gerr
 		}
 		return c.JSON(http.StatusOK, run) // a failed run carries its error
 	}
-	run, err := s.deps.Admin.Agents.Freeform(c.Request().Context(), req)
+	run, err := h.agents.Freeform(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, run)
 }
 
-// apiAgentRunBackground queues the chat run and answers 202 at once.
-func (s *Server) apiAgentRunBackground(c echo.Context) error {
-	req, err := s.chatRequest(c)
+// runBackground queues the chat run and answers 202 at once.
+func (h agents) runBackground(c echo.Context) error {
+	req, err := h.chatRequest(c)
 	if err != nil {
 		return err
 	}
-	if s.adminMade(c.Request().Context(), req.Agent) {
+	if h.adminMade(c.Request().Context(), req.Agent) {
 		return apperr.New(apperr.Conflict, "agent %q is made in admin: run it with POST /api/agents/%s/run", req.Agent, req.Agent)
 	}
-	run, err := s.deps.Admin.Agents.StartFreeform(c.Request().Context(), req)
+	run, err := h.agents.StartFreeform(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
@@ -158,13 +165,13 @@ type assignmentRunBody struct {
 	Wait   bool   `json:"wait"`
 }
 
-// apiAssignmentRun starts an assignment for one member or every member. With
+// assignmentRun starts an assignment for one member or every member. With
 // "wait" it answers 200 when the runs have finished, else 202 with the
 // queued runs (a run already active for the same member is returned, not
 // duplicated).
-func (s *Server) apiAssignmentRun(c echo.Context) error {
+func (h agents) assignmentRun(c echo.Context) error {
 	agentID, assignmentID := c.Param("agent"), c.Param("assignment")
-	if err := s.checkAssignment(agentID, assignmentID); err != nil {
+	if err := h.checkAssignment(agentID, assignmentID); err != nil {
 		return err
 	}
 	var b assignmentRunBody
@@ -179,7 +186,7 @@ func (s *Server) apiAssignmentRun(c echo.Context) error {
 		return apperr.FieldErrors(map[string]string{"member": `is required (or "all": true for every member)`})
 	}
 	ctx := c.Request().Context()
-	orch := s.deps.Admin.Agents
+	orch := h.agents
 	var runs []agent.Run
 	var err error
 	switch {
@@ -211,8 +218,8 @@ func (s *Server) apiAssignmentRun(c echo.Context) error {
 }
 
 // checkAssignment is NotFound unless the agent has the assignment.
-func (s *Server) checkAssignment(agentID, assignmentID string) error {
-	info, err := s.deps.Admin.Agents.Agent(agentID)
+func (h agents) checkAssignment(agentID, assignmentID string) error {
+	info, err := h.agents.Agent(agentID)
 	if err != nil {
 		return err
 	}

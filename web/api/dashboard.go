@@ -1,4 +1,4 @@
-package web
+package api
 
 import (
 	"net/http"
@@ -20,33 +20,42 @@ type dashboardBody struct {
 	RunID int64 `json:"run_id"`
 }
 
-// apiDashboard returns a member's document for a day (YYYY-MM-DD or
+// documents are the stored daily dashboards and their prompts' answers.
+type documents struct {
+	household  Household
+	dashboards Dashboards
+}
+
+// dashboard returns a member's document for a day (YYYY-MM-DD or
 // "today"); without one, 404 {"error", "fallback": "live"}: show live data.
-func (s *Server) apiDashboard(c echo.Context) error {
+func (h documents) dashboard(c echo.Context) error {
 	ctx := c.Request().Context()
-	if s.deps.Dashboards == nil {
+	if h.dashboards == nil {
 		return apperr.NotFoundf("no dashboards")
 	}
 	member := c.Param("member")
-	if _, err := s.deps.Household.Member(ctx, member); err != nil {
+	if _, err := h.household.Member(ctx, member); err != nil {
 		return err
 	}
 	day := c.Param("date")
 	if day == "today" {
-		day = s.deps.Dashboards.Day(time.Now())
+		day = h.dashboards.Day(time.Now())
 	} else if _, err := time.Parse(time.DateOnly, day); err != nil {
 		return apperr.FieldErrors(map[string]string{"date": "must be YYYY-MM-DD or today"})
 	}
-	st, err := s.deps.Dashboards.Get(ctx, member, day)
+	st, err := h.dashboards.Get(ctx, member, day)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, dashboardBody{Document: st.Document, RunID: st.RunID})
 }
 
-// apiCatalog lists the catalog; optional filters q, kind, program, limit.
-func (s *Server) apiCatalog(c echo.Context) error {
-	if s.deps.Catalog == nil {
+// catalog is the content catalog.
+type catalog struct{ catalog Catalog }
+
+// list lists the catalog; optional filters q, kind, program, limit.
+func (h catalog) list(c echo.Context) error {
+	if h.catalog == nil {
 		return c.JSON(http.StatusOK, map[string]any{"items": []content.Item{}})
 	}
 	f := content.Filter{Query: c.QueryParam("q"), Kind: c.QueryParam("kind"), Program: c.QueryParam("program")}
@@ -59,7 +68,7 @@ func (s *Server) apiCatalog(c echo.Context) error {
 	} else {
 		f.Limit = content.MaxLimit
 	}
-	items, err := s.deps.Catalog.List(c.Request().Context(), f)
+	items, err := h.catalog.List(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}
@@ -73,10 +82,10 @@ type answerBody struct {
 	Answer *string `json:"answer"`
 }
 
-// apiAnswer records a tap answer (one of the prompt's options) to a prompt
+// answer records a tap answer (one of the prompt's options) to a prompt
 // of the member's current document.
-func (s *Server) apiAnswer(c echo.Context) error {
-	if s.deps.Dashboards == nil {
+func (h documents) answer(c echo.Context) error {
+	if h.dashboards == nil {
 		return apperr.NotFoundf("no prompts")
 	}
 	var b answerBody
@@ -86,7 +95,7 @@ func (s *Server) apiAnswer(c echo.Context) error {
 	if b.Answer == nil {
 		return apperr.FieldErrors(map[string]string{"answer": "is required"})
 	}
-	a, err := s.deps.Dashboards.RecordAnswer(c.Request().Context(), c.Param("member"), c.Param("prompt"), *b.Answer, "tap", 0)
+	a, err := h.dashboards.RecordAnswer(c.Request().Context(), c.Param("member"), c.Param("prompt"), *b.Answer, "tap", 0)
 	if err != nil {
 		return err
 	}

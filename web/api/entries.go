@@ -1,7 +1,6 @@
-package web
+package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 
@@ -13,30 +12,9 @@ import (
 	"hearth/web/httpkit"
 )
 
-// Household is what the household API and pages need to record and list entries.
-type Household interface {
-	Member(ctx context.Context, id string) (health.Member, error)
-	Members(ctx context.Context) ([]health.Member, error)
-	LogWeight(ctx context.Context, member string, in household.WeightInput) (health.WeightReading, error)
-	LogMeal(ctx context.Context, member string, in household.MealInput) (health.Meal, error)
-	LogWorkout(ctx context.Context, member string, in household.WorkoutInput) (health.Workout, error)
-	LogBodyScan(ctx context.Context, member string, in household.ScanInput) (health.BodyScan, error)
-	Weights(ctx context.Context, member string, limit int) ([]health.WeightReading, error)
-	Meals(ctx context.Context, member string, limit int) ([]health.Meal, error)
-	Workouts(ctx context.Context, member string, limit int) ([]health.Workout, error)
-	BodyScans(ctx context.Context, member string, limit int) ([]health.BodyScan, error)
-
-	Weight(ctx context.Context, member string, id int64) (health.WeightReading, error)
-	Meal(ctx context.Context, member string, id int64) (health.Meal, error)
-	Workout(ctx context.Context, member string, id int64) (health.Workout, error)
-	BodyScan(ctx context.Context, member string, id int64) (health.BodyScan, error)
-	EditWeight(ctx context.Context, member string, id int64, p household.WeightPatch) (health.WeightReading, error)
-	EditMeal(ctx context.Context, member string, id int64, p household.MealPatch) (health.Meal, error)
-	EditWorkout(ctx context.Context, member string, id int64, p household.WorkoutPatch) (health.Workout, error)
-	EditBodyScan(ctx context.Context, member string, id int64, p household.ScanPatch) (health.BodyScan, error)
-	Delete(ctx context.Context, member string, kind household.EntryKind, id int64) (household.Trashed, error)
-	Restore(ctx context.Context, member string, trashID int64) (household.Trashed, error)
-}
+// entries are the household API's members and entries: list and create
+// here, correct and delete in corrections.go.
+type entries struct{ h Household }
 
 func listLimit(c echo.Context) (int, error) {
 	s := c.QueryParam("limit")
@@ -50,8 +28,8 @@ func listLimit(c echo.Context) (int, error) {
 	return n, nil
 }
 
-func (s *Server) apiMembers(c echo.Context) error {
-	ms, err := s.deps.Household.Members(c.Request().Context())
+func (h entries) members(c echo.Context) error {
+	ms, err := h.h.Members(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -69,7 +47,7 @@ type weightBody struct {
 	Confirm    bool     `json:"confirm"`
 }
 
-func (s *Server) apiWeightCreate(c echo.Context) error {
+func (h entries) weightCreate(c echo.Context) error {
 	var b weightBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
@@ -82,7 +60,7 @@ func (s *Server) apiWeightCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	r, err := s.deps.Household.LogWeight(c.Request().Context(), c.Param("member"),
+	r, err := h.h.LogWeight(c.Request().Context(), c.Param("member"),
 		household.WeightInput{MeasuredAt: at, Weight: *b.WeightKg, Unit: health.KG, BodyFatPct: b.BodyFatPct, LeanMassKg: b.LeanMassKg,
 			Confirm: b.Confirm})
 	if err != nil {
@@ -91,12 +69,12 @@ func (s *Server) apiWeightCreate(c echo.Context) error {
 	return c.JSON(http.StatusCreated, r)
 }
 
-func (s *Server) apiWeightList(c echo.Context) error {
+func (h entries) weightList(c echo.Context) error {
 	n, err := listLimit(c)
 	if err != nil {
 		return err
 	}
-	rs, err := s.deps.Household.Weights(c.Request().Context(), c.Param("member"), n)
+	rs, err := h.h.Weights(c.Request().Context(), c.Param("member"), n)
 	if err != nil {
 		return err
 	}
@@ -123,7 +101,7 @@ func orZero(f *float64) float64 {
 	return *f
 }
 
-func (s *Server) apiMealCreate(c echo.Context) error {
+func (h entries) mealCreate(c echo.Context) error {
 	var b mealBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
@@ -139,7 +117,7 @@ func (s *Server) apiMealCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	m, err := s.deps.Household.LogMeal(c.Request().Context(), c.Param("member"), household.MealInput{EatenAt: at,
+	m, err := h.h.LogMeal(c.Request().Context(), c.Param("member"), household.MealInput{EatenAt: at,
 		Name: *b.Name, Calories: *b.Calories, ProteinG: orZero(b.ProteinG), CarbsG: orZero(b.CarbsG), FatG: orZero(b.FatG), Confirm: b.Confirm})
 	if err != nil {
 		return err
@@ -147,12 +125,12 @@ func (s *Server) apiMealCreate(c echo.Context) error {
 	return c.JSON(http.StatusCreated, m)
 }
 
-func (s *Server) apiMealList(c echo.Context) error {
+func (h entries) mealList(c echo.Context) error {
 	n, err := listLimit(c)
 	if err != nil {
 		return err
 	}
-	ms, err := s.deps.Household.Meals(c.Request().Context(), c.Param("member"), n)
+	ms, err := h.h.Meals(c.Request().Context(), c.Param("member"), n)
 	if err != nil {
 		return err
 	}
@@ -172,7 +150,7 @@ type workoutBody struct {
 	ContentID   string   `json:"content_id"`
 }
 
-func (s *Server) apiWorkoutCreate(c echo.Context) error {
+func (h entries) workoutCreate(c echo.Context) error {
 	var b workoutBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
@@ -188,7 +166,7 @@ func (s *Server) apiWorkoutCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	w, err := s.deps.Household.LogWorkout(c.Request().Context(), c.Param("member"), household.WorkoutInput{StartedAt: at,
+	w, err := h.h.LogWorkout(c.Request().Context(), c.Param("member"), household.WorkoutInput{StartedAt: at,
 		Type: *b.Type, Title: b.Title, DurationMin: *b.DurationMin, AvgHR: b.AvgHR, MaxHR: b.MaxHR, ContentID: b.ContentID})
 	if err != nil {
 		return err
@@ -196,12 +174,12 @@ func (s *Server) apiWorkoutCreate(c echo.Context) error {
 	return c.JSON(http.StatusCreated, w)
 }
 
-func (s *Server) apiWorkoutList(c echo.Context) error {
+func (h entries) workoutList(c echo.Context) error {
 	n, err := listLimit(c)
 	if err != nil {
 		return err
 	}
-	ws, err := s.deps.Household.Workouts(c.Request().Context(), c.Param("member"), n)
+	ws, err := h.h.Workouts(c.Request().Context(), c.Param("member"), n)
 	if err != nil {
 		return err
 	}
@@ -220,7 +198,7 @@ type scanBody struct {
 	VisceralFat *float64 `json:"visceral_fat"`
 }
 
-func (s *Server) apiScanCreate(c echo.Context) error {
+func (h entries) scanCreate(c echo.Context) error {
 	var b scanBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
 		return err
@@ -236,7 +214,7 @@ func (s *Server) apiScanCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return apperr.FieldErrors(errs)
 	}
-	sc, err := s.deps.Household.LogBodyScan(c.Request().Context(), c.Param("member"), household.ScanInput{ScannedAt: at,
+	sc, err := h.h.LogBodyScan(c.Request().Context(), c.Param("member"), household.ScanInput{ScannedAt: at,
 		BodyFatPct: *b.BodyFatPct, LeanMassKg: *b.LeanMassKg, FatMassKg: b.FatMassKg, BoneMassKg: b.BoneMassKg, VisceralFat: b.VisceralFat})
 	if err != nil {
 		return err
@@ -244,12 +222,12 @@ func (s *Server) apiScanCreate(c echo.Context) error {
 	return c.JSON(http.StatusCreated, sc)
 }
 
-func (s *Server) apiScanList(c echo.Context) error {
+func (h entries) scanList(c echo.Context) error {
 	n, err := listLimit(c)
 	if err != nil {
 		return err
 	}
-	ss, err := s.deps.Household.BodyScans(c.Request().Context(), c.Param("member"), n)
+	ss, err := h.h.BodyScans(c.Request().Context(), c.Param("member"), n)
 	if err != nil {
 		return err
 	}
