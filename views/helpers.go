@@ -70,6 +70,12 @@ func postForm(url string) string {
 	return fmt.Sprintf("@post('%s', {contentType: 'form', headers: {'X-CSRF-Token': $_csrf}})", url)
 }
 
+// PostForm is postForm for the audience packages' templates.
+func PostForm(url string) string { return postForm(url) }
+
+// GetForm is getForm for the audience packages' templates.
+func GetForm(url string) string { return getForm(url) }
+
 // getForm sends the closest form's fields as a Datastar GET.
 func getForm(url string) string {
 	if !safePath.MatchString(url) {
@@ -178,14 +184,6 @@ func mediaURL(ctx context.Context, u string) templ.SafeURL {
 		u = AssetURL(ctx, name)
 	}
 	return templ.URL(u)
-}
-
-// lastOutcome is ": ran", ": failed"… after a task's last run time.
-func lastOutcome(t TaskRow) string {
-	if t.LastOutcome == "" {
-		return ""
-	}
-	return ": " + t.LastOutcome
 }
 
 // Plural is "1 day", "3 days".

@@ -323,8 +323,3 @@ type MessageView struct {
 	When    string // "today 07:12"
 	Dismiss string // the dismiss URL (validated path)
 }
-
-// MessageRow is a message in the admin's list.
-type MessageRow struct {
-	Member, Agent, Source, Text, When, Status string
-}

@@ -46,3 +46,6 @@ func (f FormState) Value(k string) string { return f.Values[k] }
 
 // Error returns the error of a field.
 func (f FormState) Error(k string) string { return f.Errors[k] }
+
+// Option is one choice of a select.
+type Option struct{ Value, Label string }

@@ -475,3 +475,6 @@ func (s *Server) kioskUndo(c echo.Context) error {
 	_ = httpkit.NewSSE(c).PatchElementTempl(views.Toast(entryNames[t.Kind]+" restored.", "", ""))
 	return nil
 }
+
+// round1 rounds to one decimal (a weight as the forms show it).
+func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }

@@ -1,19 +1,10 @@
 package web
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"slices"
-	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
-
-	"hearth/views"
-	"hearth/web/httpkit"
 )
 
 // openAPIDoc is the OpenAPI 3.1 description of every /api route, kept in
@@ -29,135 +20,4 @@ func OpenAPI() []byte { return openAPIDoc }
 
 func (s *Server) apiOpenAPI(c echo.Context) error {
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSONCharsetUTF8, openAPIDoc)
-}
-
-// oasDoc is the part of the document the admin page renders.
-type oasDoc struct {
-	Info struct {
-		Title, Version, Description string
-	}
-	Paths      map[string]map[string]oasOp
-	Components struct {
-		Schemas   map[string]json.RawMessage
-		Responses map[string]struct {
-			Description string
-			Content     map[string]struct{ Schema json.RawMessage }
-		}
-	}
-}
-
-type oasOp struct {
-	Summary, Description string
-	Tags                 []string
-	Parameters           []struct {
-		Name, In, Description string
-		Required              bool
-		Schema                json.RawMessage
-	}
-	RequestBody *struct {
-		Description string
-		Content     map[string]struct{ Schema json.RawMessage }
-	}
-	Responses map[string]struct {
-		Ref         string `json:"$ref"`
-		Description string
-		Content     map[string]struct{ Schema json.RawMessage }
-	}
-	Security []map[string][]string
-}
-
-var (
-	apiViewOnce sync.Once
-	apiView     views.APIDoc
-	apiViewErr  error
-)
-
-// apiDocView turns the description into the admin page's view model, once.
-func apiDocView() (views.APIDoc, error) {
-	apiViewOnce.Do(func() {
-		var d oasDoc
-		if apiViewErr = json.Unmarshal(openAPIDoc, &d); apiViewErr != nil {
-			return
-		}
-		v := views.APIDoc{Title: d.Info.Title, Version: d.Info.Version, Description: d.Info.Description}
-		paths := make([]string, 0, len(d.Paths))
-		for p := range d.Paths {
-			paths = append(paths, p)
-		}
-		slices.Sort(paths)
-		for _, p := range paths {
-			for _, m := range []string{"get", "post", "put", "patch", "delete"} {
-				o, ok := d.Paths[p][m]
-				if !ok {
-					continue
-				}
-				op := views.APIOp{Method: strings.ToUpper(m), Path: p, Summary: o.Summary, Description: o.Description,
-					Auth: "none (household network)", Anchor: strings.NewReplacer("/", "-", "{", "", "}", "").Replace(m + p)}
-				if len(o.Security) > 0 {
-					op.Auth = "admin: session cookie, bearer token, or a loopback client when neither is configured"
-				}
-				for _, pr := range o.Parameters {
-					op.Params = append(op.Params, views.APIParam{Name: pr.Name, In: pr.In, Required: pr.Required,
-						Description: pr.Description, Schema: compact(pr.Schema)})
-				}
-				if o.RequestBody != nil {
-					op.Body = pretty(o.RequestBody.Content["application/json"].Schema)
-				}
-				codes := make([]string, 0, len(o.Responses))
-				for c := range o.Responses {
-					codes = append(codes, c)
-				}
-				slices.Sort(codes)
-				for _, c := range codes {
-					r := o.Responses[c]
-					desc, schema := r.Description, pretty(r.Content["application/json"].Schema)
-					if r.Ref != "" {
-						name := strings.TrimPrefix(r.Ref, "#/components/responses/")
-						cr := d.Components.Responses[name]
-						desc, schema = cr.Description, pretty(cr.Content["application/json"].Schema)
-					}
-					op.Responses = append(op.Responses, views.APIResponse{Code: c, Description: desc, Schema: schema})
-				}
-				v.Ops = append(v.Ops, op)
-			}
-		}
-		names := make([]string, 0, len(d.Components.Schemas))
-		for n := range d.Components.Schemas {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			v.Schemas = append(v.Schemas, views.APISchema{Name: n, JSON: pretty(d.Components.Schemas[n])})
-		}
-		apiView = v
-	})
-	return apiView, apiViewErr
-}
-
-func pretty(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
-
-// adminAPIDoc renders the description readably (server-side, no CDN).
-func (s *Server) adminAPIDoc(c echo.Context) error {
-	v, err := apiDocView()
-	if err != nil {
-		return fmt.Errorf("web: openapi.json: %w", err)
-	}
-	return httpkit.Render(c, http.StatusOK, views.AdminAPIPage(views.AdminAPI{AdminPage: s.adminPage(c, "API", "api"), Doc: v}))
 }

@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/household"
 	"hearth/views"
+	"hearth/web/admin"
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
@@ -52,7 +53,7 @@ func (s *Server) routes(e *echo.Echo) {
 	}
 	mw := httpkit.Middleware{Request: []echo.MiddlewareFunc{s.withAssets, s.bodyLimit, s.textGate, s.csrf},
 		Admin: s.auth.Require, Idempotent: s.idempotent}
-	request, admin := mw.Request, mw.AdminChain()
+	request := mw.Request
 
 	// Kiosk pages: household network, no login.
 	k := e.Group("", request...)
@@ -115,11 +116,33 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Admin area: the login and logout are open; everything else under
 	// /admin, the admin APIs under /api and /debug authenticate first.
-	k.GET("/admin/login", s.pageLogin)
-	k.POST("/admin/login", s.login)
-	k.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", append(admin, s.idempotent)...))
-	s.adminAPIRoutes(e.Group("/api", admin...), e.Group("/debug", admin...))
+	admin.Routes(e, s.adminDeps(), s.adminOptions(), mw)
+	s.adminAPIRoutes(e.Group("/api", mw.AdminChain()...), e.Group("/debug", mw.AdminChain()...))
+}
+
+// adminDeps are the admin area's services (package admin).
+func (s *Server) adminDeps() admin.Deps {
+	d := s.deps
+	var members admin.Members = d.Household // the admin selects: the admin's household service, else the kiosk's
+	if d.Admin.Household != nil {
+		members = d.Admin.Household
+	}
+	deps := admin.Deps{Auth: s.auth, Members: members, Live: d.Live, Household: d.Admin.Household, Agents: d.Admin.Agents,
+		Schedule: d.Admin.Schedule, Catalog: d.Admin.Catalog, Importer: d.Admin.Importer, Definitions: d.Admin.Definitions,
+		Backups: d.Admin.Backups, MemberData: d.Admin.MemberData, Workflows: d.Admin.Workflows, Model: d.Admin.Model,
+		Evals: d.Admin.Evals, Messages: d.Messages}
+	if d.Programs != nil {
+		deps.Programs = s.programs
+	}
+	return deps
+}
+
+// adminOptions are the admin area's per-server values.
+func (s *Server) adminOptions() admin.Options {
+	o := s.opt
+	return admin.Options{Logger: s.log, Location: o.Location, KeepAlive: o.KeepAlive, Version: o.Version,
+		UploadDir: s.deps.Admin.UploadDir, MaxImportBytes: s.deps.Admin.MaxImportBytes, APISpec: openAPIDoc,
+		ScreenURL: func() admin.ScreenAddress { return admin.ScreenAddress(ScreenURL(o.ListenAddr, o.Hosts)) }}
 }
 
 // diskFullMemory is how long /healthz reports a failed write for lack of disk.
