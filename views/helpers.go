@@ -115,14 +115,6 @@ func AssetURL(ctx context.Context, name string) string {
 	return "/static/" + name
 }
 
-// lastOutcome is ": ran", ": failed"… after a task's last run time.
-func lastOutcome(t TaskRow) string {
-	if t.LastOutcome == "" {
-		return ""
-	}
-	return ": " + t.LastOutcome
-}
-
 // Plural is "1 day", "3 days".
 func Plural(n int, word string) string {
 	if n == 1 {
@@ -130,9 +122,3 @@ func Plural(n int, word string) string {
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
-
-// postForm, getForm and openSheet are the core and admin templates' names
-// for PostForm, GetForm and OpenSheet.
-func postForm(url string) string   { return PostForm(url) }
-func getForm(url string) string    { return GetForm(url) }
-func openSheet(name string) string { return OpenSheet(name) }

@@ -74,7 +74,6 @@ type ProgramCard struct {
 	Substituted string
 }
 
-// MessageRow is a message in the admin's list.
-type MessageRow struct {
-	Member, Agent, Source, Text, When, Status string
-}
+
+// Option is one choice of a select.
+type Option struct{ Value, Label string }

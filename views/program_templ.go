@@ -508,7 +508,7 @@ func programForm(p ProgramCard, op string) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var20 string
-			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(postForm(p.Action))
+			templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(PostForm(p.Action))
 			if templ_7745c5c3_Err != nil {
 				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/program.templ`, Line: 119, Col: 38}
 			}

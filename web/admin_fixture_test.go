@@ -24,6 +24,7 @@ import (
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 	"hearth/web"
+	"hearth/web/admin"
 )
 
 // noteTask is the tiny test assignment: it writes a note into memory. When
@@ -131,7 +132,7 @@ type adminEnv struct {
 	uploadDir string
 	maxImport int64
 	// model is Admin → Model (nil: the page is absent).
-	model web.ModelAdmin
+	model admin.ModelAdmin
 }
 
 type envOption func(*web.Options, *adminEnv)
@@ -148,7 +149,7 @@ func withMaxImport(n int64) envOption {
 }
 
 // withModel serves Admin → Model from what build makes over the env's hub.
-func withModel(build func(hub *live.Hub) web.ModelAdmin) envOption {
+func withModel(build func(hub *live.Hub) admin.ModelAdmin) envOption {
 	return func(_ *web.Options, env *adminEnv) { env.model = build(env.hub) }
 }
 

@@ -12,7 +12,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/live"
 	"hearth/internal/store/storetest"
-	"hearth/web"
+	"hearth/web/admin"
 )
 
 // Admin → Model follows a connection check live: the page's stream shows
@@ -33,7 +33,7 @@ func TestAdminModelLiveCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var adm *llm.ModelAdmin
-	env := newAdminEnv(t, withModel(func(hub *live.Hub) web.ModelAdmin {
+	env := newAdminEnv(t, withModel(func(hub *live.Hub) admin.ModelAdmin {
 		adm = llm.NewModelAdmin(context.Background(), rt, ends, hub, llm.AdminOptions{})
 		return adm
 	}))

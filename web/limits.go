@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/content"
 	"hearth/internal/voice"
+	"hearth/web/admin"
 	"hearth/web/httpkit"
 )
 
@@ -84,7 +85,7 @@ func (s *Server) routeBodyLimit(route string) int64 {
 	case "/admin/imports":
 		n := s.deps.Admin.MaxImportBytes
 		if n <= 0 {
-			n = DefaultMaxImportBytes
+			n = admin.DefaultMaxImportBytes
 		}
 		return n + multipartSlack
 	case "/admin/catalog/import":

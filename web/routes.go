@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/views"
+	"hearth/web/admin"
 	"hearth/web/adminauth"
 	"hearth/web/api"
 	"hearth/web/httpkit"
@@ -31,7 +32,7 @@ type Deps struct {
 	Coach      kiosk.DayPreparer  // nil: no "prepare my day now"
 	Alerts     kiosk.Alerts       // nil: no admin badge on the household view
 	Programs   programs.Programs  // nil: no program controls
-	Messages   Messages           // nil: no messages from the coach
+	Messages   kiosk.Messages     // nil: no messages from the coach
 	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
 	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
@@ -53,7 +54,6 @@ func (s *Server) routes(e *echo.Echo) {
 	}
 	mw := httpkit.Middleware{Request: []echo.MiddlewareFunc{s.withAssets, s.bodyLimit, s.textGate, s.csrf},
 		Admin: s.auth.Require, Idempotent: s.idempotent}
-	request, admin := mw.Request, mw.AdminChain()
 
 	// Kiosk pages: household network, no login.
 	kiosk.Routes(e, s.kioskDeps(), s.kioskOptions(), mw)
@@ -63,12 +63,8 @@ func (s *Server) routes(e *echo.Echo) {
 	api.Routes(e, apiDeps, apiOpt, mw)
 
 	// Admin area: the login and logout are open; everything else under
-	// /admin, the admin APIs under /api and /debug authenticate first.
-	k := e.Group("", request...)
-	k.GET("/admin/login", s.pageLogin)
-	k.POST("/admin/login", s.login)
-	k.POST("/admin/logout", s.logout)
-	s.adminRoutes(e.Group("/admin", append(admin, s.idempotent)...))
+	// /admin authenticates first.
+	admin.Routes(e, s.adminDeps(), s.adminOptions(), mw)
 }
 
 // apiDeps are the services and options of the JSON APIs.
@@ -77,6 +73,31 @@ func (s *Server) apiDeps() (api.Deps, api.Options) {
 	return api.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live,
 			Agents: a.Agents, Definitions: a.Definitions, Schedule: a.Schedule, Workflows: a.Workflows, AdminMembers: a.Household},
 		api.Options{KeepAlive: s.opt.KeepAlive}
+}
+
+// adminDeps are the admin area's services (package admin).
+func (s *Server) adminDeps() admin.Deps {
+	d := s.deps
+	var members admin.Members = d.Household // the admin selects: the admin's household service, else the kiosk's
+	if d.Admin.Household != nil {
+		members = d.Admin.Household
+	}
+	deps := admin.Deps{Auth: s.auth, Members: members, Live: d.Live, Household: d.Admin.Household, Agents: d.Admin.Agents,
+		Schedule: d.Admin.Schedule, Catalog: d.Admin.Catalog, Importer: d.Admin.Importer, Definitions: d.Admin.Definitions,
+		Backups: d.Admin.Backups, MemberData: d.Admin.MemberData, Workflows: d.Admin.Workflows, Model: d.Admin.Model,
+		Evals: d.Admin.Evals, Messages: d.Messages}
+	if d.Programs != nil {
+		deps.Programs = s.programs
+	}
+	return deps
+}
+
+// adminOptions are the admin area's per-server values.
+func (s *Server) adminOptions() admin.Options {
+	o := s.opt
+	return admin.Options{Logger: s.log, Location: o.Location, KeepAlive: o.KeepAlive, Version: o.Version,
+		UploadDir: s.deps.Admin.UploadDir, MaxImportBytes: s.deps.Admin.MaxImportBytes, APISpec: api.Spec(),
+		ScreenURL: func() admin.ScreenAddress { return admin.ScreenAddress(ScreenURL(o.ListenAddr, o.Hosts)) }}
 }
 
 // diskFullMemory is how long /healthz reports a failed write for lack of disk.

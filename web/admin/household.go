@@ -1,0 +1,272 @@
+package admin
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hearth/internal/apperr"
+	"hearth/internal/health"
+	"hearth/internal/household"
+	"hearth/internal/messages"
+	"hearth/views"
+	"hearth/views/adminview"
+	"hearth/web/httpkit"
+)
+
+// householdPages are Admin → Household: members, goals, programs, a
+// member's messages, export and erasure.
+type householdPages struct {
+	*core
+	household  HouseholdAdmin
+	memberData MemberData      // nil: no export or erasure
+	programs   ProgramControls // nil: no program controls
+	messages   Messages        // nil: no messages on the member page
+}
+
+var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
+	"fat_g", "height_cm", "birth_date", "sex", "activity_level", "private_figures"}
+
+func fmtOpt(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
+}
+
+func memberForm(m health.Member) map[string]string {
+	v := map[string]string{"id": m.ID, "name": m.Name, "avatar": m.Avatar, "color": m.Color, "unit": string(m.Unit),
+		"calories": fmtOpt(m.Targets.Calories), "protein_g": fmtOpt(m.Targets.ProteinG), "carbs_g": fmtOpt(m.Targets.CarbsG),
+		"fat_g": fmtOpt(m.Targets.FatG), "height_cm": fmtOpt(m.HeightCm), "sex": m.Sex, "activity_level": m.ActivityLevel}
+	if m.GoalWeightKg != nil {
+		v["goal_weight"] = strconv.FormatFloat(round1(m.Unit.FromKg(*m.GoalWeightKg)), 'f', -1, 64)
+	}
+	if m.BirthDate != nil {
+		v["birth_date"] = m.BirthDate.Format(time.DateOnly)
+	}
+	if m.PrivateFigures {
+		v["private_figures"] = "1"
+	}
+	return v
+}
+
+func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
+
+// optFloat parses an optional numeric form field.
+func optFloat(c echo.Context, name string, errs map[string]string) *float64 {
+	v := strings.TrimSpace(c.FormValue(name))
+	if v == "" {
+		return nil
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", "."), 64)
+	if err != nil {
+		errs[name] = "must be a number"
+		return nil
+	}
+	return &f
+}
+
+func memberInput(c echo.Context, errs map[string]string) household.MemberInput {
+	return household.MemberInput{ID: c.FormValue("id"), Name: c.FormValue("name"), Color: c.FormValue("color"),
+		Avatar: c.FormValue("avatar"), Unit: health.Unit(c.FormValue("unit")),
+		Calories: optFloat(c, "calories", errs), ProteinG: optFloat(c, "protein_g", errs), CarbsG: optFloat(c, "carbs_g", errs),
+		FatG: optFloat(c, "fat_g", errs), GoalWeight: optFloat(c, "goal_weight", errs), HeightCm: optFloat(c, "height_cm", errs),
+		BirthDate: c.FormValue("birth_date"), Sex: c.FormValue("sex"), ActivityLevel: c.FormValue("activity_level"),
+		PrivateFigures: c.FormValue("private_figures") == "1"}
+}
+
+// formFailure turns an Invalid error into a FormState keeping the typed values;
+// other errors are returned for the error handler.
+func formFailure(err error, values map[string]string) (views.FormState, error) {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) || ae.Code != apperr.Invalid {
+		return views.FormState{}, err
+	}
+	fs := views.FormState{Values: values, Errors: map[string]string{}}
+	for k, v := range ae.Fields {
+		fs.Errors[k] = v
+	}
+	if len(ae.Fields) == 0 {
+		fs.Errors["_"] = ae.Message
+	}
+	return fs, nil
+}
+
+func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) (adminview.AdminHousehold, error) {
+	ms, err := s.household.Members(c.Request().Context())
+	if err != nil {
+		return adminview.AdminHousehold{}, err
+	}
+	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm}
+	for _, m := range ms {
+		row := adminview.AdminMemberRow{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit)}
+		if t := m.Targets; t.Calories != nil {
+			row.Targets = fmt.Sprintf("%s kcal · P %s g · C %s g · F %s g", fmtOpt(t.Calories), fmtOpt(t.ProteinG), fmtOpt(t.CarbsG), fmtOpt(t.FatG))
+		}
+		if m.GoalWeightKg != nil {
+			row.Goal = m.Unit.Format(*m.GoalWeightKg)
+		}
+		p.Members = append(p.Members, row)
+	}
+	return p, nil
+}
+
+func (s *householdPages) adminHousehold(c echo.Context) error {
+	p, err := s.householdPage(c, views.FormState{Values: map[string]string{"unit": "kg", "color": "#4f8cff"}})
+	if err != nil {
+		return err
+	}
+	return httpkit.Render(c, http.StatusOK, adminview.AdminHouseholdPage(p))
+}
+
+func (s *householdPages) adminMemberCreate(c echo.Context) error {
+	errs := map[string]string{}
+	in := memberInput(c, errs)
+	var err error
+	if len(errs) > 0 {
+		err = apperr.FieldErrors(errs)
+	} else {
+		_, err = s.household.CreateMember(c.Request().Context(), in)
+	}
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/admin/household/"+in.ID)
+	}
+	fs, err := formFailure(err, formValues(c, memberFormFields...))
+	if apperr.Is(err, apperr.Conflict) {
+		fs, err = views.FormState{Values: formValues(c, memberFormFields...), Errors: map[string]string{"id": "is already taken"}}, nil
+	}
+	if err != nil {
+		return err
+	}
+	p, err := s.householdPage(c, fs)
+	if err != nil {
+		return err
+	}
+	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminHouseholdPage(p))
+}
+
+func (s *householdPages) memberAdminPage(c echo.Context, form, goal *views.FormState) (adminview.AdminMember, error) {
+	ctx := c.Request().Context()
+	m, err := s.household.Member(ctx, c.Param("member"))
+	if err != nil {
+		return adminview.AdminMember{}, err
+	}
+	goals, err := s.household.Goals(ctx, m.ID, false)
+	if err != nil {
+		return adminview.AdminMember{}, err
+	}
+	p := adminview.AdminMember{AdminPage: s.adminPage(c, m.Name, "household"), ID: m.ID,
+		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}}}
+	if form != nil {
+		p.Form = *form
+	}
+	if goal != nil {
+		p.Goal = *goal
+	}
+	for _, g := range goals {
+		row := adminview.AdminGoalRow{ID: g.ID, Kind: g.Kind, Description: g.Description, Status: g.Status}
+		if g.Target != nil {
+			row.Target = fmtOpt(g.Target) + " " + g.Unit
+		}
+		p.Goals = append(p.Goals, row)
+	}
+	if s.programs != nil {
+		if p.Program, err = s.programs.Card(ctx, m.ID, "/admin/household/"+m.ID+"/program", false); err != nil {
+			return p, err
+		}
+	}
+	if p.Program != nil {
+		p.Program.CSRF = p.CSRF
+	}
+	p.Messages, err = messageRows(ctx, s.messages, s.opt.Location, messages.Filter{Member: m.ID, Limit: 20})
+	return p, err
+}
+
+func (s *householdPages) adminMember(c echo.Context) error {
+	var ok *views.FormState
+	if c.QueryParam("saved") == "1" {
+		m, err := s.household.Member(c.Request().Context(), c.Param("member"))
+		if err != nil {
+			return err
+		}
+		ok = &views.FormState{Values: memberForm(m), OK: "Saved."}
+	}
+	p, err := s.memberAdminPage(c, ok, nil)
+	if err != nil {
+		return err
+	}
+	return httpkit.Render(c, http.StatusOK, adminview.AdminMemberPage(p))
+}
+
+func (s *householdPages) adminMemberUpdate(c echo.Context) error {
+	errs := map[string]string{}
+	in := memberInput(c, errs)
+	in.ID = c.Param("member")
+	var err error
+	if len(errs) > 0 {
+		err = apperr.FieldErrors(errs)
+	} else {
+		_, err = s.household.UpdateMember(c.Request().Context(), in)
+	}
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/admin/household/"+in.ID+"?saved=1")
+	}
+	fs, err := formFailure(err, formValues(c, memberFormFields...))
+	if err != nil {
+		return err
+	}
+	p, err := s.memberAdminPage(c, &fs, nil)
+	if err != nil {
+		return err
+	}
+	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminMemberPage(p))
+}
+
+func (s *householdPages) adminGoalCreate(c echo.Context) error {
+	errs := map[string]string{}
+	in := household.GoalInput{Kind: c.FormValue("kind"), Description: c.FormValue("description"), Unit: c.FormValue("unit"),
+		Target: optFloat(c, "target", errs), TargetDate: c.FormValue("target_date")}
+	var err error
+	if len(errs) > 0 {
+		err = apperr.FieldErrors(errs)
+	} else {
+		_, err = s.household.AddGoal(c.Request().Context(), c.Param("member"), in)
+	}
+	if err == nil {
+		return c.Redirect(http.StatusSeeOther, "/admin/household/"+c.Param("member"))
+	}
+	fs, err := formFailure(err, formValues(c, "kind", "description", "target", "unit", "target_date"))
+	if err != nil {
+		return err
+	}
+	p, err := s.memberAdminPage(c, nil, &fs)
+	if err != nil {
+		return err
+	}
+	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminMemberPage(p))
+}
+
+func (s *householdPages) adminGoalStatus(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("goal"), 10, 64)
+	if err != nil {
+		return apperr.NotFoundf("no goal %q", c.Param("goal"))
+	}
+	if err := s.household.SetGoalStatus(c.Request().Context(), c.Param("member"), id, c.FormValue("status")); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/admin/household/"+c.Param("member"))
+}
+
+// formValues are the named fields of the submitted form.
+func formValues(c echo.Context, names ...string) map[string]string {
+	out := map[string]string{}
+	for _, n := range names {
+		out[n] = c.FormValue(n)
+	}
+	return out
+}
