@@ -74,6 +74,5 @@ type ProgramCard struct {
 	Substituted string
 }
 
-
 // Option is one choice of a select.
 type Option struct{ Value, Label string }
