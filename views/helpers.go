@@ -3,8 +3,10 @@ package views
 import (
 	"context"
 	"fmt"
+	"hearth/internal/health"
 	"regexp"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 )
@@ -122,3 +124,18 @@ func Plural(n int, word string) string {
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }
+
+// When renders a past time relative to now: "today 07:12", "yesterday
+// 18:30", "Mon 9 Feb".
+func When(t, now time.Time, loc *time.Location) string {
+	switch health.DaysAgo(t, now, loc) {
+	case 0:
+		return "today " + t.In(loc).Format("15:04")
+	case 1:
+		return "yesterday " + t.In(loc).Format("15:04")
+	}
+	return t.In(loc).Format("Mon 2 Jan")
+}
+
+// Round1 rounds to one decimal, as forms show a figure.
+func Round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"hearth/internal/apperr"
 	"regexp"
 	"strings"
 )
@@ -76,6 +77,17 @@ type AgentInfo struct {
 	Assignments []AssignmentInfo `json:"assignments"`
 	Tools       []string         `json:"tools"`
 	Model       string           `json:"model,omitempty"`
+}
+
+// HasAssignment is nil when the agent has the assignment, NotFound
+// otherwise.
+func (a AgentInfo) HasAssignment(id string) error {
+	for _, as := range a.Assignments {
+		if as.ID == id {
+			return nil
+		}
+	}
+	return apperr.NotFoundf("agent %q has no assignment %q", a.ID, id)
 }
 
 // AssignmentInfo describes an assignment for listings and the scheduler.

@@ -99,6 +99,23 @@ func (s *ChatStream) Text() string {
 	return s.text.String()
 }
 
+// Answer is the turn's answer as far as it has got (the stored message's
+// text once there is one) and its error text, for a screen opened mid-turn.
+func (s *ChatStream) Answer() (text, errText string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	text = s.text.String()
+	for _, ev := range s.events {
+		switch {
+		case ev.Type == ChatMessage && ev.Message != nil:
+			text = ev.Message.Content
+		case ev.Type == ChatError:
+			errText = ev.Text
+		}
+	}
+	return strings.TrimSpace(text), errText
+}
+
 // Tools returns the tool-call events so far.
 func (s *ChatStream) Tools() []ChatEvent {
 	s.mu.Lock()

@@ -190,11 +190,7 @@ func runNote(ctx context.Context, o *agent.Orchestrator, id int64) string {
 // adminMade reports whether agentID is an agent made in admin: no code
 // agent registered under it, a current definition.
 func (a *App) adminMade(agentID string) bool {
-	if _, err := a.Agents.Agent(agentID); err == nil || a.Definitions == nil {
-		return false
-	}
-	_, err := a.Definitions.Active(context.Background(), agentID)
-	return err == nil
+	return a.Definitions != nil && definition.IsAdminMade(context.Background(), a.Agents, a.Definitions, agentID)
 }
 
 // answerScheduled runs a scheduled action of an agent made in admin

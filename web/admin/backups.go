@@ -139,7 +139,7 @@ func (s *backupPages) adminBackupNow(c echo.Context) error {
 }
 
 func (s *backupPages) adminBackupSettings(c echo.Context) error {
-	vals := formValues(c, "keep_daily", "keep_weekly")
+	vals := httpkit.FormValues(c, "keep_daily", "keep_weekly")
 	daily, err1 := strconv.Atoi(vals["keep_daily"])
 	weekly, err2 := strconv.Atoi(vals["keep_weekly"])
 	if err1 != nil {

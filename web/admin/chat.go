@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/internal/live"
 	"hearth/internal/text"
@@ -27,44 +27,6 @@ type chatPages struct {
 	*core
 	agents Agents
 	defs   DefinitionsAdmin // nil: only the code agents
-}
-
-// adminMadeAgents are the agents made in Admin → Agents (a definition with
-// an active version and no code agent of that id), described as the agent
-// list describes the code agents.
-func (s *chatPages) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error) {
-	if s.defs == nil {
-		return nil, nil
-	}
-	list, err := s.defs.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []agent.AgentInfo
-	for _, sum := range list {
-		if _, err := s.agents.Agent(sum.AgentID); err == nil || sum.Version == 0 {
-			continue // a code agent's definition, or every version rolled back
-		}
-		v, err := s.defs.Active(ctx, sum.AgentID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, agent.AgentInfo{ID: sum.AgentID, Description: fmt.Sprintf("Made in admin (definition v%d)", v.Number),
-			Assignments: []agent.AssignmentInfo{}, Tools: v.ToolIDs, Model: v.Model})
-	}
-	return out, nil
-}
-
-// chatPartner checks that id is an agent one can chat with: a code agent
-// or one made in admin.
-func (s *chatPages) chatPartner(ctx context.Context, id string) error {
-	_, err := s.agents.Agent(id)
-	if err != nil && s.defs != nil {
-		if _, aerr := s.defs.Active(ctx, id); aerr == nil {
-			return nil
-		}
-	}
-	return err
 }
 
 // memberExists is nil when member is one of the household.
@@ -101,7 +63,7 @@ func (s *chatPages) adminChatPage(c echo.Context, agentID, member string, thread
 	for _, inf := range a.Agents() {
 		p.Agents = append(p.Agents, views.Option{Value: inf.ID, Label: inf.ID})
 	}
-	made, err := s.adminMadeAgents(ctx)
+	made, err := definition.AdminMade(ctx, s.agents, s.defs)
 	if err != nil {
 		return p, err
 	}
@@ -120,7 +82,7 @@ func (s *chatPages) adminChatPage(c echo.Context, agentID, member string, thread
 	if agentID == "" || member == "" {
 		return p, nil
 	}
-	if err := s.chatPartner(ctx, agentID); err != nil {
+	if err := definition.ChatPartner(ctx, s.agents, s.defs, agentID); err != nil {
 		return p, err
 	}
 	if err := s.memberExists(ctx, member); err != nil {
@@ -179,7 +141,7 @@ func (s *chatPages) adminChatLog(ctx context.Context, t agent.Thread) (adminview
 		if cs.ThreadID != t.ID {
 			continue
 		}
-		text, errText := chatTurn(cs)
+		text, errText := cs.Answer()
 		at := &adminview.AdminChatTurn{Run: cs.RunID, Text: text, Error: errText}
 		for _, ev := range cs.Tools() {
 			at.Tools = append(at.Tools, adminview.AdminChatRow{Role: string(agent.RoleAssistant), Type: string(agent.MessageToolCall),
@@ -231,7 +193,7 @@ func (s *chatPages) adminChatSend(c echo.Context) error {
 	} else {
 		err = apperr.FieldErrors(errs)
 	}
-	fs, ferr := formFailure(err, formValues(c, "message"))
+	fs, ferr := formFailure(err, httpkit.FormValues(c, "message"))
 	if ferr != nil {
 		return ferr
 	}

@@ -23,7 +23,7 @@ func (h *definitionPages) try(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	try := adminview.AdminTry{Form: views.FormState{Values: formValues(c, "member", "message", "extras")}}
+	try := adminview.AdminTry{Form: views.FormState{Values: httpkit.FormValues(c, "member", "message", "extras")}}
 	params := definition.Params{Member: strings.TrimSpace(c.FormValue("member")), Message: c.FormValue("message"),
 		Trigger: agent.TriggerManual}
 	try.Form.Errors = map[string]string{}

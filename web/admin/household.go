@@ -44,7 +44,7 @@ func memberForm(m health.Member) map[string]string {
 		"calories": fmtOpt(m.Targets.Calories), "protein_g": fmtOpt(m.Targets.ProteinG), "carbs_g": fmtOpt(m.Targets.CarbsG),
 		"fat_g": fmtOpt(m.Targets.FatG), "height_cm": fmtOpt(m.HeightCm), "sex": m.Sex, "activity_level": m.ActivityLevel}
 	if m.GoalWeightKg != nil {
-		v["goal_weight"] = strconv.FormatFloat(round1(m.Unit.FromKg(*m.GoalWeightKg)), 'f', -1, 64)
+		v["goal_weight"] = strconv.FormatFloat(views.Round1(m.Unit.FromKg(*m.GoalWeightKg)), 'f', -1, 64)
 	}
 	if m.BirthDate != nil {
 		v["birth_date"] = m.BirthDate.Format(time.DateOnly)
@@ -54,8 +54,6 @@ func memberForm(m health.Member) map[string]string {
 	}
 	return v
 }
-
-func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
 
 // optFloat parses an optional numeric form field.
 func optFloat(c echo.Context, name string, errs map[string]string) *float64 {
@@ -136,9 +134,9 @@ func (s *householdPages) adminMemberCreate(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/household/"+in.ID)
 	}
-	fs, err := formFailure(err, formValues(c, memberFormFields...))
+	fs, err := formFailure(err, httpkit.FormValues(c, memberFormFields...))
 	if apperr.Is(err, apperr.Conflict) {
-		fs, err = views.FormState{Values: formValues(c, memberFormFields...), Errors: map[string]string{"id": "is already taken"}}, nil
+		fs, err = views.FormState{Values: httpkit.FormValues(c, memberFormFields...), Errors: map[string]string{"id": "is already taken"}}, nil
 	}
 	if err != nil {
 		return err
@@ -216,7 +214,7 @@ func (s *householdPages) adminMemberUpdate(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/household/"+in.ID+"?saved=1")
 	}
-	fs, err := formFailure(err, formValues(c, memberFormFields...))
+	fs, err := formFailure(err, httpkit.FormValues(c, memberFormFields...))
 	if err != nil {
 		return err
 	}
@@ -240,7 +238,7 @@ func (s *householdPages) adminGoalCreate(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/household/"+c.Param("member"))
 	}
-	fs, err := formFailure(err, formValues(c, "kind", "description", "target", "unit", "target_date"))
+	fs, err := formFailure(err, httpkit.FormValues(c, "kind", "description", "target", "unit", "target_date"))
 	if err != nil {
 		return err
 	}
@@ -260,13 +258,4 @@ func (s *householdPages) adminGoalStatus(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/admin/household/"+c.Param("member"))
-}
-
-// formValues are the named fields of the submitted form.
-func formValues(c echo.Context, names ...string) map[string]string {
-	out := map[string]string{}
-	for _, n := range names {
-		out[n] = c.FormValue(n)
-	}
-	return out
 }

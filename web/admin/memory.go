@@ -211,7 +211,7 @@ func (s *memoryPages) adminMemorySet(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, memoryURL(agentID, member, "saved"))
 	}
-	fs, err := formFailure(err, formValues(c, "key", "value", "ttl"))
+	fs, err := formFailure(err, httpkit.FormValues(c, "key", "value", "ttl"))
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"hearth/internal/health"
 	"hearth/internal/messages"
+	"hearth/views"
 	"hearth/views/adminview"
 	"hearth/web/httpkit"
 )
@@ -39,10 +39,10 @@ func messageRows(ctx context.Context, msgs Messages, loc *time.Location, f messa
 	for _, m := range ms {
 		status := "shown"
 		if m.DismissedAt != nil {
-			status = "dismissed " + when(*m.DismissedAt, now, loc)
+			status = "dismissed " + views.When(*m.DismissedAt, now, loc)
 		}
 		out = append(out, adminview.MessageRow{Member: m.MemberID, Agent: m.AgentID, Source: m.Source, Text: m.Text,
-			When: when(m.CreatedAt, now, loc), Status: status})
+			When: views.When(m.CreatedAt, now, loc), Status: status})
 	}
 	return out, nil
 }
@@ -54,16 +54,4 @@ func (s *messagePages) adminMessages(c echo.Context) error {
 		return err
 	}
 	return httpkit.Render(c, http.StatusOK, adminview.AdminMessagesPage(adminview.AdminMessages{AdminPage: s.adminPage(c, "Messages", "messages"), Rows: rows}))
-}
-
-// when renders a past time relative to now: "today 07:12", "yesterday
-// 18:30", "Mon 9 Feb".
-func when(t, now time.Time, loc *time.Location) string {
-	switch health.DaysAgo(t, now, loc) {
-	case 0:
-		return "today " + t.In(loc).Format("15:04")
-	case 1:
-		return "yesterday " + t.In(loc).Format("15:04")
-	}
-	return t.In(loc).Format("Mon 2 Jan")
 }

@@ -105,7 +105,9 @@ func (s *runPages) adminAssignments(c echo.Context) error {
 // a plain form goes to the run page (one member) or back home (all).
 func (s *runPages) adminRunNow(c echo.Context) error {
 	agentID, asID := c.Param("agent"), c.Param("assignment")
-	if err := s.checkAssignment(agentID, asID); err != nil {
+	if info, err := s.agents.Agent(agentID); err != nil {
+		return err
+	} else if err := info.HasAssignment(asID); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -225,7 +227,7 @@ func (s *runPages) liveRuns(c echo.Context) error {
 // adminRun is one run's page: progress, prompt, output, tool calls,
 // validation errors and fallback reason.
 func (s *runPages) adminRun(c echo.Context) error {
-	id, err := runID(c)
+	id, err := httpkit.PositiveID(c, "run")
 	if err != nil {
 		return err
 	}
@@ -240,7 +242,7 @@ func (s *runPages) adminRun(c echo.Context) error {
 
 // liveRun re-renders one run's page while it progresses.
 func (s *runPages) liveRun(c echo.Context) error {
-	id, err := runID(c)
+	id, err := httpkit.PositiveID(c, "run")
 	if err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func (s *schedulePages) adminScheduleCreate(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=created", t.ID))
 	}
-	fs, err := formFailure(err, formValues(c, taskFormFields...))
+	fs, err := formFailure(err, httpkit.FormValues(c, taskFormFields...))
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (s *schedulePages) taskPage(c echo.Context, id int64, form *views.FormState
 
 // adminSchedule is one task: summary and actions, edit form with preview, ledger.
 func (s *schedulePages) adminSchedule(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (s *schedulePages) adminSchedule(c echo.Context) error {
 
 // adminScheduleUpdate saves the edit form; errors come back inline.
 func (s *schedulePages) adminScheduleUpdate(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}
@@ -156,13 +156,13 @@ func (s *schedulePages) adminScheduleUpdate(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=saved", id))
 	}
 	var notice adminview.Notice
-	fs, ferr := formFailure(err, formValues(c, taskFormFields...))
+	fs, ferr := formFailure(err, httpkit.FormValues(c, taskFormFields...))
 	if ferr != nil {
 		n, _, ok := userError(err)
 		if !ok || apperr.Is(err, apperr.NotFound) {
 			return err
 		}
-		fs, notice = views.FormState{Values: formValues(c, taskFormFields...)}, n
+		fs, notice = views.FormState{Values: httpkit.FormValues(c, taskFormFields...)}, n
 	}
 	p, err := s.taskPage(c, id, &fs, notice)
 	if err != nil {
@@ -176,7 +176,7 @@ func (s *schedulePages) adminScheduleUpdate(c echo.Context) error {
 // page (form field "back", required). Refusals (a conflict, a bad slot) are
 // shown there.
 func (s *schedulePages) adminScheduleAction(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func (s *schedulePages) liveSchedules(c echo.Context) error {
 
 // liveSchedule re-renders one task's summary and ledger when it changes.
 func (s *schedulePages) liveSchedule(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}

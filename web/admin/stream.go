@@ -2,12 +2,10 @@ package admin
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
@@ -34,7 +32,7 @@ func (s *core) adminStream(c echo.Context, concerns func(live.Event) bool, parts
 	ctx := c.Request().Context()
 	sub := s.live.Subscribe(live.TopicAdmin)
 	defer sub.Close()
-	sse := startStream(c)
+	sse := httpkit.StartStream(c)
 	send := func() error {
 		comps, err := parts(ctx)
 		if err != nil {
@@ -43,14 +41,14 @@ func (s *core) adminStream(c echo.Context, concerns func(live.Event) bool, parts
 			}
 			// A failed read is logged and skipped; the stream stays up.
 			s.log.Error("admin live: render", "path", c.Request().URL.Path, "err", err)
-			return keepAlive(sse)
+			return httpkit.KeepAlive(sse)
 		}
 		for _, cmp := range comps {
 			if err := sse.PatchElementTempl(cmp); err != nil {
 				return err
 			}
 		}
-		return keepAlive(sse)
+		return httpkit.KeepAlive(sse)
 	}
 	if send() != nil {
 		return nil
@@ -74,7 +72,7 @@ func (s *core) adminStream(c echo.Context, concerns func(live.Event) bool, parts
 		case <-sub.Done():
 			return nil
 		case <-tick.C:
-			if keepAlive(sse) != nil {
+			if httpkit.KeepAlive(sse) != nil {
 				return nil
 			}
 		case <-sub.Resync():
@@ -110,17 +108,4 @@ func isKind(kinds ...live.Kind) func(live.Event) bool {
 		}
 		return false
 	}
-}
-
-// startStream lifts the server's write deadline for this long response and
-// commits the SSE headers.
-func startStream(c echo.Context) *datastar.ServerSentEventGenerator {
-	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
-	return httpkit.NewSSE(c)
-}
-
-// keepAlive is a signal patch the page can observe (an SSE comment is
-// invisible to it): hearth.js counts it as proof the stream is alive.
-func keepAlive(sse *datastar.ServerSentEventGenerator) error {
-	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
 }

@@ -87,7 +87,7 @@ func (s *todoPages) adminTodoAdd(c echo.Context) error {
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, "/admin/todos")
 	}
-	values := formValues(c, "agent", "member", "text")
+	values := httpkit.FormValues(c, "agent", "member", "text")
 	fs, ferr := formFailure(err, values)
 	var notice adminview.Notice
 	if ferr != nil {

@@ -185,7 +185,7 @@ func (s *workflowPages) adminWorkflowStart(c echo.Context) error {
 }
 
 func (s *workflowPages) adminWorkflowRun(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (s *workflowPages) workflowRunView(r workflow.Run, csrf string) adminview.W
 // adminWorkflowAction answers a waiting step (resume: the option's field
 // and value, or JSON data), restarts or pauses a run.
 func (s *workflowPages) adminWorkflowAction(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ func (s *workflowPages) liveWorkflows(c echo.Context) error {
 
 // liveWorkflowRun re-renders a run's page as its steps progress.
 func (s *workflowPages) liveWorkflowRun(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package api
 
 import (
-	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -29,47 +27,11 @@ func (h agents) list(c echo.Context) error {
 	if agents == nil {
 		agents = []agent.AgentInfo{}
 	}
-	made, err := h.adminMadeAgents(c.Request().Context())
+	made, err := definition.AdminMade(c.Request().Context(), h.agents, h.defs)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"agents": append(agents, made...)})
-}
-
-// adminMadeAgents describes the agents that exist only as a definition
-// (with a current version).
-func (h agents) adminMadeAgents(ctx context.Context) ([]agent.AgentInfo, error) {
-	defs := h.defs
-	if defs == nil {
-		return nil, nil
-	}
-	list, err := defs.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []agent.AgentInfo
-	for _, sum := range list {
-		if _, err := h.agents.Agent(sum.AgentID); err == nil || sum.Version == 0 {
-			continue // a code agent's definition, or every version rolled back
-		}
-		v, err := defs.Active(ctx, sum.AgentID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, agent.AgentInfo{ID: sum.AgentID, Description: fmt.Sprintf("Made in admin (definition v%d)", v.Number),
-			Assignments: []agent.AssignmentInfo{}, Tools: v.ToolIDs, Model: v.Model})
-	}
-	return out, nil
-}
-
-// adminMade reports whether id is an agent made in admin (not registered,
-// with a current definition).
-func (h agents) adminMade(ctx context.Context, id string) bool {
-	if _, err := h.agents.Agent(id); err == nil || h.defs == nil {
-		return false
-	}
-	_, err := h.defs.Active(ctx, id)
-	return err == nil
 }
 
 // assignments lists one agent's assignments and their default schedules.
@@ -89,7 +51,7 @@ type chatBody struct {
 }
 
 func (h agents) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
-	if _, err := h.agents.Agent(c.Param("agent")); err != nil && !h.adminMade(c.Request().Context(), c.Param("agent")) {
+	if _, err := h.agents.Agent(c.Param("agent")); err != nil && !definition.IsAdminMade(c.Request().Context(), h.agents, h.defs, c.Param("agent")) {
 		return agent.FreeformRequest{}, err
 	}
 	var b chatBody
@@ -124,7 +86,7 @@ func (h agents) run(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if h.adminMade(ctx, req.Agent) {
+	if definition.IsAdminMade(ctx, h.agents, h.defs, req.Agent) {
 		res, err := h.defs.Answer(ctx, req.Agent, definition.Params{Member: req.Member, Message: req.Message, Trigger: agent.TriggerAPI})
 		if res.RunID == 0 {
 			return err
@@ -148,7 +110,7 @@ func (h agents) runBackground(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if h.adminMade(c.Request().Context(), req.Agent) {
+	if definition.IsAdminMade(c.Request().Context(), h.agents, h.defs, req.Agent) {
 		return apperr.New(apperr.Conflict, "agent %q is made in admin: run it with POST /api/agents/%s/run", req.Agent, req.Agent)
 	}
 	run, err := h.agents.StartFreeform(c.Request().Context(), req)
@@ -171,7 +133,9 @@ type assignmentRunBody struct {
 // duplicated).
 func (h agents) assignmentRun(c echo.Context) error {
 	agentID, assignmentID := c.Param("agent"), c.Param("assignment")
-	if err := h.checkAssignment(agentID, assignmentID); err != nil {
+	if info, err := h.agents.Agent(agentID); err != nil {
+		return err
+	} else if err := info.HasAssignment(assignmentID); err != nil {
 		return err
 	}
 	var b assignmentRunBody
@@ -215,18 +179,4 @@ func (h agents) assignmentRun(c echo.Context) error {
 		status = http.StatusOK
 	}
 	return c.JSON(status, map[string]any{"runs": runs})
-}
-
-// checkAssignment is NotFound unless the agent has the assignment.
-func (h agents) checkAssignment(agentID, assignmentID string) error {
-	info, err := h.agents.Agent(agentID)
-	if err != nil {
-		return err
-	}
-	for _, a := range info.Assignments {
-		if a.ID == assignmentID {
-			return nil
-		}
-	}
-	return apperr.NotFoundf("agent %q has no assignment %q", agentID, assignmentID)
 }

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -16,14 +15,6 @@ import (
 // (the entry's other values stay; the bodies are the create routes'),
 // DELETE removes the entry. Another member's id answers 404, like a
 // missing one.
-
-func entryID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, apperr.NotFoundf("no entry %q", c.Param("id"))
-	}
-	return id, nil
-}
 
 // patchTime parses an optional RFC 3339 field of a patch (nil: unchanged).
 func patchTime(s *string, field string, errs map[string]string) *time.Time {
@@ -42,7 +33,7 @@ func patchTime(s *string, field string, errs map[string]string) *time.Time {
 }
 
 func (h entries) weightEdit(c echo.Context) error {
-	id, err := entryID(c)
+	id, err := httpkit.PositiveID(c, "entry")
 	if err != nil {
 		return err
 	}
@@ -64,7 +55,7 @@ func (h entries) weightEdit(c echo.Context) error {
 }
 
 func (h entries) mealEdit(c echo.Context) error {
-	id, err := entryID(c)
+	id, err := httpkit.PositiveID(c, "entry")
 	if err != nil {
 		return err
 	}
@@ -95,7 +86,7 @@ type workoutPatchBody struct {
 }
 
 func (h entries) workoutEdit(c echo.Context) error {
-	id, err := entryID(c)
+	id, err := httpkit.PositiveID(c, "entry")
 	if err != nil {
 		return err
 	}
@@ -117,7 +108,7 @@ func (h entries) workoutEdit(c echo.Context) error {
 }
 
 func (h entries) scanEdit(c echo.Context) error {
-	id, err := entryID(c)
+	id, err := httpkit.PositiveID(c, "entry")
 	if err != nil {
 		return err
 	}
@@ -142,7 +133,7 @@ func (h entries) scanEdit(c echo.Context) error {
 // not the member's.
 func (h entries) delete(kind household.EntryKind) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		id, err := entryID(c)
+		id, err := httpkit.PositiveID(c, "entry")
 		if err != nil {
 			return err
 		}

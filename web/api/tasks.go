@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -10,15 +9,6 @@ import (
 	"hearth/internal/schedule"
 	"hearth/web/httpkit"
 )
-
-// taskID reads the :id parameter; anything but a positive integer is NotFound.
-func taskID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, apperr.NotFoundf("no scheduled task %q", c.Param("id"))
-	}
-	return id, nil
-}
 
 // tasks are the scheduled tasks API.
 type tasks struct{ schedule Schedules }
@@ -40,7 +30,7 @@ func (h tasks) list(c echo.Context) error {
 
 // get returns one task.
 func (h tasks) get(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}
@@ -68,7 +58,7 @@ func (h tasks) create(c echo.Context) error {
 // update applies a partial update; "status": "paused" or "active"
 // pauses (with "pause_note") or resumes/approves.
 func (h tasks) update(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}
@@ -86,7 +76,7 @@ func (h tasks) update(c echo.Context) error {
 // delete removes a task and its ledger. It takes no body: a request
 // with one is not what it seems and is refused.
 func (h tasks) delete(c echo.Context) error {
-	id, err := taskID(c)
+	id, err := httpkit.PositiveID(c, "scheduled task")
 	if err != nil {
 		return err
 	}

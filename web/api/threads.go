@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/web/httpkit"
 )
@@ -22,16 +22,6 @@ type threads struct {
 	agents    agents // the agents one can talk to
 	members   memberCheck
 	keepAlive time.Duration
-}
-
-// chatPartner is NotFound unless id is an agent one can talk to: one
-// registered in code or one made in admin.
-func (h threads) chatPartner(ctx context.Context, id string) error {
-	_, err := h.agents.agents.Agent(id)
-	if err != nil && h.agents.adminMade(ctx, id) {
-		return nil
-	}
-	return err
 }
 
 // threadMember checks ?member or a body's member: required, and one of
@@ -53,7 +43,7 @@ func (h threads) threadMember(c echo.Context, member string) (string, error) {
 // list lists an agent's threads with a member, most recent first.
 func (h threads) list(c echo.Context) error {
 	agents := h.agents.agents
-	if err := h.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
+	if err := definition.ChatPartner(c.Request().Context(), h.agents.agents, h.agents.defs, c.Param("agent")); err != nil {
 		return err
 	}
 	member, err := h.threadMember(c, c.QueryParam("member"))
@@ -79,7 +69,7 @@ type threadBody struct {
 // create starts an empty thread (201).
 func (h threads) create(c echo.Context) error {
 	agents := h.agents.agents
-	if err := h.chatPartner(c.Request().Context(), c.Param("agent")); err != nil {
+	if err := definition.ChatPartner(c.Request().Context(), h.agents.agents, h.agents.defs, c.Param("agent")); err != nil {
 		return err
 	}
 	var b threadBody

@@ -107,8 +107,8 @@ func (h workflows) filter(c echo.Context) (workflow.Filter, error) {
 	}
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxRunsLimit {
-			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(maxRunsLimit)
+		if err != nil || n < 1 || n > httpkit.MaxRunsLimit {
+			errs["limit"] = "must be a whole number between 1 and " + strconv.Itoa(httpkit.MaxRunsLimit)
 		}
 		f.Limit = n
 	}
@@ -118,19 +118,10 @@ func (h workflows) filter(c echo.Context) (workflow.Filter, error) {
 	return f, nil
 }
 
-// workflowRunID reads :id; anything but a positive integer is NotFound.
-func workflowRunID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, apperr.NotFoundf("workflow run %q not found", c.Param("id"))
-	}
-	return id, nil
-}
-
 // run returns a run with its steps: inputs, outputs, what a
 // suspended step asks and the answers it got.
 func (h workflows) run(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -151,7 +142,7 @@ type resumeBody struct {
 // suspended or the step not waiting, 400 when the data does not match the
 // step's resume schema.
 func (h workflows) resume(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -178,7 +169,7 @@ func (h workflows) resume(c echo.Context) error {
 
 // restart continues a failed or paused run (409 otherwise).
 func (h workflows) restart(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -192,7 +183,7 @@ func (h workflows) restart(c echo.Context) error {
 // pause pauses a running run before its next step, or takes a
 // suspended one off the waiting list (409 otherwise).
 func (h workflows) pause(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}
@@ -211,7 +202,7 @@ func (h workflows) pause(c echo.Context) error {
 // that succeeded or failed; it stays open while a run runs, waits or is
 // paused, with a comment every keep-alive interval.
 func (h workflows) events(c echo.Context) error {
-	id, err := workflowRunID(c)
+	id, err := httpkit.PositiveID(c, "workflow run")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package httpkit
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -68,3 +69,16 @@ func Page(c echo.Context, title string) views.Page {
 // IsDatastar reports whether the request came from a Datastar action (the
 // answer is then an SSE patch, not a page).
 func IsDatastar(c echo.Context) bool { return c.Request().Header.Get("Datastar-Request") == "true" }
+
+// StartStream lifts the server's write deadline for a long-lived Datastar
+// stream and commits its SSE headers.
+func StartStream(c echo.Context) *datastar.ServerSentEventGenerator {
+	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
+	return NewSSE(c)
+}
+
+// KeepAlive is a signal patch the page can observe (an SSE comment is
+// invisible to it): hearth.js counts it as proof the stream is alive.
+func KeepAlive(sse *datastar.ServerSentEventGenerator) error {
+	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
+}

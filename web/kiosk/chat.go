@@ -108,27 +108,11 @@ func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thr
 
 // chatTurn is a turn's answer as far as it has got.
 func chatTurn(cs *agent.ChatStream) kioskview.ChatTurn {
-	evs, _, done := cs.Next(0)
-	t := kioskview.ChatTurn{RunID: cs.RunID, Done: done}
-	var b strings.Builder
-	for _, ev := range evs {
-		switch ev.Type {
-		case agent.ChatDelta:
-			b.WriteString(ev.Text)
-		case agent.ChatReset:
-			b.Reset()
-		case agent.ChatTool:
-			t.Chips = append(t.Chips, ev.Label)
-		case agent.ChatMessage:
-			if ev.Message != nil {
-				b.Reset()
-				b.WriteString(ev.Message.Content)
-			}
-		case agent.ChatError:
-			t.Error = ev.Text
-		}
+	t := kioskview.ChatTurn{RunID: cs.RunID, Done: cs.Done()}
+	t.Text, t.Error = cs.Answer()
+	for _, ev := range cs.Tools() {
+		t.Chips = append(t.Chips, ev.Label)
 	}
-	t.Text = strings.TrimSpace(b.String())
 	return t
 }
 
@@ -220,7 +204,7 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		t := chatTurn(cs)
 		sheet.Turn = &t
 	}
-	sse := startStream(c)
+	sse := httpkit.StartStream(c)
 	if err := sse.PatchElementTempl(kioskview.ChatBody(sheet)); err != nil {
 		return nil
 	}

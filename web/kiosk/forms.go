@@ -26,15 +26,6 @@ type entryForms struct {
 	loc       *time.Location
 }
 
-// formValues keeps what the user typed for re-display.
-func formValues(c echo.Context, names ...string) map[string]string {
-	out := map[string]string{}
-	for _, n := range names {
-		out[n] = c.FormValue(n)
-	}
-	return out
-}
-
 func formFloat(c echo.Context, name string, required bool, errs map[string]string) float64 {
 	v := strings.TrimSpace(c.FormValue(name))
 	if v == "" {
@@ -179,7 +170,7 @@ func (f *entryForms) sheetResult(c echo.Context, form string, values map[string]
 
 func (f *entryForms) formWeight(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "weight")
+	vals := httpkit.FormValues(c, "weight")
 	m, err := f.household.Member(c.Request().Context(), c.Param("member"))
 	if err != nil {
 		return err
@@ -205,7 +196,7 @@ func (f *entryForms) mealInput(c echo.Context, errs map[string]string) household
 
 func (f *entryForms) formMeal(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "name", "calories", "protein_g", "carbs_g", "fat_g", "when")
+	vals := httpkit.FormValues(c, "name", "calories", "protein_g", "carbs_g", "fat_g", "when")
 	in := f.mealInput(c, errs)
 	if len(errs) > 0 {
 		return f.sheetResult(c, "meal", vals, apperr.FieldErrors(errs))
@@ -221,7 +212,7 @@ func (f *entryForms) workoutInput(c echo.Context, errs map[string]string) househ
 
 func (f *entryForms) formWorkout(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "type", "title", "duration_min", "avg_hr", "when")
+	vals := httpkit.FormValues(c, "type", "title", "duration_min", "avg_hr", "when")
 	in := f.workoutInput(c, errs)
 	if len(errs) > 0 {
 		return f.sheetResult(c, "workout", vals, apperr.FieldErrors(errs))
@@ -237,7 +228,7 @@ func (f *entryForms) scanInput(c echo.Context, unit health.Unit, errs map[string
 
 func (f *entryForms) formScan(c echo.Context) error {
 	errs := map[string]string{}
-	vals := formValues(c, "body_fat_pct", "lean_mass", "when")
+	vals := httpkit.FormValues(c, "body_fat_pct", "lean_mass", "when")
 	m, err := f.household.Member(c.Request().Context(), c.Param("member"))
 	if err != nil {
 		return err
@@ -266,7 +257,7 @@ func entryParams(c echo.Context) (household.EntryKind, int64, error) {
 	if _, ok := entryTitles[kind]; !ok {
 		return "", 0, apperr.NotFoundf("no kind of entry %q", c.Param("kind"))
 	}
-	id, err := entryID(c)
+	id, err := httpkit.PositiveID(c, "entry")
 	return kind, id, err
 }
 
@@ -292,7 +283,7 @@ func (f *entryForms) entryForm(ctx context.Context, m health.Member, kind househ
 		if err != nil {
 			return kioskview.EntrySheet{}, err
 		}
-		vals["weight"], vals["when"] = num(round1(u.FromKg(r.WeightKg))), local(r.MeasuredAt)
+		vals["weight"], vals["when"] = num(views.Round1(u.FromKg(r.WeightKg))), local(r.MeasuredAt)
 	case household.EntryMeal:
 		x, err := h.Meal(ctx, m.ID, id)
 		if err != nil {
@@ -319,7 +310,7 @@ func (f *entryForms) entryForm(ctx context.Context, m health.Member, kind househ
 			vals["body_fat_pct"] = num(*x.BodyFatPct)
 		}
 		if x.LeanMassKg != nil {
-			vals["lean_mass"] = num(round1(u.FromKg(*x.LeanMassKg)))
+			vals["lean_mass"] = num(views.Round1(u.FromKg(*x.LeanMassKg)))
 		}
 	}
 	return entrySheet(m.ID, kind, id, views.FormState{Values: vals}), nil
@@ -410,7 +401,7 @@ func (f *entryForms) kioskEntryEdit(c echo.Context) error {
 			return err
 		}
 	}
-	vals := formValues(c, names...)
+	vals := httpkit.FormValues(c, names...)
 	if len(errs) > 0 {
 		err = apperr.FieldErrors(errs)
 	} else {
@@ -483,15 +474,3 @@ func (f *entryForms) kioskUndo(c echo.Context) error {
 	_ = httpkit.NewSSE(c).PatchElementTempl(kioskview.Toast(entryNames[t.Kind]+" restored.", "", ""))
 	return nil
 }
-
-// entryID reads an entry route's id (not a positive number: NotFound).
-func entryID(c echo.Context) (int64, error) {
-	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
-	if err != nil || id < 1 {
-		return 0, apperr.NotFoundf("no entry %q", c.Param("id"))
-	}
-	return id, nil
-}
-
-// round1 rounds to one decimal, as the forms show figures.
-func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }

@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/messages"
+	"hearth/views"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
@@ -29,7 +30,7 @@ func (s *board) messageViews(ctx context.Context, member string, now time.Time) 
 	}
 	out := make([]kioskview.MessageView, 0, len(ms))
 	for _, m := range ms {
-		out = append(out, kioskview.MessageView{Text: m.Text, When: when(m.CreatedAt, now, s.opt.Location),
+		out = append(out, kioskview.MessageView{Text: m.Text, When: views.When(m.CreatedAt, now, s.opt.Location),
 			Dismiss: fmt.Sprintf("/m/%s/messages/%d/dismiss", member, m.ID)})
 	}
 	return out, nil

@@ -84,7 +84,7 @@ func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile,
 		if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
 		} else if tr.LastWeighIn != nil {
-			t.GlanceLabel = "weighed " + when(*tr.LastWeighIn, now, loc)
+			t.GlanceLabel = "weighed " + views.When(*tr.LastWeighIn, now, loc)
 		}
 	}
 	return tiles, nil

@@ -8,6 +8,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/internal/importer"
+	"hearth/views"
 	"hearth/views/kioskview"
 )
 
@@ -63,7 +64,7 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		}
 	}
 	if t.LastWeighIn != nil {
-		w.LastWeighIn = "Last weigh-in " + when(*t.LastWeighIn, now, loc)
+		w.LastWeighIn = "Last weigh-in " + views.When(*t.LastWeighIn, now, loc)
 	}
 	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
 	for _, r := range r.weights { // newest first
@@ -73,7 +74,7 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		if r.MeasuredAt.After(now) {
 			continue
 		}
-		w.Recent = append(w.Recent, kioskview.EntryRow{When: when(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
+		w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
 			Edit: entryURL(m.ID, household.EntryWeight, r.ID)})
 	}
 	return w
@@ -85,18 +86,6 @@ const recentWeights = 3
 // entryURL is the path of an entry's correction sheet.
 func entryURL(member string, kind household.EntryKind, id int64) string {
 	return fmt.Sprintf("/m/%s/entry/%s/%d", member, kind, id)
-}
-
-// when renders a past time relative to now: "today 07:12", "yesterday
-// 18:30", "Mon 9 Feb".
-func when(t, now time.Time, loc *time.Location) string {
-	switch health.DaysAgo(t, now, loc) {
-	case 0:
-		return "today " + t.In(loc).Format("15:04")
-	case 1:
-		return "yesterday " + t.In(loc).Format("15:04")
-	}
-	return t.In(loc).Format("Mon 2 Jan")
 }
 
 func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.NutritionWidget {
@@ -148,7 +137,7 @@ func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) k
 		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
 			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
 		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
-			b.Measured = "Measured " + when(c.Latest.ScannedAt, now, loc)
+			b.Measured = "Measured " + views.When(c.Latest.ScannedAt, now, loc)
 		}
 		if c.Latest.ID != 0 {
 			b.Edit = entryURL(m.ID, household.EntryScan, c.Latest.ID)
@@ -164,7 +153,7 @@ func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) k
 	}
 	if scale != nil {
 		return kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(scale.BodyFatPct), Lean: kgOrDash(u, scale.LeanMassKg),
-			Measured: "From the scale, " + when(scale.MeasuredAt, now, loc)}
+			Measured: "From the scale, " + views.When(scale.MeasuredAt, now, loc)}
 	}
 	return kioskview.BodyWidget{}
 }

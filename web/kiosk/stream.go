@@ -92,19 +92,6 @@ func affected(ev live.Event, member string) widgets {
 	return wAll
 }
 
-// startStream lifts the server's write deadline for this long response and
-// commits the SSE headers.
-func startStream(c echo.Context) *datastar.ServerSentEventGenerator {
-	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Time{})
-	return httpkit.NewSSE(c)
-}
-
-// keepAlive is a signal patch the page can observe (an SSE comment is
-// invisible to it): hearth.js counts it as proof the stream is alive.
-func keepAlive(sse *datastar.ServerSentEventGenerator) error {
-	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
-}
-
 // streamMember is a member dashboard's live stream. The first events patch
 // every widget from current state (a reconnect after a restart or a sleep
 // shows the truth, not old signals); then each change re-renders only the
@@ -116,7 +103,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	if _, err := s.household.Member(ctx, id); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			// Gone (deleted): a 404 would be retried forever; go home instead.
-			_ = startStream(c).Redirect("/")
+			_ = httpkit.StartStream(c).Redirect("/")
 			return nil
 		}
 		return err
@@ -139,7 +126,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 		return nil
 	}
 	defer sub.Close()
-	sse := startStream(c)
+	sse := httpkit.StartStream(c)
 	s.memberStream(ctx, sse, c.Response(), sub, id, csrf)
 	return nil
 }
@@ -167,7 +154,7 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 		case <-tick.C:
 			if d := today(loc); d != day { // midnight: a new day, new document
 				day, set = d, wAll
-			} else if keepAlive(sse) != nil {
+			} else if httpkit.KeepAlive(sse) != nil {
 				return
 			}
 		case <-sub.Resync():
@@ -208,7 +195,7 @@ func (s *board) patchDashboard(ctx context.Context, sse *datastar.ServerSentEven
 			if err := writePatches(sse, d, csrf, set); err != nil {
 				return err
 			}
-			return keepAlive(sse)
+			return httpkit.KeepAlive(sse)
 		}
 	}
 	if err != nil {
@@ -229,7 +216,7 @@ func (s *board) patchDashboard(ctx context.Context, sse *datastar.ServerSentEven
 	if err := p.writeTo(w, csrf); err != nil {
 		return err
 	}
-	return keepAlive(sse) // flushes
+	return httpkit.KeepAlive(sse) // flushes
 }
 
 // writePatches writes the Datastar events that patch the widgets in set.
@@ -281,7 +268,7 @@ func (s *homePages) streamHousehold(c echo.Context) error {
 	}
 	sub := s.live.Subscribe(live.TopicHousehold)
 	defer sub.Close()
-	sse := startStream(c)
+	sse := httpkit.StartStream(c)
 	send := func() error {
 		tiles, err := s.householdTiles(ctx)
 		if err != nil {
@@ -297,7 +284,7 @@ func (s *homePages) streamHousehold(c echo.Context) error {
 		if err := sse.PatchElementTempl(kioskview.AdminAlert(s.adminAlert(ctx))); err != nil {
 			return err
 		}
-		return keepAlive(sse)
+		return httpkit.KeepAlive(sse)
 	}
 	if send() != nil {
 		return nil
@@ -311,7 +298,7 @@ func (s *homePages) streamHousehold(c echo.Context) error {
 		case <-sub.Done():
 			return nil
 		case <-tick.C:
-			if keepAlive(sse) != nil {
+			if httpkit.KeepAlive(sse) != nil {
 				return nil
 			}
 		case <-sub.Resync():
