@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/views"
 )
@@ -21,32 +22,31 @@ const (
 // document is not an error: the areas fall back to onboarding states.
 func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Dashboard, error) {
 	h := s.deps.Household
-	m, err := h.Member(ctx, id)
+	now, loc := time.Now(), s.opt.Location
+	// One board: the member row and each kind of record read once, every
+	// figure below (and the coach column's re-quotes) from it.
+	r, err := s.loadRecords(ctx, id, now)
 	if err != nil {
 		return views.Dashboard{}, err
 	}
+	m := r.Member
 	ms, err := h.Members(ctx)
 	if err != nil {
 		return views.Dashboard{}, err
 	}
-	r, err := s.loadRecords(ctx, id)
-	if err != nil {
-		return views.Dashboard{}, err
-	}
-	now, loc := time.Now(), s.opt.Location
 	d := views.Dashboard{
 		Member:  views.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
 		State: views.StateArea{
-			Weight:    weightWidget(m, r, now, loc),
-			Nutrition: nutritionWidget(m, r, now, loc),
-			Body:      bodyWidget(m, r, now, loc),
-			Workouts:  workoutsWidget(m, r, now, loc),
+			Weight:    weightWidget(r),
+			Nutrition: nutritionWidget(r),
+			Body:      bodyWidget(r),
+			Workouts:  workoutsWidget(r),
 		},
 		Sheets: views.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
 	}
-	dv, err := s.docView(ctx, m, now)
+	dv, err := s.docView(ctx, r)
 	if err != nil {
 		return d, err
 	}
@@ -75,26 +75,43 @@ func (s *Server) dashboardModel(ctx context.Context, id, csrf string) (views.Das
 	return d, err
 }
 
-func (s *Server) loadRecords(ctx context.Context, id string) (records, error) {
+// loadRecords loads the member's board (internal/dashboard/board) as of
+// now: from the dashboard store, which re-checks the coach column against
+// the same board; a server without one reads the records through the
+// household service.
+func (s *Server) loadRecords(ctx context.Context, id string, now time.Time) (board.Board, error) {
+	if s.deps.Dashboards != nil {
+		return s.deps.Dashboards.Board(ctx, id, now)
+	}
 	h := s.deps.Household
-	var r records
-	var err error
-	if r.weights, err = h.Weights(ctx, id, loadWeights); err != nil {
-		return r, err
+	m, err := h.Member(ctx, id)
+	if err != nil {
+		return board.Board{}, err
 	}
-	if r.meals, err = h.Meals(ctx, id, loadMeals); err != nil {
-		return r, err
+	ws, err := h.Weights(ctx, id, loadWeights)
+	if err != nil {
+		return board.Board{}, err
 	}
-	if r.workouts, err = h.Workouts(ctx, id, loadWorkouts); err != nil {
-		return r, err
+	meals, err := h.Meals(ctx, id, loadMeals)
+	if err != nil {
+		return board.Board{}, err
 	}
-	r.scans, err = h.BodyScans(ctx, id, loadScans)
-	return r, err
+	wos, err := h.Workouts(ctx, id, loadWorkouts)
+	if err != nil {
+		return board.Board{}, err
+	}
+	scans, err := h.BodyScans(ctx, id, loadScans)
+	if err != nil {
+		return board.Board{}, err
+	}
+	return board.Of(m, ws, meals, wos, scans, now, s.opt.Location), nil
 }
 
 // docView loads the member's dashboard for today (the staleness rules are
-// dashboard.Today's) and the catalog entries its cards show.
-func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
+// dashboard.Today's, against the page's board) and the catalog entries its
+// cards show.
+func (s *Server) docView(ctx context.Context, b board.Board) (docView, error) {
+	m, now := b.Member, b.Now
 	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
 	dv.progItem, dv.progDay = s.programDay(ctx, m.ID)
@@ -103,7 +120,7 @@ func (s *Server) docView(ctx context.Context, m health.Member, now time.Time) (d
 		return dv, nil
 	}
 	var err error
-	if dv.today, err = ds.Today(ctx, m.ID, now); err != nil {
+	if dv.today, err = ds.TodayOf(ctx, b); err != nil {
 		return dv, err
 	}
 	if dv.today.Doc != nil && s.deps.Catalog != nil {

@@ -10,14 +10,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/dashboard"
 	"hearth/internal/workflow"
 	"hearth/views"
 )
 
-// maxPrompts is how many prompts the coach column shows at most: the
-// dashboard document's limit (schema.json, coach.prompts maxItems), shared
+// maxPrompts is how many prompts the coach column shows at most, shared
 // by workflow questions and the document's own prompts.
-const maxPrompts = 3
+const maxPrompts = dashboard.MaxPrompts
 
 // workflowQuestions adds the questions suspended workflow runs ask the
 // member, in the coach's one prompt priority (coach.PromptPriority): the
