@@ -63,7 +63,7 @@ type GoalView struct {
 	// Jan"), so a briefing that quotes it can be brought up to date.
 	ETAText    string `json:"eta_text,omitempty"`
 	DaysToGoal *int   `json:"days_to_goal,omitempty"`
-	Text        string           `json:"text"`
+	Text       string `json:"text"`
 }
 
 // NutritionDayView is one day's nutrition (get_today_nutrition, calculate_remaining_macros).
