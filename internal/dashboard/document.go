@@ -95,6 +95,16 @@ type CTA struct {
 	Macro   string `json:"macro"`
 }
 
+// MarshalJSON writes the subject fields, derived (Subject) when a CTA
+// built in Go or read from an old document has none, so every stored or
+// re-sent document carries them and validates against the schema.
+func (c CTA) MarshalJSON() ([]byte, error) {
+	type plain CTA
+	s := c.Subject()
+	c.Record, c.Day, c.Macro = s.Record, s.Day, s.Macro
+	return json.Marshal(plain(c))
+}
+
 // CTA subjects: the kind of entry that answers a call to action (Record),
 // the day it must be for (Day: the document's day or, for meals, the
 // household's today; the day before the document's; or any entry at all),
