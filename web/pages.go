@@ -2,13 +2,13 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/views"
 )
@@ -63,13 +63,13 @@ func (s *Server) householdTiles(ctx context.Context) ([]views.MemberTile, error)
 		if err != nil {
 			return nil, err
 		}
-		tr := health.WeightTrend(ws, m, now, loc)
+		tr := board.WeightOf(m, ws, now, loc).Trend // as the member's page shows it
 		if tr.CurrentKg == nil {
 			t.Glance, t.GlanceLabel = "–", "no weigh-in yet"
 			continue
 		}
 		u := m.Unit.Normalize()
-		t.Glance = fmt.Sprintf("%.1f %s", u.FromKg(*tr.CurrentKg), u) // as the weight widget shows it
+		t.Glance = board.WeightNumber(u, *tr.CurrentKg) + " " + string(u) // as the weight widget shows it
 		if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
 		} else if tr.LastWeighIn != nil {

@@ -182,6 +182,10 @@ func WeightOf(m health.Member, readings []health.WeightReading, now time.Time, l
 	for i, r := range w.Plausible {
 		if !r.MeasuredAt.After(now) {
 			w.Current = &w.Plausible[i]
+			// The reading as stored, not rounded to 0.01 first: the trend's
+			// text (the coach's facts, chat) then rounds it once, as the
+			// list and the headline do (83.949 is 83.9 everywhere, not 84).
+			w.Trend.CurrentKg = &w.Plausible[i].WeightKg
 			break
 		}
 	}
@@ -213,8 +217,11 @@ func newestFirst[T any](xs []T, at func(T) time.Time, now time.Time) []T {
 // WeightNumber is a weight in the member's unit with one decimal ("84.0"):
 // the headline. It rounds once, from the reading as stored, as WeightText
 // does, so the headline and the list agree.
-func (b Board) WeightNumber(kg float64) string {
-	return strconv.FormatFloat(math.Round(b.Unit.FromKg(kg)*10)/10, 'f', 1, 64)
+func (b Board) WeightNumber(kg float64) string { return WeightNumber(b.Unit, kg) }
+
+// WeightNumber renders kg in the unit with one decimal ("84.0").
+func WeightNumber(u health.Unit, kg float64) string {
+	return strconv.FormatFloat(math.Round(u.Normalize().FromKg(kg)*10)/10, 'f', 1, 64)
 }
 
 // WeightText is a weight as the list, the coach and the briefing write it

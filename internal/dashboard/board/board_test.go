@@ -2,6 +2,7 @@ package board_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,6 +106,10 @@ func TestWeightFiguresRoundOnce(t *testing.T) {
 		nil, nil, nil, now, time.UTC)
 	if n, s := b.WeightNumber(83.949), b.CurrentText(); n != "83.9" || s != "83.9 kg" {
 		t.Errorf("headline %q, text %q", n, s)
+	}
+	// The trend's text is what the coach's facts and its chat replies say.
+	if txt := b.Weight.Trend.Text(); !strings.HasPrefix(txt, "83.9 kg") {
+		t.Errorf("the coach would say %q", txt)
 	}
 	lb := board.Of(health.Member{ID: "bo", Unit: health.LB}, nil, nil, nil, nil, now, time.UTC)
 	if n, s := lb.WeightNumber(84.0044), lb.WeightText(84.0044); n != "185.2" || s != "185.2 lb" {
