@@ -61,7 +61,9 @@ type Board struct {
 	Nutrition health.DayNutrition
 	Streak    int
 	// Training is the week's rhythm (weeks start on Monday, local): the
-	// widget's "this week" and the coach's are this one count.
+	// widget's "this week" and the re-quoted coach's. The coach's tool
+	// counts with the same function over a window that holds the whole
+	// week, so it writes the same count.
 	Training health.TrainingStats
 	// LastMeal and LastWorkout are the newest entries (zero: none).
 	LastMeal, LastWorkout time.Time
@@ -100,9 +102,6 @@ func NewLoader(src Source, loc *time.Location) *Loader {
 	}
 	return &Loader{src: src, loc: loc}
 }
-
-// Location is the household calendar the boards use.
-func (l *Loader) Location() *time.Location { return l.loc }
 
 // Load reads member's row once and each kind of record once.
 func (l *Loader) Load(ctx context.Context, member string, now time.Time) (Board, error) {
