@@ -70,7 +70,7 @@ func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kio
 	if _, err := cat.LoadDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, time.UTC), hh: household.New(db, hub), dir: t.TempDir(),
+	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, opt.Location), hh: household.New(db, hub).In(opt.Location), dir: t.TempDir(),
 		ps: program.New(db, cat, opt.Location).Notify(hub), ms: messages.New(db, hub)}
 	deps := web.Deps{
 		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,

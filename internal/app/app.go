@@ -134,7 +134,7 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.markImportsInterrupted(ctx); err != nil {
 		return err
 	}
-	a.Household = household.New(a.DB, a.Hub)
+	a.Household = household.New(a.DB, a.Hub).In(a.cfg.Location)
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
 	a.Messages = messages.New(a.DB, a.Hub)
 	a.Sessions = session.New(a.DB)

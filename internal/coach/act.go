@@ -10,6 +10,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/program"
 	"hearth/internal/store"
@@ -79,20 +80,31 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 	if err := a.c.dash.PutTx(ctx, tx, now, member, g.Date, act.Scope.RunID, doc, g.sources(len(notes))); err != nil {
 		return err
 	}
-	return a.c.dash.QuoteTx(ctx, tx, member, g.Date, g.quotes(doc.Coach.Briefing))
+	return a.c.dash.QuoteTx(ctx, tx, member, g.Date, g.quotes(append([]string{doc.Coach.Briefing}, doc.Coach.Feedback...)...))
 }
 
-// quotes are the facts the briefing quotes, written as the dashboard
-// renders them live (so a changed fact is recognised and replaced).
-func (g *Gathered) quotes(briefing string) []dashboard.Quote {
+// quotes are the facts the briefing and the feedback quote, written as the
+// dashboard renders them live (so a changed fact is recognised and
+// replaced).
+func (g *Gathered) quotes(texts ...string) []dashboard.Quote {
 	var out []dashboard.Quote
 	add := func(fact, text string) {
-		if text != "" && strings.Contains(briefing, text) {
-			out = append(out, dashboard.Quote{Fact: fact, Text: text})
+		if text == "" {
+			return
+		}
+		for _, t := range texts {
+			if strings.Contains(t, text) {
+				out = append(out, dashboard.Quote{Fact: fact, Text: text})
+				return
+			}
 		}
 	}
 	add(dashboard.FactWeightCurrent, g.Weight.CurrentText)
 	add(dashboard.FactWeightChange7d, g.Weight.Change7dText)
+	if g.Weight.Goal.Status == health.ETAOnTrack {
+		add(dashboard.FactWeightETA, g.etaText())
+	}
+	add(dashboard.FactWorkoutsThisWeek, board.WorkoutsText(g.Training.Stats.ThisWeek))
 	if y := g.Yesterday; y.Meals > 0 {
 		add(dashboard.FactYesterdayKcal, dashboard.KcalText(y.Totals.Calories))
 		add(dashboard.FactYesterdayProteinG, dashboard.ProteinText(y.Totals.ProteinG))

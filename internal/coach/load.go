@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/content"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 )
 
@@ -101,8 +102,6 @@ const (
 	// AwayKg: a 30-day trend change this large away from the goal is said
 	// plainly.
 	AwayKg = 0.5
-	// yearAfterDays: dates further away than this carry the year.
-	yearAfterDays = 300
 )
 
 // plateau reports whether the raw readings of the last PlateauDays are
@@ -156,8 +155,5 @@ func (g *Gathered) dateText(day string) string {
 	if err != nil {
 		return day
 	}
-	if d := t.Sub(g.civil).Hours() / 24; d > yearAfterDays || d < -yearAfterDays || t.Year() != g.civil.Year() && d < 0 {
-		return t.Format("Mon 2 Jan 2006")
-	}
-	return t.Format("Mon 2 Jan")
+	return board.DateText(t, g.civil) // as the kiosk writes dates
 }

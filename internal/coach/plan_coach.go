@@ -33,7 +33,7 @@ const (
 const (
 	maxBriefing     = 800
 	maxCTAs         = dashboard.MaxCTAs
-	maxPrompts      = 3
+	maxPrompts      = dashboard.MaxPrompts
 	maxFeedback     = 4
 	maxOptions      = 6
 	maxOptionLen    = 80
@@ -77,7 +77,7 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		case w.MovingAway:
 			line += fmt.Sprintf(" Your weight is moving away from your goal of %s %s.", num(*w.Goal.Goal), w.Unit)
 		case w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "":
-			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, g.dateText(w.Goal.ETA))
+			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, g.etaText())
 		}
 		s = append(s, line)
 	}
@@ -173,26 +173,33 @@ func (p *planner) ctas() []dashboard.CTA {
 	out := []dashboard.CTA{}
 	switch {
 	case gp.NeverWeighed:
-		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Step on the scale to start your weight trend.", Action: dashboard.ActionOpenWeight})
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Step on the scale to start your weight trend.", Action: dashboard.ActionOpenWeight,
+			Record: dashboard.RecordWeight, Day: dashboard.DayAny, Macro: dashboard.MacroNone})
 	case gp.WeighInStale:
 		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenWeight,
+			Record: dashboard.RecordWeight, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
 			Message: fmt.Sprintf("No weigh-in for %d days. Step on the scale today.", *gp.DaysSinceWeighIn)})
 	}
 	switch {
 	case gp.NoRecentMeals:
-		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log today's meals to see calories and protein against your targets.", Action: dashboard.ActionOpenNutrition})
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log today's meals to see calories and protein against your targets.", Action: dashboard.ActionOpenNutrition,
+			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroNone})
 	case gp.NoMealsYesterday:
-		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition})
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition,
+			Record: dashboard.RecordMeal, Day: dashboard.DayYesterday, Macro: dashboard.MacroNone})
 	}
 	if gp.ProteinLow {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Action: dashboard.ActionOpenNutrition,
+			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroProtein,
 			Message: fmt.Sprintf("Protein averaged %s g over the last 7 days; your target is %s g.", num(*gp.ProteinAvg), num(*gp.ProteinTarget))})
 	}
 	if gp.NoWorkouts && !g.Program.HasProgram {
-		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout})
+		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout,
+			Record: dashboard.RecordWorkout, Day: dashboard.DayToday, Macro: dashboard.MacroNone})
 	}
 	if prog := g.Program; prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.takeItEasy() && p.safe(*prog.Item) {
 		out = append(out, dashboard.CTA{Type: dashboard.CTAProgram, Action: dashboard.ActionPlayUpNext,
+			Record: dashboard.RecordUpNext, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
 			Message: fmt.Sprintf("%s of %s is ready: %s.", prog.Week, prog.Title, prog.Item.Title)})
 	}
 	if len(out) > maxCTAs {
@@ -349,4 +356,13 @@ func (p *planner) feedback() []string {
 		out = []string{}
 	}
 	return out
+}
+
+// etaText is the goal ETA as the kiosk's weight widget writes it (the
+// board's text; from the date when the facts came without it).
+func (g *Gathered) etaText() string {
+	if t := g.Weight.Goal.ETAText; t != "" {
+		return t
+	}
+	return g.dateText(g.Weight.Goal.ETA)
 }

@@ -1,6 +1,7 @@
 package coach
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ const (
 )
 
 // PromptPriority is the one written priority among the coach's prompts: a
-// document holds at most maxPrompts (3), taken in this order (in a class,
+// document holds at most dashboard.MaxPrompts, taken in this order (in a class,
 // in the order the planner found them). Safety comes first (a reading that
 // may be wrong, an injury), then what the member is in the middle of (a
 // workflow's waiting question), then goals, the program, the check-in and
@@ -69,7 +70,9 @@ func byPriority(ps []dashboard.Prompt) {
 	slices.SortStableFunc(ps, func(a, b dashboard.Prompt) int { return rank(a) - rank(b) })
 }
 
-// priorityText is the priority as the model's prompt states it.
+// priorityText is the priority and the limits as the model's prompt
+// states them (the system prompt leaves the numbers to this line).
 func priorityText() string {
-	return "Prompt priority (at most 3 prompts, in this order): " + strings.Join(PromptPriority, " > ")
+	return fmt.Sprintf("Limits: at most %d calls to action (cta), the most important first. Prompt priority (at most %d prompts, in this order): %s",
+		dashboard.MaxCTAs, dashboard.MaxPrompts, strings.Join(PromptPriority, " > "))
 }

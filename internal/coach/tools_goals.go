@@ -106,6 +106,8 @@ func (t *Tools) goalProgress() agent.Tool {
 			if err != nil {
 				return nil, err
 			}
+			// The plausible readings only, as every weight figure (board.WeightOf).
+			rs = health.PlausibleWeights(rs, t.c.loc)
 			return goalView(health.GoalProgress(rs, *goal, nil, now, t.c.loc), m.Unit, t.c.loc), nil
 		})
 }

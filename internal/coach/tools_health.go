@@ -7,14 +7,17 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/store"
 )
 
-// Look-back windows for loading records.
+// Look-back windows for loading records: the dashboard board's, so the
+// coach's figures and the kiosk's are computed from the same records (a
+// moving average over another window is another trend).
 const (
-	weightWindowDays  = 180
-	mealWindowDays    = 60
+	weightWindowDays  = board.WeightDays
+	mealWindowDays    = board.MealDays
 	workoutWindowDays = 63
 	completionDays    = 7
 )
@@ -32,29 +35,26 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	if err != nil {
 		return WeightView{}, err
 	}
-	// A weigh-in far from the trend that a member saved anyway (a typo) is
-	// never taken for their current weight.
-	kept := health.PlausibleWeights(rs, c.loc)
-	tr := health.WeightTrend(kept, m, now, c.loc)
+	// The dashboard board's weight figures: a weigh-in far from the trend
+	// that a member saved anyway (a typo) is never taken for their current
+	// weight, and the texts are the ones the kiosk shows.
+	b := board.Board{Member: m, Unit: m.Unit.Normalize(), Now: now, Loc: c.loc, Weight: board.WeightOf(m, rs, now, c.loc)}
+	kept, tr := b.Weight.Plausible, b.Weight.Trend
 	u := tr.Unit
 	v := WeightView{Unit: u, Readings: tr.Readings, Current: inUnit(u, tr.CurrentKg), Trend: inUnit(u, tr.TrendKg),
 		Change7d: inUnit(u, tr.Change7dKg), Change30d: inUnit(u, tr.Change30dKg), BodyFatPct: tr.BodyFatPct,
 		DaysSinceWeighIn: tr.DaysSinceWeighIn, Goal: goalView(tr.Goal, u, c.loc), Text: tr.Text()}
+	v.Goal.ETAText = b.ETAText()
 	if tr.LastWeighIn != nil {
 		v.LastWeighIn = dateOf(*tr.LastWeighIn, c.loc)
 	}
-	if tr.CurrentKg != nil {
-		v.CurrentText = u.Format(*tr.CurrentKg)
-	}
-	if tr.Change7dKg != nil {
-		v.Change7dText = u.FormatDelta(*tr.Change7dKg)
-	}
+	v.CurrentText, v.Change7dText = b.CurrentText(), b.Change7dText()
 	if tr.CurrentKg != nil && m.HeightCm != nil && *m.HeightCm > 0 {
 		h := *m.HeightCm / 100
 		bmi := math.Round(*tr.CurrentKg/(h*h)*10) / 10
 		v.BMI = &bmi
 	}
-	v.Questioned = questioned(rs, kept, now, u, c.loc)
+	v.Questioned = questioned(b.Weight.Readings, kept, now, u, c.loc)
 	v.Plateau = plateau(kept, now)
 	v.MovingAway = movingAway(v, u)
 	return v, nil

@@ -59,8 +59,11 @@ type GoalView struct {
 	Percent     *float64         `json:"percent,omitempty"`
 	PacePerWeek *float64         `json:"pace_per_week,omitempty"`
 	ETA         string           `json:"eta,omitempty"`
-	DaysToGoal  *int             `json:"days_to_goal,omitempty"`
-	Text        string           `json:"text"`
+	// ETAText is the ETA as the kiosk's weight widget writes it ("Sun 24
+	// Jan"), so a briefing that quotes it can be brought up to date.
+	ETAText    string `json:"eta_text,omitempty"`
+	DaysToGoal *int   `json:"days_to_goal,omitempty"`
+	Text       string `json:"text"`
 }
 
 // NutritionDayView is one day's nutrition (get_today_nutrition, calculate_remaining_macros).

@@ -27,7 +27,8 @@ func sampleDoc() dashboard.Document {
 		},
 		Coach: dashboard.Coach{
 			Briefing: "Good morning.",
-			CTA:      []dashboard.CTA{{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition}},
+			CTA: []dashboard.CTA{{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition,
+				Record: dashboard.RecordMeal, Day: dashboard.DayYesterday, Macro: dashboard.MacroNone}},
 			Prompts: []dashboard.Prompt{
 				{ID: "p1", Type: dashboard.PromptMultipleChoice, Question: "How did you sleep?", Options: []string{"Well", "Badly"}},
 				{ID: "p2", Type: dashboard.PromptVoiceMemo, Question: "Anything on your mind?", Options: []string{}},

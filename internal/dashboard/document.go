@@ -75,12 +75,57 @@ const (
 // not thrown away with the whole plan.
 const MaxCTAs = 3
 
-// CTA is a call to action with the screen action it opens.
+// MaxPrompts is the most prompts the coach column shows, the document's
+// and waiting workflow questions together, taken in the coach's one
+// priority (coach.PromptPriority): the coach writes at most this many, the
+// model is told it, and the kiosk keeps to it when it adds workflow
+// questions. schema.json allows one more, as for calls to action.
+const MaxPrompts = 3
+
+// CTA is a call to action with the screen action it opens. Record, Day
+// and Macro say what it asks for, as data: the kiosk hides it once live
+// data holds that (ctaDone), whatever the message's words. Documents
+// stored before they existed leave them empty (Subject derives them).
 type CTA struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	Action  string `json:"action"`
+	Record  string `json:"record"`
+	Day     string `json:"day"`
+	Macro   string `json:"macro"`
 }
+
+// MarshalJSON writes the subject fields, derived (Subject) when a CTA
+// built in Go or read from an old document has none, so every stored or
+// re-sent document carries them and validates against the schema.
+func (c CTA) MarshalJSON() ([]byte, error) {
+	type plain CTA
+	s := c.Subject()
+	c.Record, c.Day, c.Macro = s.Record, s.Day, s.Macro
+	return json.Marshal(plain(c))
+}
+
+// CTA subjects: the kind of entry that answers a call to action (Record),
+// the day it must be for (Day: the document's day or, for meals, the
+// household's today; the day before the document's; or any entry at all),
+// and for a nutrition call the macro whose daily target must be reached
+// (Macro; none: any meal).
+const (
+	RecordWeight  = "weight"
+	RecordMeal    = "meal"
+	RecordWorkout = "workout"
+	RecordUpNext  = "up_next"
+
+	DayToday     = "today"
+	DayYesterday = "yesterday"
+	DayAny       = "any"
+
+	MacroNone     = "none"
+	MacroCalories = "calories"
+	MacroProtein  = "protein"
+	MacroCarbs    = "carbs"
+	MacroFat      = "fat"
+)
 
 // Prompt types.
 const (

@@ -7,25 +7,29 @@ import (
 	"strings"
 	"time"
 
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/store"
 )
 
 // The coach writes once a day; the screens are read all day. Two rules keep
-// its words true against live data:
+// its words true against live data, both read from the member's board (the
+// read model the screen's widgets read too):
 //
-//   - every call to action is re-checked: it names what it asks for by its
-//     action (open_weight, open_nutrition, open_workout, play_up_next) and,
-//     for meals, whether it is about yesterday; once live data holds that,
-//     the CTA is hidden (ctaDone);
-//   - the figures the briefing quotes are stored with the fact they came
-//     from (Quote); when the fact's live value differs, the briefing shows
-//     the live figure and says it was updated.
+//   - every call to action is re-checked: it names what it asks for as data
+//     (CTA.Record, Day, Macro; Subject derives them for documents written
+//     before those fields); once live data holds that, the CTA is hidden
+//     (ctaDone). The message is never searched;
+//   - the figures the briefing and the feedback quote are stored with the
+//     fact they came from (Quote); when the fact's live value differs, the
+//     text shows the live figure and the briefing says it was updated.
 
 // Facts a briefing can quote (Quote.Fact).
 const (
 	FactWeightCurrent     = "weight.current"      // "70.5 kg"
 	FactWeightChange7d    = "weight.change_7d"    // "−0.6 kg"
+	FactWeightETA         = "weight.eta"          // "Sun 24 Jan", the day the trend reaches the goal
+	FactWorkoutsThisWeek  = "workouts.this_week"  // "4 workouts"
 	FactYesterdayKcal     = "nutrition.prev.kcal" // "1,640 kcal", the day before the document's day
 	FactYesterdayProteinG = "nutrition.prev.protein"
 )
@@ -54,156 +58,208 @@ func (s *Store) QuoteTx(ctx context.Context, tx *store.Tx, member, day string, q
 
 // WeightText, ChangeText, KcalText and ProteinText render facts the way the
 // coach quotes them, so that a live value compares with what was written.
-func WeightText(u health.Unit, kg float64) string      { return u.Format(kg) }
-func ChangeText(u health.Unit, deltaKg float64) string { return u.FormatDelta(deltaKg) }
+func WeightText(u health.Unit, kg float64) string      { return board.WeightText(u, kg) }
+func ChangeText(u health.Unit, deltaKg float64) string { return board.ChangeText(u, deltaKg) }
 func KcalText(kcal float64) string                     { return health.Thousands(kcal) + " kcal" }
 func ProteinText(g float64) string                     { return health.Figure(g) + " g protein" }
 
-// liveData is what the re-checks read: the member's records as of now.
-type liveData struct {
-	unit        health.Unit
-	weighedIn   bool      // any weigh-in at all
-	lastWeighIn time.Time // newest weigh-in (zero: none)
-	lastWorkout time.Time
-	mealDays    map[string]bool // household days with a meal, the last few days
-	today       sums            // meals logged today
-	prev        sums            // the day before the document's day
-	proteinGoal *float64
-	trend       health.Trend
+// Board loads member's board as of now (the dashboard's read model): the
+// kiosk renders its widgets from it and hands it back to TodayOf.
+func (s *Store) Board(ctx context.Context, member string, now time.Time) (board.Board, error) {
+	return board.NewLoader(s.db, s.loc).Load(ctx, member, now)
 }
 
-// sums are one day's meals.
-type sums struct {
-	meals         int
-	kcal, protein float64
+// Subject is what a call to action asks for, as data.
+type Subject struct {
+	Record string // RecordWeight, RecordMeal, RecordWorkout, RecordUpNext
+	Day    string // DayToday, DayYesterday, DayAny
+	Macro  string // MacroNone, MacroCalories, MacroProtein, MacroCarbs, MacroFat
 }
 
-func (s *sums) add(m health.Meal) { s.meals++; s.kcal += m.Calories; s.protein += m.ProteinG }
-
-// liveWindow is how far back the weight trend of live figures reads.
-const liveWindow = 60 * 24 * time.Hour
-
-func (s *Store) liveData(ctx context.Context, member, docDay string, now time.Time) (liveData, error) {
-	l := liveData{mealDays: map[string]bool{}}
-	m, err := s.db.Member(ctx, member)
-	if err != nil {
-		return l, err
+// Subject returns the CTA's subject fields. A document stored before they
+// existed has none: they are derived from the action (open_weight → a
+// weigh-in, open_nutrition → a meal, open_workout → a workout, play_up_next
+// → Up Next) and the type (a data_gap about meals is about yesterday, the
+// day before the document's, the one the heuristic coach wrote; a habit
+// about the scale is answered by any weigh-in; otherwise today), with no
+// macro. The message is never read.
+func (c CTA) Subject() Subject {
+	s := Subject{Record: c.Record, Day: c.Day, Macro: c.Macro}
+	if s.Record == "" {
+		s.Record = recordOf[c.Action]
 	}
-	l.unit, l.proteinGoal = m.Unit.Normalize(), m.Targets.ProteinG
-	ws, err := s.db.Weights(ctx, member, store.Range{From: now.Add(-liveWindow), To: now.Add(time.Second)})
-	if err != nil {
-		return l, err
-	}
-	l.trend = health.WeightTrend(health.PlausibleWeights(ws, s.loc), m, now, s.loc)
-	var n int
-	var last, workout *string
-	if err := s.db.Read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM weight_readings WHERE member_id = ?1),
-		(SELECT max(measured_at) FROM weight_readings WHERE member_id = ?1),
-		(SELECT max(started_at) FROM workouts WHERE member_id = ?1)`, member).Scan(&n, &last, &workout); err != nil {
-		return l, fmt.Errorf("dashboard: live entries: %w", err)
-	}
-	l.weighedIn = n > 0
-	for _, p := range []struct {
-		s  *string
-		to *time.Time
-	}{{last, &l.lastWeighIn}, {workout, &l.lastWorkout}} {
-		if p.s != nil {
-			if *p.to, err = store.ParseTime(*p.s); err != nil {
-				return l, err
-			}
+	if s.Day == "" {
+		s.Day = DayToday
+		switch {
+		case s.Record == RecordMeal && c.Type == CTADataGap:
+			s.Day = DayYesterday
+		case s.Record == RecordWeight && c.Type != CTADataGap:
+			s.Day = DayAny
 		}
 	}
-	start, err := time.ParseInLocation(time.DateOnly, docDay, s.loc)
-	if err != nil {
-		start = s.DayStart(now)
+	if s.Macro == "" {
+		s.Macro = MacroNone
 	}
-	prevStart := start.AddDate(0, 0, -1)
-	from := s.DayStart(now).AddDate(0, 0, -1)
-	if prevStart.Before(from) {
-		from = prevStart
-	}
-	meals, err := s.db.Meals(ctx, member, store.Range{From: from, To: now.Add(time.Second)})
-	if err != nil {
-		return l, err
-	}
-	today := s.Day(now)
-	for _, x := range meals {
-		d := s.Day(x.EatenAt)
-		l.mealDays[d] = true
-		if d == today {
-			l.today.add(x)
-		}
-		if !x.EatenAt.Before(prevStart) && x.EatenAt.Before(start) {
-			l.prev.add(x)
-		}
-	}
-	return l, nil
+	return s
 }
+
+// recordOf is the record kind each action opens.
+var recordOf = map[string]string{ActionOpenWeight: RecordWeight, ActionOpenNutrition: RecordMeal,
+	ActionOpenWorkout: RecordWorkout, ActionPlayUpNext: RecordUpNext}
 
 // ctaDone reports whether live data now holds what the CTA asks for.
-func (l liveData) ctaDone(c CTA, t *Today, docDay string, now time.Time, loc *time.Location) bool {
-	today := now.In(loc).Format(time.DateOnly)
-	yesterday := now.In(loc).AddDate(0, 0, -1).Format(time.DateOnly)
-	if d, err := time.ParseInLocation(time.DateOnly, docDay, loc); err == nil {
-		yesterday = d.AddDate(0, 0, -1).Format(time.DateOnly)
+func ctaDone(b board.Board, c CTA, t *Today, docDay string) bool {
+	s := c.Subject()
+	now, loc := b.Now, b.Loc
+	day := b.Day(now)
+	if s.Day == DayYesterday {
+		day = b.Day(now.AddDate(0, 0, -1))
+		if d, err := time.ParseInLocation(time.DateOnly, docDay, loc); err == nil {
+			day = d.AddDate(0, 0, -1).Format(time.DateOnly)
+		}
 	}
-	msg := strings.ToLower(c.Message)
-	switch c.Action {
-	case ActionOpenWeight:
-		if c.Type != CTADataGap { // "step on the scale to start your trend"
-			return l.weighedIn
+	// since: an entry after the document was prepared, or on today, answers
+	// a call about today.
+	since := func(last time.Time) bool {
+		return !last.IsZero() && (last.After(t.PreparedAt) || health.DaysAgo(last, now, loc) == 0)
+	}
+	switch s.Record {
+	case RecordWeight:
+		switch s.Day {
+		case DayAny:
+			return !b.Weight.LastAny.IsZero()
+		case DayYesterday:
+			for _, r := range b.Weight.Readings {
+				if b.Day(r.MeasuredAt) == day {
+					return true
+				}
+			}
+			return false
 		}
-		return !l.lastWeighIn.IsZero() && (l.lastWeighIn.After(t.PreparedAt) || health.DaysAgo(l.lastWeighIn, now, loc) == 0)
-	case ActionOpenNutrition:
-		switch {
-		case strings.Contains(msg, "yesterday"): // a meal logged today does not fill yesterday
-			return l.mealDays[yesterday]
-		case strings.Contains(msg, "protein") && l.proteinGoal != nil:
-			return l.today.protein >= *l.proteinGoal
+		return since(b.Weight.LastAny)
+	case RecordMeal:
+		if s.Day == DayAny {
+			return !b.LastMeal.IsZero()
 		}
-		return l.mealDays[today]
-	case ActionOpenWorkout:
-		return !l.lastWorkout.IsZero() && (l.lastWorkout.After(t.PreparedAt) || health.DaysAgo(l.lastWorkout, now, loc) == 0)
-	case ActionPlayUpNext:
+		n, _, _ := b.DayMeals(day)
+		if target := macroTarget(b.Member.Targets, s.Macro); target != nil && s.Day == DayToday {
+			return macroOn(b, day, s.Macro) >= *target
+		}
+		return n > 0
+	case RecordWorkout:
+		switch s.Day {
+		case DayAny:
+			return !b.LastWorkout.IsZero()
+		case DayYesterday:
+			for _, w := range b.Workouts {
+				if b.Day(w.StartedAt) == day {
+					return true
+				}
+			}
+			return false
+		}
+		return since(b.LastWorkout)
+	case RecordUpNext:
 		return t.UpNext == nil
 	}
 	return false
 }
 
-// fact is the live text of a quoted fact ("" when it cannot be said now).
-func (l liveData) fact(name string) string {
+// macroTarget is the member's daily target for the macro (nil: none set).
+func macroTarget(t health.Targets, macro string) *float64 {
+	switch macro {
+	case MacroCalories:
+		return t.Calories
+	case MacroProtein:
+		return t.ProteinG
+	case MacroCarbs:
+		return t.CarbsG
+	case MacroFat:
+		return t.FatG
+	}
+	return nil
+}
+
+// macroOn sums one macro over the meals of a household day.
+func macroOn(b board.Board, day, macro string) float64 {
+	sum := 0.0
+	for _, m := range b.Meals {
+		if b.Day(m.EatenAt) != day {
+			continue
+		}
+		switch macro {
+		case MacroCalories:
+			sum += m.Calories
+		case MacroProtein:
+			sum += m.ProteinG
+		case MacroCarbs:
+			sum += m.CarbsG
+		case MacroFat:
+			sum += m.FatG
+		}
+	}
+	return sum
+}
+
+// Fact is the live text of a quoted fact for a document of docDay ("" when
+// it cannot be said now): the board's figure, rendered as the coach
+// renders it.
+func Fact(b board.Board, name, docDay string) string {
 	switch name {
 	case FactWeightCurrent:
-		if l.trend.CurrentKg != nil {
-			return WeightText(l.unit, *l.trend.CurrentKg)
-		}
+		return b.CurrentText()
 	case FactWeightChange7d:
-		if l.trend.Change7dKg != nil {
-			return ChangeText(l.unit, *l.trend.Change7dKg)
+		return b.Change7dText()
+	case FactWeightETA:
+		return b.ETAText()
+	case FactWorkoutsThisWeek:
+		return b.WorkoutsText()
+	case FactYesterdayKcal, FactYesterdayProteinG:
+		d, err := time.ParseInLocation(time.DateOnly, docDay, b.Loc)
+		if err != nil {
+			return ""
 		}
-	case FactYesterdayKcal:
-		if l.prev.meals > 0 {
-			return KcalText(l.prev.kcal)
+		n, kcal, protein := b.DayMeals(d.AddDate(0, 0, -1).Format(time.DateOnly))
+		switch {
+		case n == 0:
+			return ""
+		case name == FactYesterdayKcal:
+			return KcalText(kcal)
 		}
-	case FactYesterdayProteinG:
-		if l.prev.meals > 0 {
-			return ProteinText(l.prev.protein)
-		}
+		return ProteinText(protein)
 	}
 	return ""
 }
 
-// requote replaces each quoted figure that changed since the briefing was
-// written by its live value; updated says whether any did.
-func (l liveData) requote(briefing string, quotes []Quote) (string, bool) {
+// requote replaces each quoted figure that changed since text was written
+// by its live value; updated says whether any did.
+func requote(b board.Board, docDay, text string, quotes []Quote) (string, bool) {
 	updated := false
 	for _, q := range quotes {
-		now := l.fact(q.Fact)
-		if q.Text == "" || now == "" || now == q.Text || !strings.Contains(briefing, q.Text) {
+		now := Fact(b, q.Fact, docDay)
+		i := quoteIndex(text, q.Text)
+		if q.Text == "" || now == "" || now == q.Text || i < 0 {
 			continue
 		}
-		briefing = strings.Replace(briefing, q.Text, now, 1)
+		text = text[:i] + now + text[i+len(q.Text):]
 		updated = true
 	}
-	return briefing, updated
+	return text, updated
+}
+
+// quoteIndex finds a quoted figure where it starts a figure: "4 workouts"
+// is not the end of "14 workouts" (-1: not found).
+func quoteIndex(text, q string) int {
+	for off := 0; q != ""; {
+		i := strings.Index(text[off:], q)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i == 0 || !strings.ContainsAny(text[i-1:i], "0123456789.,") {
+			return i
+		}
+		off = i + 1
+	}
+	return -1
 }

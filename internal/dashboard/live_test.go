@@ -61,7 +61,10 @@ func TestCTAsAreRecheckedAgainstLiveData(t *testing.T) {
 	prepared := time.Date(2026, 2, 14, 4, 0, 0, 0, time.UTC)
 	start := dashboard.CTA{Type: dashboard.CTAHabit, Message: "Step on the scale to start your weight trend.", Action: dashboard.ActionOpenWeight}
 	yesterday := dashboard.CTA{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition}
-	protein := dashboard.CTA{Type: dashboard.CTAHabit, Message: "Protein averaged 80 g over the last 7 days; your target is 120 g.", Action: dashboard.ActionOpenNutrition}
+	// The protein call says so in its subject fields (a document of today's
+	// coach); the others are as documents stored before the fields were.
+	protein := dashboard.CTA{Type: dashboard.CTAHabit, Message: "Protein averaged 80 g over the last 7 days; your target is 120 g.", Action: dashboard.ActionOpenNutrition,
+		Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroProtein}
 	workout := dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log a workout after you move, so I can see your rhythm.", Action: dashboard.ActionOpenWorkout}
 	put(t, s, db, prepared, dashboard.Document{GeneratedAt: prepared, Coach: dashboard.Coach{Briefing: "Hi.",
 		CTA: []dashboard.CTA{start, yesterday, protein, workout}}})

@@ -2,11 +2,11 @@ package dashboard
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/store"
 )
@@ -56,21 +56,26 @@ type PromptState struct {
 	Voice string
 }
 
-// lastEntries are the newest entry times per kind (zero: none).
-type lastEntries map[string]time.Time
-
 // Today returns member's dashboard as of now. A member without any
 // document is not an error: Doc is nil and Onboarding says what to do.
 func (s *Store) Today(ctx context.Context, member string, now time.Time) (Today, error) {
-	t := Today{Day: s.Day(now)}
-	last, err := s.lastEntries(ctx, member)
+	b, err := s.Board(ctx, member, now)
 	if err != nil {
-		return t, err
+		return Today{Day: s.Day(now)}, err
 	}
+	return s.TodayOf(ctx, b)
+}
+
+// TodayOf is Today for a board already loaded (the kiosk renders its
+// widgets from the same one): the re-checks and re-quotes read its
+// figures, so they agree with the widgets.
+func (s *Store) TodayOf(ctx context.Context, b board.Board) (Today, error) {
+	member, now := b.Member.ID, b.Now
+	t := Today{Day: s.Day(now)}
 	st, err := s.Latest(ctx, member, t.Day)
 	switch {
 	case apperr.Is(err, apperr.NotFound):
-		t.Onboarding = onboarding(last, now, s.loc)
+		t.Onboarding = onboarding(b)
 		return t, nil
 	case err != nil:
 		return t, err
@@ -94,11 +99,7 @@ func (s *Store) Today(ctx context.Context, member string, now time.Time) (Today,
 	if err != nil {
 		return t, err
 	}
-	l, err := s.liveData(ctx, member, st.Day, now)
-	if err != nil {
-		return t, err
-	}
-	s.coach(&t, l, now, answers, memos)
+	s.coach(&t, b, answers, memos)
 	return t, nil
 }
 
@@ -138,29 +139,6 @@ func (s *Store) finished(ctx context.Context, member string, t time.Time) (map[s
 	return done, nil
 }
 
-// lastEntries reads the newest weigh-in, meal and workout times.
-func (s *Store) lastEntries(ctx context.Context, member string) (lastEntries, error) {
-	var w, m, x sql.NullString
-	err := s.db.Read.QueryRowContext(ctx, `SELECT
-		(SELECT max(measured_at) FROM weight_readings WHERE member_id = ?1),
-		(SELECT max(eaten_at) FROM meals WHERE member_id = ?1),
-		(SELECT max(started_at) FROM workouts WHERE member_id = ?1)`, member).Scan(&w, &m, &x)
-	if err != nil {
-		return nil, fmt.Errorf("dashboard: last entries: %w", err)
-	}
-	out := lastEntries{}
-	for kind, v := range map[string]sql.NullString{"weight": w, "meal": m, "workout": x} {
-		t, err := store.ParseNullTime(v)
-		if err != nil {
-			return nil, err
-		}
-		if t != nil {
-			out[kind] = *t
-		}
-	}
-	return out, nil
-}
-
 // curated applies "finished content is done" to the curated area.
 func (s *Store) curated(t *Today, done map[string]bool) {
 	cur := t.Doc.Document.Curated
@@ -184,12 +162,15 @@ func (s *Store) curated(t *Today, done map[string]bool) {
 // holds what it asks for; quoted figures are brought up to date; answering
 // a prompt replaces it with the answer; a voice reply shows its state until
 // it has a transcript.
-func (s *Store) coach(t *Today, l liveData, now time.Time, answers map[string]Answer, memos []VoiceMemo) {
+func (s *Store) coach(t *Today, b board.Board, answers map[string]Answer, memos []VoiceMemo) {
 	doc := t.Doc.Document.Coach
-	t.Feedback = doc.Feedback
-	t.Briefing, t.BriefingUpdated = l.requote(doc.Briefing, t.Doc.Quotes)
+	t.Briefing, t.BriefingUpdated = requote(b, t.Doc.Day, doc.Briefing, t.Doc.Quotes)
+	for _, f := range doc.Feedback {
+		f, _ = requote(b, t.Doc.Day, f, t.Doc.Quotes)
+		t.Feedback = append(t.Feedback, f)
+	}
 	for _, c := range doc.CTA {
-		if l.ctaDone(c, t, t.Doc.Day, now, s.loc) {
+		if ctaDone(b, c, t, t.Doc.Day) {
 			continue
 		}
 		t.CTAs = append(t.CTAs, c)
@@ -213,16 +194,20 @@ func (s *Store) coach(t *Today, l liveData, now time.Time, answers map[string]An
 
 // onboarding are the nudges shown until the coach's first document: weigh
 // in once, log today's meals, log a workout when none in a week.
-func onboarding(last lastEntries, now time.Time, loc *time.Location) []CTA {
+func onboarding(b board.Board) []CTA {
+	now, loc := b.Now, b.Loc
 	var out []CTA
-	if last["weight"].IsZero() {
-		out = append(out, CTA{Type: CTADataGap, Action: ActionOpenWeight, Message: "Step on the scale: one weigh-in starts your trend."})
+	if b.Weight.LastAny.IsZero() {
+		out = append(out, CTA{Type: CTADataGap, Action: ActionOpenWeight, Record: RecordWeight, Day: DayAny, Macro: MacroNone,
+			Message: "Step on the scale: one weigh-in starts your trend."})
 	}
-	if t := last["meal"]; t.IsZero() || health.DaysAgo(t, now, loc) > 0 {
-		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenNutrition, Message: "Log today's meals to see them against your targets."})
+	if t := b.LastMeal; t.IsZero() || health.DaysAgo(t, now, loc) > 0 {
+		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenNutrition, Record: RecordMeal, Day: DayToday, Macro: MacroNone,
+			Message: "Log today's meals to see them against your targets."})
 	}
-	if t := last["workout"]; t.IsZero() || health.DaysAgo(t, now, loc) > 7 {
-		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenWorkout, Message: "Log your last workout, or pick something short from Up next."})
+	if t := b.LastWorkout; t.IsZero() || health.DaysAgo(t, now, loc) > 7 {
+		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenWorkout, Record: RecordWorkout, Day: DayToday, Macro: MacroNone,
+			Message: "Log your last workout, or pick something short from Up next."})
 	}
 	return out
 }

@@ -254,20 +254,23 @@ var (
 
 // staleCTAs reports calls to action for gaps the data already fills. A gap
 // is filled when: a weigh-in was made today or yesterday (any weigh-in
-// CTA); meals were logged yesterday (a data_gap meal CTA, or any CTA saying
-// no meals); a workout was logged today or yesterday (a log-a-workout
+// CTA); meals were logged yesterday (a CTA about yesterday's meals, or any
+// CTA saying no meals); a workout was logged today or yesterday (a log-a-workout
 // CTA); Up Next was already finished today, or there is none (play Up Next).
 func staleCTAs(d dashboard.Document, t Truth) []string {
 	var out []string
 	for i, c := range d.Coach.CTA {
 		why := ""
+		// What the CTA asks for is its subject fields (the words are graded
+		// too: a plan must not say a gap that is filled, whatever the fields).
+		s := c.Subject()
 		switch {
-		case (c.Action == dashboard.ActionOpenWeight || saysNoWeighIn.MatchString(c.Message)) && t.WeighInsRecent > 0:
+		case (s.Record == dashboard.RecordWeight || saysNoWeighIn.MatchString(c.Message)) && t.WeighInsRecent > 0:
 			why = "the member weighed in today or yesterday"
-		case (c.Type == dashboard.CTADataGap && c.Action == dashboard.ActionOpenNutrition || saysNoMeals.MatchString(c.Message)) &&
+		case (s.Record == dashboard.RecordMeal && s.Day == dashboard.DayYesterday || saysNoMeals.MatchString(c.Message)) &&
 			t.MealsYesterday > 0:
 			why = fmt.Sprintf("%d meals were logged yesterday", t.MealsYesterday)
-		case c.Action == dashboard.ActionOpenWorkout && t.WorkoutsRecent > 0:
+		case s.Record == dashboard.RecordWorkout && t.WorkoutsRecent > 0:
 			why = "a workout was logged today or yesterday"
 		case c.Action == dashboard.ActionPlayUpNext && d.Curated.UpNext.Primary == nil:
 			why = "there is no Up Next to play"

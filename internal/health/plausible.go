@@ -65,28 +65,36 @@ func InWeightRange(v float64, u Unit) bool {
 }
 
 // CheckWeight compares a weigh-in of kg at time at with the member's
-// smoothed trend over the TrendWindow before it (readings in history at or
-// after at, and the one with id skip, are left out: an edited reading is
-// not compared with itself). A reading more than MaxTrendDeviation away
-// from that trend is implausible; with fewer than TrendMinReadings readings
-// in the window nothing is.
+// smoothed trend of the history before it (readings in history at or after
+// at, and the one with id skip, are left out: an edited reading is not
+// compared with itself). A reading more than MaxTrendDeviation away from
+// that trend is implausible; with fewer than TrendMinReadings readings in
+// the TrendWindow before it nothing is.
 func CheckWeight(kg float64, at time.Time, skip int64, history []WeightReading, u Unit, loc *time.Location) Verdict {
-	var window []WeightReading
+	var before []WeightReading
+	inWindow := 0
 	from := at.Add(-TrendWindow)
 	for _, r := range history {
 		if r.ID != 0 && r.ID == skip {
 			continue
 		}
-		if r.MeasuredAt.Before(at) && !r.MeasuredAt.Before(from) && InWeightRange(r.WeightKg, KG) {
-			window = append(window, r)
+		if r.MeasuredAt.Before(at) && InWeightRange(r.WeightKg, KG) {
+			before = append(before, r)
+			if !r.MeasuredAt.Before(from) {
+				inWindow++
+			}
 		}
 	}
-	if len(window) < TrendMinReadings {
+	if inWindow < TrendMinReadings {
 		return Verdict{Plausible: true}
 	}
-	s, _ := buildSeries(window, at, orUTC(loc))
-	trend := s.trend[len(s.trend)-1]
-	v := Verdict{Plausible: math.Abs(kg-trend) <= trend*MaxTrendDeviation, TrendKg: round2(trend)}
+	// The trend compared with is the one the weight widget shows: the
+	// moving average of all the history given (not only the window, whose
+	// start would weigh more), rounded as WeightTrend rounds it, so "far
+	// from your trend of 71.3 kg" and the widget's "trend 71.3 kg" agree.
+	s, _ := buildSeries(before, at, orUTC(loc))
+	trend := round2(s.trend[len(s.trend)-1])
+	v := Verdict{Plausible: math.Abs(kg-trend) <= trend*MaxTrendDeviation, TrendKg: trend}
 	if !v.Plausible {
 		v.Message = fmt.Sprintf("%s is far from your trend of %s", u.Format(kg), u.Format(trend))
 	}

@@ -7,12 +7,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"hearth/internal/apperr"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/live"
 	"hearth/internal/store"
@@ -24,11 +26,22 @@ type Service struct {
 	db  *store.DB
 	pub live.Publisher
 	now func() time.Time
+	loc *time.Location // the household calendar the weight trend's days are in
 }
 
 // New returns a Service over db that notifies pub.
 func New(db *store.DB, pub live.Publisher) *Service {
-	return &Service{db: db, pub: pub, now: time.Now}
+	return &Service{db: db, pub: pub, now: time.Now, loc: time.UTC}
+}
+
+// In sets the household calendar (the kiosk's): the "Are you sure?" check
+// compares a weigh-in with the trend the weight widget shows, whose days
+// are local days.
+func (s *Service) In(loc *time.Location) *Service {
+	if loc != nil {
+		s.loc = loc
+	}
+	return s
 }
 
 // Member returns a member or apperr.NotFound.
@@ -138,11 +151,15 @@ func (s *Service) weight(ctx context.Context, member string, in WeightInput, ski
 	}
 	kg := round(unit.ToKg(in.Weight), 2)
 	if !in.Confirm {
-		hist, err := s.db.Weights(ctx, member, store.Range{From: at.Add(-health.TrendWindow), To: at})
+		// The trend the dashboard's weight widget shows (board.WeightOf: the
+		// same window, the plausible readings only, local days), so the
+		// check and the widget quote one figure.
+		hist, err := s.db.Weights(ctx, member, store.Range{From: at.AddDate(0, 0, -board.WeightDays), To: at})
 		if err != nil {
 			return health.WeightReading{}, err
 		}
-		if v := health.CheckWeight(kg, at, skip, hist, unit, nil); !v.Plausible {
+		hist = slices.DeleteFunc(hist, func(r health.WeightReading) bool { return r.ID == skip && skip != 0 })
+		if v := health.CheckWeight(kg, at, skip, health.PlausibleWeights(hist, s.loc), unit, s.loc); !v.Plausible {
 			return health.WeightReading{}, implausible("weight_kg", v)
 		}
 	}

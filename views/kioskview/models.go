@@ -58,14 +58,17 @@ type StateArea struct {
 
 // WeightWidget is the weight trend.
 type WeightWidget struct {
-	HasData     bool
-	Current     string // "81.4"
-	Unit        string // "kg"
-	Change7d    string // "−0.6 kg in 7 days"
-	Direction   string // down | up | flat | ""
-	Trend       string // "trend 81.2 kg"
-	Goal        string // "goal 75 kg"
-	ETA         string // "goal around 12 Mar" or a note
+	HasData   bool
+	Current   string // "81.4"
+	Unit      string // "kg"
+	Change7d  string // "−0.6 kg in 7 days"
+	Direction string // down | up | flat | ""
+	Trend     string // "trend 81.2 kg"
+	Goal      string // "goal 75 kg"
+	ETA       string // "on pace for Sun 24 Jan" or a note
+	// Questioned says a newer reading was set aside as far from the trend
+	// (it is not the current weight until confirmed); "" when none.
+	Questioned  string
 	LastWeighIn string
 	Chart       Chart
 	// Recent are the last weigh-ins, each a row to tap to correct it.
@@ -78,6 +81,8 @@ type WeightWidget struct {
 type EntryRow struct {
 	When, Text string
 	Edit       string
+	// Questioned marks a weigh-in the plausibility rule set aside.
+	Questioned bool
 }
 
 // Chart is a server-rendered SVG line chart (viewBox units).

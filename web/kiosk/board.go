@@ -8,10 +8,10 @@ import (
 	"hearth/web/programs"
 )
 
-// board builds the members' dashboards (model.go, state.go, doc.go) and
+// dashboardModels builds the members' dashboards (model.go, state.go, doc.go) and
 // renders them: the page, shared between clients (page_cache.go), and the
 // live streams' patches (stream.go). One per server.
-type board struct {
+type dashboardModels struct {
 	deps     Deps
 	opt      Options
 	log      *slog.Logger

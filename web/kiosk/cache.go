@@ -43,7 +43,7 @@ func (e *modelEntry) fresh(member, household uint64) bool {
 
 // sharedModel returns the member's dashboard model with this client's CSRF
 // token applied (the only per-client part).
-func (s *board) sharedModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
+func (s *dashboardModels) sharedModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
 	e, err := s.sharedEntry(ctx, id)
 	if err != nil {
 		return kioskview.Dashboard{}, err
@@ -58,7 +58,7 @@ func (s *board) sharedModel(ctx context.Context, id, csrf string) (kioskview.Das
 // sharedEntry returns the member's current cache entry, built by this call
 // or by the reader that got there first; nil (and no error) when the hub
 // keeps no generations, so nothing can be shared.
-func (s *board) sharedEntry(ctx context.Context, id string) (*modelEntry, error) {
+func (s *dashboardModels) sharedEntry(ctx context.Context, id string) (*modelEntry, error) {
 	gens, ok := s.deps.Live.(interface{ Gen(topic string) uint64 })
 	if !ok {
 		return nil, nil

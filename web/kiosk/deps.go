@@ -8,6 +8,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/live"
 	"hearth/internal/voice"
 )
@@ -16,7 +17,8 @@ import (
 // dashboard with its staleness rules applied, the stored documents for the
 // second tap of "prepare", answers, consumed marks and playlists.
 type Dashboards interface {
-	Today(ctx context.Context, member string, now time.Time) (dashboard.Today, error)
+	Board(ctx context.Context, member string, now time.Time) (board.Board, error)
+	TodayOf(ctx context.Context, b board.Board) (dashboard.Today, error)
 	Get(ctx context.Context, member, day string) (dashboard.Stored, error)
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
 	MarkConsumed(ctx context.Context, member, contentID, source string) error

@@ -21,7 +21,7 @@ import (
 
 // entryForms are the logging sheets and the corrections of entries.
 type entryForms struct {
-	board     *board // a plain form's failure re-renders the dashboard
+	board     *dashboardModels // a plain form's failure re-renders the dashboard
 	household Household
 	loc       *time.Location
 }

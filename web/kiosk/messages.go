@@ -20,7 +20,7 @@ import (
 const shownMessages = 5
 
 // messageViews are the member's open messages for the coach column.
-func (s *board) messageViews(ctx context.Context, member string, now time.Time) ([]kioskview.MessageView, error) {
+func (s *dashboardModels) messageViews(ctx context.Context, member string, now time.Time) ([]kioskview.MessageView, error) {
 	if s.deps.Messages == nil {
 		return nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/views/kioskview"
 )
@@ -19,34 +20,33 @@ const (
 
 // dashboardModel loads everything a member's dashboard shows. A missing
 // document is not an error: the areas fall back to onboarding states.
-func (s *board) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
+func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (kioskview.Dashboard, error) {
 	h := s.deps.Household
-	m, err := h.Member(ctx, id)
+	now, loc := time.Now(), s.opt.Location
+	// One board: the member row and each kind of record read once, every
+	// figure below (and the coach column's re-quotes) from it.
+	r, err := s.loadRecords(ctx, id, now)
 	if err != nil {
 		return kioskview.Dashboard{}, err
 	}
+	m := r.Member
 	ms, err := h.Members(ctx)
 	if err != nil {
 		return kioskview.Dashboard{}, err
 	}
-	r, err := s.loadRecords(ctx, id)
-	if err != nil {
-		return kioskview.Dashboard{}, err
-	}
-	now, loc := time.Now(), s.opt.Location
 	d := kioskview.Dashboard{
 		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
 		State: kioskview.StateArea{
-			Weight:    weightWidget(m, r, now, loc),
-			Nutrition: nutritionWidget(m, r, now, loc),
-			Body:      bodyWidget(m, r, now, loc),
-			Workouts:  workoutsWidget(m, r, now, loc),
+			Weight:    weightWidget(r),
+			Nutrition: nutritionWidget(r),
+			Body:      bodyWidget(r),
+			Workouts:  workoutsWidget(r),
 		},
 		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
 	}
-	dv, err := s.docView(ctx, m, now)
+	dv, err := s.docView(ctx, r)
 	if err != nil {
 		return d, err
 	}
@@ -75,26 +75,43 @@ func (s *board) dashboardModel(ctx context.Context, id, csrf string) (kioskview.
 	return d, err
 }
 
-func (s *board) loadRecords(ctx context.Context, id string) (records, error) {
+// loadRecords loads the member's board (internal/dashboard/board) as of
+// now: from the dashboard store, which re-checks the coach column against
+// the same board; a server without one reads the records through the
+// household service.
+func (s *dashboardModels) loadRecords(ctx context.Context, id string, now time.Time) (board.Board, error) {
+	if s.deps.Dashboards != nil {
+		return s.deps.Dashboards.Board(ctx, id, now)
+	}
 	h := s.deps.Household
-	var r records
-	var err error
-	if r.weights, err = h.Weights(ctx, id, loadWeights); err != nil {
-		return r, err
+	m, err := h.Member(ctx, id)
+	if err != nil {
+		return board.Board{}, err
 	}
-	if r.meals, err = h.Meals(ctx, id, loadMeals); err != nil {
-		return r, err
+	ws, err := h.Weights(ctx, id, loadWeights)
+	if err != nil {
+		return board.Board{}, err
 	}
-	if r.workouts, err = h.Workouts(ctx, id, loadWorkouts); err != nil {
-		return r, err
+	meals, err := h.Meals(ctx, id, loadMeals)
+	if err != nil {
+		return board.Board{}, err
 	}
-	r.scans, err = h.BodyScans(ctx, id, loadScans)
-	return r, err
+	wos, err := h.Workouts(ctx, id, loadWorkouts)
+	if err != nil {
+		return board.Board{}, err
+	}
+	scans, err := h.BodyScans(ctx, id, loadScans)
+	if err != nil {
+		return board.Board{}, err
+	}
+	return board.Of(m, ws, meals, wos, scans, now, s.opt.Location), nil
 }
 
 // docView loads the member's dashboard for today (the staleness rules are
-// dashboard.Today's) and the catalog entries its cards show.
-func (s *board) docView(ctx context.Context, m health.Member, now time.Time) (docView, error) {
+// dashboard.Today's, against the page's board) and the catalog entries its
+// cards show.
+func (s *dashboardModels) docView(ctx context.Context, b board.Board) (docView, error) {
+	m, now := b.Member, b.Now
 	dv := docView{member: m, now: now, loc: s.opt.Location,
 		transcribes: s.deps.Voice != nil && s.deps.Voice.Transcribes(), canPrepare: s.deps.Coach != nil}
 	dv.progItem, dv.progDay = s.programs.Day(ctx, m.ID)
@@ -103,7 +120,7 @@ func (s *board) docView(ctx context.Context, m health.Member, now time.Time) (do
 		return dv, nil
 	}
 	var err error
-	if dv.today, err = ds.Today(ctx, m.ID, now); err != nil {
+	if dv.today, err = ds.TodayOf(ctx, b); err != nil {
 		return dv, err
 	}
 	if dv.today.Doc != nil && s.deps.Catalog != nil {
@@ -114,7 +131,7 @@ func (s *board) docView(ctx context.Context, m health.Member, now time.Time) (do
 	return dv, nil
 }
 
-func (s *board) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
+func (s *dashboardModels) playlistModel(ctx context.Context, member, csrf string, dv docView) (kioskview.PlaylistWidget, error) {
 	p := kioskview.PlaylistWidget{MemberID: member, CSRF: csrf}
 	p.CanSuggest = len(dv.today.Suggestion) > 0
 	if s.deps.Dashboards == nil || s.deps.Catalog == nil {
@@ -143,7 +160,7 @@ func (s *board) playlistModel(ctx context.Context, member, csrf string, dv docVi
 	return p, nil
 }
 
-func (s *board) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
+func (s *dashboardModels) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
 	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
 	if s.deps.Catalog == nil {
 		return r, nil

@@ -159,7 +159,7 @@ var gzipWriters = sync.Pool{New: func() any {
 // page: 304 when the client holds this version (the ETag covers the content
 // and the client's token), gzip when accepted. ok is false when nothing can
 // be shared (a hub without generations); the caller renders as before.
-func (s *board) serveCachedDashboard(c echo.Context) (ok bool, err error) {
+func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err error) {
 	e, err := s.sharedEntry(c.Request().Context(), c.Param("member"))
 	if err != nil || e == nil {
 		return false, err

@@ -2,13 +2,13 @@ package kiosk
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/views"
 	"hearth/views/kioskview"
@@ -74,13 +74,13 @@ func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile,
 		if err != nil {
 			return nil, err
 		}
-		tr := health.WeightTrend(ws, m, now, loc)
+		tr := board.WeightOf(m, ws, now, loc).Trend // as the member's page shows it
 		if tr.CurrentKg == nil {
 			t.Glance, t.GlanceLabel = "–", "no weigh-in yet"
 			continue
 		}
 		u := m.Unit.Normalize()
-		t.Glance = fmt.Sprintf("%.1f %s", u.FromKg(*tr.CurrentKg), u) // as the weight widget shows it
+		t.Glance = board.WeightNumber(u, *tr.CurrentKg) + " " + string(u) // as the weight widget shows it
 		if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
 		} else if tr.LastWeighIn != nil {
@@ -92,7 +92,7 @@ func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile,
 
 // dashboardPages are a member's dashboard and its live stream.
 type dashboardPages struct {
-	board     *board
+	board     *dashboardModels
 	household Household
 	live      Live
 	detached  *httpkit.Streams // nil: streams stay on their request goroutine
@@ -108,7 +108,7 @@ func (s *dashboardPages) pageMember(c echo.Context) error {
 // renderDashboard renders a member's full dashboard; open names a sheet to
 // show at once, whose state fill sets (a failed plain-form post, an entry
 // to correct).
-func (s *board) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
+func (s *dashboardModels) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
 	csrf := httpkit.CSRFToken(c)
 	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
 	if err != nil {
@@ -125,7 +125,7 @@ func (s *board) renderDashboard(c echo.Context, status int, open string, fill fu
 // dashboardPage fills the page frame of a member's dashboard (title,
 // stream, idle return, blurred figures) with csrf as the page's token: the
 // client's, or the placeholder of the rendered-page cache.
-func (s *board) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
+func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
 	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, true)
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
 	return d

@@ -18,7 +18,7 @@ const maxQuery = 100
 
 // playlists are the playlist builder: catalog search and edits.
 type playlists struct {
-	board      *board // the catalog list model
+	board      *dashboardModels // the catalog list model
 	household  Household
 	dashboards Dashboards
 	catalog    Catalog

@@ -24,7 +24,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		opt.KeepAlive = 15 * time.Second
 	}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
-	b := &board{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
+	b := &dashboardModels{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
 	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log}
 	dash := &dashboardPages{board: b, household: deps.Household, live: deps.Live, detached: opt.Streams}
 	forms := &entryForms{board: b, household: deps.Household, loc: loc}

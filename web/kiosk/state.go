@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/internal/importer"
@@ -12,16 +13,10 @@ import (
 	"hearth/views/kioskview"
 )
 
-// records are one member's recent health records, loaded once per render.
-type records struct {
-	weights  []health.WeightReading
-	meals    []health.Meal
-	workouts []health.Workout
-	scans    []health.BodyScan
-}
-
-// How many recent records a render loads: enough for the 30-day chart, the
-// goal pace fit (28 days), the logging streak and "this week vs usual".
+// How many recent records a render loads when the server has no dashboard
+// store to load its board (board.Loader reads by its windows): enough for
+// the 30-day chart, the goal pace fit (28 days), the logging streak and
+// "this week vs usual".
 const (
 	loadWeights  = 240
 	loadMeals    = 600
@@ -29,17 +24,34 @@ const (
 	loadScans    = 4
 )
 
-func weightWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WeightWidget {
-	t := health.WeightTrend(r.weights, m, now, loc)
-	u := m.Unit.Normalize()
+// weightWidget shows the board's weight figures: the current weight is the
+// newest plausible reading, and a newer one the rule set aside is said to
+// be questioned, never shown as current.
+func weightWidget(b board.Board) kioskview.WeightWidget {
+	m, now, loc := b.Member, b.Now, b.Loc
+	t := b.Weight.Trend
+	u := b.Unit
 	w := kioskview.WeightWidget{Unit: string(u)}
-	if t.CurrentKg == nil {
+	if b.Weight.Current == nil {
 		return w
 	}
+	for _, r := range b.Weight.Readings { // newest first
+		if r.MeasuredAt.After(now) {
+			continue
+		}
+		if !r.MeasuredAt.After(b.Weight.Current.MeasuredAt) || !b.Weight.Questioned[r.ID] {
+			break
+		}
+		if w.Questioned != "" {
+			continue // the newest one is said
+		}
+		w.Questioned = fmt.Sprintf("%s (%s) questioned: far from your trend, not counted until you confirm it",
+			b.WeightText(r.WeightKg), views.When(r.MeasuredAt, now, loc))
+	}
 	w.HasData = true
-	w.Current = fmt.Sprintf("%.1f", u.FromKg(*t.CurrentKg))
+	w.Current = b.WeightNumber(b.Weight.Current.WeightKg)
 	if t.Change7dKg != nil {
-		w.Change7d = u.FormatDelta(*t.Change7dKg) + " in 7 days"
+		w.Change7d = b.Change7dText() + " in 7 days"
 		switch v := math.Round(u.FromKg(*t.Change7dKg)*10) / 10; {
 		case v < 0:
 			w.Direction = "down"
@@ -50,14 +62,14 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		}
 	}
 	if t.TrendKg != nil {
-		w.Trend = "trend " + u.Format(*t.TrendKg)
+		w.Trend = "trend " + b.TrendText()
 	}
 	if m.GoalWeightKg != nil {
 		w.Goal = "goal " + u.Format(*m.GoalWeightKg)
 		switch t.Goal.Status {
 		case health.ETAOnTrack:
-			if t.Goal.ETA != nil {
-				w.ETA = "on pace for " + t.Goal.ETA.In(loc).Format("2 Jan")
+			if eta := b.ETAText(); eta != "" {
+				w.ETA = "on pace for " + eta
 			}
 		case health.ETAReached:
 			w.ETA = "goal reached"
@@ -67,15 +79,15 @@ func weightWidget(m health.Member, r records, now time.Time, loc *time.Location)
 		w.LastWeighIn = "Last weigh-in " + views.When(*t.LastWeighIn, now, loc)
 	}
 	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
-	for _, r := range r.weights { // newest first
+	for _, r := range b.Weight.Readings { // newest first
 		if len(w.Recent) == recentWeights {
 			break
 		}
 		if r.MeasuredAt.After(now) {
 			continue
 		}
-		w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: u.Format(r.WeightKg),
-			Edit: entryURL(m.ID, household.EntryWeight, r.ID)})
+		w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: b.WeightText(r.WeightKg),
+			Edit: entryURL(m.ID, household.EntryWeight, r.ID), Questioned: b.Weight.Questioned[r.ID]})
 	}
 	return w
 }
@@ -88,9 +100,10 @@ func entryURL(member string, kind household.EntryKind, id int64) string {
 	return fmt.Sprintf("/m/%s/entry/%s/%d", member, kind, id)
 }
 
-func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.NutritionWidget {
-	day := health.NutritionDay(r.meals, m.Targets, now, loc)
-	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: health.LoggingStreak(r.meals, now, loc)}
+func nutritionWidget(b board.Board) kioskview.NutritionWidget {
+	m, now, loc := b.Member, b.Now, b.Loc
+	day := b.Nutrition
+	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: b.Streak}
 	vs := day.VsTargets
 	anyTarget := vs.Calories.Target != nil || vs.Protein.Target != nil || vs.Carbs.Target != nil || vs.Fat.Target != nil
 	if n.HasData || anyTarget {
@@ -101,7 +114,7 @@ func nutritionWidget(m health.Member, r records, now time.Time, loc *time.Locati
 			macroBar("Fat", vs.Fat, "g", 120),
 		}
 	}
-	for _, x := range r.meals { // newest first
+	for _, x := range b.Meals { // newest first
 		if health.DaysAgo(x.EatenAt, now, loc) == 0 && !x.EatenAt.After(now) && len(n.Meals) < 4 {
 			n.Meals = append(n.Meals, kioskview.MealRow{Time: x.EatenAt.In(loc).Format("15:04"), Name: x.Name,
 				Calories: fmt.Sprintf("%.0f kcal", x.Calories), Edit: entryURL(m.ID, household.EntryMeal, x.ID)})
@@ -121,18 +134,19 @@ func macroBar(label string, p health.MacroProgress, unit string, overAt float64)
 	return b
 }
 
-func bodyWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.BodyWidget {
+func bodyWidget(b board.Board) kioskview.BodyWidget {
+	m, now, loc, r := b.Member, b.Now, b.Loc, b.Weight
 	u := m.Unit.Normalize()
 	// The newest reading wins: a scan, an imported body-composition reading,
 	// or a smart scale's body fat on a weigh-in (r.weights is newest first).
 	var scale *health.WeightReading
-	for i, w := range r.weights {
+	for i, w := range r.Readings {
 		if w.BodyFatPct != nil && !w.MeasuredAt.After(now) {
-			scale = &r.weights[i]
+			scale = &r.Readings[i]
 			break
 		}
 	}
-	c, ok := health.BodyComposition(r.scans, now, loc)
+	c, ok := health.BodyComposition(b.Scans, now, loc)
 	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
 		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
 			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
@@ -182,9 +196,17 @@ func signed(v float64) string {
 	return "±0.0"
 }
 
-func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Location) kioskview.WorkoutsWidget {
+func derefOr(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+func workoutsWidget(b board.Board) kioskview.WorkoutsWidget {
+	m, now, loc := b.Member, b.Now, b.Loc
 	var w kioskview.WorkoutsWidget
-	for _, x := range health.RecentWorkouts(r.workouts, 4) {
+	for _, x := range health.RecentWorkouts(b.Workouts, 4) {
 		detail := fmt.Sprintf("%.0f min", x.DurationMin)
 		if x.DistanceKm != nil {
 			detail += " · " + distance(m.Unit.Normalize(), *x.DistanceKm)
@@ -199,7 +221,7 @@ func workoutsWidget(m health.Member, r records, now time.Time, loc *time.Locatio
 		w.Rows = append(w.Rows, kioskview.WorkoutRow{When: dayWord(x.StartedAt, now, loc), Title: title, Detail: detail,
 			Edit: entryURL(m.ID, household.EntryWorkout, x.ID)})
 	}
-	st := health.WorkoutStats(r.workouts, now, loc)
+	st := b.Training
 	if len(w.Rows) > 0 {
 		w.ThisWeek = fmt.Sprintf("%d this week", st.ThisWeekCount)
 		if st.UsualPerWeek != nil {

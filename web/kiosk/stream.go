@@ -187,7 +187,7 @@ func drain(sub *live.Sub, member string) widgets {
 // The events for a widget set are encoded once per change of the member's
 // model and shared by every open stream (page_cache.go splices each
 // stream's CSRF token in); only the keep-alive is written per stream.
-func (s *board) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
+func (s *dashboardModels) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
 	e, err := s.sharedEntry(ctx, id)
 	if err == nil && e == nil { // a hub without generations: nothing to share
 		var d kioskview.Dashboard

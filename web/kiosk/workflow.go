@@ -11,14 +11,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/dashboard"
 	"hearth/internal/workflow"
 	"hearth/views/kioskview"
 )
 
-// maxPrompts is how many prompts the coach column shows at most: the
-// dashboard document's limit (schema.json, coach.prompts maxItems), shared
+// maxPrompts is how many prompts the coach column shows at most, shared
 // by workflow questions and the document's own prompts.
-const maxPrompts = 3
+const maxPrompts = dashboard.MaxPrompts
 
 // workflowQuestions adds the questions suspended workflow runs ask the
 // member, in the coach's one prompt priority (coach.PromptPriority): the
@@ -26,7 +26,7 @@ const maxPrompts = 3
 // follow-up) stay first, then the workflow questions (a run waits on each),
 // then the document's other prompts fill the rest of the limit; an
 // answered prompt stays among them until the limit is reached.
-func (s *board) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) error {
+func (s *dashboardModels) workflowQuestions(ctx context.Context, a *kioskview.CoachArea) error {
 	if s.deps.Workflows == nil {
 		return nil
 	}
