@@ -33,7 +33,7 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	d := s.deps
 	return kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
 		Privacy: d.Privacy, Coach: d.Coach, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
-		Workflows: d.Admin.Workflows, Programs: s.programs, MediaDir: d.MediaDir}
+		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
 }
 
 // kioskOptions are the kiosk's per-server values.

@@ -35,6 +35,10 @@ type Deps struct {
 	Messages   kiosk.Messages     // nil: no messages from the coach
 	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
 	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)
+	// PromptAhead ranks a document prompt above a waiting workflow question
+	// (coach.AheadOfWorkflowQuestions: the coach's one prompt priority);
+	// nil: workflow questions come first.
+	PromptAhead func(promptID string) bool
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 }

@@ -35,6 +35,11 @@ type Deps struct {
 	Messages   Messages    // nil: no messages from the coach
 	Agents     Agents      // nil: the coach cannot chat
 	Workflows  Workflows   // nil: no workflow questions
+	// PromptAhead reports whether a document prompt ranks above a waiting
+	// workflow question in the coach's one prompt priority (the coach's
+	// AheadOfWorkflowQuestions, handed in so the kiosk does not import the
+	// coach); nil: none does.
+	PromptAhead func(promptID string) bool
 	// Programs are the program controls the dashboard shares with the
 	// admin member page.
 	Programs *programs.Controls

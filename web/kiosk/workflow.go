@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"hearth/internal/coach"
 	"hearth/web/httpkit"
 
 	"github.com/labstack/echo/v4"
@@ -21,7 +20,7 @@ import (
 const maxPrompts = dashboard.MaxPrompts
 
 // workflowQuestions adds the questions suspended workflow runs ask the
-// member, in the coach's one prompt priority (coach.PromptPriority): the
+// member, in the coach's one prompt priority (Deps.PromptAhead): the
 // document's prompts that outrank them (a reading to confirm, an injury
 // follow-up) stay first, then the workflow questions (a run waits on each),
 // then the document's other prompts fill the rest of the limit; an
@@ -34,8 +33,10 @@ func (s *dashboardModels) workflowQuestions(ctx context.Context, a *kioskview.Co
 	if err != nil {
 		return err
 	}
-	for a.Ahead < len(a.Prompts) && coach.AheadOfWorkflowQuestions(a.Prompts[a.Ahead].ID) {
-		a.Ahead++
+	if ahead := s.deps.PromptAhead; ahead != nil {
+		for a.Ahead < len(a.Prompts) && ahead(a.Prompts[a.Ahead].ID) {
+			a.Ahead++
+		}
 	}
 	for _, w := range waiting {
 		q, ok := workflow.QuestionOf(w.Payload)
