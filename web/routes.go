@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"time"
 
@@ -9,39 +8,10 @@ import (
 
 	"hearth/views"
 	"hearth/web/admin"
-	"hearth/web/adminauth"
 	"hearth/web/api"
 	"hearth/web/httpkit"
 	"hearth/web/kiosk"
-	"hearth/web/programs"
 )
-
-// Deps are the services handlers call; each is an interface declared by the
-// handler group that uses it.
-type Deps struct {
-	Household Household
-	Ping      func(ctx context.Context) error
-	Admin     AdminDeps
-
-	// Kiosk services.
-	Dashboards Dashboards
-	Catalog    Catalog
-	Live       Live
-	Voice      kiosk.Voice        // nil: voice memos are refused
-	Privacy    kiosk.Privacy      // nil: the privacy toggle is refused
-	Coach      kiosk.DayPreparer  // nil: no "prepare my day now"
-	Alerts     kiosk.Alerts       // nil: no admin badge on the household view
-	Programs   programs.Programs  // nil: no program controls
-	Messages   kiosk.Messages     // nil: no messages from the coach
-	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
-	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)
-	// PromptAhead ranks a document prompt above a waiting workflow question
-	// (coach.AheadOfWorkflowQuestions: the coach's one prompt priority);
-	// nil: workflow questions come first.
-	PromptAhead func(promptID string) bool
-	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
-	MediaDir string
-}
 
 // routes is the whole route table: the audiences, each on its own groups.
 // Every group's route middleware reads the request in this order: the
@@ -69,6 +39,22 @@ func (s *Server) routes(e *echo.Echo) {
 	// Admin area: the login and logout are open; everything else under
 	// /admin authenticates first.
 	admin.Routes(e, s.adminDeps(), s.adminOptions(), mw)
+}
+
+// kioskDeps maps the server's dependencies to the kiosk's; the kiosk reads
+// the admin's agents (chat) and workflows (the coach column's questions).
+func (s *Server) kioskDeps() kiosk.Deps {
+	d := s.deps
+	return kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
+		Privacy: d.Privacy, Coach: d.Coach, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
+		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
+}
+
+// kioskOptions are the kiosk's per-server values.
+func (s *Server) kioskOptions() kiosk.Options {
+	o := s.opt
+	return kiosk.Options{Logger: o.Logger, Location: o.Location, KioskIdle: o.KioskIdle, KeepAlive: o.KeepAlive,
+		Streams: s.detached, PatchRenders: o.PatchRenders}
 }
 
 // apiDeps are the services and options of the JSON APIs.

@@ -1,0 +1,111 @@
+package web
+
+import (
+	"context"
+
+	"hearth/internal/agent/definition"
+	"hearth/web/admin"
+	"hearth/web/adminauth"
+	"hearth/web/api"
+	"hearth/web/kiosk"
+	"hearth/web/programs"
+)
+
+// Deps are the services the audiences' handlers call. Each audience
+// declares the interfaces it uses (only the methods it calls); a field two
+// audiences share has the union of theirs, declared below.
+type Deps struct {
+	Household Household
+	Ping      func(ctx context.Context) error
+	Admin     AdminDeps
+
+	// Kiosk services.
+	Dashboards Dashboards
+	Catalog    Catalog
+	Live       Live
+	Voice      kiosk.Voice        // nil: voice memos are refused
+	Privacy    kiosk.Privacy      // nil: the privacy toggle is refused
+	Coach      kiosk.DayPreparer  // nil: no "prepare my day now"
+	Alerts     kiosk.Alerts       // nil: no admin badge on the household view
+	Programs   programs.Programs  // nil: no program controls
+	Messages   kiosk.Messages     // nil: no messages from the coach
+	Requests   Requests           // nil: request ids are ignored (no replay of repeats)
+	Sessions   adminauth.Sessions // admin sessions; nil: kept in memory (lost at restart)
+	// PromptAhead ranks a document prompt above a waiting workflow question
+	// (coach.AheadOfWorkflowQuestions: the coach's one prompt priority);
+	// nil: workflow questions come first.
+	PromptAhead func(promptID string) bool
+	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
+	MediaDir string
+}
+
+// AdminDeps are the services behind the admin area; nil ones hide their pages
+// (and their APIs). Fields only the admin pages use have the admin's own
+// interfaces; the ones the APIs or the kiosk share are unions (below).
+type AdminDeps struct {
+	Household admin.HouseholdAdmin
+	Agents    Agents             // assignments, runs, memory pages; /api/agents, /api/runs
+	Schedule  Schedules          // schedules and to-do pages; /api/agent/tasks
+	Catalog   admin.CatalogAdmin // catalog page
+	Importer  admin.Importer     // imports page
+	// Definitions are the agent definition pages (*definition.Service).
+	Definitions DefinitionsAdmin
+	// Backups is Admin → Backups (*backup.Service).
+	Backups admin.BackupsAdmin
+	// MemberData exports and erases a member's data (Admin → Household).
+	MemberData admin.MemberData
+	// Workflows are the workflow pages and /api/workflows… (*workflow.Runtime).
+	Workflows Workflows
+	// Model is Admin → Model (*llm.ModelAdmin).
+	Model admin.ModelAdmin
+	// Evals runs the coach's eval suite (Admin → Evals, *eval.Service).
+	Evals admin.EvalsAdmin
+	// UploadDir holds an uploaded import file while it is read (default: the
+	// system temporary directory). The file is removed afterwards.
+	UploadDir string
+	// MaxImportBytes caps one uploaded import file (default admin.DefaultMaxImportBytes).
+	MaxImportBytes int64
+}
+
+// The services more than one audience uses: each the union of the
+// interfaces its users declare, so a service that satisfies it satisfies
+// every audience it is handed to.
+type (
+	Household interface {
+		kiosk.Household
+		api.Household
+	}
+	Dashboards interface {
+		kiosk.Dashboards
+		api.Dashboards
+	}
+	Catalog interface {
+		kiosk.Catalog
+		api.Catalog
+	}
+	Live interface {
+		kiosk.Live
+		api.Live
+		admin.Live
+	}
+	Agents interface {
+		admin.Agents
+		api.Agents
+		kiosk.Agents
+	}
+	Schedules interface {
+		admin.Schedules
+		api.Schedules
+	}
+	DefinitionsAdmin interface {
+		admin.DefinitionsAdmin
+		api.Definitions
+	}
+	Workflows interface {
+		admin.Workflows
+		api.Workflows
+		kiosk.Workflows
+	}
+)
+
+var _ DefinitionsAdmin = (*definition.Service)(nil)
