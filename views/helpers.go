@@ -91,7 +91,6 @@ func OpenSheet(name string) string {
 	return ""
 }
 
-func itoa(n int) string     { return strconv.Itoa(n) }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // WorkoutTypes are the choices of the workout sheet.

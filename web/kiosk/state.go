@@ -196,13 +196,6 @@ func signed(v float64) string {
 	return "±0.0"
 }
 
-func derefOr(p *float64) float64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
 func workoutsWidget(b board.Board) kioskview.WorkoutsWidget {
 	m, now, loc := b.Member, b.Now, b.Loc
 	var w kioskview.WorkoutsWidget
