@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/health"
+	"math"
 	"net/http"
 	"os"
 	"sort"
@@ -63,11 +65,11 @@ func listMembers(ctx context.Context, c *http.Client, base string, only []string
 		if len(want) > 0 && !want[m.ID] {
 			continue
 		}
-		start := 200.0 // far from any real weight: the value is the run's marker
-		if m.Unit == "lb" {
-			start = 450.0
+		start, err := markerStart(ctx, c, base, m.ID, m.Unit)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, &member{id: m.ID, unit: m.Unit, seen: map[string]bool{}, next: start})
+		out = append(out, &member{id: m.ID, unit: m.Unit, seen: map[string]bool{}, center: start})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no members to load (household: %d members, -members %v)", len(body.Members), only)
@@ -279,4 +281,29 @@ func peakAndMedian(ss []snapshot) (snapshot, snapshot) {
 		med.Goroutines = int(medianU(gs))
 	}
 	return peak, med
+}
+
+// markerStart is the center of a member's markers, in their unit: their
+// newest weigh-in (nextWrite keeps the markers near it). A member with no
+// weigh-in is centred on 70 kg (154 lb).
+func markerStart(ctx context.Context, c *http.Client, base, member, unit string) (float64, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/api/v1/members/"+member+"/weight?limit=1", nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Readings []struct {
+			WeightKg float64 `json:"weight_kg"`
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return 0, fmt.Errorf("member %s weight: %w", member, err)
+	}
+	kg := 70.0
+	if len(body.Readings) > 0 {
+		kg = body.Readings[0].WeightKg
+	}
+	return math.Round(health.Unit(unit).Normalize().FromKg(kg)*10) / 10, nil
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/health"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,24 +76,35 @@ func TestPercentiles(t *testing.T) {
 }
 
 // Weights are unique per member in what the widget shows, including after
-// the server's rounding to 0.01 kg and the conversion to pounds.
+// the server's rounding to 0.01 kg and the conversion to pounds, and every
+// one lies within markerBand of the member's weight (the server would
+// question one further out and not show it as current).
 func TestUniqueNeedles(t *testing.T) {
-	for _, unit := range []string{"kg", "lb"} {
-		m := &member{id: "x", unit: unit, seen: map[string]bool{}, next: 450}
-		if unit == "kg" {
-			m.next = 200
-		}
+	for _, c := range []struct {
+		unit    string
+		center  float64
+		atLeast int
+	}{{"kg", 72, 190}, {"lb", 160, 400}} {
+		m := &member{id: "x", unit: c.unit, seen: map[string]bool{}, center: c.center}
 		seen := map[string]bool{}
-		for i := 0; i < 1000; i++ {
+		n := 0
+		for ; ; n++ {
 			w, err := m.nextWrite(`<span class="num">%s</span>`)
 			if err != nil {
-				t.Fatalf("%s after %d: %v", unit, i, err)
+				break
 			}
 			if seen[string(w.needle)] {
-				t.Fatalf("%s: needle %s repeated", unit, w.needle)
+				t.Fatalf("%s: needle %s repeated", c.unit, w.needle)
 			}
 			seen[string(w.needle)] = true
+			shown := health.Unit(c.unit).FromKg(w.kg)
+			if math.Abs(shown-c.center) > c.center*markerBand+0.05 {
+				t.Fatalf("%s: marker %.2f is outside the band around %.0f", c.unit, shown, c.center)
+			}
 			m.writes = append(m.writes, w)
+		}
+		if n < c.atLeast {
+			t.Errorf("%s: only %d unique markers in the band, want at least %d", c.unit, n, c.atLeast)
 		}
 	}
 }
@@ -99,15 +112,15 @@ func TestUniqueNeedles(t *testing.T) {
 // A patch showing write 3 delivers writes 1-3 on that stream (coalesced
 // renders skip intermediate values); a later patch of write 3 adds nothing.
 func TestDeliveryAccounting(t *testing.T) {
-	m := &member{id: "maya", unit: "kg", seen: map[string]bool{}, next: 200}
+	m := &member{id: "maya", unit: "kg", seen: map[string]bool{}, center: 72}
 	for range 4 {
 		w, _ := m.nextWrite(`<span class="num">%s</span>`)
 		w.sent = time.Now().Add(-10 * time.Millisecond)
 		m.writes = append(m.writes, w)
 	}
 	s := &stream{m: m}
-	body := "event: datastar-patch-elements\ndata: elements <div><span class=\"num\">200.2</span></div>\n\n" +
-		"event: datastar-patch-elements\ndata: elements <span class=\"num\">200.2</span>\n\n"
+	body := "event: datastar-patch-elements\ndata: elements <div><span class=\"num\">72.2</span></div>\n\n" +
+		"event: datastar-patch-elements\ndata: elements <span class=\"num\">72.2</span>\n\n"
 	first := make(chan struct{})
 	s.read(strings.NewReader(body), first, time.Now())
 	if s.upto != 3 || len(s.lat) != 3 || s.events != 2 {
@@ -126,12 +139,12 @@ func TestDeliveryAccounting(t *testing.T) {
 
 // A long line (a big patch) is read whole even past the reader's buffer.
 func TestLongLines(t *testing.T) {
-	m := &member{id: "maya", unit: "kg", seen: map[string]bool{}, next: 200}
+	m := &member{id: "maya", unit: "kg", seen: map[string]bool{}, center: 72}
 	w, _ := m.nextWrite(`<span class="num">%s</span>`)
 	w.sent = time.Now()
 	m.writes = append(m.writes, w)
 	pad := strings.Repeat("x", 100<<10)
-	body := "event: datastar-patch-elements\ndata: elements <div>" + pad + `<span class="num">200.0</span>` + pad + "</div>\n\n"
+	body := "event: datastar-patch-elements\ndata: elements <div>" + pad + string(w.needle) + pad + "</div>\n\n"
 	s := &stream{m: m}
 	s.read(strings.NewReader(body), make(chan struct{}), time.Now())
 	if s.upto != 1 {

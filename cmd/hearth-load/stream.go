@@ -39,7 +39,8 @@ type member struct {
 	mu     sync.RWMutex
 	writes []*write
 	seen   map[string]bool // needles used
-	next   float64         // next display value to try
+	center float64         // the member's weight in their unit: markers lie around it
+	step   int             // markers tried so far (center+0.1, center-0.1, center+0.2, …)
 }
 
 func (m *member) pending() []*write {

@@ -19,34 +19,49 @@ import (
 // the member's unit, one decimal) whose markup has not been used in this
 // run. The server stores kilograms rounded to 0.01 and the widget prints
 // the unit value with one decimal, so the needle is computed the same way.
+//
+// Markers alternate around the member's weight (center+0.1, center-0.1,
+// center+0.2, …) and stay within markerBand of it: the server questions a
+// weigh-in far from the member's trend and never shows it as current (the
+// widget would not change), and the alternation keeps the day's average,
+// which the trend follows, at the center.
 func (m *member) nextWrite(format string) (*write, error) {
 	u := health.Unit(m.unit).Normalize()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for tries := 0; tries < 10000; tries++ {
-		v := m.next
-		m.next = math.Round((m.next+0.1)*10) / 10
-		kg := math.Round(u.ToKg(v)*100) / 100
-		if kg > 399 {
+	for ; ; m.step++ {
+		off := float64(m.step/2+1) / 10
+		if m.step%2 == 1 {
+			off = -off
+		}
+		if math.Abs(off) > m.center*markerBand {
 			break
 		}
+		v := math.Round((m.center+off)*10) / 10
+		kg := math.Round(u.ToKg(v)*100) / 100
 		shown := strconv.FormatFloat(u.FromKg(kg), 'f', 1, 64)
 		needle := fmt.Sprintf(format, shown)
 		if m.seen[needle] {
 			continue
 		}
 		m.seen[needle] = true
+		m.step++
 		return &write{seq: len(m.writes), member: m, kg: kg, needle: []byte(needle)}, nil
 	}
-	return nil, fmt.Errorf("member %s: no unique weight values left (shorten the run or lower the rate)", m.id)
+	return nil, fmt.Errorf("member %s: no unique weight values left within %.0f %% of their weight (shorten the run or lower the rate)",
+		m.id, markerBand*100)
 }
+
+// markerBand is how far (a share of the member's weight) markers may lie
+// from it: inside the server's plausibility rule (15 % from the trend).
+const markerBand = 0.14
 
 // post records w as pending (so streams can match it even before the
 // response arrives), then posts it through the JSON API.
 func post(ctx context.Context, c *http.Client, base string, w *write) {
 	m := w.member
-	// The marker weights are far from any trend: confirmed, as a client that
-	// means them does (the API would otherwise ask with a 422).
+	// Confirmed, as a client that means them does: a marker near the band's
+	// edge may still be asked about (422) when the day's readings swing.
 	body, _ := json.Marshal(map[string]any{"weight_kg": w.kg, "confirm": true})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/api/v1/members/"+m.id+"/weight", bytes.NewReader(body))
 	if err != nil {

@@ -114,7 +114,14 @@ func CheckMeal(kcal float64) Verdict {
 // against the readings before them, oldest first, so one mistyped weigh-in
 // a member saved anyway is never taken for their current weight. The order
 // of the rest is kept.
+//
+// It gives CheckWeight's verdicts without calling it once per reading: the
+// trend of the kept readings is carried forward day by day (the same
+// moving average of daily means buildSeries computes), so a page build
+// costs O(n log n) however many readings a member has on one day
+// (TestPlausibleWeightsMatchesCheckWeight holds the two together).
 func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightReading {
+	loc = orUTC(loc)
 	order := make([]int, len(readings))
 	for i := range order {
 		order[i] = i
@@ -126,25 +133,85 @@ func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightRead
 		}
 		return ra.ID < rb.ID
 	})
+	var t runningTrend
+	var keptAt []time.Time // kept readings' times, oldest first
+	lo := 0                 // keptAt[lo:] are within the window of the reading at hand
 	drop := make([]bool, len(readings))
-	var kept []WeightReading
 	dropped := false
-	for _, i := range order {
-		r := readings[i]
-		if !InWeightRange(r.WeightKg, KG) || !CheckWeight(r.WeightKg, r.MeasuredAt, 0, kept, KG, loc).Plausible {
-			drop[i], dropped = true, true
-			continue
+	for g := 0; g < len(order); {
+		// A group of readings at one instant is judged against the kept
+		// readings strictly before it (CheckWeight's "before at").
+		at := readings[order[g]].MeasuredAt
+		end := g
+		for end < len(order) && readings[order[end]].MeasuredAt.Equal(at) {
+			end++
 		}
-		kept = append(kept, r)
+		from := at.Add(-TrendWindow)
+		for lo < len(keptAt) && keptAt[lo].Before(from) {
+			lo++
+		}
+		inWindow := len(keptAt) - lo
+		trend := round2(t.value())
+		var keep []int
+		for _, i := range order[g:end] {
+			kg := readings[i].WeightKg
+			ok := InWeightRange(kg, KG) && (inWindow < TrendMinReadings || math.Abs(kg-trend) <= trend*MaxTrendDeviation)
+			if !ok {
+				drop[i], dropped = true, true
+				continue
+			}
+			keep = append(keep, i)
+		}
+		for _, i := range keep {
+			t.add(readings[i].WeightKg, dayNum(at, loc))
+			keptAt = append(keptAt, at)
+		}
+		g = end
 	}
 	if !dropped {
 		return readings
 	}
-	out := make([]WeightReading, 0, len(kept))
+	out := make([]WeightReading, 0, len(readings))
 	for i, r := range readings {
 		if !drop[i] {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// runningTrend is buildSeries' trend carried forward one reading at a
+// time, oldest first: the moving average through the last finished day,
+// and the running mean of the day in progress.
+type runningTrend struct {
+	final    float64 // the trend as of finalDay
+	finalDay int
+	hasFinal bool
+	day      int // the day in progress
+	sum      float64
+	n        int
+}
+
+// value is the trend as of the newest day with a reading (0: none yet).
+func (t *runningTrend) value() float64 {
+	if t.n == 0 {
+		return t.final
+	}
+	mean := t.sum / float64(t.n)
+	if !t.hasFinal {
+		return mean
+	}
+	a := 1 - math.Pow(1-TrendAlpha, float64(t.day-t.finalDay))
+	return t.final + a*(mean-t.final)
+}
+
+// add takes in a reading of kg on day (days never go back).
+func (t *runningTrend) add(kg float64, day int) {
+	if t.n > 0 && day != t.day {
+		t.final, t.finalDay, t.hasFinal = t.value(), t.day, true
+		t.sum, t.n = 0, 0
+	}
+	t.day = day
+	t.sum += kg
+	t.n++
 }

@@ -1,6 +1,9 @@
 package health
 
 import (
+	"math"
+	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 )
@@ -90,5 +93,90 @@ func TestPlausibleWeightsDropsAConfirmedTypo(t *testing.T) {
 	}
 	if tr := WeightTrend(got, Member{}, now, utc); tr.CurrentKg == nil || *tr.CurrentKg < 70 {
 		t.Errorf("current after dropping the typo: %v", tr.CurrentKg)
+	}
+}
+
+// plausibleByCheckWeight is PlausibleWeights as the rule reads: each
+// reading, oldest first, checked by CheckWeight against the readings kept
+// before it.
+func plausibleByCheckWeight(readings []WeightReading, loc *time.Location) map[int64]bool {
+	sorted := append([]WeightReading(nil), readings...)
+	sort.SliceStable(sorted, func(a, b int) bool {
+		if !sorted[a].MeasuredAt.Equal(sorted[b].MeasuredAt) {
+			return sorted[a].MeasuredAt.Before(sorted[b].MeasuredAt)
+		}
+		return sorted[a].ID < sorted[b].ID
+	})
+	kept := map[int64]bool{}
+	var hist []WeightReading
+	for _, r := range sorted {
+		if InWeightRange(r.WeightKg, KG) && CheckWeight(r.WeightKg, r.MeasuredAt, 0, hist, KG, loc).Plausible {
+			kept[r.ID] = true
+			hist = append(hist, r)
+		}
+	}
+	return kept
+}
+
+// The day-by-day trend PlausibleWeights carries forward gives CheckWeight's
+// verdicts on generated histories: gaps, typos, several readings a day,
+// readings at one instant, and time zones whose midnight splits days.
+func TestPlausibleWeightsMatchesCheckWeight(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 1))
+	zones := []string{"UTC", "America/Los_Angeles", "Asia/Kolkata", "Pacific/Auckland"}
+	for c := 0; c < 300; c++ {
+		loc, err := time.LoadLocation(zones[c%len(zones)])
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := time.Date(2026, 1, 1, 6, 0, 0, 0, time.UTC)
+		kg := 50 + rng.Float64()*60
+		var rs []WeightReading
+		for i := 0; i < 5+rng.IntN(120); i++ {
+			switch rng.IntN(10) {
+			case 0: // a gap of days or weeks
+				at = at.Add(time.Duration(1+rng.IntN(30*24)) * time.Hour)
+			case 1, 2: // the same day, or the same instant
+				at = at.Add(time.Duration(rng.IntN(3)) * time.Hour)
+			default:
+				at = at.Add(time.Duration(12+rng.IntN(36)) * time.Hour)
+			}
+			v := kg + rng.NormFloat64()
+			switch rng.IntN(12) {
+			case 0:
+				v /= 10 // a typo: 7.0 for 70
+			case 1:
+				v *= 1.13 + rng.Float64()*0.05 // near the 15 % edge
+			}
+			kg += rng.NormFloat64() * 0.3
+			rs = append(rs, WeightReading{ID: int64(i + 1), MeasuredAt: at, WeightKg: math.Round(v*100) / 100})
+		}
+		rng.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
+		want := plausibleByCheckWeight(rs, loc)
+		got := PlausibleWeights(rs, loc)
+		if len(got) != len(want) {
+			t.Fatalf("case %d (%s): %d kept, CheckWeight keeps %d", c, loc, len(got), len(want))
+		}
+		for _, r := range got {
+			if !want[r.ID] {
+				t.Fatalf("case %d (%s): reading %d (%.2f kg at %s) kept, CheckWeight drops it", c, loc, r.ID, r.WeightKg, r.MeasuredAt)
+			}
+		}
+	}
+}
+
+// BenchmarkPlausibleWeights: a member with two months of daily weigh-ins and
+// 200 more today (a scale syncing, or the load tool's markers).
+func BenchmarkPlausibleWeights(b *testing.B) {
+	now := time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
+	var rs []WeightReading
+	for d := 60; d > 0; d-- {
+		rs = append(rs, WeightReading{ID: int64(len(rs) + 1), MeasuredAt: now.AddDate(0, 0, -d), WeightKg: 72})
+	}
+	for i := 0; i < 200; i++ {
+		rs = append(rs, WeightReading{ID: int64(len(rs) + 1), MeasuredAt: now.Add(-time.Duration(i) * time.Minute), WeightKg: 72 + float64(i%20)/10})
+	}
+	for b.Loop() {
+		PlausibleWeights(rs, time.UTC)
 	}
 }
