@@ -135,7 +135,7 @@ func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightRead
 	})
 	var t runningTrend
 	var keptAt []time.Time // kept readings' times, oldest first
-	lo := 0                 // keptAt[lo:] are within the window of the reading at hand
+	lo := 0                // keptAt[lo:] are within the window of the reading at hand
 	drop := make([]bool, len(readings))
 	dropped := false
 	for g := 0; g < len(order); {
