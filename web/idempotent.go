@@ -74,7 +74,7 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		case idempotency.Done:
 			return replay(c, prev)
 		case idempotency.Mismatch:
-			return apperr.New(apperr.Conflict, "this request id was already used for a different request")
+			return apperr.New(apperr.KeyReused, "this request id was already used for a different request (another %s, or another body): send it with a new id", resourceOf(c))
 		case idempotency.Interrupted:
 			return apperr.New(apperr.Conflict, "an earlier attempt of this request was interrupted by a restart; check whether it was saved before trying again")
 		}
@@ -103,11 +103,15 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// requestHash fingerprints what the request asks for: the form's fields
-// (sorted, without the CSRF token and the id itself) or the raw JSON body.
-// A multipart body is not hashed: its boundary differs on every send.
+// requestHash fingerprints what the request asks for: the concrete path
+// (so the same id on another thread, run or entry is a different request,
+// never a replay of the first) and the form's fields (sorted, without the
+// CSRF token and the id itself) or the raw JSON body. A multipart body is
+// not hashed: its boundary differs on every send.
 func requestHash(r *http.Request, form bool) (string, error) {
 	h := sha256.New()
+	h.Write([]byte(r.URL.Path))
+	h.Write([]byte{0})
 	ct := r.Header.Get(echo.HeaderContentType)
 	switch {
 	case form:
@@ -138,6 +142,16 @@ func requestHash(r *http.Request, form bool) (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// resourceOf names what a route's path parameters pick ("thread, member"),
+// for the message about a reused id.
+func resourceOf(c echo.Context) string {
+	names := c.ParamNames()
+	if len(names) == 0 {
+		return "resource"
+	}
+	return strings.Join(names, ", ")
 }
 
 func replay(c echo.Context, r idempotency.Response) error {

@@ -1,6 +1,11 @@
 package web_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/household"
 	"io"
 	"net/http"
 	"net/url"
@@ -70,7 +75,7 @@ func TestAPIIdempotencyKey(t *testing.T) {
 	if n := countRows(t, k.db, "weight_readings"); n != 1 {
 		t.Fatalf("%d readings, want 1", n)
 	}
-	if c, b, _ := post(`{"weight_kg":74}`, key); c != http.StatusConflict {
+	if c, b, _ := post(`{"weight_kg":74}`, key); c != http.StatusUnprocessableEntity || !strings.Contains(b, `"code":"key_reused"`) {
 		t.Fatalf("same key, other body: %d %s", c, b)
 	}
 	// A refused request records nothing: fixing it and sending again works.
@@ -83,5 +88,69 @@ func TestAPIIdempotencyKey(t *testing.T) {
 	}
 	if n := countRows(t, k.db, "weight_readings"); n != 2 {
 		t.Fatalf("%d readings, want 2", n)
+	}
+}
+
+// The same request id on another resource is a different request: 422,
+// never the first one's answer. On the kiosk, one id sent to delete meal A
+// and then meal B must not answer B with A's receipt and leave B in place.
+func TestRequestIDIsBoundToItsResource(t *testing.T) {
+	k := newKiosk(t)
+	ctx := context.Background()
+	a, err := k.hh.LogMeal(ctx, "ada", household.MealInput{Name: "Oats", Calories: 350})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := k.hh.LogMeal(ctx, "ada", household.MealInput{Name: "Soup", Calories: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := url.Values{"_rid": {"reused-id-0000000000000001"}}
+	if resp, body := k.send(fmt.Sprintf("/m/ada/entry/meal/%d/delete", a.ID), form, "", false); resp.StatusCode >= 400 {
+		t.Fatalf("delete A: %d %s", resp.StatusCode, body)
+	}
+	resp, body := k.send(fmt.Sprintf("/m/ada/entry/meal/%d/delete", b.ID), form, "", false)
+	if resp.StatusCode != http.StatusUnprocessableEntity || resp.Header.Get("Idempotent-Replayed") != "" ||
+		!strings.Contains(body, "already used for a different request") {
+		t.Fatalf("the same id on meal B: %d replayed=%q %s", resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), body)
+	}
+	if _, err := k.hh.Meal(ctx, "ada", b.ID); err != nil {
+		t.Fatalf("meal B is gone or unreadable: %v", err)
+	}
+	if n := countRows(t, k.db, "meals"); n != 1 {
+		t.Fatalf("%d meals left, want 1 (A deleted, B kept)", n)
+	}
+}
+
+// On the JSON API, one Idempotency-Key sent to two threads answers the
+// second with 422 (code key_reused) and sends nothing to it.
+func TestIdempotencyKeyAcrossThreads(t *testing.T) {
+	a, hs := modelApp(t, llmtest.New(t, llmtest.Reply{Content: "Noted."}))
+	ctx := context.Background()
+	maya, err := a.Agents.CreateThread(ctx, "health-coach", "maya", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	theo, err := a.Agents.CreateThread(ctx, "health-coach", "theo", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := map[string]string{"Idempotency-Key": "0196f1a2-7c3b-7d4e-9f10-123456789abc"} // a UUID, as clients send
+	resp := apiDo(t, ctx, hs, "POST", "/api/threads/"+itoa(maya.ID)+"/messages", `{"content":"Hello"}`, key)
+	first, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode >= 400 {
+		t.Fatalf("first message: %d %s", resp.StatusCode, first)
+	}
+	resp = apiDo(t, ctx, hs, "POST", "/api/threads/"+itoa(theo.ID)+"/messages", `{"content":"Hello"}`, key)
+	second, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var e struct{ Code string }
+	_ = json.Unmarshal(second, &e)
+	if resp.StatusCode != http.StatusUnprocessableEntity || e.Code != "key_reused" || resp.Header.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("the same key on Theo's thread: %d %s (replayed %q)", resp.StatusCode, second, resp.Header.Get("Idempotent-Replayed"))
+	}
+	if msgs, _ := a.Agents.Threads().Messages(ctx, theo.ID, 0, 0); len(msgs) != 0 {
+		t.Fatalf("Theo's thread got %d messages", len(msgs))
 	}
 }

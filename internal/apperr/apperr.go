@@ -30,6 +30,10 @@ const (
 	// the member's trend, a 6,000 kcal meal); sent again with a
 	// confirmation it is stored. The message says what looks wrong.
 	Implausible Code = "implausible"
+	// KeyReused: a request id (Idempotency-Key) sent again with another
+	// request, for another resource or with another body; never replayed
+	// (422, as the IETF Idempotency-Key draft answers a reused key).
+	KeyReused Code = "key_reused"
 )
 
 // Error is an application error with a user-safe message and optional

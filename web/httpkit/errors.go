@@ -21,6 +21,7 @@ var codeStatus = map[apperr.Code]int{
 	apperr.NoSpace:      http.StatusInsufficientStorage,
 	apperr.TooMany:      http.StatusTooManyRequests,
 	apperr.Implausible:  http.StatusUnprocessableEntity,
+	apperr.KeyReused:    http.StatusUnprocessableEntity,
 	apperr.Internal:     http.StatusInternalServerError,
 }
 
