@@ -4,8 +4,9 @@
 // was lost is stored twice. Every creating request carries a key the
 // browser generated (or an Idempotency-Key header from a script); the first
 // request with a key records its response, and a repeat gets that response
-// back instead of doing the work again. The same key with a different body
-// is a conflict.
+// back instead of doing the work again. The same key for a different
+// request (the caller's hash covers the concrete path and the body) is a
+// Mismatch, which web answers 422 and never replays.
 //
 // A repeat that arrives while the first request still runs waits for it
 // (in this process). A key left pending by a process that died mid-request
