@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"hearth/internal/backup"
@@ -22,6 +23,14 @@ import (
 //   - when a migration fails, the database is put back from that archive,
 //     as it was before the start, and the error says so.
 func OpenDatabase(ctx context.Context, cfg Config, logger *slog.Logger) (*store.DB, error) {
+	// The data directory holding the database is private (0700), checked
+	// and tightened at every start; a database kept elsewhere
+	// (HEARTH_DB) leaves its directory to the operator.
+	if dir := filepath.Clean(cfg.DataDir); cfg.DataDir != "" && filepath.Dir(filepath.Clean(cfg.DBPath)) == dir {
+		if err := store.Private(dir, store.PrivateDir, logger); err != nil {
+			return nil, fmt.Errorf("app: %w", err)
+		}
+	}
 	schema, exists, err := fileSchema(ctx, cfg.DBPath)
 	if err != nil {
 		return nil, err

@@ -159,7 +159,7 @@ func Create(ctx context.Context, opt CreateOptions) (Archive, error) {
 	if progress == nil {
 		progress = func(Progress) {}
 	}
-	if err := os.MkdirAll(opt.Dir, 0o750); err != nil {
+	if err := os.MkdirAll(opt.Dir, store.PrivateDir); err != nil {
 		return Archive{}, targetErr(opt.Dir, err)
 	}
 	removeStale(opt.Dir, opt.Now())

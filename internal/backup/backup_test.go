@@ -193,12 +193,20 @@ func TestRestoreKeepsReplacedDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	must(t, cur.db.Close())
+	// A database left readable by others (an older Hearth, a copy made by
+	// hand): the copy set aside must not stay so.
+	must(t, os.Chmod(cur.db.Path, 0o644))
 	res, err := backup.Restore(ctx, a.Path, backup.RestoreOptions{DBPath: cur.db.Path, DataDir: cur.dir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.ReplacedDB == "" || filepath.Dir(res.ReplacedDB) != cur.dir || res.ReplacedVoice == "" {
 		t.Fatalf("replaced: %+v", res)
+	}
+	for _, p := range []string{cur.db.Path, res.ReplacedDB, a.Path} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want 0600", filepath.Base(p), fi.Mode().Perm(), err)
+		}
 	}
 	old, err := sql.Open("sqlite3", "file:"+res.ReplacedDB+"?mode=ro")
 	if err != nil {

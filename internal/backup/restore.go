@@ -50,7 +50,7 @@ func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreRe
 	if opt.Logger == nil {
 		opt.Logger = slog.New(slog.DiscardHandler)
 	}
-	if err := os.MkdirAll(opt.DataDir, 0o750); err != nil {
+	if err := os.MkdirAll(opt.DataDir, store.PrivateDir); err != nil {
 		return res, fmt.Errorf("restore: %w", err)
 	}
 	release, err := store.LockFile(opt.DBPath)
@@ -150,6 +150,12 @@ func setAsideDB(ctx context.Context, path, suffix string) (string, error) {
 			}
 		}
 	}
+	// The set-aside copy holds the household's data as the live one does.
+	for _, p := range []string{aside, aside + "-wal", aside + "-shm"} {
+		if err := store.Private(p, store.PrivateFile, nil); err != nil {
+			return aside, fmt.Errorf("restore: %w", err)
+		}
+	}
 	return aside, nil
 }
 
@@ -194,7 +200,7 @@ func restoreMedia(from, to, stamp string) error {
 	if err != nil {
 		return fmt.Errorf("restore: media: %w", err)
 	}
-	if err := os.MkdirAll(to, 0o750); err != nil {
+	if err := os.MkdirAll(to, store.PrivateDir); err != nil {
 		return fmt.Errorf("restore: media: %w", err)
 	}
 	for _, e := range entries {

@@ -58,9 +58,12 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, PrivateDir); err != nil {
 			return nil, fmt.Errorf("store: create data dir: %w", err)
 		}
+	}
+	if err := createPrivate(path, logger); err != nil {
+		return nil, err
 	}
 	w, err := sql.Open("sqlite3", dsn(path, false))
 	if err != nil {

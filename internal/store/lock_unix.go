@@ -20,7 +20,7 @@ var ErrInUse = errors.New("another Hearth process is using this database")
 // separate file because SQLite's own locks on the database are POSIX locks,
 // which flock emulation on NFS would collide with.
 func LockFile(path string) (release func() error, err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), PrivateDir); err != nil {
 		return nil, fmt.Errorf("store: lock %s: %w", path, err)
 	}
 	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
