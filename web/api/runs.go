@@ -1,13 +1,11 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
-	"hearth/internal/health"
 	"hearth/web/httpkit"
 )
 
@@ -19,11 +17,7 @@ type runs struct {
 
 // filter reads the runs filter from the query (httpkit.RunFilter).
 func (h runs) filter(c echo.Context, defLimit int) (agent.RunFilter, error) {
-	var member func(context.Context, string) (health.Member, error)
-	if h.members != nil {
-		member = h.members.Member
-	}
-	return httpkit.RunFilter(c.Request().Context(), c.QueryParams(), defLimit, h.agents.Agents(), member)
+	return httpkit.RunFilter(c, defLimit, h.agents.Agents(), h.members) // a nil interface stays nil
 }
 
 // list lists runs, newest first, filtered by the query.

@@ -2,7 +2,6 @@ package httpkit
 
 import (
 	"context"
-	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -35,12 +34,17 @@ func FormValues(c echo.Context, names ...string) map[string]string {
 // MaxRunsLimit is the largest page of runs a run listing returns.
 const MaxRunsLimit = 500
 
+// Members finds a member of the household (for checking a filter's member).
+type Members interface {
+	Member(ctx context.Context, id string) (health.Member, error)
+}
+
 // RunFilter reads agent, assignment, member, status, limit and before from
-// q (the runs page and the runs API); bad values, and agents, assignments
-// and members Hearth does not know, are Invalid with the field named.
-// member may be nil (members are then not checked).
-func RunFilter(ctx context.Context, q url.Values, defLimit int, known []agent.AgentInfo,
-	member func(ctx context.Context, id string) (health.Member, error)) (agent.RunFilter, error) {
+// c's query (the runs page and the runs API); bad values, and agents,
+// assignments and members Hearth does not know, are Invalid with the field
+// named. members may be nil (a member is then not checked).
+func RunFilter(c echo.Context, defLimit int, known []agent.AgentInfo, members Members) (agent.RunFilter, error) {
+	ctx, q := c.Request().Context(), c.QueryParams()
 	f := agent.RunFilter{Agent: q.Get("agent"), Assignment: q.Get("assignment"),
 		Member: q.Get("member"), Status: agent.Status(q.Get("status")), Limit: defLimit}
 	errs := map[string]string{}
@@ -62,8 +66,8 @@ func RunFilter(ctx context.Context, q url.Values, defLimit int, known []agent.Ag
 			errs["assignment"] = "is not an assignment Hearth knows"
 		}
 	}
-	if f.Member != "" && member != nil {
-		if _, err := member(ctx, f.Member); err != nil {
+	if f.Member != "" && members != nil {
+		if _, err := members.Member(ctx, f.Member); err != nil {
 			errs["member"] = "is not a member of the household"
 		}
 	}
