@@ -21,6 +21,7 @@ import (
 	"hearth/internal/importer"
 	"hearth/internal/live"
 	"hearth/internal/schedule"
+	"hearth/internal/session"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 	"hearth/web"
@@ -133,6 +134,8 @@ type adminEnv struct {
 	maxImport int64
 	// model is Admin → Model (nil: the page is absent).
 	model admin.ModelAdmin
+	// sessions keeps the admin's sessions in the database (nil: in memory).
+	sessions *session.Store
 }
 
 type envOption func(*web.Options, *adminEnv)
@@ -141,6 +144,12 @@ func withPassword(pw, token string) envOption {
 	return func(o *web.Options, _ *adminEnv) {
 		o.AdminPassword, o.APIToken = pw, token
 	}
+}
+
+// withStoredSessions keeps admin sessions, trusted-browser marks and login
+// links in the env's database, as the app does.
+func withStoredSessions() envOption {
+	return func(_ *web.Options, env *adminEnv) { env.sessions = session.New(env.db) }
 }
 
 // withMaxImport caps import uploads at n bytes.
@@ -200,9 +209,13 @@ func newAdminEnv(t *testing.T, opts ...envOption) *adminEnv {
 	env.cat = content.NewCatalog(db, nil)
 	env.uploadDir = filepath.Join(t.TempDir(), "imports") // created on the first upload
 	hh := household.New(db, env.hub)
-	e, err := web.New(web.Deps{Household: hh, Live: env.hub, Ping: db.Ping,
+	deps := web.Deps{Household: hh, Live: env.hub, Ping: db.Ping,
 		Admin: web.AdminDeps{Household: hh, Agents: orch, Schedule: sched, Catalog: env.cat, Importer: dbImporter{db},
-			UploadDir: env.uploadDir, MaxImportBytes: env.maxImport, Model: env.model}}, o)
+			UploadDir: env.uploadDir, MaxImportBytes: env.maxImport, Model: env.model}}
+	if env.sessions != nil {
+		deps.Sessions = env.sessions
+	}
+	e, err := web.New(deps, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,11 @@
 // Package session keeps admin sessions in SQLite so they can be ended: a
 // logout deletes one, and a start with a different admin password deletes
 // them all. The cookie carries a random token; only its SHA-256 is stored.
+//
+// The same table keeps the admin's other bearer secrets, each of its own
+// kind so one never passes for another: a trusted browser's device mark and
+// a one-time login link. A kind is hashed in with the token; the empty kind
+// is a session (and hashes as sessions always have).
 package session
 
 import (
@@ -28,13 +33,17 @@ type Store struct {
 // New returns a Store over db.
 func New(db *store.DB) *Store { return &Store{db: db, now: time.Now} }
 
-func hash(token string) string {
+func hash(kind, token string) string {
+	if kind != "" {
+		token = kind + "\x00" + token
+	}
 	h := sha256.Sum256([]byte(token))
 	return hex.EncodeToString(h[:])
 }
 
-// Create starts a session valid for ttl and returns its token.
-func (s *Store) Create(ctx context.Context, ttl time.Duration) (string, error) {
+// Create starts a secret of kind ("" for a session) valid for ttl and
+// returns its token.
+func (s *Store) Create(ctx context.Context, kind string, ttl time.Duration) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", fmt.Errorf("session: token: %w", err)
@@ -42,7 +51,7 @@ func (s *Store) Create(ctx context.Context, ttl time.Duration) (string, error) {
 	token := base64.RawURLEncoding.EncodeToString(b)
 	now := s.now()
 	_, err := s.db.Write.ExecContext(ctx, `INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES (?,?,?)`,
-		hash(token), store.FormatTime(now), store.FormatTime(now.Add(ttl)))
+		hash(kind, token), store.FormatTime(now), store.FormatTime(now.Add(ttl)))
 	if err != nil {
 		return "", fmt.Errorf("session: create: %w", err)
 	}
@@ -51,23 +60,39 @@ func (s *Store) Create(ctx context.Context, ttl time.Duration) (string, error) {
 	return token, nil
 }
 
-// Valid reports whether token is a live session.
-func (s *Store) Valid(ctx context.Context, token string) bool {
+// Valid reports whether token is a live secret of kind.
+func (s *Store) Valid(ctx context.Context, kind, token string) bool {
 	if token == "" {
 		return false
 	}
 	var one int
 	err := s.db.Read.QueryRowContext(ctx, `SELECT 1 FROM admin_sessions WHERE token_hash = ? AND expires_at > ?`,
-		hash(token), store.FormatTime(s.now())).Scan(&one)
+		hash(kind, token), store.FormatTime(s.now())).Scan(&one)
 	return err == nil
 }
 
-// Revoke ends one session.
-func (s *Store) Revoke(ctx context.Context, token string) error {
-	if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, hash(token)); err != nil {
+// Revoke ends one secret.
+func (s *Store) Revoke(ctx context.Context, kind, token string) error {
+	if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, hash(kind, token)); err != nil {
 		return fmt.Errorf("session: revoke: %w", err)
 	}
 	return nil
+}
+
+// Take uses up a single-use secret: it reports whether token was live, and
+// it is gone either way. One delete does both, so two requests racing with
+// the same link cannot both get in.
+func (s *Store) Take(ctx context.Context, kind, token string) (bool, error) {
+	if token == "" {
+		return false, nil
+	}
+	res, err := s.db.Write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ? AND expires_at > ?`,
+		hash(kind, token), store.FormatTime(s.now()))
+	if err != nil {
+		return false, fmt.Errorf("session: take: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // SyncPassword records the configured admin password (as a bcrypt hash)

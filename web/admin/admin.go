@@ -20,6 +20,7 @@ import (
 	"hearth/internal/live"
 	"hearth/views"
 	"hearth/views/adminview"
+	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 )
 
@@ -66,10 +67,9 @@ type Auth interface {
 	SessionOK(r *http.Request) bool
 	HasPassword() bool
 	CheckPassword(pw string) bool
-	LoginBlocked(client string) (wait time.Duration, global bool)
-	LoginFailed(client string) time.Duration
-	LoginSucceeded(client string)
-	NewSession(r *http.Request) (*http.Cookie, error)
+	BeginLogin(r *http.Request, client string) (*adminauth.LoginAttempt, time.Duration, adminauth.BlockScope)
+	TakeLoginLink(ctx context.Context, code string) (bool, error)
+	NewSession(r *http.Request) ([]*http.Cookie, error)
 	EndSession(r *http.Request) (*http.Cookie, error)
 }
 

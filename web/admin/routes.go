@@ -19,6 +19,8 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	login := &loginPages{c}
 	e.GET("/admin/login", login.pageLogin, mw.Request...)
 	e.POST("/admin/login", login.login, mw.Request...)
+	e.GET("/admin/login/link", login.pageLoginLink, mw.Request...)
+	e.POST("/admin/login/link", login.loginLink, mw.Request...)
 	e.POST("/admin/logout", login.logout, mw.Request...)
 
 	g := e.Group("/admin", append(mw.AdminChain(), mw.Idempotent)...)

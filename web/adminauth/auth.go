@@ -7,10 +7,11 @@ package adminauth
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
-	"hearth/web/httpkit"
 	"net"
 	"net/http"
 	"net/url"
@@ -20,20 +21,39 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
+
+	"hearth/web/httpkit"
 )
 
 const (
 	sessionCookie = "hearth_admin"
 	sessionTTL    = 12 * time.Hour
+	// deviceCookie marks a browser that has logged in before: the account's
+	// throttling (which any LAN client can run up) does not apply to it.
+	deviceCookie = "hearth_admin_device"
+	deviceTTL    = 400 * 24 * time.Hour // browsers cap cookies at 400 days
+	// LoginLinkTTL is how long a `hearth admin login-link` link works.
+	LoginLinkTTL = 10 * time.Minute
 )
 
-// Sessions keeps admin sessions on the server, so logging out (or a new
-// admin password) ends them; a signed cookie alone would stay valid until
-// it expired. Deps.Sessions, or an in-memory store when nil.
+// The kinds of secret Sessions keeps ("" is a session).
+const (
+	kindSession = ""
+	kindDevice  = "device"
+	kindLink    = "login-link"
+)
+
+// Sessions keeps the admin's secrets on the server, so logging out (or a
+// new admin password) ends them; a signed cookie alone would stay valid
+// until it expired. A secret has a kind (a session, a trusted browser's
+// mark, a one-time login link) and never passes for another kind.
+// Deps.Sessions, or an in-memory store when nil.
 type Sessions interface {
-	Create(ctx context.Context, ttl time.Duration) (string, error)
-	Valid(ctx context.Context, token string) bool
-	Revoke(ctx context.Context, token string) error
+	Create(ctx context.Context, kind string, ttl time.Duration) (string, error)
+	Valid(ctx context.Context, kind, token string) bool
+	Revoke(ctx context.Context, kind, token string) error
+	// Take uses up a single-use secret, reporting whether it was live.
+	Take(ctx context.Context, kind, token string) (bool, error)
 }
 
 // Auth guards the admin area: a bcrypt-checked password gives a session
@@ -82,14 +102,34 @@ func (a *Auth) BearerOK(r *http.Request) bool {
 // secureFor reports whether cookies for r get the Secure flag.
 func (a *Auth) secureFor(r *http.Request) bool { return a.secure || r.TLS != nil }
 
-// NewSession starts a session and returns its cookie.
-func (a *Auth) NewSession(r *http.Request) (*http.Cookie, error) {
-	tok, err := a.sessions.Create(r.Context(), sessionTTL)
+// NewSession starts a session and returns its cookies: the session's, and
+// the trusted-browser mark when the browser does not carry a live one yet.
+func (a *Auth) NewSession(r *http.Request) ([]*http.Cookie, error) {
+	ctx := r.Context()
+	tok, err := a.sessions.Create(ctx, kindSession, sessionTTL)
 	if err != nil {
 		return nil, err
 	}
-	return &http.Cookie{Name: sessionCookie, Value: tok, Path: "/", MaxAge: int(sessionTTL.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, nil
+	cookies := []*http.Cookie{{Name: sessionCookie, Value: tok, Path: "/", MaxAge: int(sessionTTL.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}}
+	if a.trustedDevice(r) == "" {
+		mark, err := a.sessions.Create(ctx, kindDevice, deviceTTL)
+		if err != nil {
+			return nil, err
+		}
+		cookies = append(cookies, &http.Cookie{Name: deviceCookie, Value: mark, Path: "/admin", MaxAge: int(deviceTTL.Seconds()),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)})
+	}
+	return cookies, nil
+}
+
+// trustedDevice returns the request's live trusted-browser mark, or "".
+func (a *Auth) trustedDevice(r *http.Request) string {
+	ck, err := r.Cookie(deviceCookie)
+	if err != nil || ck.Value == "" || !a.sessions.Valid(r.Context(), kindDevice, ck.Value) {
+		return ""
+	}
+	return ck.Value
 }
 
 // EndSession revokes the request's session and returns the cookie that
@@ -97,7 +137,7 @@ func (a *Auth) NewSession(r *http.Request) (*http.Cookie, error) {
 func (a *Auth) EndSession(r *http.Request) (*http.Cookie, error) {
 	var err error
 	if ck, cerr := r.Cookie(sessionCookie); cerr == nil && ck.Value != "" {
-		err = a.sessions.Revoke(r.Context(), ck.Value)
+		err = a.sessions.Revoke(r.Context(), kindSession, ck.Value)
 	}
 	return &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: a.secureFor(r)}, err
@@ -108,7 +148,7 @@ func (a *Auth) SessionOK(r *http.Request) bool {
 		return false
 	}
 	ck, err := r.Cookie(sessionCookie)
-	return err == nil && a.sessions.Valid(r.Context(), ck.Value)
+	return err == nil && a.sessions.Valid(r.Context(), kindSession, ck.Value)
 }
 
 // memSessions is the in-process session store used when none is given.
@@ -119,30 +159,38 @@ type memSessions struct {
 
 func newMemSessions() *memSessions { return &memSessions{exp: map[string]time.Time{}} }
 
-func (m *memSessions) Create(_ context.Context, ttl time.Duration) (string, error) {
+func (m *memSessions) Create(_ context.Context, kind string, ttl time.Duration) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
 	}
 	tok := base64.RawURLEncoding.EncodeToString(b)
 	m.mu.Lock()
-	m.exp[tok] = time.Now().Add(ttl)
+	m.exp[kind+"\x00"+tok] = time.Now().Add(ttl)
 	m.mu.Unlock()
 	return tok, nil
 }
 
-func (m *memSessions) Valid(_ context.Context, token string) bool {
+func (m *memSessions) Valid(_ context.Context, kind, token string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	exp, ok := m.exp[token]
+	exp, ok := m.exp[kind+"\x00"+token]
 	return ok && time.Now().Before(exp)
 }
 
-func (m *memSessions) Revoke(_ context.Context, token string) error {
+func (m *memSessions) Revoke(_ context.Context, kind, token string) error {
 	m.mu.Lock()
-	delete(m.exp, token)
+	delete(m.exp, kind+"\x00"+token)
 	m.mu.Unlock()
 	return nil
+}
+
+func (m *memSessions) Take(_ context.Context, kind, token string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	exp, ok := m.exp[kind+"\x00"+token]
+	delete(m.exp, kind+"\x00"+token)
+	return ok && time.Now().Before(exp), nil
 }
 
 func isLoopback(c echo.Context) bool {
@@ -188,13 +236,48 @@ func (a *Auth) Require(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// Login throttling (loginguard.go) as the login form uses it: how long
-// client must wait, a failure (and the penalty it earned), a success.
-func (a *Auth) LoginBlocked(client string) (wait time.Duration, global bool) {
-	return a.logins.blocked(client)
+// LoginAttempt is a password try counted against the login budgets
+// (loginguard.go) before the password is checked.
+type LoginAttempt struct{ a *loginAttempt }
+
+// BeginLogin counts a login attempt from client (its address) for r, whose
+// trusted-browser mark, if live, puts it on its own budget. It returns the
+// attempt, or how long to wait and which budget is spent.
+func (a *Auth) BeginLogin(r *http.Request, client string) (*LoginAttempt, time.Duration, BlockScope) {
+	device := a.trustedDevice(r)
+	if device != "" {
+		sum := sha256.Sum256([]byte(device)) // the guard keeps no usable secret
+		device = hex.EncodeToString(sum[:])
+	}
+	at, wait, scope := a.logins.begin(client, device)
+	if at == nil {
+		return nil, wait, scope
+	}
+	return &LoginAttempt{at}, 0, 0
 }
-func (a *Auth) LoginFailed(client string) time.Duration { return a.logins.failed(client) }
-func (a *Auth) LoginSucceeded(client string)            { a.logins.succeeded(client) }
+
+// Succeeded gives the attempt back: the password was right.
+func (l *LoginAttempt) Succeeded() { l.a.succeeded() }
+
+// Penalty is how long this client must wait after the failed attempt (0
+// while it has free tries left).
+func (l *LoginAttempt) Penalty() time.Duration { return l.a.penalty() }
+
+// NewLoginLink makes a one-time admin login link code, valid for
+// LoginLinkTTL (`hearth admin login-link` prints it on the box): the way in
+// while the account's throttling refuses new browsers.
+func NewLoginLink(ctx context.Context, s Sessions) (string, error) {
+	code, err := s.Create(ctx, kindLink, LoginLinkTTL)
+	if err != nil {
+		return "", fmt.Errorf("adminauth: login link: %w", err)
+	}
+	return code, nil
+}
+
+// TakeLoginLink uses up a login link code, reporting whether it was live.
+func (a *Auth) TakeLoginLink(ctx context.Context, code string) (bool, error) {
+	return a.sessions.Take(ctx, kindLink, code)
+}
 
 // HasPassword reports whether a password login is configured.
 func (a *Auth) HasPassword() bool { return a.hash != nil }

@@ -1,111 +1,217 @@
 package adminauth
 
 import (
+	"net"
+	"slices"
 	"sync"
 	"time"
 )
 
-// Login throttling: a household password is short, so guessing must be
-// slow. After loginFreeFailures failures a client waits loginFirstWait,
-// doubling with each further failure up to loginMaxWait. Across all clients,
-// more than loginGlobalPerMinute failures in a minute slow every login
-// (guessing from many addresses) until the minute has passed. The bearer
-// token never goes through the login, so scripts are not locked out.
+// Login throttling. A household password is short, so guessing must be
+// slow, and an attacker on the LAN may have many addresses (IPv4 aliases, a
+// whole IPv6 /64). Three budgets, each a backoff that doubles from
+// loginFirstWait up to loginMaxWait once its free failures are spent:
+//
+//   - per client address (IPv6 grouped by /64): loginFreeFailures;
+//   - per account, every untrusted address together: accountFreeFailures in
+//     accountWindow, so rotating addresses does not multiply the guesses;
+//   - per trusted browser (one that logged in before and carries the device
+//     mark): deviceFreeFailures, after which it counts as untrusted.
+//
+// The account budget would let any LAN client keep the admin out, so it
+// does not apply to a trusted browser, and `hearth admin login-link` on the
+// box gives a one-time way in that no network client can block.
+//
+// An attempt is counted when it starts, before bcrypt runs, and given back
+// when the password was right: parallel guesses cannot all be checked
+// before the first is counted.
 const (
-	loginFreeFailures    = 5
-	loginFirstWait       = 30 * time.Second
-	loginMaxWait         = 15 * time.Minute
-	loginGlobalPerMinute = 60
-	loginForgetAfter     = time.Hour
+	loginFreeFailures   = 5
+	accountFreeFailures = 20
+	accountWindow       = 24 * time.Hour
+	deviceFreeFailures  = 5
+	loginFirstWait      = 30 * time.Second
+	loginMaxWait        = 15 * time.Minute
+	loginForgetAfter    = 24 * time.Hour
+)
+
+// BlockScope says which budget refused a login.
+type BlockScope int
+
+const (
+	// BlockClient: this address (or /64) failed too often.
+	BlockClient BlockScope = iota + 1
+	// BlockAccount: too many failures from every untrusted address together.
+	BlockAccount
 )
 
 type loginGuard struct {
 	mu      sync.Mutex
 	now     func() time.Time
-	clients map[string]*loginClient
-	recent  []time.Time // failures of the last minute, every client
+	clients map[string]*backoff
+	devices map[string]*backoff // by device mark
+	account backoff
+	recent  []time.Time // the account's failures within accountWindow, oldest first
 }
 
-type loginClient struct {
+// backoff is one budget's state: failures counted, the current penalty and
+// when the next attempt may start.
+type backoff struct {
 	failures int
-	wait     time.Duration // the current penalty
-	until    time.Time     // no attempt before this
+	wait     time.Duration
+	until    time.Time
 	last     time.Time
 }
 
+// fail counts a failure at now and, past free failures, starts (or
+// doubles) the penalty.
+func (b *backoff) fail(now time.Time, over bool) {
+	b.failures++
+	b.last = now
+	if !over {
+		return
+	}
+	b.wait = min(max(2*b.wait, loginFirstWait), loginMaxWait)
+	b.until = now.Add(b.wait)
+}
+
 func newLoginGuard(now func() time.Time) *loginGuard {
-	return &loginGuard{now: now, clients: map[string]*loginClient{}}
+	return &loginGuard{now: now, clients: map[string]*backoff{}, devices: map[string]*backoff{}}
 }
 
-// blocked returns how long client must wait before trying again (0: may
-// try now) and whether the global ceiling is what blocks it.
-func (g *loginGuard) blocked(client string) (time.Duration, bool) {
+// clientKey is the budget an address draws on: the address itself, an
+// IPv6 address's /64 (one home or one attacker's whole prefix).
+func clientKey(ip string) string {
+	addr := net.ParseIP(ip)
+	if addr == nil {
+		return ip
+	}
+	if v4 := addr.To4(); v4 != nil {
+		return v4.String()
+	}
+	return addr.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// loginAttempt is a counted try; the caller reports how it ended.
+type loginAttempt struct {
+	g       *loginGuard
+	client  string
+	device  string // the trusted browser's mark, "" when untrusted
+	at      time.Time
+	account backoff // the account's state before this attempt, given back on success
+}
+
+// begin counts an attempt from ip (device: the mark of a trusted browser,
+// or ""). It returns the attempt, or how long to wait and which budget is
+// spent.
+func (g *loginGuard) begin(ip, device string) (*loginAttempt, time.Duration, BlockScope) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
-	if c := g.clients[client]; c != nil && now.Before(c.until) {
-		return c.until.Sub(now), false
+	g.forgetOld(now)
+	if device != "" {
+		d := g.devices[device]
+		if d == nil {
+			d = &backoff{}
+			g.devices[device] = d
+		}
+		if d.failures < deviceFreeFailures {
+			// A trusted browser draws on its own budget only: the attacker's
+			// addresses cannot use it up.
+			d.fail(now, false)
+			return &loginAttempt{g: g, device: device, at: now}, 0, 0
+		}
+		// Too many failures: the mark no longer vouches for the browser.
+	}
+	key := clientKey(ip)
+	c := g.clients[key]
+	if c != nil && now.Before(c.until) {
+		return nil, c.until.Sub(now), BlockClient
 	}
 	g.trim(now)
-	if len(g.recent) >= loginGlobalPerMinute {
-		return g.recent[0].Add(time.Minute).Sub(now), true
+	if now.Before(g.account.until) {
+		return nil, g.account.until.Sub(now), BlockAccount
 	}
-	return 0, false
-}
-
-// failed records a wrong password and returns the new penalty (0 while the
-// client is within its free failures).
-func (g *loginGuard) failed(client string) time.Duration {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	now := g.now()
-	g.trim(now)
-	g.recent = append(g.recent, now)
-	c := g.clients[client]
 	if c == nil {
-		g.forgetOld(now)
-		c = &loginClient{}
-		g.clients[client] = c
+		c = &backoff{}
+		g.clients[key] = c
 	}
-	c.failures++
-	c.last = now
-	if c.failures < loginFreeFailures {
-		return 0
+	a := &loginAttempt{g: g, client: key, at: now, account: g.account}
+	c.fail(now, c.failures+1 >= loginFreeFailures)
+	g.recent = append(g.recent, now)
+	over := len(g.recent) >= accountFreeFailures
+	if !over {
+		g.account.wait = 0 // the window has forgotten the last attack
 	}
-	switch {
-	case c.wait == 0:
-		c.wait = loginFirstWait
-	default:
-		c.wait = min(2*c.wait, loginMaxWait)
-	}
-	c.until = now.Add(c.wait)
-	return c.wait
+	g.account.fail(now, over)
+	return a, 0, 0
 }
 
-// succeeded forgets the client's failures.
-func (g *loginGuard) succeeded(client string) {
+// succeeded gives the attempt back: the password was right. The address
+// (or trusted browser) starts afresh; the account keeps other addresses'
+// failures.
+func (a *loginAttempt) succeeded() {
+	g := a.g
 	g.mu.Lock()
-	delete(g.clients, client)
-	g.mu.Unlock()
+	defer g.mu.Unlock()
+	if a.device != "" {
+		delete(g.devices, a.device)
+		return
+	}
+	delete(g.clients, a.client)
+	if i := slices.Index(g.recent, a.at); i >= 0 {
+		g.recent = slices.Delete(g.recent, i, i+1)
+	}
+	if g.account.last.Equal(a.at) { // no failure came after this one
+		g.account = a.account
+	}
+}
+
+// penalty is how long the client that made a failed attempt must now wait
+// (0 while it is within its free failures).
+func (a *loginAttempt) penalty() time.Duration {
+	g := a.g
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	now := g.now()
+	var until time.Time
+	if a.device != "" {
+		if d := g.devices[a.device]; d != nil && d.failures >= deviceFreeFailures {
+			until = g.account.until // untrusted from now on
+		}
+	} else {
+		if c := g.clients[a.client]; c != nil {
+			until = c.until
+		}
+		if g.account.until.After(until) {
+			until = g.account.until
+		}
+	}
+	if until.After(now) {
+		return until.Sub(now)
+	}
+	return 0
 }
 
 func (g *loginGuard) trim(now time.Time) {
 	i := 0
-	for i < len(g.recent) && now.Sub(g.recent[i]) >= time.Minute {
+	for i < len(g.recent) && now.Sub(g.recent[i]) >= accountWindow {
 		i++
 	}
 	g.recent = g.recent[i:]
 }
 
-// forgetOld drops clients quiet for loginForgetAfter past their penalty,
-// so the map stays small.
+// forgetOld drops addresses and browsers quiet for loginForgetAfter past
+// their penalty, so the maps stay small.
 func (g *loginGuard) forgetOld(now time.Time) {
-	if len(g.clients) < 1024 {
-		return
-	}
-	for k, c := range g.clients {
-		if now.Sub(c.last) > loginForgetAfter && now.After(c.until) {
-			delete(g.clients, k)
+	for _, m := range []map[string]*backoff{g.clients, g.devices} {
+		if len(m) < 1024 {
+			continue
+		}
+		for k, b := range m {
+			if now.Sub(b.last) > loginForgetAfter && now.After(b.until) {
+				delete(m, k)
+			}
 		}
 	}
 }
