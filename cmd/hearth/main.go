@@ -7,6 +7,7 @@
 //	hearth version                      version, commit, build date, schema
 //	hearth service print|install        the systemd service
 //	hearth screen-url                   the kiosk URL for a screen, with a QR code
+//	hearth admin login-link             a one-time link to the admin area
 //	hearth model check                  test the configured model server
 //	hearth eval [flags]                 measure the coach on the scenario suite (see hearth eval -h)
 package main
@@ -44,6 +45,7 @@ var commands = []command{
 	{"version", "", "print the version, commit, build date and newest schema version", runVersion},
 	{"service", "print|install [flags]", "show or install Hearth as a systemd service (-h for its flags)", runService},
 	{"screen-url", "[-addr A] [-hosts H]", "print the kiosk URL for a screen on the household network, with a QR code", runScreenURL},
+	{"admin", "login-link [flags]", "print a one-time link to the admin area (the way in while wrong passwords hold the login back)", runAdmin},
 	{"model", "check [flags]", "test the model server: a structured request, a tool call, a streamed reply; remember what works", runModel},
 	{"eval", "[flags]", "measure the coach on the scenario suite; --compare A.json B.json (-h for its flags)", runEval},
 }
