@@ -20,8 +20,12 @@ run: build
 build: assets
 	go build -tags $(TAGS) -o bin/hearth ./cmd/hearth
 
+# The report (internal/testkit/testreport) prints each package's result, the
+# output of failed tests, and at the end the tests run, passed, failed and
+# skipped per package with every skip named and why. In CI (CI=true) a test
+# that needs a missing tool fails (testkit.Need), and any skip fails the run.
 test: assets
-	go test -tags $(TAGS) -race -count=1 ./...
+	bash -o pipefail -c 'go test -tags $(TAGS) -race -count=1 -json ./... | go run ./internal/testkit/testreport'
 
 # Releases: stripped, statically linked binaries for linux/amd64 (a mini PC)
 # and linux/arm64 (a Raspberry Pi 4/5, 64-bit OS) in dist/, with SHA256SUMS.

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"hearth/internal/health"
+	"hearth/internal/testkit"
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -201,9 +201,7 @@ func TestHTTPSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	if _, err := exec.LookPath("wrk"); err != nil {
-		t.Skip("wrk is not installed")
-	}
+	testkit.NeedTool(t, "wrk", "wrk")
 	out := filepath.Join(t.TempDir(), "http.json")
 	var stdout, stderr bytes.Buffer
 	if err := httpSuite([]string{"-rounds", "1", "-d", "2s", "-c", "4", "-t", "1", "-json", out}, &stdout, &stderr); err != nil {

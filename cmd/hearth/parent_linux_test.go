@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"hearth/internal/testkit"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,10 +30,7 @@ func TestMain(m *testing.M) {
 // this test binary as the server (see TestMain), with env added.
 func makeRunCmd(t *testing.T, env ...string) (cmd *exec.Cmd, addr, dir string) {
 	t.Helper()
-	makeBin, err := exec.LookPath("make")
-	if err != nil {
-		t.Skip("make not installed")
-	}
+	makeBin := testkit.NeedTool(t, "make", "make")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

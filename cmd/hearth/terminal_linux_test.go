@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"hearth/internal/testkit"
 	"io"
 	"os"
 	"strings"
@@ -15,23 +16,21 @@ import (
 func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
 	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
+	testkit.Need(t, err == nil, fmt.Sprintf("no pseudo-terminals here: %v", err))
 	var unlock int32
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
 		m.Close()
-		t.Skipf("unlockpt: %v", errno)
+		testkit.Need(t, false, fmt.Sprintf("unlockpt: %v", errno))
 	}
 	var n uint32
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
 		m.Close()
-		t.Skipf("ptsname: %v", errno)
+		testkit.Need(t, false, fmt.Sprintf("ptsname: %v", errno))
 	}
 	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
 		m.Close()
-		t.Skipf("open the pty's slave: %v", err)
+		testkit.Need(t, false, fmt.Sprintf("open the pty's slave: %v", err))
 	}
 	t.Cleanup(func() { m.Close(); s.Close() })
 	return m, s

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/testkit"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -344,13 +344,10 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 // microphone, say).
 func newBrowserWith(t *testing.T, width, height int, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not installed (apt-get install -y chromium)")
-	}
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
+	chromium := testkit.NeedTool(t, "chromium", "chromium")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-component-update", true), chromedp.WindowSize(width, height))
 	opts = append(opts, extra...)

@@ -5,6 +5,7 @@ package faulttest
 import (
 	"database/sql"
 	"fmt"
+	"hearth/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,7 +154,7 @@ func TestDiskFullWhileServing(t *testing.T) {
 	}
 	// Room for a few dozen commits in the WAL, none for the file to grow.
 	if err := setFileSizeLimit(p.cmd.Process.Pid, uint64(st.Size())+96<<10); err != nil {
-		t.Skipf("prlimit: %v", err)
+		testkit.Need(t, false, fmt.Sprintf("prlimit: %v", err))
 	}
 	ok, failed := 0, 0
 	var failBody string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hearth/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,10 +80,7 @@ var (
 // previous acknowledgement and this one.
 func syncsBeforeAcks(t *testing.T, mode string) []int {
 	t.Helper()
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace not installed (apt-get install -y strace)")
-	}
+	strace := testkit.NeedTool(t, "strace", "strace")
 	dir := t.TempDir()
 	log := filepath.Join(dir, "strace.log")
 	cmd := exec.Command(strace, "-f", "-qq", "-e", "trace=fsync,fdatasync,write", "-e", "signal=none", "-o", log,
@@ -90,7 +88,7 @@ func syncsBeforeAcks(t *testing.T, mode string) []int {
 	cmd.Env = append(os.Environ(), "HEARTH_DURABILITY_CHILD="+mode, "HEARTH_DURABILITY_DB="+filepath.Join(dir, "h.db"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		if strings.Contains(string(out), "PTRACE") || strings.Contains(string(out), "Operation not permitted") {
-			t.Skipf("strace cannot trace here: %s", out)
+			testkit.Need(t, false, fmt.Sprintf("strace cannot trace here (ptrace is not permitted): %s", out))
 		}
 		t.Fatalf("child: %v\n%s", err, out)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hearth/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,9 +137,7 @@ func TestUnitRefusesBadValues(t *testing.T) {
 // systemd itself accepts the unit (systemd-analyze verify: no warnings),
 // and its sandbox scores "OK" or better in systemd-analyze security.
 func TestUnitVerifiesWithSystemd(t *testing.T) {
-	if _, err := exec.LookPath("systemd-analyze"); err != nil {
-		t.Skip("systemd-analyze is not installed")
-	}
+	testkit.NeedTool(t, "systemd-analyze", "systemd")
 	for _, o := range []systemd.Options{
 		{Binary: "/bin/true"},
 		{Binary: "/bin/true", Addr: "0.0.0.0:80", BackupDir: "/media/usb/hearth", Hosts: []string{"hearth.lan"}, TZ: "Europe/Berlin"},

@@ -1,0 +1,42 @@
+// Package testkit holds what tests across the project share: the rule for
+// a test that needs a tool or a feature of the machine (skip on a
+// developer's machine, fail in CI), and waiting on a condition.
+package testkit
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// InCI reports whether the tests run in CI (CI=true or 1, as CI services
+// set it; .ci/run does too). There a missing tool is a failure: a gate that
+// goes green with the browser tests skipped has not tested the browser.
+func InCI() bool {
+	v := strings.ToLower(os.Getenv("CI"))
+	return v == "true" || v == "1" || v == "yes"
+}
+
+// Need stops t when ok is false: a skip on a developer's machine, a
+// failure in CI. why says what is missing and how to get it.
+func Need(t testing.TB, ok bool, why string) {
+	t.Helper()
+	if ok {
+		return
+	}
+	if InCI() {
+		t.Fatalf("%s (required in CI: .ci/run installs it)", why)
+		return
+	}
+	t.Skip(why)
+}
+
+// NeedTool returns the path of the command name, or stops t as Need does;
+// pkg is the Debian package that provides it.
+func NeedTool(t testing.TB, name, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	Need(t, err == nil, name+" is not installed (apt-get install -y "+pkg+")")
+	return path
+}
