@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +21,12 @@ import (
 // element text; a forged reset without the CSRF token changes nothing.
 func TestAdminModelLiveCheck(t *testing.T) {
 	model := llmtest.NewFamily(t, llmtest.VLLM(llmtest.VLLMOptions{Served: "qwen"}))
+	// The server holds its first answer until the test lets it go: the
+	// check is provably running while the test looks at it.
+	release := make(chan struct{})
+	var once sync.Once
 	model.Otherwise(func(r llmtest.Request) llmtest.Reply {
-		time.Sleep(400 * time.Millisecond) // a slow server, so steps are seen running
+		<-release
 		if strings.Contains(r.Messages()[0].Content, "2 + 3") {
 			return llmtest.Text(`{"sum":5,"word":"<b>five</b>"}`, 5, 5)
 		}
@@ -38,6 +43,7 @@ func TestAdminModelLiveCheck(t *testing.T) {
 		return adm
 	}))
 	t.Cleanup(adm.Wait)
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before adm.Wait (cleanups run last first)
 
 	code, page := env.page("/admin/model")
 	if code != 200 || !strings.Contains(page, "Test connection") || !strings.Contains(page, "Nothing learned yet") ||
@@ -52,17 +58,16 @@ func TestAdminModelLiveCheck(t *testing.T) {
 		t.Fatalf("start: %d", resp.StatusCode)
 	}
 	s.waitEvent(t, 5*time.Second, "Testing the connection", "checking…")
+	// A second start while the check runs is refused with the page and a
+	// message, not an error page.
+	if resp, body := env.form("/admin/model/check", nil, false); resp.StatusCode != http.StatusConflict || !strings.Contains(body, "already running") {
+		t.Fatalf("second start while running: %d", resp.StatusCode)
+	}
+	once.Do(func() { close(release) })
 	done := s.waitEvent(t, 10*time.Second, "The coach can use this model", "Tool call", "works, adapted",
 		"--enable-auto-tool-choice", "vllm")
 	if strings.Contains(done, "<b>five</b>") {
 		t.Fatal("the model's text reached the page unescaped")
-	}
-	// A check is running or done: a second start while running is refused
-	// with the page and a message, not an error page.
-	if resp, body := env.form("/admin/model/check", nil, false); resp.StatusCode == http.StatusSeeOther {
-		adm.Wait()
-	} else if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "already running") {
-		t.Fatalf("second start: %d", resp.StatusCode)
 	}
 	adm.Wait()
 
