@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -24,17 +25,26 @@ func TestMutexNotHeldAcrossTransactions(t *testing.T) {
 		committed <- h.db.Tx(ctx, func(tx *store.Tx) error {
 			close(inTx)
 			<-release // Pause starts and waits for the writer meanwhile
+			h.svc.Scheduled(task.ID) // takes the scheduler's mutex
 			_, err := h.svc.List(ctx, TaskFilter{})
 			return err
 		})
 	}()
 	<-inTx
+	waits := h.db.Write.Stats().WaitCount
 	paused := make(chan error, 1)
 	go func() {
 		_, err := h.svc.Pause(ctx, task.ID, "travel")
 		paused <- err
 	}()
-	time.Sleep(100 * time.Millisecond) // Pause is waiting for the writer now
+	// Pause is waiting for the one writer connection (the pool counts the
+	// wait) before the transaction goes on to ask the scheduler.
+	for deadline := time.Now().Add(5 * time.Second); h.db.Write.Stats().WaitCount == waits; {
+		if time.Now().After(deadline) {
+			t.Fatal("Pause never waited for the writer")
+		}
+		runtime.Gosched()
+	}
 	close(release)
 	select {
 	case err := <-committed:
@@ -42,7 +52,9 @@ func TestMutexNotHeldAcrossTransactions(t *testing.T) {
 			t.Fatal(err)
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("deadlock: a transaction asking the scheduler waited for a control call that held the mutex while waiting for the writer")
+		// panic, not t.Fatal: the cleanups would wait on the deadlocked
+		// writer until the test binary's timeout.
+		panic("deadlock: a transaction asking the scheduler waited for a control call that held the mutex while waiting for the writer")
 	}
 	if err := <-paused; err != nil {
 		t.Fatal(err)
