@@ -191,7 +191,7 @@ func recallSection(rs []Recalled, loc *time.Location) string {
 		if r.Role == RoleAssistant {
 			who = "You"
 		}
-		fmt.Fprintf(&b, "- %s, %s: %q\n", who, r.CreatedAt.In(loc).Format("Mon 2 Jan 2006"), r.Content)
+		fmt.Fprintf(&b, "- %s, %s: %s\n", who, r.CreatedAt.In(loc).Format("Mon 2 Jan 2006"), Quote(r.Content))
 	}
 	return b.String()
 }

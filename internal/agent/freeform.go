@@ -218,7 +218,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 			return err
 		}
 	}
-	system := joinNonEmpty("\n\n", instructions, "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
+	system := joinNonEmpty("\n\n", WithDataRule(instructions), "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: chat}

@@ -180,7 +180,7 @@ func (m *Memory) Serialize() string {
 	var pers, exp []string
 	for _, e := range m.sortedLocked() {
 		v, _ := json.Marshal(e.Value)
-		line := fmt.Sprintf("- **%s**: %s", e.Key, v)
+		line := fmt.Sprintf("- **%s**: %s", escapeMarkup(e.Key), v) // the value is JSON, escaped
 		if e.ExpiresAt == nil {
 			pers = append(pers, line)
 			continue

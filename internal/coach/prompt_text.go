@@ -61,17 +61,17 @@ func (g *Gathered) factsText() string {
 		}
 		lines = append(lines, "Finished catalog content (7 days): "+strings.Join(cs, "; "))
 	}
-	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.Goals.Text, "Data gaps: "+g.gapsText())
+	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.goalsText(), "Data gaps: "+g.gapsText())
 	if b := g.Weight.BMI; b != nil {
 		lines = append(lines, "BMI: "+num(*b))
 	}
 	for _, x := range g.Goals.Goals {
 		if x.Status == "active" && x.TargetDate != "" {
-			lines = append(lines, fmt.Sprintf("Goal target date: %q by %s", x.Description, x.TargetDate))
+			lines = append(lines, fmt.Sprintf("Goal target date: %s by %s", agent.Quote(x.Description), x.TargetDate))
 		}
 	}
 	for _, m := range g.missedGoals() {
-		lines = append(lines, fmt.Sprintf("Missed goal date: %q was due %s (%d days ago): raise it and offer to set a new date", m.Description, m.TargetDate, m.DaysAgo))
+		lines = append(lines, fmt.Sprintf("Missed goal date: %s was due %s (%d days ago): raise it and offer to set a new date", agent.Quote(m.Description), m.TargetDate, m.DaysAgo))
 	}
 	if g.Weight.Plateau {
 		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))
@@ -87,6 +87,26 @@ func (g *Gathered) factsText() string {
 		lines = append(lines, "Safety rule (validation enforces it): "+r)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// goalsText is the goals line with each goal's description (the member's
+// words) quoted as data. The tool's text starts with the descriptions
+// joined by "; " (goalsView); should it ever not, the whole line is quoted.
+func (g *Gathered) goalsText() string {
+	text := g.Goals.Text
+	if len(g.Goals.Goals) == 0 {
+		return text
+	}
+	raw := make([]string, 0, len(g.Goals.Goals))
+	quoted := make([]string, 0, len(g.Goals.Goals))
+	for _, x := range g.Goals.Goals {
+		raw = append(raw, x.Description)
+		quoted = append(quoted, agent.Quote(x.Description))
+	}
+	if prefix := strings.Join(raw, "; "); strings.HasPrefix(text, prefix) {
+		return strings.Join(quoted, "; ") + text[len(prefix):]
+	}
+	return agent.Quote(text)
 }
 
 func (g *Gathered) gapsText() string {
@@ -139,7 +159,7 @@ func (g *Gathered) programText() string {
 	for _, u := range g.Updates {
 		switch u.Kind {
 		case UpdateDeclare, UpdatePause, UpdateResume, UpdateSetDay, UpdateAdvance, UpdateComplete:
-			s += "\nChanged this run (" + u.Kind + "): " + u.Note
+			s += "\nChanged this run (" + u.Kind + "): " + agent.Quote(u.Note)
 		}
 	}
 	return s
@@ -148,18 +168,18 @@ func (g *Gathered) programText() string {
 func (g *Gathered) answersText() string {
 	var lines []string
 	for _, a := range g.Prompts.Unprocessed {
-		lines = append(lines, fmt.Sprintf("- New answer (%s) to %q: %q", a.Day, a.Question, a.Answer))
+		lines = append(lines, fmt.Sprintf("- New answer (%s) to %s: %s", a.Day, agent.Quote(a.Question), agent.Quote(a.Answer)))
 	}
 	for _, m := range g.NewMemos {
-		lines = append(lines, fmt.Sprintf("- New voice memo (%s): %q", m.Day, m.Transcript))
+		lines = append(lines, fmt.Sprintf("- New voice memo (%s): %s", m.Day, agent.Quote(m.Transcript)))
 	}
 	for _, u := range g.Updates {
 		switch u.Kind {
 		case UpdateGoal:
-			lines = append(lines, "- Goal added this run: "+u.Goal.Description)
+			lines = append(lines, "- Goal added this run: "+agent.Quote(u.Goal.Description))
 		case UpdateMemory:
 			if u.Note != "" {
-				lines = append(lines, "- Remembered this run: "+u.Key+" = "+u.Value)
+				lines = append(lines, "- Remembered this run: "+agent.Quote(u.Key)+" = "+agent.Quote(u.Value))
 			}
 		}
 	}
@@ -173,16 +193,16 @@ func (g *Gathered) followUpsText() string {
 	f := g.FollowUps
 	var lines []string
 	for _, c := range f.Answered {
-		lines = append(lines, fmt.Sprintf("- %s: answered %q; do not ask again", c.ID, c.Answer))
+		lines = append(lines, fmt.Sprintf("- %s: answered %s; do not ask again", c.ID, agent.Quote(c.Answer)))
 	}
 	for _, c := range f.Dropped {
 		lines = append(lines, fmt.Sprintf("- %s: ignored twice, dropped; do not ask again", c.ID))
 	}
 	for _, r := range f.Reask {
-		lines = append(lines, fmt.Sprintf("- %s: %q ignored once (asked %s); you may ask it once more", r.ID, r.Question, r.AskedOn))
+		lines = append(lines, fmt.Sprintf("- %s: %s ignored once (asked %s); you may ask it once more", r.ID, agent.Quote(r.Question), r.AskedOn))
 	}
 	for _, r := range f.Open {
-		lines = append(lines, fmt.Sprintf("- %s: %q already shown today, unanswered", r.ID, r.Question))
+		lines = append(lines, fmt.Sprintf("- %s: %s already shown today, unanswered", r.ID, agent.Quote(r.Question)))
 	}
 	if len(lines) == 0 {
 		return "Follow-ups: none."

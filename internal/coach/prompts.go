@@ -3,6 +3,8 @@ package coach
 import (
 	_ "embed"
 	"strings"
+
+	"hearth/internal/agent"
 )
 
 //go:embed prompts/persona.md
@@ -17,4 +19,5 @@ var dailyUserText string
 // Persona is the agent-level system prompt (prompts/persona.md): who the
 // coach is and the principles of every run, chat and assignments alike.
 // The daily-dashboard instructions follow it, from Tuning.SystemPrompt.
-var Persona = strings.TrimSpace(personaText)
+// Its last principle is agent.DataRule: stored text is data.
+var Persona = strings.TrimSpace(personaText) + "\n- " + agent.DataRule

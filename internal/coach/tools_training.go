@@ -31,8 +31,14 @@ func (c *core) workoutsView(ctx context.Context, m health.Member, limit int, now
 	}
 	v := WorkoutsView{Recent: []WorkoutLine{}, Completed: []Completion{}}
 	for _, w := range health.RecentWorkouts(ws, limit) {
+		// The text reaches prompts: the member's type and title go in as data.
+		quoted := w
+		quoted.Type, quoted.Title = agent.Quote(w.Type), agent.Quote(w.Title)
+		if w.Title == "" {
+			quoted.Title = ""
+		}
 		v.Recent = append(v.Recent, WorkoutLine{Date: dateOf(w.StartedAt, c.loc), Type: w.Type, Title: w.Title,
-			DurationMin: round1(w.DurationMin), AvgHR: w.AvgHR, ContentID: w.ContentID, Text: w.Text(c.loc)})
+			DurationMin: round1(w.DurationMin), AvgHR: w.AvgHR, ContentID: w.ContentID, Text: quoted.Text(c.loc)})
 	}
 	st := health.WorkoutStats(ws, now, c.loc)
 	v.Stats = StatsView{ThisWeek: st.ThisWeekCount, ThisWeekMinutes: st.ThisWeekMinutes, UsualPerWeek: st.UsualPerWeek,

@@ -4,8 +4,9 @@
 // meals, workouts and body scans use the columns Hearth's own CSV importer
 // reads (internal/importer), at full precision, so they import back
 // unchanged. Text cells that a spreadsheet would run as a formula (starting
-// with =, +, -, @, tab or CR) get a leading apostrophe, which the importer
-// removes again.
+// with =, +, -, @, tab or CR, after any apostrophes) get one more leading
+// apostrophe, which the importer removes again (Neutralize, Restore);
+// member.json carries the text as stored.
 package export
 
 import (
@@ -214,9 +215,25 @@ func cell(v any) string {
 
 // Neutralize prefixes an apostrophe to text a spreadsheet would evaluate
 // (OWASP's CSV injection advice: cells starting with =, +, -, @, tab, CR).
+// Text that already has apostrophes before such a character gets one more
+// ('=1+1 is written with two apostrophes), so the marker is never ambiguous: Restore
+// takes exactly one off again and every text reads back as it was.
 func Neutralize(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if formulaLike(strings.TrimLeft(s, "'")) {
 		return "'" + s
 	}
 	return s
 }
+
+// Restore undoes Neutralize: a cell of one or more apostrophes followed by
+// =, +, -, @, tab or CR loses its first apostrophe; any other text (a
+// plain 'quoted name) is left alone. The importer applies it to the text
+// of every CSV, which also undoes the same marker other apps put there.
+func Restore(s string) string {
+	if strings.HasPrefix(s, "'") && formulaLike(strings.TrimLeft(s, "'")) {
+		return s[1:]
+	}
+	return s
+}
+
+func formulaLike(s string) bool { return s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) }

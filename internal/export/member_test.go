@@ -222,3 +222,68 @@ func TestExportNeutralisesFormulasAndStatesUnits(t *testing.T) {
 		t.Error("member.json does not state units")
 	}
 }
+
+// The apostrophe marker is unambiguous: meals named '=1+1 and =1+1 (and
+// the other edge cases) export to cells no spreadsheet runs and re-import
+// exactly; member.json carries the names as stored.
+func TestExportMarkerRoundTripsEveryName(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	storetest.Member(t, db, "ada")
+	storetest.Member(t, db, "bob")
+	names := []string{"'=1+1", "=1+1", "'hello", "@sum", "'plain", "-5 km run", "''=x", "+1", "Plain 'quoted' lunch"}
+	at := time.Date(2026, 2, 1, 12, 0, 0, 0, time.UTC)
+	for i, n := range names {
+		if _, err := db.AddMeal(ctx, health.Meal{MemberID: "ada", EatenAt: at.Add(time.Duration(i) * time.Minute), Name: n, Calories: 100}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := export.Member(ctx, db, t.TempDir(), "ada", time.Now(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	files := unzip(t, buf.Bytes())
+	recs, err := csv.NewReader(bytes.NewReader(files["meals.csv"])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []string
+	for _, rec := range recs[1:] {
+		if c := rec[1]; c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+			t.Errorf("cell %q would run as a formula", c)
+		}
+		cells = append(cells, rec[1])
+	}
+	if cells[0] != "''=1+1" || cells[1] != "'=1+1" || cells[2] != "'hello" {
+		t.Errorf("cells %q: want ''=1+1 and '=1+1 told apart, 'hello as it is", cells)
+	}
+	var doc struct {
+		Meals []struct{ Name string } `json:"meals"`
+	}
+	if err := json.Unmarshal(files["member.json"], &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range doc.Meals {
+		if m.Name != names[i] {
+			t.Errorf("member.json meal %d = %q, want %q", i, m.Name, names[i])
+		}
+	}
+	p := filepath.Join(t.TempDir(), "meals.csv")
+	if err := os.WriteFile(p, files["meals.csv"], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := importer.ImportFile(ctx, db, importer.Options{Member: "bob", Kind: importer.KindAuto, Location: time.UTC}, p); err != nil {
+		t.Fatalf("re-import: %v (%+v)", err, sum.Problems)
+	}
+	got, err := db.Meals(ctx, "bob", store.Range{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back []string
+	for _, m := range got {
+		back = append(back, m.Name)
+	}
+	if strings.Join(back, "|") != strings.Join(names, "|") {
+		t.Fatalf("names after export and import:\n got %q\nwant %q", back, names)
+	}
+}

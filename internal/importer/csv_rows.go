@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/internal/export"
 	"hearth/internal/health"
 	"hearth/internal/text"
 )
@@ -129,17 +130,15 @@ func cell(rec []string, i int) string {
 // clean passes imported text through text.Clean in Line mode (names and
 // titles are single-line: a line break or tab inside a quoted cell becomes a
 // space, other control characters and invalid UTF-8 are dropped and counted),
-// undoes the apostrophe Hearth's own export puts before a cell starting with
-// =, +, - or @ (so spreadsheets do not run it as a formula), and trims and
-// cuts to max bytes.
+// undoes the apostrophe Hearth's own export puts before a cell a
+// spreadsheet would run as a formula (export.Restore: exactly one, so a
+// stored '=1+1 and =1+1 both come back as they were), and trims and cuts to
+// max bytes.
 func (p *csvParser) clean(s string, max int) string {
 	s = lineBreaks.Replace(s)
 	s, n := text.Clean(text.Line, s)
 	p.dropped += n
-	if len(s) >= 2 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
-		s = s[1:]
-	}
-	return truncate(strings.TrimSpace(s), max)
+	return truncate(strings.TrimSpace(export.Restore(s)), max)
 }
 
 var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ", "\t", " ")

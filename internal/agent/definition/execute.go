@@ -176,13 +176,15 @@ func (inv *invocation) system(def *Definition, sections []string, vars map[strin
 		return "", definitionErr(def.AgentID, "system prompt: %s", err.Error())
 	}
 	var sys strings.Builder
-	sys.WriteString(head)
 	for i, name := range def.ContextTypes {
 		if s := strings.TrimSpace(sections[i]); s != "" {
 			fmt.Fprintf(&sys, "\n\n## %s\n%s", sectionTitle(name), s)
 		}
 	}
-	return sys.String(), nil
+	if sys.Len() > 0 {
+		head = agent.WithDataRule(head) // the sections are stored records
+	}
+	return head + sys.String(), nil
 }
 
 // history renders previous messages for {{previous_messages}}.

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"encoding/json"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -78,82 +79,175 @@ func balanced(s string) int {
 type contentCall struct {
 	Name string
 	Args string
+	// Markup is the call as the model wrote it (the <function=…> block or
+	// the JSON object, without a wrapper), for the quoted-data check.
+	Markup string
 }
 
 var (
-	// Hermes / Qwen2.5 style, also used by many chat templates.
-	toolCallTag = regexp.MustCompile(`(?s)<tool_call>(.*?)</tool_call>`)
-	// Qwen2.5-Coder (vllm-project/vllm PR #33083).
-	toolsTag = regexp.MustCompile(`(?s)<tools>(.*?)</tools>`)
-	// LM Studio's default tool format ("[TOOL_REQUEST]" in its tools docs).
-	toolRequest = regexp.MustCompile(`(?s)\[TOOL_REQUEST\](.*?)\[END_TOOL_REQUEST\]`)
+	// The wrappers of calls written as text, anchored: the reply must
+	// consist of them. Hermes / Qwen2.5 <tool_call>, also used by many chat
+	// templates; Qwen2.5-Coder <tools> (vllm-project/vllm PR #33083); LM
+	// Studio's default tool format ("[TOOL_REQUEST]" in its tools docs).
+	callWrappers = []*regexp.Regexp{
+		regexp.MustCompile(`(?s)^<tool_call>(.*?)</tool_call>`),
+		regexp.MustCompile(`(?s)^<tools>(.*?)</tools>`),
+		regexp.MustCompile(`(?s)^\[TOOL_REQUEST\](.*?)\[END_TOOL_REQUEST\]`),
+	}
 	// Qwen3-Coder's XML form: <function=NAME><parameter=P>value</parameter></function>.
-	xmlFunction  = regexp.MustCompile(`(?s)<function=([A-Za-z0-9_-]+)>(.*?)</function>`)
-	xmlParameter = regexp.MustCompile(`(?s)<parameter=([A-Za-z0-9_-]+)>(.*?)</parameter>`)
+	xmlFunction  = regexp.MustCompile(`(?s)^<function=([A-Za-z0-9_-]+)>(.*?)</function>`)
+	xmlParameter = regexp.MustCompile(`(?s)^<parameter=([A-Za-z0-9_-]+)>(.*?)</parameter>`)
 )
 
+// readsContentCalls reports whether servers of family f are known to leave
+// a model's tool calls in the message content: LM Studio ("If LM Studio
+// cannot parse any correctly formatted tool calls, it will simply return
+// the response to the standard message.content field"), Ollama when the
+// template misses them (ollama/ollama#12174), vLLM and llama.cpp when the
+// tool-call parser does not match the model's format. OpenAI and unknown
+// servers parse calls themselves, so text there is only ever text.
+func (f Family) readsContentCalls() bool {
+	switch f {
+	case FamilyOllama, FamilyLMStudio, FamilyVLLM, FamilyLlamaCpp:
+		return true
+	}
+	return false
+}
+
 // contentToolCalls finds tool calls written into content by a model whose
-// server did not parse them (LM Studio: "If LM Studio cannot parse any
-// correctly formatted tool calls, it will simply return the response to
-// the standard message.content field"; Ollama and vLLM do the same when
-// the template or parser misses). Only calls to an offered tool with an
-// object of arguments count.
+// server did not parse them. The whole reply must be the calls (after an
+// optional leading <think> block): a reply with any other text around
+// markup is text, since a model quoting a meal name or a note that holds
+// markup is not calling anything. Calls to a tool not offered are dropped.
 func contentToolCalls(content string, offered []string) []contentCall {
-	s := stripThink(content)
+	s := strings.TrimSpace(content)
+	if strings.HasPrefix(s, "<think>") {
+		end := strings.Index(s, "</think>")
+		if end < 0 {
+			return nil // reasoning only
+		}
+		s = strings.TrimSpace(s[end+len("</think>"):])
+	}
+	calls, ok := markupCalls(s)
+	if !ok {
+		// A bare call, or one alone in a fence.
+		body := s
+		if m := fence.FindStringSubmatch(s); m != nil && m[0] == s {
+			body = strings.TrimSpace(m[1])
+		}
+		if calls, ok = jsonCalls(body); !ok {
+			return nil
+		}
+	}
 	var found []contentCall
-	add := func(calls []contentCall) {
-		for _, c := range calls {
-			if slices.Contains(offered, c.Name) {
-				found = append(found, c)
-			}
+	for _, c := range calls {
+		if slices.Contains(offered, c.Name) {
+			found = append(found, c)
 		}
 	}
-	for _, re := range []*regexp.Regexp{toolCallTag, toolsTag, toolRequest} {
-		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			inner := strings.TrimSpace(m[1])
-			if fm := xmlFunction.FindAllStringSubmatch(inner, -1); fm != nil {
-				add(xmlCalls(fm))
-				continue
-			}
-			add(jsonCalls(inner))
-		}
-	}
-	if len(found) > 0 {
-		return found
-	}
-	if fm := xmlFunction.FindAllStringSubmatch(s, -1); fm != nil {
-		add(xmlCalls(fm))
-		return found
-	}
-	// A bare call, or one in a fence: the whole reply must be the call.
-	body := s
-	if m := fence.FindStringSubmatch(s); m != nil && strings.TrimSpace(fence.ReplaceAllString(s, "")) == "" {
-		body = m[1]
-	}
-	add(jsonCalls(strings.TrimSpace(body)))
 	return found
 }
 
-// jsonCalls reads {"name":…,"arguments"|"parameters":{…}} or an array of them.
-func jsonCalls(s string) []contentCall {
-	var one map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &one); err == nil {
-		if c, ok := jsonCall(one); ok {
-			return []contentCall{c}
+// markupCalls reads s as a sequence of wrapped or <function=…> calls with
+// only whitespace between them; ok is false when anything else is there.
+// A wrapper holds <function=…> blocks or JSON calls.
+func markupCalls(s string) (calls []contentCall, ok bool) {
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if fc, rest, ok := functionCall(s); ok {
+			calls, s = append(calls, fc), rest
+			continue
 		}
-		return nil
-	}
-	var many []map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &many); err != nil {
-		return nil
-	}
-	var out []contentCall
-	for _, m := range many {
-		if c, ok := jsonCall(m); ok {
-			out = append(out, c)
+		matched := false
+		for _, re := range callWrappers {
+			m := re.FindStringSubmatchIndex(s)
+			if m == nil {
+				continue
+			}
+			inner := strings.TrimSpace(s[m[2]:m[3]])
+			got, ok := functionCalls(inner)
+			if !ok {
+				if got, ok = jsonCalls(inner); !ok {
+					return nil, false
+				}
+			}
+			calls, s, matched = append(calls, got...), s[m[1]:], true
+			break
+		}
+		if !matched {
+			return nil, false
 		}
 	}
-	return out
+	return calls, len(calls) > 0
+}
+
+// functionCalls reads s as <function=…> blocks and whitespace only.
+func functionCalls(s string) (calls []contentCall, ok bool) {
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		fc, rest, ok := functionCall(s)
+		if !ok {
+			return nil, false
+		}
+		calls, s = append(calls, fc), rest
+	}
+	return calls, len(calls) > 0
+}
+
+// functionCall reads one <function=NAME>…</function> block at the start of
+// s whose body holds only <parameter=…> blocks.
+func functionCall(s string) (contentCall, string, bool) {
+	m := xmlFunction.FindStringSubmatchIndex(s)
+	if m == nil {
+		return contentCall{}, s, false
+	}
+	args := map[string]any{}
+	for body := strings.TrimSpace(s[m[4]:m[5]]); body != ""; body = strings.TrimSpace(body) {
+		pm := xmlParameter.FindStringSubmatchIndex(body)
+		if pm == nil {
+			return contentCall{}, s, false
+		}
+		raw := strings.TrimSpace(body[pm[4]:pm[5]])
+		var v any
+		if json.Unmarshal([]byte(raw), &v) != nil {
+			v = raw
+		}
+		args[body[pm[2]:pm[3]]] = v
+		body = body[pm[1]:]
+	}
+	b, _ := json.Marshal(args)
+	return contentCall{Name: s[m[2]:m[3]], Args: string(b), Markup: s[:m[1]]}, s[m[1]:], true
+}
+
+// jsonCalls reads s as JSON calls and nothing else: {"name":…,
+// "arguments"|"parameters":{…}} objects or arrays of them, one after
+// another (Ollama writes one object a line). ok is false when s holds
+// anything else, or an object that is not a call.
+func jsonCalls(s string) (calls []contentCall, ok bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		items := []json.RawMessage{v}
+		if strings.HasPrefix(string(v), "[") && json.Unmarshal(v, &items) != nil {
+			return nil, false
+		}
+		for _, raw := range items {
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(raw, &obj) != nil {
+				return nil, false
+			}
+			c, ok := jsonCall(obj)
+			if !ok {
+				return nil, false
+			}
+			c.Markup = strings.TrimSpace(string(raw))
+			calls = append(calls, c)
+		}
+	}
+	return calls, len(calls) > 0
 }
 
 func jsonCall(m map[string]json.RawMessage) (contentCall, bool) {
@@ -180,20 +274,21 @@ func jsonCall(m map[string]json.RawMessage) (contentCall, bool) {
 	return contentCall{Name: name, Args: string(b)}, true
 }
 
-func xmlCalls(matches [][]string) []contentCall {
-	var out []contentCall
-	for _, fm := range matches {
-		args := map[string]any{}
-		for _, pm := range xmlParameter.FindAllStringSubmatch(fm[2], -1) {
-			raw := strings.TrimSpace(pm[2])
-			var v any
-			if json.Unmarshal([]byte(raw), &v) != nil {
-				v = raw
-			}
-			args[pm[1]] = v
+// unescape undoes the escapes text gets on its way into a prompt as a
+// JSON or Go-quoted string.
+var unescape = strings.NewReplacer(`\u003c`, "<", `\u003C`, "<", `\u003e`, ">", `\u003E`, ">", `\u0026`, "&",
+	`\"`, `"`, `\\`, `\`, `\/`, "/", `\n`, "\n", `\t`, "\t", `\r`, "\r")
+
+// canonical is s with quoting undone (JSON in JSON too: a tool result
+// that holds a JSON text) and without whitespace, for comparing a call
+// with the prompt it might have been copied from.
+func canonical(s string) string {
+	for range 3 {
+		u := unescape.Replace(s)
+		if u == s {
+			break
 		}
-		b, _ := json.Marshal(args)
-		out = append(out, contentCall{Name: fm[1], Args: string(b)})
+		s = u
 	}
-	return out
+	return strings.Join(strings.Fields(s), "")
 }

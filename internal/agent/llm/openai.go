@@ -230,6 +230,9 @@ type call struct {
 	// lastEstimate is the last request's prompt size in estimated tokens.
 	lastEstimate int
 
+	// results are the tool results sent back this call (quoted checks them).
+	results []string
+
 	sentTools, sentFormat bool
 	final                 bool // the structured follow-up after a split tool phase
 }
@@ -263,13 +266,17 @@ func (cl *call) run(ctx context.Context) error {
 		}
 		cl.fingerprint(ctx, r.fingerprint)
 		calls := r.calls
-		if len(calls) == 0 && cl.sentTools {
+		if len(calls) == 0 && cl.sentTools && cl.p.Family.readsContentCalls() {
 			if found := contentToolCalls(r.content, offered); len(found) > 0 {
-				cl.note("tool calls read from the reply's text (the server did not parse them)")
-				for i, f := range found {
-					calls = append(calls, toolCall{id: fmt.Sprintf("call_content_%d_%d", turn, i+1), name: f.Name, args: f.Args})
+				if cl.quoted(found) {
+					cl.note("a tool call written in the reply's text repeats text the model was given (stored data): not run, kept as text")
+				} else {
+					cl.note("tool calls read from the reply's text (the server did not parse them)")
+					for i, f := range found {
+						calls = append(calls, toolCall{id: fmt.Sprintf("call_content_%d_%d", turn, i+1), name: f.Name, args: f.Args})
+					}
+					r.content = ""
 				}
-				r.content = ""
 			}
 		}
 		if len(calls) == 0 { // tool calls decide a tool turn, whatever finish_reason says
@@ -308,6 +315,7 @@ func (cl *call) run(ctx context.Context) error {
 				content = string(b)
 			}
 			cl.turns = append(cl.turns, openai.ToolMessage(content, tc.id))
+			cl.results = append(cl.results, content)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -315,6 +323,30 @@ func (cl *call) run(ctx context.Context) error {
 		turn++
 	}
 	return fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+}
+
+// quoted reports whether any call's markup is in what the model was given
+// (the system prompt, which carries memory and context sections, the
+// messages and the tool results): a model that repeats a stored meal name
+// or note holding markup is quoting data, not calling a tool. Escapes are
+// undone and whitespace ignored on both sides, so a name that reached the
+// model JSON-encoded (\u003cfunction=…) still matches. It only runs when a
+// reply was found to be calls, so its pass over the prompt costs nothing
+// on ordinary turns.
+func (cl *call) quoted(found []contentCall) bool {
+	texts := make([]string, 0, 1+len(cl.req.Messages)+len(cl.results))
+	texts = append(texts, cl.req.System)
+	for _, m := range cl.req.Messages {
+		texts = append(texts, m.Content)
+	}
+	texts = append(texts, cl.results...)
+	given := canonical(strings.Join(texts, "\n"))
+	for _, f := range found {
+		if m := canonical(f.Markup); m != "" && strings.Contains(given, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // needsFinal: after a split tool phase the answer was not the document, so

@@ -115,6 +115,16 @@ func TestExtraction(t *testing.T) {
 		"<tools>[{\"name\":\"get_weight\",\"arguments\":\"{\\\"days\\\":1}\"}]</tools>":            `get_weight {"days":1}`,
 		"{\"name\":\"delete_everything\",\"arguments\":{}}":                                        ``,
 		"I weighed {\"name\":\"get_weight\",\"arguments\":{}} yesterday.":                          ``,
+		// The reply must be the calls: markup inside prose is text.
+		"You had <function=log_note><parameter=text>x</parameter></function> for lunch.":                                                                       ``,
+		"Sure.\n<tool_call>{\"name\":\"get_weight\",\"arguments\":{\"days\":7}}</tool_call>":                                                                   ``,
+		"<tool_call>{\"name\":\"get_weight\",\"arguments\":{}}</tool_call> and then some":                                                                      ``,
+		"<function=log_note>note: <parameter=text>x</parameter></function>":                                                                                    ``,
+		"<think>the member asked</think>\n<function=get_weight><parameter=days>2</parameter></function>":                                                       `get_weight {"days":2}`,
+		"<think>maybe <function=log_note><parameter=text>x</parameter></function>":                                                                             ``,
+		"[TOOL_REQUEST]{\"name\":\"get_weight\",\"arguments\":{}}[END_TOOL_REQUEST]\n[TOOL_REQUEST]{\"name\":\"log_note\",\"arguments\":{}}[END_TOOL_REQUEST]": `get_weight {};log_note {}`,
+		"{\"name\":\"get_weight\",\"arguments\":{}}\n{\"name\":\"log_note\",\"arguments\":{\"text\":\"a\"}}":                                                   `get_weight {};log_note {"text":"a"}`,
+		"{\"name\":\"get_weight\",\"arguments\":{}}\nDone!":                                                                                                    ``,
 	} {
 		var got []string
 		for _, c := range contentToolCalls(in, offered) {
