@@ -694,14 +694,14 @@ func deviceSectionView(csrf string, d DeviceSection) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "<p class=\"muted small wide\">Hearth makes a link for this screen, shown once as a QR code: it works once, for 15 minutes, and leaves the screen a device token in a cookie. Revoke it here when the screen is lost or replaced.</p><button type=\"submit\">Make an enrolment link</button></form><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"add-script\"><h2>Add a script</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "<p class=\"muted small wide\">Hearth makes a link for this screen, shown once as a QR code: it works once, for 15 minutes, and leaves the screen a device token in a cookie. Revoke it here when the screen is lost or replaced.</p><button type=\"submit\">Make an enrolment link</button></form></section><section class=\"card\"><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"add-script\"><h2>Add a script</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
 		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(csrf)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 186, Col: 49}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 188, Col: 49}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 		if templ_7745c5c3_Err != nil {
