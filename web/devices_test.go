@@ -275,6 +275,9 @@ func notEnrolled(t *testing.T, what string, rec *httptest.ResponseRecorder, api 
 		t.Errorf("%s: %d, want 401: %.300s", what, rec.Code, body)
 		return
 	}
+	if rec.Header().Get("Content-Security-Policy") == "" || rec.Header().Get("X-Frame-Options") != "DENY" {
+		t.Errorf("%s: the refusal lacks the security headers", what)
+	}
 	if api {
 		if !strings.Contains(rec.Header().Get("Content-Type"), "json") || !strings.Contains(body, `"code":"unauthorized"`) {
 			t.Errorf("%s: not the API's JSON error: %.300s", what, body)

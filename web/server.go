@@ -145,11 +145,12 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	}))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.hostGuard)
-	// Device tokens, when the household requires them (devices.go): before
-	// the stream caps and before anything reads a body.
-	e.Use(s.deviceGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
 		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
+	// Device tokens, when the household requires them (devices.go): after
+	// the headers (the refusal page gets them too), before the stream caps
+	// and before anything reads a body.
+	e.Use(s.deviceGuard)
 	e.Use(s.limitStreams)
 	// Body limits, the text gate and CSRF are route middleware of each
 	// audience's group (routes.go), after the admin's authentication.
