@@ -37,6 +37,10 @@ type Deps struct {
 	PromptAhead func(promptID string) bool
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
+	// Devices are the device tokens (*devices.Service): the household
+	// setting that screens and /api/v1 need one, Admin → Screens and the
+	// enrolment links; nil: no device tokens (the household network is trusted).
+	Devices Devices
 }
 
 // AdminDeps are the services behind the admin area; nil ones hide their pages

@@ -23,7 +23,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if code >= 500 {
 		s.log.ErrorContext(c.Request().Context(), "request failed", "err", err,
-			"method", c.Request().Method, "uri", c.Request().RequestURI,
+			"method", c.Request().Method, "uri", logURI(c.Request(), c.Request().RequestURI),
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 	}
 	if code == 404 && strings.HasPrefix(c.Path(), "/api/v1/health-dashboard") {

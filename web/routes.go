@@ -9,6 +9,7 @@ import (
 	"hearth/views"
 	"hearth/web/admin"
 	"hearth/web/api"
+	"hearth/web/enrol"
 	"hearth/web/httpkit"
 	"hearth/web/kiosk"
 )
@@ -39,6 +40,12 @@ func (s *Server) routes(e *echo.Echo) {
 	// Admin area: the login and logout are open; everything else under
 	// /admin authenticates first.
 	admin.Routes(e, s.adminDeps(), s.adminOptions(), mw)
+
+	// Enrolment links: open, the way a screen gets its device token
+	// (deviceGuard, devices.go, enforces the tokens on the routes above).
+	if s.deps.Devices != nil {
+		enrol.Routes(e, s.deps.Devices, enrol.Options{Logger: s.log, SecureCookies: s.opt.SecureCookies}, mw)
+	}
 }
 
 // kioskDeps maps the server's dependencies to the kiosk's; the kiosk reads
@@ -75,7 +82,7 @@ func (s *Server) adminDeps() admin.Deps {
 	deps := admin.Deps{Auth: s.auth, Members: members, Live: d.Live, Household: d.Admin.Household, Agents: d.Admin.Agents,
 		Schedule: d.Admin.Schedule, Catalog: d.Admin.Catalog, Importer: d.Admin.Importer, Definitions: d.Admin.Definitions,
 		Backups: d.Admin.Backups, MemberData: d.Admin.MemberData, Workflows: d.Admin.Workflows, Model: d.Admin.Model,
-		Evals: d.Admin.Evals, Messages: d.Messages}
+		Evals: d.Admin.Evals, Messages: d.Messages, Devices: d.Devices}
 	if d.Programs != nil {
 		deps.Programs = s.programs
 	}

@@ -134,7 +134,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 			if v.Status >= 500 {
 				level = slog.LevelError
 			}
-			attrs := []slog.Attr{slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+			attrs := []slog.Attr{slog.String("method", v.Method), slog.String("uri", logURI(c.Request(), v.URI)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("request_id", v.RequestID)}
 			if v.Error != nil && v.Status >= 500 {
 				attrs = append(attrs, slog.Any("err", v.Error))
@@ -147,6 +147,10 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(s.hostGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
 		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
+	// Device tokens, when the household requires them (devices.go): after
+	// the headers (the refusal page gets them too), before the stream caps
+	// and before anything reads a body.
+	e.Use(s.deviceGuard)
 	e.Use(s.limitStreams)
 	// Body limits, the text gate and CSRF are route middleware of each
 	// audience's group (routes.go), after the admin's authentication.

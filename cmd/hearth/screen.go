@@ -12,7 +12,7 @@ import (
 )
 
 // runScreenURL is `hearth screen-url`: the kiosk URL a tablet on the
-// household network opens (the one Admin → "Add a screen" shows), with a
+// household network opens (the one Admin → Screens shows), with a
 // QR code drawn in the terminal.
 func runScreenURL(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hearth screen-url", flag.ContinueOnError)

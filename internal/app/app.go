@@ -22,6 +22,7 @@ import (
 	"hearth/internal/buildinfo"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
+	"hearth/internal/devices"
 	"hearth/internal/eval"
 	"hearth/internal/household"
 	"hearth/internal/live"
@@ -46,6 +47,7 @@ type App struct {
 	Household  *household.Service
 	Dashboards *dashboard.Store
 	Sessions   *session.Store
+	Devices    *devices.Service // device tokens of screens and household API scripts
 	Catalog    *content.Catalog
 	Programs   *program.Service
 	Plex       *content.PlexClient
@@ -138,6 +140,7 @@ func (a *App) build(ctx context.Context) error {
 	a.Dashboards = dashboard.NewStore(a.DB, a.Hub, a.cfg.Location)
 	a.Messages = messages.New(a.DB, a.Hub)
 	a.Sessions = session.New(a.DB)
+	a.Devices = devices.New(a.DB)
 	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
 		return err
 	} else if ended {

@@ -31,6 +31,7 @@ func (a *App) webDeps() web.Deps {
 		Coach:       dayPreparer{agents: a.Agents},
 		Requests:    idempotency.New(a.DB),
 		Sessions:    a.Sessions,
+		Devices:     a.Devices,
 		MediaDir:    filepath.Join(a.dataDir(), "media"),
 		Alerts:      a.Backups,
 		Programs:    a.Programs,

@@ -16,7 +16,7 @@ import (
 	"hearth/internal/qr/qrtest"
 )
 
-// Admin → "Add a screen" in Chromium: the QR code as the browser draws it
+// Admin → Screens in Chromium: the QR code as the browser draws it
 // (a screenshot of the page, read with ZXing) is the kiosk URL the page
 // prints, from HEARTH_HOSTS; Hearth listening on loopback only is flagged;
 // the footer shows the version.

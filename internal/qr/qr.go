@@ -1,4 +1,4 @@
-// Package qr draws QR codes for Admin → "Add a screen" (an SVG path, drawn
+// Package qr draws QR codes for Admin → Screens (an SVG path, drawn
 // on the server: no script, no CDN) and for `hearth screen-url` (half-block
 // characters in a terminal). The symbol itself (mode, version, error
 // correction and the mask choice of ISO/IEC 18004) comes from

@@ -23,7 +23,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"evals", "Evals", "/admin/evals"},
 	{"backups", "Backups", "/admin/backups"},
 	{"model", "Model", "/admin/model"},
-	{"screens", "Add a screen", "/admin/screens"},
+	{"screens", "Screens", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }
 

@@ -42,6 +42,7 @@ type Deps struct {
 	Evals       EvalsAdmin      // Admin → Evals
 	Programs    ProgramControls // a member's program on Admin → Household; nil: no program controls
 	Messages    Messages        // Admin → Messages and a member's messages; nil: none
+	Devices     Devices         // device tokens on Admin → Screens; nil: the page shows the kiosk URL only
 }
 
 // Options are the per-server values of the admin area.
@@ -57,7 +58,7 @@ type Options struct {
 	MaxImportBytes int64
 	// APISpec is the OpenAPI description Admin → API renders.
 	APISpec []byte
-	// ScreenURL works out the kiosk URL for Admin → "Add a screen".
+	// ScreenURL works out the kiosk URL for Admin → Screens.
 	ScreenURL func() ScreenAddress
 }
 

@@ -139,5 +139,14 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/evals", ev.liveEvals)
 	}
 	g.GET("/api", (&apiDocPage{core: c, spec: opt.APISpec}).adminAPIDoc)
-	g.GET("/screens", (&screenPage{c, opt.ScreenURL}).adminScreens)
+	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices}
+	g.GET("/screens", sp.adminScreens)
+	if deps.Devices != nil {
+		g.POST("/screens/tokens", sp.adminScreenTokens)
+		g.POST("/screens/:id/revoke", sp.adminScreenRevoke)
+		// Its answer holds a new enrolment link or script token, shown
+		// once: no request-id replay, whose record would keep the secret
+		// in the database.
+		e.POST("/admin/screens", sp.adminScreenAdd, mw.AdminChain()...)
+	}
 }
