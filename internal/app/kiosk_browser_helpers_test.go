@@ -240,6 +240,19 @@ func open(t *testing.T, ctx context.Context, url string) {
 	until(t, ctx, 10*time.Second, `location.href === `+jsString(url)+` && document.readyState === 'complete' && document.body.dataset.hearthLive === '1'`)
 }
 
+// datastarApplied waits until Datastar has applied the attributes of the
+// page as it is now: it appends an element whose data-init sets a flag,
+// and Datastar handles elements in document order, so once the flag is set
+// every attribute already on the page (a reflected payload's included) has
+// been applied. An absence checked after this means something; after a
+// sleep it would only mean the machine was slow.
+func datastarApplied(t *testing.T, ctx context.Context) {
+	t.Helper()
+	js(t, ctx, `(() => { delete document.body.dataset.testApplied; const el = document.createElement('div'); `+
+		`el.setAttribute('data-init', "document.body.dataset.testApplied = '1'"); document.body.append(el) })()`)
+	until(t, ctx, 5*time.Second, `document.body.dataset.testApplied === '1'`)
+}
+
 // click clicks an element like a tap (element.click() dispatches the same
 // click and submit events to Datastar, in front or not), once it is there
 // and enabled: a form's button stays disabled until its last request has

@@ -35,7 +35,7 @@ func TestQueryTextRunsNoScript(t *testing.T) {
 	} {
 		do(t, ctx, chromedp.Navigate(srv.url+u+url.QueryEscape(reflectedPayload)))
 		until(t, ctx, 5*time.Second, `document.readyState === 'complete'`)
-		time.Sleep(200 * time.Millisecond) // Datastar applies attributes a tick after load
+		datastarApplied(t, ctx) // Datastar applies attributes a tick after load
 		var title string
 		if err := eval(ctx, "document.title", &title); err != nil {
 			t.Fatal(err)
