@@ -139,9 +139,18 @@ func TestKioskChatHoldToTalkInBrowser(t *testing.T) {
 	open(t, ctx, srv.url+"/m/ada")
 	click(t, ctx, `.quick .ask-coach`)
 	until(t, ctx, 3*time.Second, `document.querySelector('#chat-voice .chat-talk')`)
+	// Count the audio the fake microphone delivers (the recorder hands it
+	// over every 100 ms instead of only at the end; hearth.js keeps every
+	// piece either way), so the button is let go once there is speech to
+	// send rather than after a guessed time.
+	js(t, ctx, `(() => { const start = MediaRecorder.prototype.start; window.testAudio = 0;
+		MediaRecorder.prototype.start = function () {
+			this.addEventListener('dataavailable', (e) => { if (e.data.size > 0) window.testAudio++; });
+			return start.call(this, 100);
+		}; })()`)
 	js(t, ctx, `document.querySelector('#chat-voice .chat-talk').dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}))`)
 	until(t, ctx, 5*time.Second, `document.querySelector('#chat-voice.recording')`)
-	time.Sleep(700 * time.Millisecond)
+	until(t, ctx, 10*time.Second, `window.testAudio >= 3`)
 	js(t, ctx, `document.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}))`)
 	until(t, ctx, 15*time.Second, `document.querySelector('#chat-log .chat-msg.mine')?.textContent.includes('How is my weight going?') &&
 		document.querySelector('#chat-log .chat-turn:not(.writing) .chat-text')?.textContent === 'Steady this week.'`)
