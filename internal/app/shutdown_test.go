@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"net"
+	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,7 +22,15 @@ func TestShutdownClosesSilentConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	time.Sleep(100 * time.Millisecond) // the server has accepted it
+	// The server accepts connections in the order they arrived: once a
+	// request on a later connection is answered, the silent one has been
+	// accepted and is tracked by the server.
+	probe := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 10 * time.Second}
+	resp, err := probe.Get(r.url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 	start := time.Now()
 	r.cancel()
 	select {
