@@ -136,6 +136,8 @@ type adminEnv struct {
 	model admin.ModelAdmin
 	// sessions keeps the admin's sessions in the database (nil: in memory).
 	sessions *session.Store
+	// agentClock makes the agents (their memory's expiry) read env.clock.
+	agentClock bool
 }
 
 type envOption func(*web.Options, *adminEnv)
@@ -150,6 +152,11 @@ func withPassword(pw, token string) envOption {
 // links in the env's database, as the app does.
 func withStoredSessions() envOption {
 	return func(_ *web.Options, env *adminEnv) { env.sessions = session.New(env.db) }
+}
+
+// withAgentClock gives the agents the env's fake clock (memory expiry).
+func withAgentClock() envOption {
+	return func(_ *web.Options, env *adminEnv) { env.agentClock = true }
 }
 
 // withMaxImport caps import uploads at n bytes.
@@ -177,7 +184,11 @@ func newAdminEnv(t *testing.T, opts ...envOption) *adminEnv {
 	for _, opt := range opts {
 		opt(&o, env)
 	}
-	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, dbMembers{db}, env.hub, nil, agent.Options{})
+	var agentOpt agent.Options
+	if env.agentClock {
+		agentOpt.Now = env.clock.Now
+	}
+	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, dbMembers{db}, env.hub, nil, agentOpt)
 	if err != nil {
 		t.Fatal(err)
 	}

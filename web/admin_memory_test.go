@@ -111,10 +111,10 @@ func TestMemoryFormErrorsKeepInput(t *testing.T) {
 }
 
 func TestExpiredMemoryIsNeverShown(t *testing.T) {
-	env := newAdminEnv(t)
+	env := newAdminEnv(t, withAgentClock())
 	ctx := context.Background()
 	mem := env.orch.Memory()
-	if _, err := mem.Set(ctx, "tester", "ada", "fleeting", "gone soon", 30*time.Millisecond, agent.AdminActor("t")); err != nil {
+	if _, err := mem.Set(ctx, "tester", "ada", "fleeting", "gone soon", time.Hour, agent.AdminActor("t")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := mem.Set(ctx, "tester", "ada", "lasting", "stays", 0, agent.AdminActor("t")); err != nil {
@@ -122,7 +122,7 @@ func TestExpiredMemoryIsNeverShown(t *testing.T) {
 	}
 	_, body := env.page("/admin/memory?agent=tester&member=ada")
 	mustContain(t, "before expiry", body, `class="memory-value">gone soon<`, `class="memory-value">stays<`)
-	time.Sleep(60 * time.Millisecond)
+	env.clock.Advance(time.Hour + time.Second)
 	_, body = env.page("/admin/memory?agent=tester&member=ada")
 	mustNotContain(t, "after expiry", body, `class="memory-value">gone soon<`)
 	mustContain(t, "after expiry", body, `class="memory-value">stays<`, "persistent")

@@ -12,6 +12,16 @@ import (
 	"unsafe"
 )
 
+// foreground is the terminal's foreground process group (tcgetpgrp), or
+// -1 when it cannot be read.
+func foreground(master *os.File) int {
+	var pgrp int32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCGPGRP, uintptr(unsafe.Pointer(&pgrp))); errno != 0 {
+		return -1
+	}
+	return int(pgrp)
+}
+
 // openPTY opens a pseudo-terminal pair (master, slave) with plain syscalls.
 func openPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
@@ -49,12 +59,24 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Process.Kill() })
+	// The children have the slave; with this process's copy closed, the
+	// master reads EOF once the last of them exits.
+	slave.Close()
 	var out syncBuf
-	go func() { _, _ = io.Copy(&out, master) }()
+	drained := make(chan struct{})
+	go func() { _, _ = io.Copy(&out, master); close(drained) }()
 	waitAnswering(t, addr, out.String)
-	// The server logs "listening" after taking the terminal; give the
-	// foreground switch a moment to be visible to the line discipline.
-	time.Sleep(100 * time.Millisecond)
+	// Hearth takes the terminal's foreground (HEARTH_OWN_TERMINAL): wait
+	// until the terminal says so, or ^C would go to make's process group.
+	for deadline := time.Now().Add(5 * time.Second); ; { // make leads its own group
+		if fg := foreground(master); fg > 0 && fg != cmd.Process.Pid {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("hearth never took the terminal's foreground:\n%s", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	start := time.Now()
 	if _, err := master.Write([]byte{0x03}); err != nil { // ^C: the terminal's VINTR
 		t.Fatal(err)
@@ -70,7 +92,11 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 		t.Fatalf("make run still running 3 s after Ctrl-C:\n%s", out.String())
 	}
 	took := time.Since(start)
-	time.Sleep(50 * time.Millisecond) // let the reader drain the last lines
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the terminal still had a writer after make exited")
+	}
 	log := out.String()
 	if !strings.Contains(log, `hearth stopped cleanly" reason="interrupt signal received"`) {
 		t.Fatalf("no clean stop on the interrupt in the output:\n%s", log)

@@ -28,6 +28,11 @@ type MemoryChange struct {
 	At           time.Time  `json:"at"`
 }
 
+// Now is the store's clock: what "live" means for Entries. Pages that
+// show an entry's age or time left use it too, so a page and the store
+// never disagree about whether an entry has expired.
+func (s *MemoryStore) Now() time.Time { return s.now() }
+
 // Entries lists the live entries of (agent, member), sorted by key.
 func (s *MemoryStore) Entries(ctx context.Context, agentID, memberID string) ([]MemoryEntry, error) {
 	return loadEntries(ctx, s.db.Read, agentID, memberID, s.now())

@@ -135,7 +135,7 @@ func (s *memoryPages) memoryData(ctx context.Context, agentID, member string) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	return s.memoryRows(entries, time.Now()), s.historyRows(history), nil
+	return s.memoryRows(entries, mem.Now()), s.historyRows(history), nil
 }
 
 func (s *memoryPages) memoryPage(c echo.Context, agentID, member string, form views.FormState, notice adminview.Notice) (adminview.AdminMemory, error) {
