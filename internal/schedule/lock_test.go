@@ -26,7 +26,7 @@ func TestMutexNotHeldAcrossTransactions(t *testing.T) {
 	go func() {
 		committed <- h.db.Tx(ctx, func(tx *store.Tx) error {
 			close(inTx)
-			<-release // Pause starts and waits for the writer meanwhile
+			<-release                // Pause starts and waits for the writer meanwhile
 			h.svc.Scheduled(task.ID) // takes the scheduler's mutex
 			_, err := h.svc.List(ctx, TaskFilter{})
 			return err
