@@ -7,7 +7,7 @@ export CGO_ENABLED := 1
 # without it refuses to open the database and says so (store.ErrNoFTS5).
 TAGS := sqlite_fts5
 
-.PHONY: run test generate assets bench bench-http fuzz lint build release release-version
+.PHONY: run test stress-test generate assets bench bench-http fuzz lint build release release-version
 
 # Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
 # HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
@@ -26,6 +26,15 @@ build: assets
 # that needs a missing tool fails (testkit.Need), and any skip fails the run.
 test: assets
 	bash -o pipefail -c 'go test -tags $(TAGS) -race -count=1 -json ./... | go run ./internal/testkit/testreport'
+
+# The whole suite STRESS_RUNS times in a row under -race with two
+# CPU-burning loops beside it: a test that waits on a sleep instead of an
+# event fails here first (issue: a test gate that can fail).
+STRESS_RUNS ?= 5
+stress-test: assets
+	bash -o pipefail -c 'for i in 1 2; do (while :; do :; done) & done; trap "kill \$$(jobs -p)" EXIT; \
+	  for run in $$(seq $(STRESS_RUNS)); do echo "stress run $$run of $(STRESS_RUNS)"; \
+	    go test -tags $(TAGS) -race -count=1 -timeout 30m -json ./... | go run ./internal/testkit/testreport || exit 1; done'
 
 # Releases: stripped, statically linked binaries for linux/amd64 (a mini PC)
 # and linux/arm64 (a Raspberry Pi 4/5, 64-bit OS) in dist/, with SHA256SUMS.
