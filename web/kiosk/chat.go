@@ -49,14 +49,16 @@ func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, err
 	return h.agents, nil
 }
 
-// chatThread is chat thread id of the member with the kiosk's agent; any
-// other is not found (member scope is the URL's member, checked here).
+// chatThread is chat thread id of the member with the kiosk's agent,
+// started on the kiosk; any other is not found (member scope is the URL's
+// member, checked here; a conversation an admin had as the member is the
+// admin's).
 func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
 	t, err := a.Threads().Thread(ctx, id)
 	if err != nil {
 		return agent.Thread{}, err
 	}
-	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat {
+	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat || t.Origin != agent.SurfaceKiosk {
 		return agent.Thread{}, apperr.NotFoundf("conversation %d not found", id)
 	}
 	return t, nil
@@ -65,7 +67,7 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 // chatSheet builds the sheet for thread (0: a new conversation).
 func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
 	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: h.voice != nil && h.voice.Transcribes()}
-	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
+	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 30)
 	if err != nil {
 		return cs, err
 	}
@@ -125,14 +127,11 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
-	}
 	var thread int64
 	switch p := c.Param("thread"); p {
 	case "":
 	case "latest":
-		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 1)
+		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 1)
 		if err != nil {
 			return err
 		}
@@ -143,6 +142,12 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 		if thread, err = strconv.ParseInt(p, 10, 64); err != nil || thread < 1 {
 			return apperr.NotFoundf("conversation %q not found", p)
 		}
+		if _, err := chatThread(ctx, a, member, thread); err != nil {
+			return err
+		}
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	sheet, err := h.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
 	if err != nil {
@@ -182,7 +187,7 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 			Talk: h.voice != nil && h.voice.Transcribes()}))
 	}
 	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
-		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
+		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true, Surface: agent.SurfaceKiosk})
 	if err != nil {
 		return err
 	}
