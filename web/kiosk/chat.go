@@ -25,6 +25,7 @@ type chatSheets struct {
 	voice     Voice  // nil: no hold-to-talk
 	loc       *time.Location
 	log       *slog.Logger
+	gate      modelGate // each turn calls the model; one at a time per member
 }
 
 // kioskChatAgent is the agent a member talks to on the kiosk.
@@ -179,24 +180,28 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 	errs := map[string]string{}
 	msg := text.Required(errs, "message", text.Line, c.FormValue("message"), agent.MaxChatMessageLen)
 	if len(errs) > 0 {
-		if !httpkit.IsDatastar(c) {
-			return apperr.FieldErrors(errs)
-		}
-		return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
-			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
-			Talk: h.voice != nil && h.voice.Transcribes()}))
+		return h.chatFormError(c, member, thread, "Your message "+errs["message"]+".", apperr.FieldErrors(errs))
+	}
+	slot, err := h.gate.turn(c, member)
+	if ae := apperr.As(err); ae != nil {
+		return h.chatFormError(c, member, thread, ae.Message+".", err)
+	} else if err != nil {
+		return err
 	}
 	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
 		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true, Surface: agent.SurfaceKiosk})
 	if err != nil {
+		slot.Release()
 		return err
-	}
-	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	cs, ok := a.ChatStream(run.ID)
 	if !ok {
+		slot.Release()
 		return apperr.New(apperr.Internal, "the chat turn has no stream")
+	}
+	slot.Bind(cs.Done) // the member's next turn waits for this one's answer
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	sheet, err := h.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
 	if err != nil {
@@ -240,6 +245,26 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		case <-time.After(chatCoalesce):
 		}
 	}
+}
+
+// chatFormError answers a message the kiosk did not send on: the form
+// again with the reason as its error line and the message as typed (a
+// Datastar answer must be 200 to be shown; a Retry-After set stays), or
+// err for a plain form post.
+func (h *chatSheets) chatFormError(c echo.Context, member string, thread int64, line string, err error) error {
+	if !httpkit.IsDatastar(c) {
+		return err
+	}
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
+		ThreadID: thread, Error: capitalize(line), Typed: c.FormValue("message"), Talk: h.voice != nil && h.voice.Transcribes()}))
+}
+
+// capitalize upper-cases a message's first letter for a line of its own.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // kioskChatDelete deletes one of the member's conversations and shows a
