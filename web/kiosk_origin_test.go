@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/agent"
 )
@@ -42,7 +41,7 @@ func TestAdminThreadsStayOffTheKiosk(t *testing.T) {
 	}
 	loc, _ := url.Parse(rec.Header().Get("Location"))
 	page := loc.Query().Get("thread")
-	waitTurns(t, s, "maya")
+	waitIdle(t, s.app, "maya")
 
 	for _, id := range []string{fmt.Sprint(api.ID), page} {
 		notFound := func(what string, r *httptest.ResponseRecorder) {
@@ -80,7 +79,7 @@ func TestAdminThreadsStayOffTheKiosk(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("kiosk chat: %d %s", code, body)
 	}
-	waitTurns(t, s, "maya")
+	waitIdle(t, s.app, "maya")
 	kiosk, err := s.app.Agents.Threads().Chats(ctx, "health-coach", "maya", agent.SurfaceKiosk, 10)
 	if err != nil || len(kiosk) != 1 || kiosk[0].Origin != agent.SurfaceKiosk {
 		t.Fatalf("kiosk threads: %+v %v", kiosk, err)
@@ -104,27 +103,5 @@ func TestAdminThreadsStayOffTheKiosk(t *testing.T) {
 	}
 	if origins[agent.SurfaceKiosk] != 1 || origins[agent.SurfaceAdmin] < 2 {
 		t.Errorf("admin's thread list by origin: %v", origins)
-	}
-}
-
-// waitTurns waits until the member has no chat turn under way.
-func waitTurns(t *testing.T, s *swServer, member string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(s.app.Agents.ActiveChats(member)) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("chat turns still under way")
-		}
-		cs := s.app.Agents.ActiveChats(member)
-		if len(cs) == 0 {
-			break
-		}
-		_, changed, done := cs[0].Next(0)
-		if !done {
-			select {
-			case <-changed:
-			case <-time.After(time.Until(deadline)):
-			}
-		}
 	}
 }

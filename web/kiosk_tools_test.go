@@ -30,17 +30,14 @@ func kioskForm(a *app.App, path string, form url.Values, remote string) *httptes
 	return rec
 }
 
-// waitIdle waits until the member has no chat turn under way.
-func waitIdle(t *testing.T, a *app.App, member string) {
+// waitIdle waits until the member's chat turns are over (each answered
+// or failed).
+func waitIdle(t testing.TB, a *app.App, member string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	for _, cs := range a.Agents.ActiveChats(member) {
-		for {
-			_, changed, done := cs.Next(0)
-			if done {
-				break
-			}
+		for _, changed, done := cs.Next(0); !done; _, changed, done = cs.Next(0) {
 			select {
 			case <-changed:
 			case <-ctx.Done():
