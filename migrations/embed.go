@@ -6,7 +6,8 @@
 // conversations (90 workflows, 91 chat messages and their FTS5 index: the
 // build tag sqlite_fts5 is required, 92 chat threads told from request
 // threads), 120-129 evals (definition drafts,
-// eval runs), 124 device tokens (internal/devices).
+// eval runs), 122 the origin of chat threads (kiosk or admin), 124 device
+// tokens (internal/devices).
 // Version 9 is a Go migration in internal/store (repair_text: normalises
 // control characters in text stored before package text existed); so is
 // version 42 (bodyscans.go: body scans with one figure, rebuilt in Go to keep

@@ -61,7 +61,7 @@ func (s *Server) kioskDeps() kiosk.Deps {
 func (s *Server) kioskOptions() kiosk.Options {
 	o := s.opt
 	return kiosk.Options{Logger: o.Logger, Location: o.Location, KioskIdle: o.KioskIdle, KeepAlive: o.KeepAlive,
-		Streams: s.detached, PatchRenders: o.PatchRenders}
+		Streams: s.detached, PatchRenders: o.PatchRenders, ModelCalls: s.modelCalls}
 }
 
 // apiDeps are the services and options of the JSON APIs.

@@ -7,6 +7,7 @@ import (
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
+	"hearth/web/ratelimit"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -57,6 +58,10 @@ type Options struct {
 	// PatchRenders counts the kiosk's stream patch sets encoded (tests
 	// check that open streams share them); nil: not counted.
 	PatchRenders *atomic.Int64
+	// ModelCalls limits the kiosk's requests that call a model (chat
+	// turns, transcriptions, "prepare my day") per client and per member
+	// (zero values: the ratelimit defaults).
+	ModelCalls ratelimit.Options
 }
 
 // Server holds the handlers' dependencies.
@@ -75,6 +80,9 @@ type Server struct {
 
 	// detached are the member streams running off net/http.
 	detached *Streams
+
+	// modelCalls holds back the kiosk's model-calling requests.
+	modelCalls *ratelimit.Limiter
 
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
@@ -103,7 +111,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
-		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient)}
+		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), modelCalls: ratelimit.New(opt.ModelCalls)}
 	s.programs = programs.New(deps.Programs, deps.Catalog, deps.Household, opt.Location)
 	if !opt.AttachedStreams {
 		if s.detached = opt.Streams; s.detached == nil {

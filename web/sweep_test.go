@@ -158,12 +158,28 @@ func (r *swRecorder) Flush() {
 	}
 }
 
+// settle waits for the chat turns accepted requests started: they answer
+// at once (or are refused while one is under way, so no request waits for
+// them) and commit later on the engine's context, which a digest must not
+// take for the next request's change.
+func (s *swServer) settle(tb testing.TB) {
+	tb.Helper()
+	ms, err := s.app.Household.Members(context.Background())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, m := range ms {
+		waitIdle(tb, s.app, m.ID)
+	}
+}
+
 // digest hashes every row of every table: any stored change alters it. A
 // dedicated connection's PRAGMA data_version tells whether anything was
 // committed since the last digest, so most calls are one cheap query.
 func (s *swServer) digest(tb testing.TB) string {
 	tb.Helper()
 	ctx := context.Background()
+	s.settle(tb)
 	var v int64
 	if err := s.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
 		tb.Fatal(err)

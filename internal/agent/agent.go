@@ -68,6 +68,12 @@ type Agent struct {
 	ToolLabels map[string]string
 	// NoReuse turns off reusing the last output when the input is unchanged.
 	NoReuse bool
+	// SurfaceTools names the tools a chat turn on a surface other than the
+	// admin may call (SurfaceKiosk: what a chat on a shared screen needs);
+	// a surface without a list gets none. Admin turns get every tool. The
+	// server enforces it: the model is offered only these, and a call of
+	// any other is refused as an unknown tool.
+	SurfaceTools map[Surface][]string
 }
 
 // AgentInfo describes a registered agent for listings.
@@ -103,8 +109,21 @@ var agentID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 type registered struct {
 	def         Agent
 	tools       *Toolbox
+	surface     map[Surface]*Toolbox // Agent.SurfaceTools, compiled
 	assignments map[string]*compiledAssignment
 	order       []string
+}
+
+// toolsFor is the toolbox a chat turn on surface may use: every tool for
+// the admin, the agent's list for another surface, else none.
+func (r *registered) toolsFor(s Surface) *Toolbox {
+	if s == "" || s == SurfaceAdmin {
+		return r.tools
+	}
+	if b, ok := r.surface[s]; ok {
+		return b
+	}
+	return &Toolbox{tools: map[string]boxedTool{}}
 }
 
 // Merge returns s with the non-zero fields of o applied over it.
@@ -141,7 +160,12 @@ func compileAgent(a Agent) (*registered, error) {
 	if err != nil {
 		return nil, fmt.Errorf("agent: %s: %w", a.ID, err)
 	}
-	r := &registered{def: a, tools: box, assignments: map[string]*compiledAssignment{}}
+	r := &registered{def: a, tools: box, surface: map[Surface]*Toolbox{}, assignments: map[string]*compiledAssignment{}}
+	for sf, names := range a.SurfaceTools {
+		if r.surface[sf], err = box.Only(names); err != nil {
+			return nil, fmt.Errorf("agent: %s: tools of surface %s: %w", a.ID, sf, err)
+		}
+	}
 	for _, as := range a.Assignments {
 		id := as.ID()
 		if !agentID.MatchString(id) {

@@ -136,10 +136,10 @@ func recallQuery(message string) string {
 }
 
 // Recall finds up to limit earlier text messages of (agentID, member), in
-// any of their threads, that share words with message, best match first;
-// messages of thread with id >= from are left out (the recent window the
-// model gets anyway).
-func (s *ThreadStore) Recall(ctx context.Context, agentID, member, message string, thread, from int64, limit int) ([]Recalled, error) {
+// any of their threads started on origin ("" = any), that share words with
+// message, best match first; messages of thread with id >= from are left
+// out (the recent window the model gets anyway).
+func (s *ThreadStore) Recall(ctx context.Context, agentID, member string, origin Surface, message string, thread, from int64, limit int) ([]Recalled, error) {
 	q := recallQuery(message)
 	if q == "" {
 		return nil, nil
@@ -150,8 +150,9 @@ func (s *ThreadStore) Recall(ctx context.Context, agentID, member, message strin
 	rows, err := s.db.Read.QueryContext(ctx, `SELECT m.id, m.thread_id, m.role, m.type, m.content, m.tool_name, m.tool_args,
 		m.tool_call_id, m.run_id, m.created_at, t.title
 		FROM agent_messages_fts f JOIN agent_messages m ON m.id = f.rowid JOIN agent_threads t ON t.id = m.thread_id
-		WHERE agent_messages_fts MATCH ? AND t.agent_id = ? AND t.member_id = ? AND NOT (m.thread_id = ? AND m.id >= ?)
-		ORDER BY bm25(agent_messages_fts), m.id DESC LIMIT ?`, q, agentID, member, thread, from, limit)
+		WHERE agent_messages_fts MATCH ? AND t.agent_id = ? AND t.member_id = ? AND (t.origin = ? OR ? = '')
+			AND NOT (m.thread_id = ? AND m.id >= ?)
+		ORDER BY bm25(agent_messages_fts), m.id DESC LIMIT ?`, q, agentID, member, string(origin), string(origin), thread, from, limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: recall: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
 	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/apperr"
 )
 
 // follow reads a chat turn's events until it is over.
@@ -156,7 +157,7 @@ func TestChatSystemCarriesStoredTextAsData(t *testing.T) {
 func TestRecallQueryIgnoresOperatorsAndStopWords(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	for _, q := range []string{`what did I say about "knee" OR NOT NEAR(`, `*`, `""""`, `what did i say`} {
-		if _, err := f.orch.Threads().Recall(context.Background(), "tester", "ada", q, 0, 0, 5); err != nil {
+		if _, err := f.orch.Threads().Recall(context.Background(), "tester", "ada", "", q, 0, 0, 5); err != nil {
 			t.Errorf("Recall(%q): %v", q, err)
 		}
 	}
@@ -222,7 +223,7 @@ func TestChatThreadsAreToldFromRequestThreads(t *testing.T) {
 	if err != nil || len(all) != 3 {
 		t.Fatalf("threads: %+v %v", all, err)
 	}
-	chats, err := f.orch.Threads().Chats(ctx, "tester", "ada", 10)
+	chats, err := f.orch.Threads().Chats(ctx, "tester", "ada", "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,5 +236,40 @@ func TestChatThreadsAreToldFromRequestThreads(t *testing.T) {
 	}
 	if th, _ := f.orch.Threads().Thread(ctx, *request.ThreadID); th.Chat {
 		t.Error("the request's thread is marked a chat")
+	}
+}
+
+// The engine keeps the surfaces apart whoever calls it: a kiosk message
+// cannot continue an admin thread, the kiosk lists its own threads, a
+// surface's tool list must name the agent's tools, and a surface without
+// a list gets no tools.
+func TestSurfacesAreKeptApart(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	ctx := context.Background()
+	admin, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "as the admin", Chat: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.orch.StartFreeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hi", Chat: true,
+		ThreadID: *admin.ThreadID, Surface: agent.SurfaceKiosk}); !apperr.Is(err, apperr.NotFound) {
+		t.Fatalf("a kiosk message on an admin thread: %v, want NotFound", err)
+	}
+	kiosk, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "on the screen", Chat: true,
+		Surface: agent.SurfaceKiosk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "the admin reads on", Chat: true,
+		ThreadID: *kiosk.ThreadID}); err != nil {
+		t.Fatalf("the admin continues a kiosk thread: %v", err)
+	}
+	ts, err := f.orch.Threads().Chats(ctx, "tester", "ada", agent.SurfaceKiosk, 10)
+	if err != nil || len(ts) != 1 || ts[0].ID != *kiosk.ThreadID || ts[0].Origin != agent.SurfaceKiosk {
+		t.Fatalf("kiosk threads: %+v %v", ts, err)
+	}
+	err = f.orch.Register(agent.Agent{ID: "typo", Tools: []agent.ToolFactory{agent.MemoryTools()},
+		SurfaceTools: map[agent.Surface][]string{agent.SurfaceKiosk: {"remember", "schedule_everything"}}})
+	if err == nil || !strings.Contains(err.Error(), "schedule_everything") {
+		t.Fatalf("a kiosk list naming an unknown tool registered: %v", err)
 	}
 }

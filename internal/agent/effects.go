@@ -39,6 +39,19 @@ type EffectOutcome struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
+// Refusal is an effect's refusal that leaves a trace: Apply rolls the
+// effect back to its savepoint, then runs Record in the same transaction
+// (marking a reservation refused, say), so what the refusal undid does not
+// take the record with it. Err is the domain's refusal (an apperr other
+// than Internal).
+type Refusal struct {
+	Err    error
+	Record Effect
+}
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
+
 type stagedEffect struct {
 	key, tool string
 	apply     Effect
@@ -100,8 +113,9 @@ func (st *Stager) discard(reason string) []EffectOutcome {
 // empties the stager. With a run id each (run, key) is recorded in the
 // agent_run_effects ledger and an effect already recorded is skipped. An
 // effect the domain refuses (an apperr other than Internal: a limit
-// reached since the tool ran) is rolled back to its savepoint and reported
-// as refused; any other error fails the transaction.
+// reached since the tool ran) is rolled back to its savepoint, its
+// Refusal.Record (if any) run, and reported as refused; any other error
+// fails the transaction.
 func (st *Stager) Apply(ctx context.Context, tx *store.Tx, runID int64, now string) ([]EffectOutcome, error) {
 	var out []EffectOutcome
 	for _, e := range st.take() {
@@ -128,6 +142,12 @@ func (st *Stager) Apply(ctx context.Context, tx *store.Tx, runID int64, now stri
 			}
 			if _, rerr := tx.ExecContext(ctx, `ROLLBACK TO effect`); rerr != nil {
 				return out, fmt.Errorf("agent: effect rollback: %w", rerr)
+			}
+			var rf *Refusal
+			if errors.As(err, &rf) && rf.Record != nil {
+				if rerr := rf.Record(ctx, tx); rerr != nil {
+					return out, fmt.Errorf("agent: record refusal of %s: %w", e.tool, rerr)
+				}
 			}
 			o.Outcome, o.Reason = EffectRefused, ae.Message
 			if runID != 0 {

@@ -337,8 +337,12 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx
 		mems := maps.Clone(x.mems)
 		x.mu.Unlock()
 		for _, id := range slices.Sorted(maps.Keys(mems)) {
-			if err := x.o.memory.Save(ctx, tx, mems[id], RunActor(x.run.ID), x.run.ID); err != nil {
+			skipped, err := x.o.memory.Save(ctx, tx, mems[id], RunActor(x.run.ID), x.run.ID)
+			if err != nil {
 				return err
+			}
+			if len(skipped) > 0 {
+				x.o.log.Warn("agent: memory full; keys not saved", "run", x.run.ID, "memory", id, "keys", skipped)
 			}
 		}
 		end()

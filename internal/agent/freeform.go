@@ -37,6 +37,10 @@ type FreeformRequest struct {
 	Chat bool
 	// Origin names what started the run beyond its trigger (see Run.Origin).
 	Origin string
+	// Surface is where the message was typed ("" = SurfaceAdmin): a new
+	// thread is started there, a kiosk message may only continue a kiosk
+	// thread, and the turn gets the surface's tools (Agent.SurfaceTools).
+	Surface Surface
 }
 
 // StartFreeform records the message on its thread (created if ThreadID is
@@ -59,6 +63,13 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	if req.Trigger == "" {
 		req.Trigger = TriggerAPI
 	}
+	switch req.Surface {
+	case "":
+		req.Surface = SurfaceAdmin
+	case SurfaceAdmin, SurfaceKiosk:
+	default:
+		return Run{}, apperr.Invalidf("unknown surface %q", req.Surface)
+	}
 	if !req.Trigger.Valid() {
 		return Run{}, apperr.Invalidf("unknown trigger %q", req.Trigger)
 	}
@@ -73,7 +84,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	err = o.db.Tx(ctx, func(tx *store.Tx) error {
 		threadID := req.ThreadID
 		if threadID == 0 {
-			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg), Chat: req.Chat}
+			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg), Chat: req.Chat, Origin: req.Surface}
 			if err := o.threads.create(ctx, tx, &t); err != nil {
 				return err
 			}
@@ -83,7 +94,8 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 			if err != nil {
 				return err
 			}
-			if t.Agent != req.Agent || t.Member != req.Member {
+			// The admin may continue any thread; another surface its own only.
+			if t.Agent != req.Agent || t.Member != req.Member || (req.Surface != SurfaceAdmin && t.Origin != req.Surface) {
 				return apperr.NotFoundf("thread %d not found", threadID)
 			}
 		}
@@ -109,7 +121,7 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 				return err
 			}
 			defer unlock()
-			return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg, req.Chat, cs) })
+			return o.timed(ctx, func(ctx context.Context) error { return o.runFreeform(ctx, reg, x, userMsg, req, cs) })
 		}()
 		if err != nil {
 			cs.add(ChatEvent{Type: ChatError, Text: "The coach could not answer: " + err.Error()})
@@ -173,7 +185,7 @@ type recordedCall struct {
 	err    string
 }
 
-func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, chat bool, cs *ChatStream) error {
+func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, req FreeformRequest, cs *ChatStream) error {
 	if err := o.startRunning(ctx, x); err != nil {
 		return err
 	}
@@ -201,7 +213,13 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		if len(history) > 0 {
 			from = history[0].ID
 		}
-		recalled, err = o.threads.Recall(ctx, reg.def.ID, x.run.Member, userMsg.Content, userMsg.ThreadID, from, 5)
+		// Another surface recalls only its own threads: what an admin said
+		// as the member stays off the open screen.
+		origin := req.Surface
+		if origin == SurfaceAdmin {
+			origin = ""
+		}
+		recalled, err = o.threads.Recall(ctx, reg.def.ID, x.run.Member, origin, userMsg.Content, userMsg.ThreadID, from, 5)
 	}
 	end()
 	if err != nil {
@@ -221,8 +239,8 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	system := joinNonEmpty("\n\n", WithDataRule(instructions), "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: chat}
-	reply, fromModel, calls, err := o.chatReply(ctx, reg, x, mem, Request{System: system, Messages: msgs}, turn, cs)
+	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat}
+	reply, fromModel, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
 	}
@@ -272,13 +290,14 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 // chatReply asks the model through the engine's loop, streaming its text
 // into cs (or, without one, with the budget spent or after a model error,
 // the agent's heuristic reply); fromModel says whose reply it is, calls
-// are the tool calls the turn made.
-func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, mem *Memory, req Request, turn ChatTurn,
+// are the tool calls the turn made. The model and the heuristic reply
+// call tools through box, the turn's surface's tools.
+func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, x *Exec, mem *Memory, req Request, turn ChatTurn,
 	cs *ChatStream) (reply string, fromModel bool, calls []recordedCall, err error) {
 	scope := x.Scope(x.run.Agent, mem)
 	var mu sync.Mutex
 	traced := func(book bool) ToolCaller {
-		base := reg.tools.Caller(scope)
+		base := box.Caller(scope)
 		return func(ctx context.Context, name string, args json.RawMessage) (any, error) {
 			if len(args) == 0 {
 				args = json.RawMessage("{}")
@@ -338,7 +357,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, x *Exec, 
 	}
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
-	if specs := reg.tools.Specs(); len(specs) > 0 {
+	if specs := box.Specs(); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, traced(false)
 	}
 	req.OnDelta = func(t string) {

@@ -1,13 +1,16 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
+	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
@@ -73,16 +76,83 @@ func scanEntry(row store.Scanner) (MemoryEntry, error) {
 // (0 for none). Expired rows of (agent, member) are deleted without history.
 // Keys the caller did not touch are left as they are in the database, so a
 // concurrent admin edit of another key survives.
-func (s *MemoryStore) Save(ctx context.Context, tx *store.Tx, m *Memory, actor string, runID int64) error {
+//
+// MaxMemoryEntries holds in the database, not only in m: runs that loaded
+// the same memory and each added keys commit one after another, and a key
+// that would take the stored entries past the cap is not written; Save
+// returns such keys (removals are written first, so they make room).
+func (s *MemoryStore) Save(ctx context.Context, tx *store.Tx, m *Memory, actor string, runID int64) (skipped []string, err error) {
 	now := s.now()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM agent_memory WHERE agent_id = ? AND member_id = ?
 		AND expires_at IS NOT NULL AND expires_at <= ?`, m.agentID, m.memberID, store.FormatTime(now)); err != nil {
-		return fmt.Errorf("agent: prune memory: %w", err)
+		return nil, fmt.Errorf("agent: prune memory: %w", err)
 	}
-	for _, c := range m.changes(now) {
-		if _, err := writeMemory(ctx, tx, now, m.agentID, m.memberID, c.key, c.new, actor, runID, 0); err != nil {
-			return err
+	changes := m.changes(now)
+	slices.SortStableFunc(changes, func(a, b memoryChange) int { // removals first
+		return cmp.Compare(boolInt(a.new != nil), boolInt(b.new != nil))
+	})
+	for _, c := range changes {
+		if c.new != nil {
+			full, err := memoryFull(ctx, tx, m.agentID, m.memberID, c.key)
+			if err != nil {
+				return nil, err
+			}
+			if full {
+				skipped = append(skipped, c.key)
+				continue
+			}
 		}
+		if _, err := writeMemory(ctx, tx, now, m.agentID, m.memberID, c.key, c.new, actor, runID, 0); err != nil {
+			return nil, err
+		}
+	}
+	return skipped, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// memoryFull reports whether key is not stored for (agent, member) and the
+// stored entries are already at MaxMemoryEntries (expired rows are gone:
+// Save prunes them first).
+func memoryFull(ctx context.Context, q store.Queryer, agentID, memberID, key string) (bool, error) {
+	var n, has int
+	if err := q.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE key = ?) FROM agent_memory
+		WHERE agent_id = ? AND member_id = ?`, key, agentID, memberID).Scan(&n, &has); err != nil {
+		return false, fmt.Errorf("agent: count memory: %w", err)
+	}
+	return has == 0 && n >= MaxMemoryEntries, nil
+}
+
+// fits refuses key when m's save would leave no room for it in what is
+// stored now (read in q, the run's commit transaction): the stored
+// entries, less those m removes, plus those it adds. The remember tool's
+// staged write checks it, so a key refused for room is reported as a
+// refused effect rather than left out of the save unseen.
+func (m *Memory) fits(ctx context.Context, q store.Queryer, key string) error {
+	stored, err := loadEntries(ctx, q, m.agentID, m.memberID, m.now())
+	if err != nil {
+		return err
+	}
+	after := map[string]bool{}
+	for _, e := range stored {
+		after[e.Key] = true
+	}
+	for _, c := range m.changes(m.now()) {
+		after[c.key] = c.new != nil
+	}
+	n := 0
+	for _, in := range after {
+		if in {
+			n++
+		}
+	}
+	if !after[key] && n >= MaxMemoryEntries {
+		return apperr.New(apperr.Conflict, "memory is full (%d entries); remove something first", MaxMemoryEntries)
 	}
 	return nil
 }

@@ -2,7 +2,10 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,7 +95,11 @@ func saveMemory(t *testing.T, s *agent.MemoryStore, db interface {
 }, m *agent.Memory, actor string) {
 	t.Helper()
 	if err := db.Tx(context.Background(), func(tx *store.Tx) error {
-		return s.Save(context.Background(), tx, m, actor, 0)
+		skipped, err := s.Save(context.Background(), tx, m, actor, 0)
+		if len(skipped) > 0 {
+			t.Errorf("keys not saved: %v", skipped)
+		}
+		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +178,7 @@ func TestMemoryHistoryAndUndo(t *testing.T) {
 	}
 	m, _ := s.Load(ctx, "coach", "ada")
 	_ = m.Set("goal", "run a marathon", 0)
-	if err := db.Tx(ctx, func(tx *store.Tx) error { return s.Save(ctx, tx, m, agent.RunActor(0), 0) }); err != nil {
+	if err := db.Tx(ctx, func(tx *store.Tx) error { _, err := s.Save(ctx, tx, m, agent.RunActor(0), 0); return err }); err != nil {
 		t.Fatal(err)
 	}
 	hist, _ := s.History(ctx, "coach", "ada", 10)
@@ -217,5 +224,95 @@ func TestMemoryHistoryAndUndo(t *testing.T) {
 	}
 	if _, err := s.Set(ctx, "coach", "nobody", "k", "v", 0, "admin:eve"); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("set for unknown member = %v", err)
+	}
+}
+
+// The cap on memory entries holds across runs committing together: 20
+// runs loaded the member's memory 5 entries short of the cap and each
+// adds a new key. Through the remember tool the commits that find no
+// room refuse the staged write (reported as refused); a key set by code
+// past the cap is left out of the save and reported by Save.
+func TestMemoryCapHoldsAcrossParallelRuns(t *testing.T) {
+	for _, viaTool := range []bool{true, false} {
+		name := map[bool]string{true: "remember", false: "code"}[viaTool]
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db := storetest.Open(t)
+			storetest.Member(t, db, "ada")
+			ms := agent.NewMemoryStore(db, nil)
+			for i := range agent.MaxMemoryEntries - 5 {
+				if _, err := ms.Set(ctx, "coach", "ada", fmt.Sprintf("fact-%03d", i), "v", 0, agent.AdminActor("t")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			box, err := agent.NewToolbox(agent.MemoryTools())
+			if err != nil {
+				t.Fatal(err)
+			}
+			const runs = 20
+			mems := make([]*agent.Memory, runs)
+			stagers := make([]*agent.Stager, runs)
+			for i := range runs {
+				if mems[i], err = ms.Load(ctx, "coach", "ada"); err != nil {
+					t.Fatal(err)
+				}
+				stagers[i] = agent.NewStager()
+				key := fmt.Sprintf("new-%02d", i)
+				if !viaTool {
+					if err := mems[i].Set(key, "v", 0); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				scope := agent.Scope{AgentID: "coach", MemberID: "ada", RunID: int64(i + 1), Memory: mems[i]}.WithStager(stagers[i])
+				if _, err := box.Call(ctx, scope, "remember", json.RawMessage(`{"key":"`+key+`","value":"v","ttl_hours":0}`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var mu sync.Mutex
+			refused, skipped := 0, 0
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			for i := range runs {
+				wg.Go(func() {
+					<-start
+					err := db.Tx(ctx, func(tx *store.Tx) error { // as a run's commit: staged writes, then the memory
+						out, err := stagers[i].Apply(ctx, tx, 0, store.FormatTime(db.Now()))
+						if err != nil {
+							return err
+						}
+						sk, err := ms.Save(ctx, tx, mems[i], agent.RunActor(int64(i+1)), 0)
+						mu.Lock()
+						defer mu.Unlock()
+						skipped += len(sk)
+						for _, o := range out {
+							if o.Outcome == agent.EffectRefused && strings.Contains(o.Reason, "memory is full") {
+								refused++
+							}
+						}
+						return err
+					})
+					if err != nil {
+						t.Errorf("commit %d: %v", i, err)
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			entries, err := ms.Entries(ctx, "coach", "ada")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != agent.MaxMemoryEntries {
+				t.Fatalf("%d entries stored after %d parallel runs; the cap is %d", len(entries), runs, agent.MaxMemoryEntries)
+			}
+			wantRefused, wantSkipped := runs-5, 0
+			if !viaTool {
+				wantRefused, wantSkipped = 0, runs-5
+			}
+			if refused != wantRefused || skipped != wantSkipped {
+				t.Errorf("%d writes refused, %d keys skipped; want %d and %d", refused, skipped, wantRefused, wantSkipped)
+			}
+		})
 	}
 }

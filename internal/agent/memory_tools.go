@@ -47,7 +47,11 @@ func MemoryTools() ToolFactory {
 					if err != nil {
 						return okResult{}, err
 					}
-					return okResult{OK: true, Note: stagedNote}, scope.Stage(func(context.Context, *store.Tx) error {
+					return okResult{OK: true, Note: stagedNote}, scope.Stage(func(ctx context.Context, tx *store.Tx) error {
+						// Other runs may have filled the memory since it was loaded.
+						if err := mem.fits(ctx, tx, a.Key); err != nil {
+							return err
+						}
 						return mem.Set(a.Key, value, ttl)
 					})
 				}),

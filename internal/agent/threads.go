@@ -13,6 +13,18 @@ import (
 	"hearth/internal/store"
 )
 
+// Surface is where a person talks to an agent: the open household screen
+// (anyone on the network, no login) or the admin (pages and APIs, behind
+// the login). A thread keeps the surface it was started on; a chat turn
+// gets the tools its surface allows (Agent.SurfaceTools).
+type Surface string
+
+// Surfaces.
+const (
+	SurfaceAdmin Surface = "admin"
+	SurfaceKiosk Surface = "kiosk"
+)
+
 // Thread is a persisted chat conversation between an agent and a member.
 type Thread struct {
 	ID     int64  `json:"id"`
@@ -21,7 +33,10 @@ type Thread struct {
 	Title  string `json:"title"`
 	// Chat: someone talks to the agent here (the kiosk's chat sheet, Admin
 	// → Chat, the threads API), not the trace of a request made to it.
-	Chat      bool      `json:"chat"`
+	Chat bool `json:"chat"`
+	// Origin is where the thread was started: the kiosk sees only its
+	// own threads, the admin every thread.
+	Origin    Surface   `json:"origin"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
@@ -70,8 +85,11 @@ func NewThreadStore(db *store.DB, now func() time.Time) *ThreadStore {
 func (s *ThreadStore) create(ctx context.Context, q store.Queryer, t *Thread) error {
 	t.CreatedAt = s.now().UTC().Truncate(time.Millisecond)
 	t.UpdatedAt = t.CreatedAt
-	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, chat, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, t.Chat, store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
+	if t.Origin == "" {
+		t.Origin = SurfaceAdmin
+	}
+	res, err := q.ExecContext(ctx, `INSERT INTO agent_threads (agent_id, member_id, title, chat, origin, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, t.Agent, t.Member, t.Title, t.Chat, string(t.Origin), store.FormatTime(t.CreatedAt), store.FormatTime(t.UpdatedAt))
 	if err != nil {
 		if isForeignKey(err) {
 			return apperr.NotFoundf("unknown member %q", t.Member)
@@ -113,32 +131,35 @@ func (s *ThreadStore) Thread(ctx context.Context, id int64) (Thread, error) {
 }
 
 func (s *ThreadStore) thread(ctx context.Context, q store.Queryer, id int64) (Thread, error) {
-	t, err := scanThread(q.QueryRowContext(ctx, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
-		FROM agent_threads WHERE id = ?`, id))
+	t, err := scanThread(q.QueryRowContext(ctx, `SELECT `+threadColumns+` FROM agent_threads WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Thread{}, apperr.NotFoundf("thread %d not found", id)
 	}
 	return t, err
 }
 
+// threadColumns are scanThread's columns.
+const threadColumns = `id, agent_id, member_id, title, chat, origin, created_at, updated_at`
+
 // Threads lists the threads of (agent, member), most recently active first.
 func (s *ThreadStore) Threads(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
-	return s.list(ctx, agentID, memberID, false, limit)
+	return s.list(ctx, agentID, memberID, false, "", limit)
 }
 
-// Chats lists the chat threads of (agent, member), most recently active
-// first: what the member's chat sheet shows.
-func (s *ThreadStore) Chats(ctx context.Context, agentID, memberID string, limit int) ([]Thread, error) {
-	return s.list(ctx, agentID, memberID, true, limit)
+// Chats lists the chat threads of (agent, member) started on origin,
+// most recently active first: what the member's chat sheet shows.
+func (s *ThreadStore) Chats(ctx context.Context, agentID, memberID string, origin Surface, limit int) ([]Thread, error) {
+	return s.list(ctx, agentID, memberID, true, origin, limit)
 }
 
-func (s *ThreadStore) list(ctx context.Context, agentID, memberID string, chats bool, limit int) ([]Thread, error) {
+// list lists threads; origin "" is any.
+func (s *ThreadStore) list(ctx context.Context, agentID, memberID string, chats bool, origin Surface, limit int) ([]Thread, error) {
 	if limit <= 0 {
 		limit = 50
 	}
-	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT id, agent_id, member_id, title, chat, created_at, updated_at
-		FROM agent_threads WHERE agent_id = ? AND member_id = ? AND (chat OR NOT ?)
-		ORDER BY updated_at DESC, id DESC LIMIT ?`, agentID, memberID, chats, limit)
+	out, err := store.All(ctx, s.db.Read, scanThread, `SELECT `+threadColumns+`
+		FROM agent_threads WHERE agent_id = ? AND member_id = ? AND (chat OR NOT ?) AND (origin = ? OR ? = '')
+		ORDER BY updated_at DESC, id DESC LIMIT ?`, agentID, memberID, chats, string(origin), string(origin), limit)
 	if err != nil {
 		return nil, fmt.Errorf("agent: list threads: %w", err)
 	}
@@ -199,13 +220,14 @@ func scanMessage(row store.Scanner) (ThreadMessage, error) {
 
 func scanThread(row store.Scanner) (Thread, error) {
 	var t Thread
-	var created, updated string
-	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &t.Chat, &created, &updated); err != nil {
+	var created, updated, origin string
+	if err := row.Scan(&t.ID, &t.Agent, &t.Member, &t.Title, &t.Chat, &origin, &created, &updated); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return t, err
 		}
 		return t, fmt.Errorf("agent: scan thread: %w", err)
 	}
+	t.Origin = Surface(origin)
 	var err error
 	if t.CreatedAt, err = store.ParseTime(created); err != nil {
 		return t, err

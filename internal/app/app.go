@@ -168,7 +168,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams,
+		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
 	})
 	if err != nil {
 		return err

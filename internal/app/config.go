@@ -14,6 +14,7 @@ import (
 	"hearth/internal/agent/llm"
 	"hearth/internal/importer"
 	"hearth/internal/voice"
+	"hearth/web/ratelimit"
 )
 
 // Config is everything Hearth reads from the environment and flags (DESIGN §8).
@@ -72,6 +73,9 @@ type Config struct {
 	// ImportMaxBytes caps an import: the uploaded file and what it
 	// unpacks to (HEARTH_IMPORT_MAX_BYTES).
 	ImportMaxBytes int64
+	// KioskModelCalls limits the kiosk's model-calling requests per client
+	// and member (zero: the ratelimit defaults; tests set a clock).
+	KioskModelCalls ratelimit.Options
 }
 
 // dataDirectory is DataDir, or the database's directory when unset (a

@@ -130,5 +130,6 @@ func New(deps Deps) agent.Agent {
 		Reply:        r.Reply,
 		Heard:        r.Heard,
 		ToolLabels:   toolLabels,
+		SurfaceTools: map[agent.Surface][]string{agent.SurfaceKiosk: KioskTools},
 	}
 }

@@ -54,6 +54,18 @@ func (t *Tools) Coaching() agent.ToolFactory {
 	})
 }
 
+// KioskTools are the tools a chat on the open household screen is offered
+// (agent.Agent.SurfaceTools): the reads and analyses, and the coach's
+// working memory of this member. Anyone on the network can type there, so
+// nothing that reaches beyond the conversation: no scheduling or to-dos,
+// no messages, notes, program changes or dashboard writes.
+var KioskTools = []string{
+	"get_weight_trend", "get_today_nutrition", "get_nutrition_history", "get_recent_workouts", "get_health_summary",
+	"get_recent_meals", "get_body_composition", "get_user_goals", "calculate_goal_progress", "suggest_calorie_target",
+	"calculate_remaining_macros", "get_fitness_content", "get_program_state", "get_voice_memos", "get_prompt_responses",
+	"remember", "forget",
+}
+
 // All returns every coach tool factory.
 func (t *Tools) All() []agent.ToolFactory {
 	return []agent.ToolFactory{t.Health(), t.Fitness(), t.Coaching()}

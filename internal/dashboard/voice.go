@@ -25,6 +25,23 @@ type VoiceMemo struct {
 
 // AddVoiceMemo records a stored audio file.
 func (s *Store) AddVoiceMemo(ctx context.Context, m VoiceMemo) (VoiceMemo, error) {
+	m, _, err := s.AddVoiceMemoWithin(ctx, m, VoiceQuota{})
+	return m, err
+}
+
+// VoiceQuota caps a member's memos on one household day; zero fields are
+// unlimited.
+type VoiceQuota struct {
+	Memos int
+	Bytes int64
+}
+
+// AddVoiceMemoWithin records a stored audio file unless it would take the
+// member past q on the memo's day (ok false, nothing written). The count
+// and the insert are one write transaction: uploads arriving together are
+// counted one after another, so none passes a check made before the
+// others were stored.
+func (s *Store) AddVoiceMemoWithin(ctx context.Context, m VoiceMemo, q VoiceQuota) (VoiceMemo, bool, error) {
 	m.CreatedAt = s.db.Now().UTC().Truncate(time.Millisecond)
 	if m.Day == "" {
 		m.Day = s.Day(m.CreatedAt)
@@ -32,13 +49,27 @@ func (s *Store) AddVoiceMemo(ctx context.Context, m VoiceMemo) (VoiceMemo, error
 	if m.Status == "" {
 		m.Status = "stored"
 	}
-	res, err := s.db.Write.ExecContext(ctx, `INSERT INTO voice_memos (member_id, day, prompt_id, path, mime, size, transcript, status, created_at)
-		VALUES (?,?,?,?,?,?,?,?,?)`, m.MemberID, m.Day, m.PromptID, m.Path, m.MIME, m.Size, m.Transcript, m.Status, store.FormatTime(m.CreatedAt))
-	if err != nil {
-		return m, fmt.Errorf("dashboard: add voice memo: %w", err)
-	}
-	m.ID, err = res.LastInsertId()
-	return m, err
+	ok := true
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		if q.Memos > 0 || q.Bytes > 0 {
+			n, used, err := voiceUsage(ctx, tx, m.MemberID, m.Day)
+			if err != nil {
+				return err
+			}
+			if (q.Memos > 0 && n >= q.Memos) || (q.Bytes > 0 && used+m.Size > q.Bytes) {
+				ok = false
+				return nil
+			}
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO voice_memos (member_id, day, prompt_id, path, mime, size, transcript, status, created_at)
+			VALUES (?,?,?,?,?,?,?,?,?)`, m.MemberID, m.Day, m.PromptID, m.Path, m.MIME, m.Size, m.Transcript, m.Status, store.FormatTime(m.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("dashboard: add voice memo: %w", err)
+		}
+		m.ID, err = res.LastInsertId()
+		return err
+	})
+	return m, ok && err == nil, err
 }
 
 // SetTranscript stores a memo's transcript (status transcribed) or a failure.
@@ -90,10 +121,14 @@ func (s *Store) HasPrompt(ctx context.Context, member, promptID string) (bool, e
 // VoiceUsage counts a member's memos and their bytes on the household day
 // of now, for the daily quota.
 func (s *Store) VoiceUsage(ctx context.Context, member string, now time.Time) (int, int64, error) {
+	return voiceUsage(ctx, s.db.Read, member, s.Day(now))
+}
+
+func voiceUsage(ctx context.Context, q store.Queryer, member, day string) (int, int64, error) {
 	var n int
 	var size int64
-	err := s.db.Read.QueryRowContext(ctx, `SELECT count(*), COALESCE(SUM(size), 0) FROM voice_memos WHERE member_id = ? AND day = ?`,
-		member, s.Day(now)).Scan(&n, &size)
+	err := q.QueryRowContext(ctx, `SELECT count(*), COALESCE(SUM(size), 0) FROM voice_memos WHERE member_id = ? AND day = ?`,
+		member, day).Scan(&n, &size)
 	if err != nil {
 		return 0, 0, fmt.Errorf("dashboard: voice usage: %w", err)
 	}

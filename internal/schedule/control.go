@@ -167,10 +167,16 @@ func (s *Service) checkAgentLimit(ctx context.Context, q store.Queryer, member s
 		return err
 	}
 	if n >= s.opt.MaxAgentTasks {
-		return apperr.New(apperr.Conflict, "limit reached: %s already has %d live tasks created by the coach (at most %d); delete or stop one first",
-			member, n, s.opt.MaxAgentTasks)
+		return s.liveLimit(member, n)
 	}
 	return nil
+}
+
+// liveLimit is the refusal of a task past the cap on live coach tasks, n
+// live (or asked for in runs under way).
+func (s *Service) liveLimit(member string, n int) error {
+	return apperr.New(apperr.Conflict, "limit reached: %s already has %d live tasks created by the coach (at most %d); delete or stop one first",
+		member, n, s.opt.MaxAgentTasks)
 }
 
 // mutate loads a task in a transaction, lets fn change it, saves it, and

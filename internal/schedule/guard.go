@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/internal/apperr"
 	"hearth/internal/store"
 	"hearth/internal/text"
@@ -100,6 +101,12 @@ func (s *Service) dayStart(now time.Time) time.Time {
 // approval when origin is a coach-made task) and the id of its staged
 // request row, or the refusal (apperr.Conflict/Invalid whose message the
 // model reads; the caller records it with refuseRequest).
+//
+// The staged row is a reservation against the daily quota and the cap on
+// live coach tasks: it is counted and inserted in one write transaction,
+// and the counts include the staged requests of every run still under
+// way, so runs reasoning in parallel cannot each find room for the same
+// place. The commit checks both again (checkDailyAtCommit, insertTx).
 func (s *Service) guardAgentTask(ctx context.Context, t Task, runID int64, origin string) (Task, int64, error) {
 	now := s.now()
 	refuse := func(err error) (Task, int64, error) { return t, 0, err }
@@ -109,16 +116,6 @@ func (s *Service) guardAgentTask(ctx context.Context, t Task, runID int64, origi
 				"schedule it later, or do it now", fmtDuration(s.opt.MinOnceLead), fmtDuration(lead.Round(time.Second)))))
 		}
 	}
-	var n int
-	if err := s.db.Read.QueryRowContext(ctx, `SELECT count(*) FROM agent_task_requests WHERE member_id = ?
-		AND ((outcome IN ('created','pending_approval') AND at >= ?) OR (outcome = 'staged' AND run_id = ?))`,
-		t.MemberID, store.FormatTime(s.dayStart(now)), runID).Scan(&n); err != nil {
-		return t, 0, fmt.Errorf("schedule: count today's coach tasks: %w", err)
-	}
-	if n >= s.opt.DailyAgentTasks {
-		return refuse(apperr.New(apperr.Conflict, "daily limit reached: the coach already created %d tasks for this member today "+
-			"(at most %d a day); try again tomorrow", n, s.opt.DailyAgentTasks))
-	}
 	what, fromAgent, err := s.agentOrigin(ctx, origin)
 	if err != nil {
 		return t, 0, err
@@ -127,8 +124,73 @@ func (s *Service) guardAgentTask(ctx context.Context, t Task, runID int64, origi
 		t.Status, t.PausedAt = StatusPendingApproval, nil
 		t.StatusReason = fmt.Sprintf("asked for by a run of %s, which the coach created: waits for an admin to approve it", what)
 	}
-	id, err := s.recordRequest(ctx, s.db.Write, t, runID, RequestStaged, "", now)
-	return t, id, err
+	var id int64
+	err = s.db.Tx(ctx, func(tx *store.Tx) error {
+		var staged, today int
+		if err := tx.QueryRowContext(ctx, `SELECT
+				count(*) FILTER (WHERE outcome = 'staged' AND (run_id = ? OR run_id IN
+					(SELECT id FROM agent_runs WHERE status IN (?, ?)))),
+				count(*) FILTER (WHERE outcome IN ('created','pending_approval') AND at >= ?)
+			FROM agent_task_requests WHERE member_id = ?`,
+			runID, string(agent.StatusQueued), string(agent.StatusRunning), store.FormatTime(s.dayStart(now)), t.MemberID).Scan(&staged, &today); err != nil {
+			return fmt.Errorf("schedule: count today's coach tasks: %w", err)
+		}
+		live, err := countAgentTasks(ctx, tx, t.MemberID)
+		if err != nil {
+			return err
+		}
+		if live+staged >= s.opt.MaxAgentTasks {
+			return s.liveLimit(t.MemberID, live+staged)
+		}
+		if today+staged >= s.opt.DailyAgentTasks {
+			return s.dailyLimit(today + staged)
+		}
+		id, err = s.recordRequest(ctx, tx, t, runID, RequestStaged, "", now)
+		return err
+	})
+	if err != nil {
+		return refuse(err)
+	}
+	return t, id, nil
+}
+
+// dailyLimit is the refusal of a task past the daily quota, n made today.
+func (s *Service) dailyLimit(n int) error {
+	return apperr.New(apperr.Conflict, "daily limit reached: the coach already created or asked for %d tasks for this member today "+
+		"(at most %d a day); try again tomorrow", n, s.opt.DailyAgentTasks)
+}
+
+// checkDailyAtCommit checks the daily quota again in the commit of the run
+// that asked for request reqID: the tasks made today, this one aside,
+// must leave room for it (a reservation made outside a recorded run is
+// not counted by the others' guard).
+func (s *Service) checkDailyAtCommit(ctx context.Context, tx *store.Tx, member string, reqID int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM agent_task_requests WHERE member_id = ? AND id <> ?
+		AND outcome IN ('created','pending_approval') AND at >= ?`,
+		member, reqID, store.FormatTime(s.dayStart(s.now()))).Scan(&n); err != nil {
+		return fmt.Errorf("schedule: count today's coach tasks: %w", err)
+	}
+	if n >= s.opt.DailyAgentTasks {
+		return s.dailyLimit(n)
+	}
+	return nil
+}
+
+// refusedAtCommit is the record a request refused in its run's commit
+// leaves: the request row says refused and why (for Admin → Schedules).
+func refusedAtCommit(id int64, err error) agent.Effect {
+	return func(ctx context.Context, tx *store.Tx) error {
+		if id == 0 {
+			return nil
+		}
+		_, uerr := tx.ExecContext(ctx, `UPDATE agent_task_requests SET outcome = ?, reason = ? WHERE id = ?`,
+			RequestRefused, clip(refusalText(err), maxReasonLength), id)
+		if uerr != nil {
+			return fmt.Errorf("schedule: refuse task request %d: %w", id, uerr)
+		}
+		return nil
+	}
 }
 
 // refuseRequest records a refused request (any refusal of schedule_action

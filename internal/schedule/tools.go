@@ -128,9 +128,6 @@ func (s *Service) scheduleActionTool() agent.Tool {
 				in.Prompt = *a.Prompt
 			}
 			t, err := s.prepare(ctx, in, ByAgent, scope.RunID, true)
-			if err == nil {
-				err = s.checkAgentLimit(ctx, s.db.Read, scope.MemberID)
-			}
 			var reqID int64
 			if err == nil {
 				t, reqID, err = s.guardAgentTask(ctx, t, scope.RunID, scope.Origin)
@@ -139,7 +136,16 @@ func (s *Service) scheduleActionTool() agent.Tool {
 				return nil, refusal(action, s.refuseRequest(ctx, in, scope.RunID, err))
 			}
 			if err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
-				if _, err := s.insertTx(ctx, tx, &t, ""); err != nil {
+				// The limits again, in the commit's transaction: what other
+				// runs committed since this call counts.
+				err := s.checkDailyAtCommit(ctx, tx, t.MemberID, reqID)
+				if err == nil {
+					_, err = s.insertTx(ctx, tx, &t, "")
+				}
+				if ae := apperr.As(err); ae != nil && ae.Code != apperr.Internal {
+					return &agent.Refusal{Err: err, Record: refusedAtCommit(reqID, err)}
+				}
+				if err != nil {
 					return err
 				}
 				return settleRequest(ctx, tx, reqID, t)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -397,4 +398,157 @@ func applyStaged(ctx context.Context, db *store.DB, st *agent.Stager) ([]agent.E
 		return err
 	})
 	return out, err
+}
+
+// Runs reasoning in parallel cannot each find room under the coach's
+// limits. 20 runs of one member call schedule_action at once, then all
+// commit at once: the daily quota (10) holds, and so does the cap on live
+// coach tasks (set to 10 with the quota lifted). Runs the server records
+// reserve their place when the tool runs (the others count it), so the
+// calls past a limit are refused to the model at once; for runs it has
+// no record of, the commit refuses the effects past the limit, and the
+// request rows say so.
+func TestScheduleActionLimitsHoldAcrossParallelRuns(t *testing.T) {
+	for _, tc := range []struct {
+		limit    string
+		recorded bool
+	}{{"daily limit reached", true}, {"daily limit reached", false}, {"limit reached: ada already has", true}, {"limit reached: ada already has", false}} {
+		recorded := tc.recorded
+		t.Run(fmt.Sprintf("%s/recorded=%v", tc.limit, recorded), func(t *testing.T) {
+			h := newHarness(t, func(o *Options) {
+				if !strings.HasPrefix(tc.limit, "daily") {
+					o.DailyAgentTasks, o.MaxAgentTasks = 100, 10
+				}
+			}).start()
+			ctx := context.Background()
+			box, err := agent.NewToolbox(h.svc.AgentTools())
+			if err != nil {
+				t.Fatal(err)
+			}
+			const runs = 20
+			daily := min(h.svc.opt.DailyAgentTasks, h.svc.opt.MaxAgentTasks) // the limit that binds
+			ids := make([]int64, runs)
+			for i := range ids {
+				ids[i] = int64(9000 + i)
+				if !recorded {
+					continue
+				}
+				res, err := h.db.Write.ExecContext(ctx, `INSERT INTO agent_runs (agent_id, member_id, triggered_by, status, created_at)
+					VALUES ('health-coach', 'ada', 'manual', 'running', ?)`, store.FormatTime(t0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids[i], _ = res.LastInsertId()
+			}
+			future := t0.Add(24 * time.Hour).Format(time.RFC3339)
+			stagers := make([]*agent.Stager, runs)
+			called := make([]error, runs)
+			parallel(runs, func(i int) {
+				stagers[i] = agent.NewStager()
+				scope := agent.Scope{AgentID: "health-coach", MemberID: "ada", RunID: ids[i]}.WithStager(stagers[i])
+				_, called[i] = box.Call(ctx, scope, "schedule_action",
+					json.RawMessage(fmt.Sprintf(`{"description":"Check in %d","type":"once","schedule":%q,"prompt":null}`, i, future)))
+			})
+			outcomes := make([][]agent.EffectOutcome, runs)
+			parallel(runs, func(i int) {
+				var err error
+				if outcomes[i], err = applyStaged(ctx, h.db, stagers[i]); err != nil {
+					t.Errorf("commit %d: %v", i, err)
+				}
+			})
+			accepted, applied, refusedAtCommit := 0, 0, 0
+			for i := range runs {
+				if called[i] == nil {
+					accepted++
+				} else if !strings.Contains(called[i].Error(), tc.limit) {
+					t.Errorf("call %d: %v", i, called[i])
+				}
+				for _, o := range outcomes[i] {
+					switch o.Outcome {
+					case agent.EffectApplied:
+						applied++
+					case agent.EffectRefused:
+						refusedAtCommit++
+						if !strings.Contains(o.Reason, tc.limit) {
+							t.Errorf("refused at commit: %+v", o)
+						}
+					}
+				}
+			}
+			var tasks int
+			if err := h.db.Read.QueryRow(`SELECT count(*) FROM scheduled_tasks WHERE created_by = 'agent' AND member_id = 'ada'`).Scan(&tasks); err != nil {
+				t.Fatal(err)
+			}
+			if tasks != daily || applied != daily {
+				t.Fatalf("%d tasks created (%d effects applied) by %d parallel runs; the limit is %d", tasks, applied, runs, daily)
+			}
+			wantAccepted, wantRefused := daily, 0
+			if !recorded {
+				wantAccepted, wantRefused = runs, runs-daily
+			}
+			if accepted != wantAccepted || refusedAtCommit != wantRefused {
+				t.Errorf("%d calls accepted, %d refused at commit; want %d and %d", accepted, refusedAtCommit, wantAccepted, wantRefused)
+			}
+			reqs, err := h.svc.TaskRequests(ctx, RequestFilter{MemberID: "ada"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byOutcome := map[string]int{}
+			for _, r := range reqs {
+				byOutcome[r.Outcome]++
+			}
+			if byOutcome[RequestCreated] != daily || byOutcome[RequestRefused] != runs-daily || byOutcome[RequestStaged] != 0 {
+				t.Errorf("request rows by outcome: %v", byOutcome)
+			}
+		})
+	}
+}
+
+// parallel runs fn(0..n-1) on n goroutines released together, and waits.
+func parallel(n int, fn func(i int)) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			fn(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+}
+
+// The cap on open to-dos holds across runs committing together: the
+// tool's check sees only committed items, the commit checks again in its
+// transaction and refuses what no longer fits.
+func TestAddTodoCapHoldsAcrossParallelRuns(t *testing.T) {
+	h := newHarness(t).start()
+	ctx := context.Background()
+	for i := range MaxOpenTodos - 5 {
+		if _, err := h.svc.Todos().Add(ctx, TodoInput{AgentID: "health-coach", MemberID: "ada", Text: fmt.Sprintf("item %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	box, err := agent.NewToolbox(h.svc.AgentTools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const runs = 20
+	stagers := make([]*agent.Stager, runs)
+	parallel(runs, func(i int) {
+		stagers[i] = agent.NewStager()
+		scope := agent.Scope{AgentID: "health-coach", MemberID: "ada", RunID: int64(100 + i)}.WithStager(stagers[i])
+		if _, err := box.Call(ctx, scope, "add_todo", json.RawMessage(fmt.Sprintf(`{"text":"ask about sleep %d"}`, i))); err != nil {
+			t.Errorf("call %d: %v", i, err)
+		}
+	})
+	parallel(runs, func(i int) {
+		if _, err := applyStaged(ctx, h.db, stagers[i]); err != nil {
+			t.Errorf("commit %d: %v", i, err)
+		}
+	})
+	open, err := h.svc.Todos().List(ctx, TodoFilter{AgentID: "health-coach", MemberID: "ada", Open: true})
+	if err != nil || len(open) != MaxOpenTodos {
+		t.Fatalf("%d open to-dos after %d parallel runs (cap %d): %v", len(open), runs, MaxOpenTodos, err)
+	}
 }

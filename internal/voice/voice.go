@@ -46,7 +46,10 @@ type Transcriber interface {
 
 // Memos is the part of the dashboard store the service writes to.
 type Memos interface {
-	AddVoiceMemo(ctx context.Context, m dashboard.VoiceMemo) (dashboard.VoiceMemo, error)
+	// AddVoiceMemoWithin records a memo unless it would take the member
+	// past the quota on its day (ok false), checking and inserting in one
+	// write transaction.
+	AddVoiceMemoWithin(ctx context.Context, m dashboard.VoiceMemo, q dashboard.VoiceQuota) (dashboard.VoiceMemo, bool, error)
 	SetTranscript(ctx context.Context, id int64, transcript string, failed bool) error
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
 	// HasPrompt reports whether the member was asked promptID (today's document).
@@ -145,21 +148,26 @@ func (s *Service) Save(ctx context.Context, member, promptID, contentType string
 	if err != nil {
 		return Result{}, err
 	}
+	// An early answer for a day already full, before a file is written;
+	// the insert below is the check that holds under parallel uploads.
 	n, used, err := s.memos.VoiceUsage(ctx, member, s.now())
 	if err != nil {
 		return Result{}, err
 	}
 	if n >= s.opt.DailyMemos || used+int64(len(data)) > s.opt.DailyBytes {
-		return Result{}, apperr.New(apperr.TooMany, "today's voice memos are full (%d memos or %d MB a day); type your answer instead", s.opt.DailyMemos, s.opt.DailyBytes>>20)
+		return Result{}, s.quotaFull()
 	}
 	rel, err := s.write(member, mime, data)
 	if err != nil {
 		return Result{}, err
 	}
-	memo, err := s.memos.AddVoiceMemo(ctx, dashboard.VoiceMemo{MemberID: member, PromptID: promptID, Path: rel,
-		MIME: mime, Size: int64(len(data)), Status: "stored"})
-	if err != nil {
+	memo, ok, err := s.memos.AddVoiceMemoWithin(ctx, dashboard.VoiceMemo{MemberID: member, PromptID: promptID, Path: rel,
+		MIME: mime, Size: int64(len(data)), Status: "stored"}, dashboard.VoiceQuota{Memos: s.opt.DailyMemos, Bytes: s.opt.DailyBytes})
+	if err != nil || !ok {
 		_ = os.Remove(filepath.Join(s.opt.DataDir, rel))
+		if err == nil {
+			err = s.quotaFull()
+		}
 		return Result{}, err
 	}
 	res := Result{Memo: memo, Status: "stored", Message: "Voice memo saved. Your coach will hear it; type a short answer too if you like."}
@@ -168,6 +176,12 @@ func (s *Service) Save(ctx context.Context, member, promptID, contentType string
 	}
 	s.publish(member)
 	return res, nil
+}
+
+// quotaFull is the refusal of a memo past the member's daily quota.
+func (s *Service) quotaFull() error {
+	return apperr.New(apperr.TooMany, "today's voice memos are full (%d memos or %d MB a day); type your answer instead",
+		s.opt.DailyMemos, s.opt.DailyBytes>>20)
 }
 
 // readAudio reads and checks one recording: an accepted type, within

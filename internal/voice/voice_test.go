@@ -251,3 +251,57 @@ func TestSavePromptAndQuota(t *testing.T) {
 		t.Fatalf("mary-jane: %v", err)
 	}
 }
+
+// The daily quota holds under parallel uploads: 30 recordings sent at
+// once store exactly the quota's worth, by count and by bytes, and no
+// refused recording is left on disk.
+func TestQuotaHoldsUnderParallelUploads(t *testing.T) {
+	memo := append(append([]byte(nil), webm...), bytes.Repeat([]byte{0}, 3000)...)
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want int
+	}{
+		{"count", Options{DailyMemos: 20, DailyBytes: 1 << 30}, 20},
+		{"bytes", Options{DailyMemos: 1000, DailyBytes: int64(12*len(memo) + len(memo)/2)}, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, hub := fixture(t)
+			tc.opt.DataDir, tc.opt.Publisher = t.TempDir(), hub
+			s := New(ds, tc.opt)
+			ctx := context.Background()
+			const senders = 30
+			start := make(chan struct{})
+			errs := make(chan error, senders)
+			for range senders {
+				go func() {
+					<-start
+					_, err := s.Save(ctx, "ada", "energy", "audio/webm", bytes.NewReader(memo))
+					errs <- err
+				}()
+			}
+			close(start)
+			stored := 0
+			for range senders {
+				switch err := <-errs; {
+				case err == nil:
+					stored++
+				case !apperr.Is(err, apperr.TooMany):
+					t.Errorf("unexpected refusal: %v", err)
+				}
+			}
+			n, size, err := ds.VoiceUsage(ctx, "ada", time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stored != tc.want || n != tc.want || size > tc.opt.DailyBytes {
+				t.Fatalf("%d uploads accepted, %d memos (%d bytes) stored; want %d within %d memos / %d bytes",
+					stored, n, size, tc.want, tc.opt.DailyMemos, tc.opt.DailyBytes)
+			}
+			files, _ := filepath.Glob(filepath.Join(tc.opt.DataDir, "voice", "ada", "*"))
+			if len(files) != tc.want {
+				t.Fatalf("%d files on disk for %d memos", len(files), tc.want)
+			}
+		})
+	}
+}

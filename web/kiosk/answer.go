@@ -24,6 +24,7 @@ type answers struct {
 	voice      Voice      // nil: voice memos are refused
 	privacy    Privacy    // nil: the toggle is refused
 	log        *slog.Logger
+	gate       modelGate // a transcribed memo calls the model
 }
 
 // kioskAnswer records a tap (one of the prompt's options) or a typed
@@ -95,6 +96,11 @@ func (h *answers) saveVoice(c echo.Context) (voice.Result, error) {
 	if !views.SafeID(prompt) {
 		return voice.Result{}, apperr.FieldErrors(map[string]string{"prompt": "is not a prompt of today's dashboard"})
 	}
+	if h.voice.Transcribes() {
+		if err := h.gate.take(c, id); err != nil {
+			return voice.Result{}, err
+		}
+	}
 	return h.voice.Save(ctx, id, prompt, ct, f)
 }
 
@@ -147,6 +153,11 @@ func (h *chatSheets) kioskChatVoice(c echo.Context) error {
 			return "", err
 		}
 		defer f.Close()
+		if h.voice.Transcribes() { // else Transcribe refuses it
+			if err := h.gate.take(c, id); err != nil {
+				return "", err
+			}
+		}
 		return h.voice.Transcribe(ctx, id, ct, f)
 	}()
 	if err != nil {

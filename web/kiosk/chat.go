@@ -25,6 +25,7 @@ type chatSheets struct {
 	voice     Voice  // nil: no hold-to-talk
 	loc       *time.Location
 	log       *slog.Logger
+	gate      modelGate // each turn calls the model; one at a time per member
 }
 
 // kioskChatAgent is the agent a member talks to on the kiosk.
@@ -49,14 +50,16 @@ func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, err
 	return h.agents, nil
 }
 
-// chatThread is chat thread id of the member with the kiosk's agent; any
-// other is not found (member scope is the URL's member, checked here).
+// chatThread is chat thread id of the member with the kiosk's agent,
+// started on the kiosk; any other is not found (member scope is the URL's
+// member, checked here; a conversation an admin had as the member is the
+// admin's).
 func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
 	t, err := a.Threads().Thread(ctx, id)
 	if err != nil {
 		return agent.Thread{}, err
 	}
-	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat {
+	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat || t.Origin != agent.SurfaceKiosk {
 		return agent.Thread{}, apperr.NotFoundf("conversation %d not found", id)
 	}
 	return t, nil
@@ -65,7 +68,7 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 // chatSheet builds the sheet for thread (0: a new conversation).
 func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
 	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: h.voice != nil && h.voice.Transcribes()}
-	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 30)
+	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 30)
 	if err != nil {
 		return cs, err
 	}
@@ -125,14 +128,11 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
-	}
 	var thread int64
 	switch p := c.Param("thread"); p {
 	case "":
 	case "latest":
-		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, 1)
+		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 1)
 		if err != nil {
 			return err
 		}
@@ -143,6 +143,12 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 		if thread, err = strconv.ParseInt(p, 10, 64); err != nil || thread < 1 {
 			return apperr.NotFoundf("conversation %q not found", p)
 		}
+		if _, err := chatThread(ctx, a, member, thread); err != nil {
+			return err
+		}
+	}
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	sheet, err := h.chatSheet(ctx, a, member, thread, httpkit.CSRFToken(c))
 	if err != nil {
@@ -174,24 +180,28 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 	errs := map[string]string{}
 	msg := text.Required(errs, "message", text.Line, c.FormValue("message"), agent.MaxChatMessageLen)
 	if len(errs) > 0 {
-		if !httpkit.IsDatastar(c) {
-			return apperr.FieldErrors(errs)
-		}
-		return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
-			ThreadID: thread, Error: "Your message " + errs["message"] + ".", Typed: c.FormValue("message"),
-			Talk: h.voice != nil && h.voice.Transcribes()}))
+		return h.chatFormError(c, member, thread, "Your message "+errs["message"]+".", apperr.FieldErrors(errs))
 	}
-	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
-		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
-	if err != nil {
+	slot, err := h.gate.turn(c, member)
+	if ae := apperr.As(err); ae != nil {
+		return h.chatFormError(c, member, thread, ae.Message+".", err)
+	} else if err != nil {
 		return err
 	}
-	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
+		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true, Surface: agent.SurfaceKiosk})
+	if err != nil {
+		slot.Release()
+		return err
 	}
 	cs, ok := a.ChatStream(run.ID)
 	if !ok {
+		slot.Release()
 		return apperr.New(apperr.Internal, "the chat turn has no stream")
+	}
+	slot.Bind(cs.Done) // the member's next turn waits for this one's answer
+	if !httpkit.IsDatastar(c) {
+		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
 	sheet, err := h.chatSheet(ctx, a, member, cs.ThreadID, httpkit.CSRFToken(c))
 	if err != nil {
@@ -235,6 +245,26 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		case <-time.After(chatCoalesce):
 		}
 	}
+}
+
+// chatFormError answers a message the kiosk did not send on: the form
+// again with the reason as its error line and the message as typed (a
+// Datastar answer must be 200 to be shown; a Retry-After set stays), or
+// err for a plain form post.
+func (h *chatSheets) chatFormError(c echo.Context, member string, thread int64, line string, err error) error {
+	if !httpkit.IsDatastar(c) {
+		return err
+	}
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
+		ThreadID: thread, Error: capitalize(line), Typed: c.FormValue("message"), Talk: h.voice != nil && h.voice.Transcribes()}))
+}
+
+// capitalize upper-cases a message's first letter for a line of its own.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // kioskChatDelete deletes one of the member's conversations and shows a

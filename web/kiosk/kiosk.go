@@ -19,6 +19,7 @@ import (
 	"hearth/internal/workflow"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
+	"hearth/web/ratelimit"
 )
 
 // Deps are the services the kiosk calls. A nil optional dependency hides or
@@ -59,6 +60,9 @@ type Options struct {
 	// PatchRenders counts stream patch sets encoded (tests check sharing);
 	// nil: not counted.
 	PatchRenders *atomic.Int64
+	// ModelCalls holds back requests that call a model (chat turns,
+	// transcriptions, "prepare my day"); nil: a limiter with the defaults.
+	ModelCalls *ratelimit.Limiter
 }
 
 // Household records and lists a member's entries (*household.Service).

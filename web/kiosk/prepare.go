@@ -53,6 +53,7 @@ type preparer struct {
 	loc        *time.Location
 	// cooldowns rate-limit "Prepare my day" per member.
 	cooldowns cooldowns
+	gate      modelGate // each run may call the model
 }
 
 // kioskPrepare runs the daily-dashboard assignment for the member now. The
@@ -72,6 +73,9 @@ func (h *preparer) kioskPrepare(c echo.Context) error {
 	if _, err := h.dashboards.Get(ctx, id, today(h.loc)); err == nil {
 		return h.prepared(c, id, "Your day is ready.")
 	} else if !apperr.Is(err, apperr.NotFound) {
+		return err
+	}
+	if err := h.gate.take(c, id); err != nil {
 		return err
 	}
 	if wait := h.cooldowns.take(id, time.Now(), prepareCooldown); wait > 0 {

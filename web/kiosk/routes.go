@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/web/httpkit"
+	"hearth/web/ratelimit"
 )
 
 // Routes registers the kiosk's pages, streams and forms on its group: the
@@ -23,17 +24,22 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	if opt.KeepAlive <= 0 {
 		opt.KeepAlive = 15 * time.Second
 	}
+	if opt.ModelCalls == nil {
+		opt.ModelCalls = ratelimit.New(ratelimit.Options{})
+	}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
+	gate := modelGate{opt.ModelCalls}
 	b := &dashboardModels{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
 	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log}
 	dash := &dashboardPages{board: b, household: deps.Household, live: deps.Live, detached: opt.Streams}
 	forms := &entryForms{board: b, household: deps.Household, loc: loc}
-	ans := &answers{household: deps.Household, dashboards: deps.Dashboards, voice: deps.Voice, privacy: deps.Privacy, log: log}
+	ans := &answers{household: deps.Household, dashboards: deps.Dashboards, voice: deps.Voice, privacy: deps.Privacy, log: log,
+		gate: gate}
 	wf := &workflowAnswers{household: deps.Household, workflows: deps.Workflows}
-	prep := &preparer{household: deps.Household, dashboards: deps.Dashboards, coach: deps.Coach, loc: loc}
+	prep := &preparer{household: deps.Household, dashboards: deps.Dashboards, coach: deps.Coach, loc: loc, gate: gate}
 	prog := &programControls{programs: deps.Programs}
 	msgs := &messagePages{messages: deps.Messages}
-	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log}
+	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log, gate: gate}
 	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
 	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
 		programs: deps.Programs, mediaDir: deps.MediaDir, opt: opt}
