@@ -39,8 +39,10 @@ var ridPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
 // idempotent makes a creating request idempotent when it carries a request id (a
 // form's _rid field or an Idempotency-Key header): the first request's
-// response is recorded and a repeat with the same id gets it again; the same
-// id with a different body is 409. A request without an id runs as usual.
+// response is recorded and a repeat with the same id gets it again. An id is
+// unique on its own (package idempotency): the same id with another path
+// (another member, resource or route) or body is 422 key_reused and runs
+// nothing. A request without an id runs as usual.
 // It is route middleware, after authentication, so a replay never reaches
 // someone who could not have made the request.
 func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {

@@ -142,7 +142,7 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 		`INSERT INTO agent_todos (agent_id, member_id, text, created_at, updated_at) VALUES ('health-coach', '%[1]s', 'ask %[1]s', '%[2]s', '%[2]s')`,
 		`INSERT INTO agent_task_requests (member_id, agent_id, kind, description, outcome, reason, at) VALUES ('%[1]s', 'health-coach', 'once', 'ask %[1]s', 'refused', 'too soon', '%[2]s')`,
 		`INSERT INTO imports (member_id, file_name, kind, status, started_at) VALUES ('%[1]s', '%[1]s.csv', 'csv-weight', 'complete', '%[2]s')`,
-		`INSERT INTO request_keys (member_id, kind, key, body_hash, response, created_at) VALUES ('%[1]s', 'POST /m/:member/weight', 'k', 'h', '{"member":"%[1]s"}', '%[2]s')`,
+		`INSERT INTO request_keys (member_id, kind, key, body_hash, response, created_at) VALUES ('%[1]s', 'POST /m/:member/weight', 'k-%[1]s', 'h', '{"member":"%[1]s"}', '%[2]s')`,
 		`INSERT INTO import_samples (member_id, kind, at, source_key, import_id, value) VALUES ('%[1]s', 'energy', '%[2]s', 'k', 1, 100)`,
 		`INSERT INTO coach_messages (member_id, agent_id, text, created_at) VALUES ('%[1]s', 'health-coach', 'hello %[1]s', '%[2]s')`,
 		`INSERT INTO entry_trash (member_id, kind, entry_id, row, deleted_at) VALUES ('%[1]s', 'meal', 1, '{"name":"x"}', '%[2]s')`,
