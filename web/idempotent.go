@@ -15,6 +15,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/idempotency"
+	"hearth/web/httpkit"
 )
 
 // Requests records client request ids so a repeated POST is answered, not
@@ -84,9 +85,12 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Writer = rec
 		err = next(c)
 		c.Response().Writer = rec.ResponseWriter
-		if err != nil || !c.Response().Committed {
-			// Nothing was answered yet (the error handler will): the request
-			// failed before doing its work, so a repeat may run again.
+		if status := c.Response().Status; err != nil || !c.Response().Committed || status >= 400 && status < 500 {
+			// Nothing was answered yet (the error handler will), or the
+			// request was refused (4xx: a refused request changes nothing,
+			// TestBadInputSweep holds every route to that): a repeat may run
+			// again, and a refusal's page (it can show the member's data) is
+			// not kept.
 			if aerr := s.deps.Requests.Abandon(ctx, k); aerr != nil {
 				s.log.Error("idempotency: abandon", "err", aerr)
 			}
@@ -98,6 +102,9 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		if rec.overflow {
 			resp.Body = nil
 		}
+		// Attributed to whose data the handler acted on (httpkit.Owner), so
+		// erasing them deletes it whatever the route's shape.
+		k.Member = httpkit.OwnerOf(c)
 		if ferr := s.deps.Requests.Finish(ctx, k, resp); ferr != nil {
 			s.log.Error("idempotency: record response", "err", ferr)
 		}
