@@ -39,7 +39,8 @@ type RestoreResult struct {
 // Restore replaces the database (and the voice memos and media it refers
 // to) with the archive's, with the server stopped. It checks the whole
 // archive first (entry names, checksums, integrity, a schema this binary
-// knows), migrates an older database, and only then moves the current
+// knows, and nothing in its schema but what this binary's migrations
+// create for that version), migrates an older database, and only then moves the current
 // database and voice memos aside, beside them, with a ".replaced-<time>"
 // suffix. Nothing is changed when a check fails.
 func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreResult, error) {
@@ -81,6 +82,12 @@ func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreRe
 		return res, fmt.Errorf("restore: %w", err)
 	}
 	if err := schema.Err(); err != nil {
+		return res, fmt.Errorf("restore: %w", err)
+	}
+	// Before anything runs on it (the migrations below write to it): an
+	// object Hearth does not create, a trigger above all, would run inside
+	// the restored server.
+	if err := checkObjects(ctx, db); err != nil {
 		return res, fmt.Errorf("restore: %w", err)
 	}
 	if len(schema.Pending) > 0 { // an older Hearth made it: bring it up to date before it goes live
@@ -160,7 +167,7 @@ func setAsideDB(ctx context.Context, path, suffix string) (string, error) {
 }
 
 // RestoreDatabase puts the database of archive back in place of dbPath,
-// checked (checksums, integrity) and not migrated, leaving the voice memos
+// checked (checksums, integrity, schema objects) and not migrated, leaving the voice memos
 // and media alone: how a failed upgrade is undone with the backup taken
 // just before it. The database it replaces is kept as dbPath.failed-<time>
 // (returned). The caller holds the database's lock.
@@ -176,6 +183,9 @@ func RestoreDatabase(ctx context.Context, archive, dbPath string, now time.Time)
 	db := filepath.Join(staging, DBName)
 	if err := store.CheckIntegrity(ctx, db); err != nil {
 		return "", fmt.Errorf("restore: %w: its database fails the integrity check (%v)", ErrBadArchive, err)
+	}
+	if err := checkObjects(ctx, db); err != nil {
+		return "", fmt.Errorf("restore: %w", err)
 	}
 	aside, err := setAsideDB(ctx, dbPath, ".failed-"+now.UTC().Format(nameTime))
 	if err != nil {

@@ -170,8 +170,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Verify reads the whole archive, checks every entry against the manifest
-// and runs SQLite's integrity check on the database it holds.
+// Verify reads the whole archive, checks every entry against the manifest,
+// runs SQLite's integrity check on the database it holds and checks its
+// schema holds nothing but what Hearth's migrations create (checkObjects;
+// not judged for a newer Hearth's archive, which restore refuses anyway).
 func Verify(ctx context.Context, archive string, progress func(Progress)) (Manifest, error) {
 	if progress == nil {
 		progress = func(Progress) {}
@@ -191,7 +193,22 @@ func Verify(ctx context.Context, archive string, progress func(Progress)) (Manif
 	if err := store.CheckIntegrity(ctx, filepath.Join(tmp, DBName)); err != nil {
 		return m, bad("its database fails the integrity check (%v)", err)
 	}
+	if err := checkObjects(ctx, filepath.Join(tmp, DBName)); err != nil && !errors.Is(err, store.ErrNewerSchema) {
+		return m, err
+	}
 	return m, nil
+}
+
+// checkObjects refuses a database whose schema holds objects (tables,
+// indexes, triggers, views) that Hearth's migrations do not create for its
+// schema version, or define otherwise, naming each: a trigger planted in
+// an archive would fire on the restored server's next write.
+func checkObjects(ctx context.Context, db string) error {
+	err := store.CheckSchemaObjects(ctx, db)
+	if errors.Is(err, store.ErrForeignSchema) {
+		return fmt.Errorf("%w: %w", ErrBadArchive, err)
+	}
+	return err
 }
 
 // readArchiveDBOnly is readArchive keeping only the database on disk.
