@@ -167,7 +167,7 @@ func setAsideDB(ctx context.Context, path, suffix string) (string, error) {
 }
 
 // RestoreDatabase puts the database of archive back in place of dbPath,
-// checked (checksums, integrity, schema objects) and not migrated, leaving the voice memos
+// checked (checksums, integrity) and not migrated, leaving the voice memos
 // and media alone: how a failed upgrade is undone with the backup taken
 // just before it. The database it replaces is kept as dbPath.failed-<time>
 // (returned). The caller holds the database's lock.
@@ -183,9 +183,6 @@ func RestoreDatabase(ctx context.Context, archive, dbPath string, now time.Time)
 	db := filepath.Join(staging, DBName)
 	if err := store.CheckIntegrity(ctx, db); err != nil {
 		return "", fmt.Errorf("restore: %w: its database fails the integrity check (%v)", ErrBadArchive, err)
-	}
-	if err := checkObjects(ctx, db); err != nil {
-		return "", fmt.Errorf("restore: %w", err)
 	}
 	aside, err := setAsideDB(ctx, dbPath, ".failed-"+now.UTC().Format(nameTime))
 	if err != nil {
