@@ -15,6 +15,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/idempotency"
+	"hearth/web/httpkit"
 )
 
 // Requests records client request ids so a repeated POST is answered, not
@@ -39,8 +40,10 @@ var ridPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{16,128}$`)
 
 // idempotent makes a creating request idempotent when it carries a request id (a
 // form's _rid field or an Idempotency-Key header): the first request's
-// response is recorded and a repeat with the same id gets it again; the same
-// id with a different body is 409. A request without an id runs as usual.
+// response is recorded and a repeat with the same id gets it again. An id is
+// unique on its own (package idempotency): the same id with another path
+// (another member, resource or route) or body is 422 key_reused and runs
+// nothing. A request without an id runs as usual.
 // It is route middleware, after authentication, so a replay never reaches
 // someone who could not have made the request.
 func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
@@ -82,9 +85,12 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Response().Writer = rec
 		err = next(c)
 		c.Response().Writer = rec.ResponseWriter
-		if err != nil || !c.Response().Committed {
-			// Nothing was answered yet (the error handler will): the request
-			// failed before doing its work, so a repeat may run again.
+		if status := c.Response().Status; err != nil || !c.Response().Committed || status >= 400 && status < 500 {
+			// Nothing was answered yet (the error handler will), or the
+			// request was refused (4xx: a refused request changes nothing,
+			// TestBadInputSweep holds every route to that): a repeat may run
+			// again, and a refusal's page (it can show the member's data) is
+			// not kept.
 			if aerr := s.deps.Requests.Abandon(ctx, k); aerr != nil {
 				s.log.Error("idempotency: abandon", "err", aerr)
 			}
@@ -96,6 +102,9 @@ func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
 		if rec.overflow {
 			resp.Body = nil
 		}
+		// Attributed to whose data the handler acted on (httpkit.Owner), so
+		// erasing them deletes it whatever the route's shape.
+		k.Member = httpkit.OwnerOf(c)
 		if ferr := s.deps.Requests.Finish(ctx, k, resp); ferr != nil {
 			s.log.Error("idempotency: record response", "err", ferr)
 		}

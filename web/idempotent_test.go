@@ -154,3 +154,61 @@ func TestIdempotencyKeyAcrossThreads(t *testing.T) {
 		t.Fatalf("Theo's thread got %d messages", len(msgs))
 	}
 }
+
+// A request id is unique on its own, not per member: the same id sent for
+// Ada and then for Bo (a script reusing its key, a form re-sent on another
+// member's screen) answers Bo 422 key_reused, replays nothing and stores
+// nothing for Bo; on the kiosk's forms and on the JSON API alike.
+func TestRequestIDAcrossMembers(t *testing.T) {
+	k := newKiosk(t)
+	boRows := func(table string) int {
+		t.Helper()
+		var n int
+		if err := k.db.Read.QueryRow(`SELECT count(*) FROM ` + table + ` WHERE member_id = 'bo'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	form := url.Values{"weight": {"70.5"}, "_rid": {"shared-id-00000000000000001"}}
+	if resp, body := k.send("/m/ada/weight", form, "", false); resp.StatusCode >= 400 {
+		t.Fatalf("Ada's weight: %d %s", resp.StatusCode, body)
+	}
+	resp, body := k.send("/m/bo/weight", form, "", false)
+	if resp.StatusCode != http.StatusUnprocessableEntity || resp.Header.Get("Idempotent-Replayed") != "" ||
+		!strings.Contains(body, "already used for a different request") {
+		t.Fatalf("the same id on Bo's weight: %d replayed=%q %s", resp.StatusCode, resp.Header.Get("Idempotent-Replayed"), body)
+	}
+	if n := boRows("weight_readings"); n != 0 {
+		t.Fatalf("Bo got %d weigh-ins", n)
+	}
+
+	key := "0196f1a2-7c3b-7d4e-9f10-cba987654321"
+	post := func(member string) (int, string) {
+		req, _ := http.NewRequest(http.MethodPost, k.srv.URL+"/api/v1/members/"+member+"/meals",
+			strings.NewReader(`{"name":"Soup","calories":300}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.Header.Get("Idempotent-Replayed") != "" && member == "bo" {
+			t.Errorf("Bo got Ada's reply replayed")
+		}
+		return resp.StatusCode, string(b)
+	}
+	if c, b := post("ada"); c != http.StatusCreated {
+		t.Fatalf("Ada's meal: %d %s", c, b)
+	}
+	var e struct{ Code string }
+	c, b := post("bo")
+	_ = json.Unmarshal([]byte(b), &e)
+	if c != http.StatusUnprocessableEntity || e.Code != "key_reused" {
+		t.Fatalf("the same key on Bo's meals: %d %s", c, b)
+	}
+	if n := boRows("meals"); n != 0 {
+		t.Fatalf("Bo got %d meals", n)
+	}
+}

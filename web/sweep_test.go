@@ -106,6 +106,7 @@ type swReq struct {
 	datastar            bool
 	noCSRF              bool
 	host                string // "" = 127.0.0.1:8080
+	key                 string // an Idempotency-Key header
 }
 
 // do serves r in-process as a same-origin browser on loopback. A live
@@ -138,6 +139,9 @@ func (s *swServer) do(r swReq) *httptest.ResponseRecorder {
 	}
 	if r.datastar {
 		req.Header.Set("Datastar-Request", "true")
+	}
+	if r.key != "" {
+		req.Header.Set("Idempotency-Key", r.key)
 	}
 	rec := &swRecorder{ResponseRecorder: httptest.NewRecorder(), cut: cancel}
 	s.app.Echo.ServeHTTP(rec, req)

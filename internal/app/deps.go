@@ -20,7 +20,7 @@ func (a *App) webDeps() web.Deps {
 			Agents: a.Agents, Schedule: a.Schedule, Catalog: a.Catalog,
 			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
-			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub}, Model: a.Model,
+			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
 			Evals: a.Evals, Workflows: a.Workflows},
 
 		Dashboards:  a.Dashboards,

@@ -2,8 +2,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -21,6 +23,7 @@ type memberData struct {
 	db      *store.DB
 	dataDir string
 	hub     *live.Hub
+	log     *slog.Logger
 }
 
 func (m memberData) Export(ctx context.Context, member string, w io.Writer) error {
@@ -33,13 +36,17 @@ func (m memberData) Counts(ctx context.Context, member string) ([]store.MemberDa
 	return m.db.CountMemberData(ctx, member)
 }
 
-// Erase deletes every row of the member (one transaction), then their
-// files, and tells every screen.
+// Erase deletes every row of the member (one transaction, leaving no copy
+// in the database file: store.EraseMember), then their files, and tells
+// every screen. A checkpoint a reader held up is logged, not an error: the
+// rows are gone and the log is cleared at the next checkpoint.
 func (m memberData) Erase(ctx context.Context, member string) error {
 	if !health.ValidMemberID(member) { // the id becomes a path below
 		return apperr.NotFoundf("no member %q", member)
 	}
-	if _, err := m.db.EraseMember(ctx, member); err != nil {
+	if _, err := m.db.EraseMember(ctx, member); errors.Is(err, store.ErrCheckpoint) {
+		m.log.Warn("erase member: checkpoint", "member", member, "err", err)
+	} else if err != nil {
 		return err
 	}
 	for _, d := range store.MemberDirs {

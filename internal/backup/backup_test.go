@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -223,8 +226,8 @@ func TestRestoreKeepsReplacedDatabase(t *testing.T) {
 }
 
 // restoreRefused checks that Restore fails with want and leaves the current
-// database exactly as it was.
-func restoreRefused(t *testing.T, archive string, want error) {
+// database exactly as it was; it returns the error.
+func restoreRefused(t *testing.T, archive string, want error) error {
 	t.Helper()
 	cur := newHousehold(t)
 	must(t, cur.db.Close())
@@ -243,6 +246,7 @@ func restoreRefused(t *testing.T, archive string, want error) {
 			t.Errorf("a refused restore left %s", e.Name())
 		}
 	}
+	return err
 }
 
 func TestRestoreRefusesCorruptArchive(t *testing.T) {
@@ -530,5 +534,80 @@ func TestServiceRetentionFollowsSettings(t *testing.T) {
 	}
 	if f, err := svc.Failure(ctx); f != nil || err != nil {
 		t.Fatalf("failure after good runs: %+v, %v", f, err)
+	}
+}
+
+// tamper returns archive with its database changed by stmts (run through a
+// plain SQLite connection, as someone editing the file would) and its
+// manifest's checksum to match, as a crafted archive would have.
+func tamper(t *testing.T, archive string, stmts string) []byte {
+	t.Helper()
+	var db []byte
+	repack(t, archive, func(name string, b []byte) []byte {
+		if name == backup.DBName {
+			db = bytes.Clone(b)
+		}
+		return b
+	})
+	path := filepath.Join(t.TempDir(), "edit.db")
+	must(t, os.WriteFile(path, db, 0o600))
+	raw, err := sql.Open("sqlite3", "file:"+path+"?_journal_mode=DELETE")
+	must(t, err)
+	if _, err := raw.Exec(stmts); err != nil {
+		t.Fatalf("%s: %v", stmts, err)
+	}
+	must(t, raw.Close())
+	edited, err := os.ReadFile(path)
+	must(t, err)
+	sum := sha256.Sum256(edited)
+	return repack(t, archive, func(name string, b []byte) []byte {
+		switch name {
+		case backup.DBName:
+			return edited
+		case backup.ManifestName:
+			var m backup.Manifest
+			must(t, json.Unmarshal(b, &m))
+			for i, f := range m.Files {
+				if f.Name == backup.DBName {
+					m.Files[i].Size, m.Files[i].SHA256 = int64(len(edited)), hex.EncodeToString(sum[:])
+				}
+			}
+			out, err := json.Marshal(m)
+			must(t, err)
+			return out
+		}
+		return b
+	})
+}
+
+// An archive whose schema holds anything Hearth's migrations do not create
+// (a trigger that would fire on the next weigh-in, a view, an index, a
+// changed table) is refused by restore, naming the object, and nothing of
+// it runs; the untouched archive restores.
+func TestRestoreRefusesForeignSchemaObjects(t *testing.T) {
+	ctx := context.Background()
+	h := newHousehold(t)
+	a := h.create(t, filepath.Join(t.TempDir(), "b"), backup.TriggerCLI, time.Now())
+	dir := t.TempDir()
+	for name, c := range map[string]struct{ sql, want string }{
+		"trigger": {`CREATE TRIGGER keep_a_copy AFTER INSERT ON weight_readings BEGIN
+			INSERT INTO meals (member_id, eaten_at, name, calories, created_at) VALUES (new.member_id, new.measured_at, 'planted', 1, new.created_at); END`,
+			"trigger keep_a_copy (on weight_readings) is not part of Hearth's schema"},
+		"view":          {`CREATE VIEW all_members AS SELECT * FROM members`, "view all_members is not part of Hearth's schema"},
+		"index":         {`CREATE INDEX meals_name ON meals(name)`, "index meals_name (on meals) is not part of Hearth's schema"},
+		"altered table": {`ALTER TABLE members ADD COLUMN secret TEXT`, "table members differs from Hearth's definition"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".tar.gz")
+			must(t, os.WriteFile(p, tamper(t, a.Path, c.sql), 0o600))
+			err := restoreRefused(t, p, store.ErrForeignSchema)
+			if !errors.Is(err, backup.ErrBadArchive) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("restore: %v, want %q", err, c.want)
+			}
+		})
+	}
+	fresh := t.TempDir()
+	if _, err := backup.Restore(ctx, a.Path, backup.RestoreOptions{DBPath: filepath.Join(fresh, "hearth.db"), DataDir: fresh}); err != nil {
+		t.Fatalf("the genuine archive: %v", err)
 	}
 }

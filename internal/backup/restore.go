@@ -39,7 +39,8 @@ type RestoreResult struct {
 // Restore replaces the database (and the voice memos and media it refers
 // to) with the archive's, with the server stopped. It checks the whole
 // archive first (entry names, checksums, integrity, a schema this binary
-// knows), migrates an older database, and only then moves the current
+// knows, and nothing in its schema but what this binary's migrations
+// create for that version), migrates an older database, and only then moves the current
 // database and voice memos aside, beside them, with a ".replaced-<time>"
 // suffix. Nothing is changed when a check fails.
 func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreResult, error) {
@@ -81,6 +82,12 @@ func Restore(ctx context.Context, archive string, opt RestoreOptions) (RestoreRe
 		return res, fmt.Errorf("restore: %w", err)
 	}
 	if err := schema.Err(); err != nil {
+		return res, fmt.Errorf("restore: %w", err)
+	}
+	// Before anything runs on it (the migrations below write to it): an
+	// object Hearth does not create, a trigger above all, would run inside
+	// the restored server.
+	if err := checkObjects(ctx, db); err != nil {
 		return res, fmt.Errorf("restore: %w", err)
 	}
 	if len(schema.Pending) > 0 { // an older Hearth made it: bring it up to date before it goes live

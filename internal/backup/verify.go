@@ -194,6 +194,22 @@ func Verify(ctx context.Context, archive string, progress func(Progress)) (Manif
 	return m, nil
 }
 
+// checkObjects refuses a database whose schema holds objects (tables,
+// indexes, triggers, views) that Hearth's migrations do not create for its
+// schema version, or define otherwise, naming each: a trigger planted in
+// an archive would fire on the restored server's next write. Restore runs
+// it on an archive from outside; backups are not checked (the live
+// database already runs whatever it holds), nor is the pre-upgrade backup
+// an upgrade puts back (RestoreDatabase: made by this process moments
+// before, from the database that was running).
+func checkObjects(ctx context.Context, db string) error {
+	err := store.CheckSchemaObjects(ctx, db)
+	if errors.Is(err, store.ErrForeignSchema) {
+		return fmt.Errorf("%w: %w", ErrBadArchive, err)
+	}
+	return err
+}
+
 // readArchiveDBOnly is readArchive keeping only the database on disk.
 func readArchiveDBOnly(ctx context.Context, archive, dir string, progress func(Progress)) (Manifest, error) {
 	return readArchive(ctx, archive, dir, func(name string) bool { return name == DBName }, progress)

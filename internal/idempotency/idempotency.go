@@ -8,6 +8,12 @@
 // request (the caller's hash covers the concrete path and the body) is a
 // Mismatch, which web answers 422 and never replays.
 //
+// A key is unique on its own, not per member or route: clients make it
+// random (a UUID or ULID), so the same key on another member's route is a
+// reused key (Mismatch), never a fresh request. Key.Member attributes the
+// recorded reply to the member whose data the request touched, so erasing
+// that member deletes it.
+//
 // A repeat that arrives while the first request still runs waits for it
 // (in this process). A key left pending by a process that died mid-request
 // is reported as interrupted rather than run again: the work may have been
@@ -30,8 +36,10 @@ import (
 // minutes; a day and more covers a tablet that slept through them.
 const Retention = 48 * time.Hour
 
-// Key names one request: the member of the route ("" when it has none),
-// the kind (method and route) and the client's key.
+// Key names one request by the client's Key. Kind (method and route) is
+// recorded for diagnosis; Member is whose data the request touched ("" for
+// none, or several members): set it before Finish to the owner the
+// handler resolved, and the reply is erased with that member.
 type Key struct {
 	Member, Kind, Key string
 }
@@ -64,13 +72,13 @@ type Store struct {
 	now func() time.Time
 
 	mu       sync.Mutex
-	inflight map[Key]chan struct{} // closed when the owner finishes
+	inflight map[string]chan struct{} // by key; closed when the owner finishes
 	lastGC   atomic.Int64
 }
 
 // New returns a Store over db.
 func New(db *store.DB) *Store {
-	return &Store{db: db, now: time.Now, inflight: map[Key]chan struct{}{}}
+	return &Store{db: db, now: time.Now, inflight: map[string]chan struct{}{}}
 }
 
 // Begin claims k for a request whose body hashes to hash. With Fresh the
@@ -81,9 +89,9 @@ func (s *Store) Begin(ctx context.Context, k Key, hash string) (State, Response,
 	s.gc(ctx)
 	for {
 		s.mu.Lock()
-		wait, running := s.inflight[k]
+		wait, running := s.inflight[k.Key]
 		if !running {
-			s.inflight[k] = make(chan struct{})
+			s.inflight[k.Key] = make(chan struct{})
 		}
 		s.mu.Unlock()
 		if running {
@@ -104,8 +112,8 @@ func (s *Store) Begin(ctx context.Context, k Key, hash string) (State, Response,
 
 // claim inserts the pending row, or reads the one already there.
 func (s *Store) claim(ctx context.Context, k Key, hash string) (State, Response, error) {
-	res, err := s.db.Write.ExecContext(ctx, `INSERT INTO request_keys (member_id, kind, key, body_hash, created_at)
-		VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, k.Member, k.Kind, k.Key, hash, store.FormatTime(s.now()))
+	res, err := s.db.Write.ExecContext(ctx, `INSERT INTO request_keys (key, member_id, kind, body_hash, created_at)
+		VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`, k.Key, k.Member, k.Kind, hash, store.FormatTime(s.now()))
 	if err != nil {
 		return 0, Response{}, fmt.Errorf("idempotency: claim: %w", err)
 	}
@@ -113,9 +121,9 @@ func (s *Store) claim(ctx context.Context, k Key, hash string) (State, Response,
 		return Fresh, Response{}, nil
 	}
 	var r Response
-	var stored string
-	err = s.db.Write.QueryRowContext(ctx, `SELECT body_hash, status, content_type, location, response FROM request_keys
-		WHERE member_id = ? AND kind = ? AND key = ?`, k.Member, k.Kind, k.Key).Scan(&stored, &r.Status, &r.ContentType, &r.Location, &r.Body)
+	var stored, kind string
+	err = s.db.Write.QueryRowContext(ctx, `SELECT body_hash, kind, status, content_type, location, response FROM request_keys
+		WHERE key = ?`, k.Key).Scan(&stored, &kind, &r.Status, &r.ContentType, &r.Location, &r.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Collected between the insert and the read: claim again.
 		return s.claim(ctx, k, hash)
@@ -124,7 +132,9 @@ func (s *Store) claim(ctx context.Context, k Key, hash string) (State, Response,
 		return 0, Response{}, fmt.Errorf("idempotency: read: %w", err)
 	}
 	switch {
-	case stored != hash:
+	case stored != hash || kind != k.Kind:
+		// The key was used for another request: another route, member,
+		// resource or body.
 		return Mismatch, Response{}, nil
 	case r.Status == 0:
 		// Pending, but no request of this process holds it.
@@ -133,18 +143,25 @@ func (s *Store) claim(ctx context.Context, k Key, hash string) (State, Response,
 	return Done, r, nil
 }
 
-// Finish records the response of the request that owns k and wakes any
-// repeat waiting for it.
+// Finish records the response of the request that owns k, attributed to
+// k.Member, and wakes any repeat waiting for it. A reply attributed to a
+// member who no longer exists (erased while the request ran) is not kept.
 func (s *Store) Finish(ctx context.Context, k Key, r Response) error {
 	defer s.release(k)
 	if r.Status == 0 {
 		r.Status = 200
 	}
-	_, err := s.db.Write.ExecContext(context.WithoutCancel(ctx), `UPDATE request_keys SET status = ?, content_type = ?,
-		location = ?, response = ? WHERE member_id = ? AND kind = ? AND key = ?`,
-		r.Status, r.ContentType, r.Location, r.Body, k.Member, k.Kind, k.Key)
+	ctx = context.WithoutCancel(ctx)
+	res, err := s.db.Write.ExecContext(ctx, `UPDATE request_keys SET member_id = ?, status = ?, content_type = ?,
+		location = ?, response = ? WHERE key = ? AND (? = '' OR EXISTS (SELECT 1 FROM members WHERE id = ?))`,
+		k.Member, r.Status, r.ContentType, r.Location, r.Body, k.Key, k.Member, k.Member)
 	if err != nil {
 		return fmt.Errorf("idempotency: finish: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 && k.Member != "" {
+		if _, err := s.db.Write.ExecContext(ctx, `DELETE FROM request_keys WHERE key = ?`, k.Key); err != nil {
+			return fmt.Errorf("idempotency: finish: %w", err)
+		}
 	}
 	return nil
 }
@@ -154,7 +171,7 @@ func (s *Store) Finish(ctx context.Context, k Key, r Response) error {
 func (s *Store) Abandon(ctx context.Context, k Key) error {
 	defer s.release(k)
 	_, err := s.db.Write.ExecContext(context.WithoutCancel(ctx), `DELETE FROM request_keys
-		WHERE member_id = ? AND kind = ? AND key = ? AND status = 0`, k.Member, k.Kind, k.Key)
+		WHERE key = ? AND status = 0`, k.Key)
 	if err != nil {
 		return fmt.Errorf("idempotency: abandon: %w", err)
 	}
@@ -163,9 +180,9 @@ func (s *Store) Abandon(ctx context.Context, k Key) error {
 
 func (s *Store) release(k Key) {
 	s.mu.Lock()
-	if ch, ok := s.inflight[k]; ok {
+	if ch, ok := s.inflight[k.Key]; ok {
 		close(ch)
-		delete(s.inflight, k)
+		delete(s.inflight, k.Key)
 	}
 	s.mu.Unlock()
 }

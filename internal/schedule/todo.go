@@ -212,6 +212,11 @@ func (l *Todos) List(ctx context.Context, f TodoFilter) ([]Todo, error) {
 	return out, nil
 }
 
+// Get returns one item (apperr.NotFound when there is none).
+func (l *Todos) Get(ctx context.Context, id int64) (Todo, error) {
+	return getTodo(ctx, l.db.Read, id, l.loc)
+}
+
 // Complete marks an item done (idempotent). memberID, when not "", must be
 // the item's member: a coach completing another member's item gets NotFound.
 func (l *Todos) Complete(ctx context.Context, id int64, memberID, note string) (Todo, error) {

@@ -157,6 +157,13 @@ const BusyTimeout = time.Minute
 // Synchronous is the PRAGMA synchronous every connection runs with.
 const Synchronous = "FULL"
 
+// SecureDelete is the writer's PRAGMA secure_delete. ON overwrites a deleted
+// row, and a page it frees, with zeros: without it an erased member's meals
+// and chats stay readable in the file's free space (strings hearth.db).
+// FAST zeroes rows in place but leaves freed pages (a long chat message's
+// overflow pages) as they were. The write cost is in BENCHMARKS.md.
+const SecureDelete = "ON"
+
 func dsn(path string, readOnly bool) string {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
@@ -170,6 +177,7 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_query_only", "true")
 	} else {
 		q.Set("_txlock", "immediate")
+		q.Set("_secure_delete", SecureDelete) // only the writer deletes
 	}
 	return "file:" + path + "?" + q.Encode()
 }
@@ -194,6 +202,26 @@ func (db *DB) migrate(ctx context.Context, logger *slog.Logger) error {
 	}
 	for _, r := range res {
 		logger.Info("migration applied", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+	}
+	return nil
+}
+
+// ErrCheckpoint marks a checkpoint that could not finish: a reader (a
+// backup in progress) kept part of the write-ahead log in use past the busy
+// timeout. The log is cleared at a later checkpoint.
+var ErrCheckpoint = errors.New("the write-ahead log could not be cleared")
+
+// Checkpoint copies the whole write-ahead log into the database file and
+// truncates the log to zero bytes: pages an erase overwrote with zeros
+// replace the old ones in the file, and the old copies in the log are gone.
+// It waits for readers (up to the busy timeout).
+func (db *DB) Checkpoint(ctx context.Context) error {
+	var busy, logPages, done int64
+	if err := db.Write.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &done); err != nil {
+		return fmt.Errorf("store: checkpoint: %w: %w", ErrCheckpoint, err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("store: checkpoint: %w (a reader held it)", ErrCheckpoint)
 	}
 	return nil
 }

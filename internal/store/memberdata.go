@@ -87,8 +87,15 @@ func (db *DB) CountMemberData(ctx context.Context, member string) ([]MemberDataC
 }
 
 // EraseMember deletes every row of the member from every MemberData table
-// in one transaction and returns what it deleted. Files (MemberDirs) are the
-// caller's: the store does not know the data directory.
+// in one transaction and returns what it deleted, and leaves no copy of
+// them in the file: the recorded replies of household-wide requests go too
+// (they may show the member), full-text indexes are merged so their
+// deleted words go, secure_delete (SecureDelete) has zeroed the deleted
+// rows, and a checkpoint then moves the zeroed pages into the file and
+// empties the write-ahead log. A failed checkpoint returns the counts and
+// an error wrapping ErrCheckpoint: the rows are gone, the log is cleared
+// later. Files (MemberDirs) are the caller's: the store does not know the
+// data directory. Backups made before keep the member.
 func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount, error) {
 	var out []MemberDataCount
 	err := db.Tx(ctx, func(tx *Tx) error {
@@ -107,10 +114,51 @@ func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount
 			rows, _ := res.RowsAffected()
 			out = append(out, MemberDataCount{Table: t.Table, What: t.What, Rows: rows})
 		}
-		return nil
+		// A reply recorded for a request on several members (a page listing
+		// everyone, a run for all) is not any one member's, and may show
+		// this one: receipts only serve retries within 48 hours, so they go
+		// (a household request retried across an erase runs again).
+		if _, err := tx.ExecContext(ctx, `DELETE FROM request_keys WHERE member_id = ''`); err != nil {
+			return fmt.Errorf("store: erase household receipts: %w", err)
+		}
+		return optimizeFTS(ctx, tx)
 	})
 	if err != nil {
 		return nil, err
 	}
+	if err := db.Checkpoint(ctx); err != nil {
+		return out, fmt.Errorf("store: %q is erased, but old copies of the pages stay in the write-ahead log until the next checkpoint: %w", member, err)
+	}
 	return out, nil
+}
+
+// optimizeFTS merges every FTS5 index into one segment. Deleting a row
+// from an FTS5 index only adds a delete marker: the row's words stay in
+// the older segments until a merge, which 'optimize' forces.
+func optimizeFTS(ctx context.Context, tx *Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'
+		AND sql LIKE 'CREATE VIRTUAL TABLE%' AND sql LIKE '%USING fts5%'`)
+	if err != nil {
+		return fmt.Errorf("store: full-text indexes: %w", err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: full-text indexes: %w", err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: full-text indexes: %w", err)
+	}
+	for _, n := range names {
+		q := fmt.Sprintf(`INSERT INTO %[1]q(%[1]q) VALUES ('optimize')`, n)
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: merge the full-text index %s: %w", n, err)
+		}
+	}
+	return nil
 }

@@ -1,9 +1,12 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -142,7 +145,7 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 		`INSERT INTO agent_todos (agent_id, member_id, text, created_at, updated_at) VALUES ('health-coach', '%[1]s', 'ask %[1]s', '%[2]s', '%[2]s')`,
 		`INSERT INTO agent_task_requests (member_id, agent_id, kind, description, outcome, reason, at) VALUES ('%[1]s', 'health-coach', 'once', 'ask %[1]s', 'refused', 'too soon', '%[2]s')`,
 		`INSERT INTO imports (member_id, file_name, kind, status, started_at) VALUES ('%[1]s', '%[1]s.csv', 'csv-weight', 'complete', '%[2]s')`,
-		`INSERT INTO request_keys (member_id, kind, key, body_hash, response, created_at) VALUES ('%[1]s', 'POST /m/:member/weight', 'k', 'h', '{"member":"%[1]s"}', '%[2]s')`,
+		`INSERT INTO request_keys (member_id, kind, key, body_hash, response, created_at) VALUES ('%[1]s', 'POST /m/:member/weight', 'k-%[1]s', 'h', '{"member":"%[1]s"}', '%[2]s')`,
 		`INSERT INTO import_samples (member_id, kind, at, source_key, import_id, value) VALUES ('%[1]s', 'energy', '%[2]s', 'k', 1, 100)`,
 		`INSERT INTO coach_messages (member_id, agent_id, text, created_at) VALUES ('%[1]s', 'health-coach', 'hello %[1]s', '%[2]s')`,
 		`INSERT INTO entry_trash (member_id, kind, entry_id, row, deleted_at) VALUES ('%[1]s', 'meal', 1, '{"name":"x"}', '%[2]s')`,
@@ -237,6 +240,82 @@ func TestEraseMemberLeavesNoRow(t *testing.T) {
 	}
 	if _, err := db.EraseMember(ctx, gone); err == nil || !strings.Contains(err.Error(), "no member") {
 		t.Fatalf("erasing again: %v, want not found", err)
+	}
+	if err := store.CheckIntegrity(ctx, db.Path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Erasing a member leaves no copy of their data in the database file or
+// its write-ahead log, where `strings hearth.db` would find it: not in the
+// free space of the pages their rows were on (secure_delete), not in a
+// full-text index's older segments, not in a recorded reply (theirs, or a
+// household-wide one that may show them), and not in the log's old frames
+// (the checkpoint after the erase). The other member's data stays.
+func TestEraseLeavesNoCopyInTheFile(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	const gone, kept = "erasee", "keeper"
+	storetest.Member(t, db, gone)
+	storetest.Member(t, db, kept)
+	fillMember(t, db, gone)
+	fillMember(t, db, kept)
+	marker := func(m string) string { return "zqx" + m + "marker" } // one word: the full-text index stores it whole
+	long := strings.Repeat("lorem ipsum ", 800)                     // a message over several pages (overflow pages)
+	for _, m := range []string{gone, kept} {
+		mk := marker(m)
+		stmts := []string{
+			`INSERT INTO meals (member_id, eaten_at, name, calories, created_at) VALUES (?1, '2026-03-01T08:00:00Z', ?2 || ' oats', 350, '2026-03-01T08:00:00Z')`,
+			`INSERT INTO agent_messages (thread_id, role, content, created_at)
+				VALUES ((SELECT max(id) FROM agent_threads WHERE member_id = ?1), 'user', ?2, '2026-03-01T08:00:00Z')`,
+			`INSERT INTO agent_messages (thread_id, role, content, created_at)
+				VALUES ((SELECT max(id) FROM agent_threads WHERE member_id = ?1), 'assistant', ?2 || ' ' || ?3, '2026-03-01T08:00:01Z')`,
+			`INSERT INTO request_keys (key, member_id, kind, body_hash, status, response, created_at)
+				VALUES ('reply-' || ?1, ?1, 'POST /api/threads/:id/messages', 'h', 200, CAST('{"answer":"' || ?2 || '"}' AS BLOB), '2026-03-01T08:00:00Z')`,
+		}
+		for _, q := range stmts {
+			if _, err := db.Write.ExecContext(ctx, q, m, mk, long); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+	}
+	// A household-wide reply (a page listing everyone) shows both.
+	if _, err := db.Write.ExecContext(ctx, `INSERT INTO request_keys (key, member_id, kind, body_hash, status, response, created_at)
+		VALUES ('household-page', '', 'POST /admin/evals', 'h', 200, ?, '2026-03-01T08:00:00Z')`, marker(gone)+" "+marker(kept)); err != nil {
+		t.Fatal(err)
+	}
+	// As on a server that has run a while: the rows are in the file itself.
+	if err := db.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	files := func() map[string][]byte {
+		out := map[string][]byte{}
+		for _, p := range []string{db.Path, db.Path + "-wal"} {
+			b, err := os.ReadFile(p)
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			out[filepath.Base(p)] = b
+		}
+		return out
+	}
+	if !bytes.Contains(files()["hearth.db"], []byte(marker(gone))) {
+		t.Fatal("the marker is not in the file before the erase: the test cannot see anything")
+	}
+	if _, err := db.EraseMember(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range files() {
+		if n := bytes.Count(b, []byte(marker(gone))); n > 0 {
+			t.Errorf("%s still holds the erased member's marker %d times", name, n)
+		}
+	}
+	if !bytes.Contains(files()["hearth.db"], []byte(marker(kept))) {
+		t.Error("the other member's data is not in the file")
+	}
+	var hits int
+	if err := db.Read.QueryRowContext(ctx, `SELECT count(*) FROM agent_messages_fts WHERE agent_messages_fts MATCH ?`, marker(kept)).Scan(&hits); err != nil || hits != 2 {
+		t.Errorf("the other member's messages are not found by search: %d %v", hits, err)
 	}
 	if err := store.CheckIntegrity(ctx, db.Path); err != nil {
 		t.Fatal(err)

@@ -171,6 +171,7 @@ func (s *chatPages) adminChat(c echo.Context) error {
 // conversation, where the answer appears as it is written.
 func (s *chatPages) adminChatSend(c echo.Context) error {
 	agentID, member := c.FormValue("agent"), c.FormValue("member")
+	httpkit.Owner(c, member)
 	var thread int64
 	if v := strings.TrimSpace(c.FormValue("thread")); v != "" && v != "0" {
 		var err error

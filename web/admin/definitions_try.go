@@ -26,6 +26,7 @@ func (h *definitionPages) try(c echo.Context) error {
 	try := adminview.AdminTry{Form: views.FormState{Values: httpkit.FormValues(c, "member", "message", "extras")}}
 	params := definition.Params{Member: strings.TrimSpace(c.FormValue("member")), Message: c.FormValue("message"),
 		Trigger: agent.TriggerManual}
+	httpkit.Owner(c, params.Member)
 	try.Form.Errors = map[string]string{}
 	if params.Member == "" {
 		try.Form.Errors["member"] = "choose the member to run the agent for"

@@ -132,6 +132,7 @@ func (s *householdPages) adminMemberCreate(c echo.Context) error {
 		_, err = s.household.CreateMember(c.Request().Context(), in)
 	}
 	if err == nil {
+		httpkit.Owner(c, in.ID)
 		return c.Redirect(http.StatusSeeOther, "/admin/household/"+in.ID)
 	}
 	fs, err := formFailure(err, httpkit.FormValues(c, memberFormFields...))

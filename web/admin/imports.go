@@ -179,6 +179,7 @@ func (s *importPages) adminImportUpload(c echo.Context) error {
 	if err != nil {
 		return s.importRefused(c, u, err)
 	}
+	httpkit.Owner(c, "") // the page it answers with lists every member's imports
 	opts.Location = s.opt.Location
 	ctx := c.Request().Context()
 	if !httpkit.IsDatastar(c) {

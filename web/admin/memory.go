@@ -203,6 +203,7 @@ func (s *memoryPages) adminMemory(c echo.Context) error {
 // or TTL comes back inline with the typed values kept.
 func (s *memoryPages) adminMemorySet(c echo.Context) error {
 	agentID, member := c.FormValue("agent"), c.FormValue("member")
+	httpkit.Owner(c, member)
 	ttl, err := parseTTL(c.FormValue("ttl"))
 	if err == nil {
 		_, err = s.agents.Memory().Set(c.Request().Context(), agentID, member, c.FormValue("key"),
@@ -225,6 +226,7 @@ func (s *memoryPages) adminMemorySet(c echo.Context) error {
 // adminMemoryDelete removes an entry.
 func (s *memoryPages) adminMemoryDelete(c echo.Context) error {
 	agentID, member := c.FormValue("agent"), c.FormValue("member")
+	httpkit.Owner(c, member)
 	_, err := s.agents.Memory().Delete(c.Request().Context(), agentID, member, c.FormValue("key"), adminActor)
 	if err != nil {
 		return s.memoryRefusal(c, agentID, member, err)
@@ -243,6 +245,7 @@ func (s *memoryPages) adminMemoryUndo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	httpkit.Owner(c, ch.Member)
 	// The undo form names the memory it was shown for; anything else is not
 	// our form and changes nothing.
 	if c.FormValue("agent") != ch.Agent || c.FormValue("member") != ch.Member {

@@ -117,11 +117,13 @@ func (s *runPages) adminRunNow(c echo.Context) error {
 	}
 	var runs []agent.Run
 	if member == "all" {
+		httpkit.Owner(c, "") // every member's runs
 		var err error
 		if runs, err = s.agents.StartAssignmentForAll(ctx, agentID, asID, agent.TriggerManual); err != nil {
 			return err
 		}
 	} else {
+		httpkit.Owner(c, member)
 		r, err := s.agents.StartAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: asID,
 			Member: member, Trigger: agent.TriggerManual})
 		if err != nil {

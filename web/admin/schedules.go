@@ -78,6 +78,7 @@ func (s *schedulePages) adminSchedules(c echo.Context) error {
 func (s *schedulePages) adminScheduleCreate(c echo.Context) error {
 	t, err := s.schedule.Create(c.Request().Context(), taskInput(c), schedule.ByUser)
 	if err == nil {
+		httpkit.Owner(c, t.MemberID)
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=created", t.ID))
 	}
 	fs, err := formFailure(err, httpkit.FormValues(c, taskFormFields...))
@@ -151,6 +152,7 @@ func (s *schedulePages) adminScheduleUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	s.markOwner(c, id)
 	_, err = s.schedule.Update(c.Request().Context(), id, taskPatch(c))
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/admin/schedules/%d?done=saved", id))
@@ -171,6 +173,14 @@ func (s *schedulePages) adminScheduleUpdate(c echo.Context) error {
 	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminTaskPage(p))
 }
 
+// markOwner attributes the request to the task's member (read before the
+// change: a deleted task is gone after it).
+func (s *schedulePages) markOwner(c echo.Context, id int64) {
+	if t, err := s.schedule.Get(c.Request().Context(), id); err == nil {
+		httpkit.Owner(c, t.MemberID)
+	}
+}
+
 // adminScheduleAction runs pause (with note), resume, approve, keep, run,
 // slot (run a missed slot) and delete, then returns to the list or the task
 // page (form field "back", required). Refusals (a conflict, a bad slot) are
@@ -186,6 +196,7 @@ func (s *schedulePages) adminScheduleAction(c echo.Context) error {
 	if !scheduleActions[action] {
 		return apperr.NotFoundf("unknown action %q", action)
 	}
+	s.markOwner(c, id)
 	// Every action form says where to return; a body without it is not
 	// one of our forms and changes nothing.
 	back := c.FormValue("back")

@@ -82,9 +82,10 @@ func (s *todoPages) adminTodos(c echo.Context) error {
 
 // adminTodoAdd puts an item on an agent's list; errors come back inline.
 func (s *todoPages) adminTodoAdd(c echo.Context) error {
-	_, err := s.schedule.Todos().Add(c.Request().Context(), schedule.TodoInput{AgentID: c.FormValue("agent"),
+	td, err := s.schedule.Todos().Add(c.Request().Context(), schedule.TodoInput{AgentID: c.FormValue("agent"),
 		MemberID: c.FormValue("member"), Text: c.FormValue("text"), CreatedBy: schedule.ByUser})
 	if err == nil {
+		httpkit.Owner(c, td.MemberID)
 		return c.Redirect(http.StatusSeeOther, "/admin/todos")
 	}
 	values := httpkit.FormValues(c, "agent", "member", "text")
@@ -120,6 +121,9 @@ func (s *todoPages) adminTodoAction(c echo.Context) error {
 	show := c.FormValue("show")
 	if todoShow(show) != show {
 		return apperr.Invalidf("incomplete form: reload the page and try again")
+	}
+	if td, err := s.schedule.Todos().Get(ctx, id); err == nil { // read before a delete
+		httpkit.Owner(c, td.MemberID)
 	}
 	switch action {
 	case "complete":

@@ -173,6 +173,7 @@ func (s *workflowPages) adminWorkflowStart(c echo.Context) error {
 	if member == "" {
 		return s.renderWorkflows(c, http.StatusBadRequest, adminview.Notice{Text: "Choose a member.", Error: true})
 	}
+	httpkit.Owner(c, member)
 	r, err := s.workflows.Start(c.Request().Context(), workflow.StartRequest{Workflow: id, Member: member,
 		Trigger: workflow.TriggerManual})
 	if err != nil {
@@ -249,6 +250,9 @@ func (s *workflowPages) adminWorkflowAction(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	wf := s.workflows
+	if r, err := wf.Get(ctx, id); err == nil {
+		httpkit.Owner(c, r.Member)
+	}
 	action := c.Param("action")
 	switch action {
 	case "resume":

@@ -71,6 +71,7 @@ func (h agents) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
 	if len(errs) > 0 {
 		return agent.FreeformRequest{}, apperr.FieldErrors(errs)
 	}
+	httpkit.Owner(c, strings.TrimSpace(b.Member))
 	return agent.FreeformRequest{Agent: c.Param("agent"), Member: b.Member, Message: b.Message,
 		ThreadID: b.ThreadID, Trigger: agent.TriggerAPI}, nil
 }
@@ -149,6 +150,7 @@ func (h agents) assignmentRun(c echo.Context) error {
 	case !b.All && b.Member == "":
 		return apperr.FieldErrors(map[string]string{"member": `is required (or "all": true for every member)`})
 	}
+	httpkit.Owner(c, b.Member) // "" with all: the reply holds every member's runs
 	ctx := c.Request().Context()
 	orch := h.agents
 	var runs []agent.Run

@@ -52,6 +52,7 @@ func (h tasks) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	httpkit.Owner(c, t.MemberID)
 	return c.JSON(http.StatusCreated, map[string]any{"task": t})
 }
 

@@ -80,6 +80,7 @@ func (h threads) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	httpkit.Owner(c, member)
 	t, err := agents.CreateThread(c.Request().Context(), c.Param("agent"), member, b.Title)
 	if err != nil {
 		return err
@@ -155,6 +156,7 @@ func (h threads) message(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	httpkit.Owner(c, t.Member)
 	run, err := agents.StartFreeform(ctx, agent.FreeformRequest{Agent: t.Agent, Member: t.Member, Message: b.Content,
 		ThreadID: t.ID, Trigger: agent.TriggerAPI, Chat: true})
 	if err != nil {

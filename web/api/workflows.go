@@ -60,6 +60,7 @@ func (h workflows) start(c echo.Context) error {
 	if len(b.Input) > 0 && b.Input[0] != '{' {
 		return apperr.FieldErrors(map[string]string{"input": "must be a JSON object"})
 	}
+	httpkit.Owner(c, b.Member)
 	run, err := wf.Start(c.Request().Context(), workflow.StartRequest{Workflow: c.Param("id"), Member: b.Member,
 		Input: b.Input, Trigger: workflow.TriggerAPI})
 	if err != nil {
@@ -164,6 +165,7 @@ func (h workflows) resume(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	httpkit.Owner(c, run.Member)
 	return c.JSON(http.StatusOK, run)
 }
 

@@ -165,6 +165,7 @@ func (h *contentPages) contentDone(c echo.Context) error {
 	if member == "" {
 		return apperr.FieldErrors(map[string]string{"m": "choose who did it"})
 	}
+	httpkit.Owner(c, member)
 	it, err := h.catalog.Get(ctx, c.FormValue("id"))
 	if err != nil {
 		return err
