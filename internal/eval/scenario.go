@@ -390,6 +390,7 @@ func (sc *Scenario) prepare() error {
 		if err := sc.Expect[i].check(); err != nil {
 			return fmt.Errorf("expect[%d] (%s): %w", i, sc.Expect[i].Check, err)
 		}
+		sc.Expect[i].setToday(sc.today)
 	}
 	if len(sc.Catalog.Add) > 0 && !json.Valid(sc.Catalog.Add) {
 		return errors.New("catalog.add is not JSON")
