@@ -56,7 +56,7 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	}
 	v.Questioned = questioned(b.Weight.Readings, kept, now, u, c.loc)
 	v.Plateau = plateau(kept, now)
-	v.MovingAway = movingAway(v, u)
+	v.MovingAway = movingAway(v, u, kept, now)
 	return v, nil
 }
 

@@ -422,7 +422,7 @@ func (e *Expectation) claim(d *dashboard.Document, catalog map[string]content.It
 	case e.Absent && len(hits) > 0:
 		return field + " states " + strings.Join(hits, "; ")
 	case !e.Absent && len(hits) == 0:
-		return fmt.Sprintf("%s does not state %s: %q", field, e.factLabel(), clip(text, 300))
+		return fmt.Sprintf("%s does not state %s: %q", field, e.factLabel(), clip(fieldText(d, field), 300))
 	}
 	return ""
 }
