@@ -223,6 +223,9 @@ func injuriesSaid(mem *agent.Memory, updates []Update) map[string]string {
 
 // injuryLines are the injuries as the member said them, sorted.
 func (p *planner) injuryLines() []string {
+	if p.g.mutant == MutantIgnoreInjuries {
+		return nil
+	}
 	var out []string
 	for _, v := range injuriesSaid(p.mem, p.g.Updates) {
 		v, _, _ = strings.Cut(v, " (said")

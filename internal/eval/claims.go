@@ -140,7 +140,7 @@ func maskTitles(text string, catalog map[string]content.Item) string {
 // your goal") does not count.
 var stanceWords = map[string]string{
 	// Yesterday's calories against the target.
-	"over_target":  `\b(over|above|beyond|exceeded|past) (your |the )?(daily )?(calorie |kcal |energy )?(target|goal|budget|limit)|\bwent over\b|\bovershot\b|\bsurplus\b|\bmore than (your|the) (calorie |daily )?(target|budget)|\bkcal (over|above)|\btoo many calories`,
+	"over_target":  `\b(over|above|beyond|exceeded|past) (your |the )?(?:[^.;:,]|,\d){0,25}?\b(target|budget|limit)\b|\bwent over\b|\bovershot\b|\bsurplus\b|\bmore than (your|the) (calorie |daily )?(target|budget)|\bkcal (over|above)|\btoo many calories`,
 	"on_target":    `\b(on|right on|hit|met|within|at) (your |the )?(calorie |kcal )?target|\bhit your calorie`,
 	"under_target": `\b(under|below|short of) (your |the )?(daily )?(calorie |kcal |protein )?(target|goal)|\bfell short\b`,
 	// The weight trend against the goal weight.

@@ -47,6 +47,22 @@
 // for what must never be said in any words (another member's figures,
 // a body-composition claim without a scan).
 //
+// Two self-checks keep the checks honest (hearth eval --paraphrases
+// --mutants; TestParaphrasesPassAndWrongFactsFail, TestCoachMutantsAreKilled):
+//
+//   - a scenario's paraphrase (Scenario.Paraphrase) is the built-in
+//     coach's plan with its words written another way, stating the same
+//     facts; a scripted model serves it through the real client
+//     (RunParaphrases) and it must pass, while the same plan with one
+//     wrong fact (Paraphrase.Wrong) must fail the eval: a scenario check,
+//     or the numbers grader on the reply the coach's validation rejected;
+//   - a mutant (coach.Mutant) is the heuristic coach with one judgement
+//     switched off (injuries, body areas, recovery days, the unit, a
+//     passed goal date, logged program sessions, …); RunMutants runs each
+//     and the mutation score says how many some scenario kills. A
+//     scenario names the mutants it must kill in its covers
+//     ("mutant:ignore-injuries").
+//
 // An expectation (or a generic grader, Scenario.KnownGaps) marked as a
 // known gap is one the heuristic coach is not yet designed to meet: it is
 // reported (gap, or gap_met once it holds) and excuses the heuristic's
