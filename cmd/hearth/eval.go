@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"hearth/internal/agent/definition"
@@ -55,6 +56,8 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 	defVersion := fs.String("definition-version", "", "run the coach's definition version N (or \"current\") from HEARTH_DB, e.g. a draft")
 	judgeModel := fs.String("judge-model", "", "also score tone and helpfulness with this model on the configured endpoint (reported separately)")
 	verbose := fs.Bool("v", false, "print why each failing check failed")
+	mutants := fs.Bool("mutants", false, "also run every broken heuristic coach (one judgement off each) on the scenarios: the mutation score; a survivor fails the run")
+	paraphrases := fs.Bool("paraphrases", false, "also run the scenarios' paraphrase plans through a scripted model: each must pass, each with its wrong fact must fail")
 	var th eval.Thresholds
 	fs.Func("min-designed", "fail below this designed pass rate, 0-1 (checks not marked known_gap)", floatFlag(&th.MinDesignedPassRate))
 	fs.Func("min-pass", "fail below this pass rate, 0-1 (every check)", floatFlag(&th.MinPassRate))
@@ -152,6 +155,12 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "hearth eval:", err)
 		return 1
 	}
+	if err == nil && *paraphrases {
+		err = runParaphrases(ctx, cfg, scenarios, rep, opts)
+	}
+	if err == nil && *mutants {
+		err = runMutants(ctx, cfg, scenarios, rep, opts, stderr)
+	}
 	eval.PrintTable(stdout, rep)
 	if *verbose {
 		printFailures(stdout, rep)
@@ -183,6 +192,61 @@ func runEval(args []string, getenv func(string) string, stdout, stderr io.Writer
 		return 1
 	}
 	return 0
+}
+
+// heuristicFactory builds instances with the heuristic coach whatever
+// model is configured.
+func heuristicFactory(cfg app.Config) eval.Factory {
+	cfg.OpenAIKey, cfg.OpenAIBaseURL = "", ""
+	return app.EvalFactory(cfg, nil, nil, nil)
+}
+
+// heuristicBase is rep when the heuristic coach wrote it, else a
+// heuristic run of the scenarios: what mutants and paraphrases compare
+// with.
+func heuristicBase(ctx context.Context, cfg app.Config, scenarios []*eval.Scenario, rep *eval.Report, opts eval.Options) (*eval.Report, error) {
+	if rep.Runtime == eval.RuntimeHeuristic {
+		return rep, nil
+	}
+	o := opts
+	o.Factory, o.Judge, o.Progress, o.Definition = heuristicFactory(cfg), nil, nil, nil
+	return eval.Run(ctx, scenarios, o)
+}
+
+// runParaphrases adds the paraphrase check to rep.
+func runParaphrases(ctx context.Context, cfg app.Config, scenarios []*eval.Scenario, rep *eval.Report, opts eval.Options) error {
+	base, err := heuristicBase(ctx, cfg, scenarios, rep, opts)
+	if err != nil {
+		return err
+	}
+	o := opts
+	o.Judge, o.Progress = nil, nil
+	rep.Paraphrases, err = eval.RunParaphrases(ctx, scenarios, base, func(url string) eval.Factory {
+		c := cfg
+		c.OpenAIKey, c.OpenAIBaseURL, c.Model = "", url, eval.ScriptedModelName
+		return app.EvalFactory(c, nil, nil, nil)
+	}, o)
+	return err
+}
+
+// runMutants adds the mutation score to rep: every mutant on every
+// scenario, with a progress line.
+func runMutants(ctx context.Context, cfg app.Config, scenarios []*eval.Scenario, rep *eval.Report, opts eval.Options, stderr io.Writer) error {
+	base, err := heuristicBase(ctx, cfg, scenarios, rep, opts)
+	if err != nil {
+		return err
+	}
+	o := opts
+	o.Factory, o.Definition = heuristicFactory(cfg), nil
+	all := coach.Mutants()
+	bar := eval.NewBar(stderr, isTerminal(stderr))
+	var done atomic.Int64 // scenarios of every mutant, from the runs' goroutines
+	total := len(all) * len(scenarios)
+	rep.Mutation, err = eval.RunMutants(ctx, scenarios, all, nil, o, base, func(_ coach.Mutant, _, _ int, r eval.ScenarioResult) {
+		bar.Update(int(done.Add(1)), total, r)
+	})
+	bar.Finish()
+	return err
 }
 
 func floatFlag(dst **float64) func(string) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,33 @@ func TestEvalWithAScriptedModelMissesItsThresholds(t *testing.T) {
 	}
 	if code := runEval([]string{"--compare", heur, heur}, evalEnv(dir, nil), &out, &errOut); code != 0 {
 		t.Fatalf("comparing a report with itself: exit %d", code)
+	}
+}
+
+// TestEvalReportsTheSelfChecks: --paraphrases and --mutants add the
+// paraphrase check and the mutation score to the table and the report; on
+// one scenario only the mutant it targets is killed, so the survivors fail
+// the run.
+func TestEvalReportsTheSelfChecks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	var out, errOut bytes.Buffer
+	code := runEval([]string{"--scenario", "^over-calorie-target$", "--mutants", "--paraphrases", "--out", path},
+		evalEnv(dir, nil), &out, &errOut)
+	n := len(coach.Mutants())
+	if code != 1 || !strings.Contains(errOut.String(), fmt.Sprintf("threshold missed: mutation score 1/%d killed", n)) {
+		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	for _, want := range []string{fmt.Sprintf("mutation score        1/%d killed", n),
+		"ignore-calorie-target      killed by 1: over-calorie-target (stance stance=over_target)", "ignore-injuries            SURVIVED",
+		"paraphrases           1/1 pass in other words; 1/1 with one wrong fact fail"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	r, err := eval.ReadReport(path)
+	if err != nil || r.Mutation == nil || r.Mutation.Killed != 1 || r.Paraphrases == nil || r.Paraphrases.Caught != 1 {
+		t.Fatalf("report: %v, %+v, %+v", err, r.Mutation, r.Paraphrases)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"hearth/internal/agent/llm"
 	"hearth/internal/backup"
 	"hearth/internal/buildinfo"
+	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/devices"
@@ -92,6 +93,9 @@ type buildOptions struct {
 	// profiles is what was learned about the model endpoint, shared (nil:
 	// the instance's own database).
 	profiles llm.ProfileStore
+	// mutant breaks one judgement of the heuristic coach (the eval's
+	// mutation score; coach.Mutant).
+	mutant coach.Mutant
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {

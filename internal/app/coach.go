@@ -20,7 +20,7 @@ import (
 // first start. Definitions run on the same orchestrator as the coach.
 func (a *App) registerAgents(ctx context.Context) error {
 	deps := coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
-		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log}
+		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log, Mutant: a.opts.mutant}
 	box, err := agent.NewToolbox(coach.Toolset(deps)...)
 	if err != nil {
 		return fmt.Errorf("app: coach tools: %w", err)

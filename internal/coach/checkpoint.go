@@ -13,8 +13,8 @@ import (
 // gatheredCheckpoint is Gathered as the daily-dashboard workflow stores it
 // between its steps: the JSON the prompt and the input hash see, plus the
 // fields that JSON leaves out. What can be derived again (the civil date,
-// the rotation seed, the numbers the coach may quote, the menu by id) is
-// derived on decode, the same way gather derives it.
+// the rotation seed, the numbers the coach may quote, the menu by id, the
+// eval's mutant) is derived on decode, the same way gather derives it.
 type gatheredCheckpoint struct {
 	Gathered json.RawMessage   `json:"gathered"`
 	Now      time.Time         `json:"now"`
@@ -74,7 +74,7 @@ func (a *DailyDashboard) DecodeGathered(_ context.Context, raw json.RawMessage) 
 	}
 	g.now, g.stateID, g.base, g.Program = cp.Now, cp.StateID, cp.Base.in(), cp.Program.in()
 	g.Prompts.latestAt = cp.LatestAt
-	g.civil, g.loc = civilDate(g.now, a.c.loc), a.c.loc
+	g.civil, g.loc, g.mutant = civilDate(g.now, a.c.loc), a.c.loc, a.c.mutant
 	g.seed = int(g.civil.Unix()/86400) + salt(g.Member.ID)
 	g.byID = make(map[string]content.MenuEntry, len(g.Menu))
 	for _, e := range g.Menu {

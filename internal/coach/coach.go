@@ -48,6 +48,9 @@ type Deps struct {
 	Now func() time.Time
 	// Logger receives warnings (nil discards).
 	Logger *slog.Logger
+	// Mutant breaks one judgement of the heuristic coach, for the eval's
+	// mutation score only (see Mutant); "" is the coach as it is.
+	Mutant Mutant
 }
 
 // core is Deps with defaults applied; tools and the assignment share it.
@@ -63,6 +66,7 @@ type core struct {
 	log    *slog.Logger
 	msgs   Messenger
 	shape  ShapeFunc
+	mutant Mutant
 }
 
 // ShapeFunc shapes one daily run from the coach's definition.
@@ -80,7 +84,7 @@ func newCore(d Deps) *core {
 		panic("coach: Deps.Dashboards is required")
 	}
 	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
-		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape}
+		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape, mutant: d.Mutant}
 	if c.loc == nil {
 		c.loc = time.UTC
 	}

@@ -82,6 +82,7 @@ type Gathered struct {
 	byID    map[string]content.MenuEntry
 	stateID int64 // the program state the updates apply to (0 = none)
 	base    ProgramView
+	mutant  Mutant // the eval's broken coach (Deps.Mutant)
 }
 
 // call runs a read tool through the toolbox and checks its result type.
@@ -109,7 +110,7 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 		return nil, err
 	}
 	now := c.clock(env.Scope)
-	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: m.Unit, Sex: m.Sex}, Date: dateOf(now, c.loc),
+	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: c.memberUnit(m.Unit), Sex: m.Sex}, Date: dateOf(now, c.loc),
 		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc), loc: c.loc}
 	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
 	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
@@ -148,13 +149,16 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	if g.Memos, err = call[[]MemoLine](ctx, env, "get_voice_memos", map[string]any{"days": memoLookbackDays}); err != nil {
 		return nil, err
 	}
+	c.mutateFacts(g)
 	if err := c.interpret(ctx, g, env.Memory); err != nil {
 		return nil, err
 	}
 	g.Safety = safetyOf(g, injuriesSaid(env.Memory, g.Updates))
+	g.mutateSafety()
 	g.careForGoals()
 	g.buildMenu(menu.Items)
 	g.Gaps = gapsOf(g)
+	g.mutateGaps()
 	if g.facts, err = collectNumbers(g); err != nil {
 		return nil, err
 	}

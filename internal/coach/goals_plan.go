@@ -90,6 +90,9 @@ type missedGoal struct {
 
 // missedGoals are the active goals whose target date is before today.
 func (g *Gathered) missedGoals() []missedGoal {
+	if g.mutant == MutantIgnoreGoalDate {
+		return nil
+	}
 	var out []missedGoal
 	for _, x := range g.Goals.Goals {
 		if x.Status != "active" || x.TargetDate == "" {

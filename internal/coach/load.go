@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"hearth/internal/content"
 	"hearth/internal/dashboard/board"
@@ -27,12 +28,23 @@ const (
 	restartMaxMinutes = 25
 )
 
-// hardTypes are the workout types that count as hard sessions.
-var hardTypes = []string{content.KindHIIT, content.KindStrength, "crossfit", "run", "running", "tabata", "bootcamp", "weights"}
+// hardWords are words of the workout types that count as hard sessions,
+// whatever else the type says ("spin class", "Boxing", "hill sprints"):
+// intervals, lifting, running, combat sports, indoor cycling, circuits.
+var hardWords = []string{content.KindHIIT, content.KindStrength, "crossfit", "run", "running", "tabata", "bootcamp", "weights",
+	"lifting", "powerlifting", "weightlifting", "sprint", "sprints", "intervals", "interval", "circuit", "circuits", "boxing",
+	"kickboxing", "mma", "spin", "spinning", "hyrox", "plyometrics", "plyo"}
 
 // isHard reports whether a workout was a hard session.
 func isHard(w health.Workout) bool {
-	return slices.Contains(hardTypes, strings.ToLower(strings.TrimSpace(w.Type))) || w.DurationMin >= hardMinutes
+	for _, word := range strings.FieldsFunc(strings.ToLower(w.Type), func(r rune) bool {
+		return !unicode.IsLetter(r)
+	}) {
+		if slices.Contains(hardWords, word) {
+			return true
+		}
+	}
+	return w.DurationMin >= hardMinutes
 }
 
 // hardDaysInARow counts the days in a row, ending today (or yesterday when
@@ -100,8 +112,11 @@ const (
 	plateauMinReadings = 4
 	plateauMinSpan     = 10
 	// AwayKg: a 30-day trend change this large away from the goal is said
-	// plainly.
-	AwayKg = 0.5
+	// plainly. Without a trend 30 days back (a member weighing in for less
+	// than a month), the least-squares change of the raw readings of the
+	// last 30 days says it, once they span awayMinSpan days.
+	AwayKg      = 0.5
+	awayMinSpan = 14
 )
 
 // plateau reports whether the raw readings of the last PlateauDays are
@@ -109,20 +124,38 @@ const (
 // PlateauBandKg (a steady slow loss is not a plateau; one noisy day does
 // not break one).
 func plateau(rs []health.WeightReading, now time.Time) bool {
-	from := now.AddDate(0, 0, -PlateauDays)
+	f := fitReadings(rs, now, PlateauDays)
+	if f.n < plateauMinReadings || f.hi-f.lo > PlateauBandKg || f.span < plateauMinSpan {
+		return false
+	}
+	return f.ok && math.Abs(f.slope*7) < PlateauKgPerWeek
+}
+
+// fit is the least-squares line through the raw readings of a window.
+type fit struct {
+	n           int
+	span, slope float64 // days between the first and last reading; kg a day
+	lo, hi      float64
+	ok          bool // the slope exists (two readings on different days)
+}
+
+// fitReadings fits the readings of the last days days up to now.
+func fitReadings(rs []health.WeightReading, now time.Time, days int) fit {
+	from := now.AddDate(0, 0, -days)
 	var xs, ys []float64
-	lo, hi := math.Inf(1), math.Inf(-1)
+	f := fit{lo: math.Inf(1), hi: math.Inf(-1)}
 	for _, r := range rs {
 		if r.MeasuredAt.Before(from) || r.MeasuredAt.After(now) {
 			continue
 		}
 		xs = append(xs, r.MeasuredAt.Sub(from).Hours()/24)
 		ys = append(ys, r.WeightKg)
-		lo, hi = math.Min(lo, r.WeightKg), math.Max(hi, r.WeightKg)
+		f.lo, f.hi = math.Min(f.lo, r.WeightKg), math.Max(f.hi, r.WeightKg)
 	}
-	if len(xs) < plateauMinReadings || hi-lo > PlateauBandKg || slices.Max(xs)-slices.Min(xs) < plateauMinSpan {
-		return false
+	if f.n = len(xs); f.n == 0 {
+		return f
 	}
+	f.span = slices.Max(xs) - slices.Min(xs)
 	var mx, my float64
 	for i := range xs {
 		mx, my = mx+xs[i], my+ys[i]
@@ -133,15 +166,28 @@ func plateau(rs []health.WeightReading, now time.Time) bool {
 		sxy += (xs[i] - mx) * (ys[i] - my)
 		sxx += (xs[i] - mx) * (xs[i] - mx)
 	}
-	return sxx > 0 && math.Abs(sxy/sxx*7) < PlateauKgPerWeek
+	if sxx > 0 {
+		f.slope, f.ok = sxy/sxx, true
+	}
+	return f
 }
 
-// movingAway reports a 30-day trend moving away from the goal weight.
-func movingAway(w WeightView, u health.Unit) bool {
-	if w.Goal.Goal == nil || w.Current == nil || w.Change30d == nil {
+// movingAway reports a trend moving away from the goal weight: the 30-day
+// trend change, or without one the fitted change of the readings of the
+// last 30 days (at least plateauMinReadings, spanning awayMinSpan days).
+func movingAway(w WeightView, u health.Unit, rs []health.WeightReading, now time.Time) bool {
+	if w.Goal.Goal == nil || w.Current == nil {
 		return false
 	}
-	ch := u.ToKg(*w.Change30d)
+	var ch float64
+	switch f := fitReadings(rs, now, 30); {
+	case w.Change30d != nil:
+		ch = u.ToKg(*w.Change30d)
+	case f.ok && f.n >= plateauMinReadings && f.span >= awayMinSpan:
+		ch = f.slope * f.span
+	default:
+		return false
+	}
 	if *w.Goal.Goal < *w.Current {
 		return ch >= AwayKg
 	}

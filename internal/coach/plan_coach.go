@@ -118,7 +118,8 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 func (p *planner) overCalories() bool {
 	g := p.g
 	c := g.Yesterday.VsTargets.Calories
-	return c.Percent != nil && *c.Percent > overCaloriesPct && !g.Safety.NoWeightLossPush && !g.goalAbove()
+	return c.Percent != nil && *c.Percent > overCaloriesPct && !g.Safety.NoWeightLossPush && !g.goalAbove() &&
+		g.mutant != MutantIgnoreCalorieTarget
 }
 
 // todayLine says what today holds.

@@ -208,7 +208,7 @@ func (p *planner) lighter(e content.MenuEntry) *content.MenuEntry {
 // already chosen (light ones only on rest days or when the member takes it
 // easy).
 func (p *planner) differentKind(e content.MenuEntry, chosen []dashboard.ContentRef) *content.MenuEntry {
-	easy := p.takeItEasy() || p.g.Program.Today == string(program.DayRest)
+	easy := (p.takeItEasy() && p.g.mutant != MutantAnyAlternate) || p.g.Program.Today == string(program.DayRest)
 	taken := map[string]bool{e.Kind: true}
 	for _, r := range chosen {
 		if x, ok := p.g.byID[r.ContentID]; ok {

@@ -95,10 +95,27 @@ const keyInjury = "injury:"
 
 const bodyParts = `knee|knees|back|lower back|shoulder|shoulders|ankle|ankles|hip|hips|wrist|wrists|neck|elbow|elbows|hamstring|hamstrings|calf|calves|foot|feet|achilles|groin`
 
+// conditions are what people call an injury or a joint condition, after the
+// part ("knee surgery", "back pain") or before it ("arthritis in both
+// knees", "surgery on my left knee").
+const conditions = `surgery|operation|replacement|reconstruction|arthritis|osteoarthritis|tendinitis|tendonitis|bursitis|` +
+	`fracture|tear|sprain|strain|injury|pain|problems?|issues?`
+
+// namedConditions name an injury without its body part; each loads the
+// part it belongs to.
+var namedConditions = map[string]string{
+	"slipped disc": "back", "herniated disc": "back", "bulging disc": "back", "prolapsed disc": "back", "sciatica": "back",
+	"torn acl": "knee", "acl tear": "knee", "torn meniscus": "knee", "meniscus tear": "knee", "runner's knee": "knee",
+	"rotator cuff": "shoulder", "frozen shoulder": "shoulder", "tennis elbow": "elbow", "golfer's elbow": "elbow",
+	"carpal tunnel": "wrist", "plantar fasciitis": "foot", "whiplash": "neck",
+}
+
 var (
-	reInjury = regexp.MustCompile(`\b(?:(bad|sore|injured|hurt|hurting|painful|stiff|weak|dodgy|tweaked|pulled|sprained|strained|broken|twisted)\s+(?:my\s+)?)((?:left|right)\s+)?(` + bodyParts + `)\b` +
-		`|\b(?:my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is\s+|has\s+been\s+|keeps\s+)?(hurts|hurting|injury|injured|pain|aches|aching|is\s+sore|problems?)\b`)
-	reHealed = regexp.MustCompile(`\b((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is|feels|'s|is\s+feeling|has)\s+(?:much\s+|a\s+lot\s+)?(better|fine|healed|ok|okay|good|great|back\s+to\s+normal)\b` +
+	reInjury = regexp.MustCompile(`\b(?:(bad|sore|injured|hurt|hurting|painful|stiff|weak|dodgy|tweaked|pulled|sprained|strained|broken|twisted|arthritic)\s+(?:my\s+)?)((?:left|right)\s+)?(` + bodyParts + `)\b` +
+		`|\b(?:my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is\s+|has\s+been\s+|keeps\s+)?(hurts|hurting|injured|aches|aching|is\s+sore|` + conditions + `)\b`)
+	reInjuryIn = regexp.MustCompile(`\b(` + conditions + `)\s+(?:in|on|of|to)\s+(?:my\s+|both\s+|the\s+|each\s+|both\s+my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\b`)
+	reNamed    = regexp.MustCompile(`\b(` + namedAlt() + `)\b`)
+	reHealed   = regexp.MustCompile(`\b((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is|feels|'s|is\s+feeling|has)\s+(?:much\s+|a\s+lot\s+)?(better|fine|healed|ok|okay|good|great|back\s+to\s+normal)\b` +
 		`|\bno\s+more\s+((?:left|right)\s+)?(` + bodyParts + `)\s+pain\b`)
 )
 
@@ -143,23 +160,43 @@ func injuries(text, day, note string, known []string) []Update {
 			}
 		}
 	}
-	for _, m := range reInjury.FindAllStringSubmatch(low, -1) {
-		var side, part, phrase string
-		if m[3] != "" {
-			side, part, phrase = m[2], m[3], strings.TrimSpace(m[1]+" "+m[2]+m[3])
-		} else {
-			side, part, phrase = m[4], m[5], strings.TrimSpace("sore "+m[4]+m[5])
-			if m[6] != "" && !strings.Contains(m[6], "sore") {
-				phrase = strings.TrimSpace(m[4]+m[5]) + " " + strings.Fields(m[6])[0]
-			}
-		}
+	said := map[string]bool{}
+	keep := func(side, part, phrase string) {
 		key := injuryKey(side, part)
-		if healed[key] {
-			continue
+		if healed[key] || said[key] {
+			return
 		}
+		said[key] = true
 		out = append(out, memoryUpdate(key, phrase+" (said "+day+")", 0, note))
 	}
+	for _, m := range reInjury.FindAllStringSubmatch(low, -1) {
+		if m[3] != "" {
+			keep(m[2], m[3], strings.TrimSpace(m[1]+" "+m[2]+m[3]))
+			continue
+		}
+		phrase := strings.TrimSpace("sore " + m[4] + m[5])
+		if m[6] != "" && !strings.Contains(m[6], "sore") {
+			phrase = strings.TrimSpace(m[4]+m[5]) + " " + strings.Fields(m[6])[0]
+		}
+		keep(m[4], m[5], phrase)
+	}
+	for _, m := range reInjuryIn.FindAllStringSubmatch(low, -1) {
+		keep(m[2], m[3], m[0]) // "arthritis in both knees"
+	}
+	for _, m := range reNamed.FindAllStringSubmatch(low, -1) {
+		keep("", namedConditions[m[1]], m[1]) // "slipped disc": the back
+	}
 	return out
+}
+
+// namedAlt is the named conditions as a pattern, longest first.
+func namedAlt() string {
+	names := make([]string, 0, len(namedConditions))
+	for n := range namedConditions {
+		names = append(names, regexp.QuoteMeta(n))
+	}
+	sort.Slice(names, func(i, j int) bool { return len(names[i]) > len(names[j]) })
+	return strings.Join(names, "|")
 }
 
 // injuriesSaid are the injuries memory (or this run's updates) holds: key
@@ -186,6 +223,9 @@ func injuriesSaid(mem *agent.Memory, updates []Update) map[string]string {
 
 // injuryLines are the injuries as the member said them, sorted.
 func (p *planner) injuryLines() []string {
+	if p.g.mutant == MutantIgnoreInjuries {
+		return nil
+	}
 	var out []string
 	for _, v := range injuriesSaid(p.mem, p.g.Updates) {
 		v, _, _ = strings.Cut(v, " (said")

@@ -24,6 +24,15 @@ func TestInjuriesInWhatWasSaid(t *testing.T) {
 		{"My knee is fine now", nil, nil},
 		{"the left knee is much better now", []string{"injury:left-knee", "injury:back"}, []string{"forget:injury:left-knee="}},
 		{"no more back pain!", []string{"injury:left-knee", "injury:back"}, []string{"forget:injury:back="}},
+		// Other words for the same thing: a condition after or before the
+		// part, or an injury named without its part.
+		{"I had knee surgery in October", nil, []string{"remember:injury:knee=knee surgery (said d)"}},
+		{"I've got arthritis in both knees, so go easy", nil, []string{"remember:injury:knee=arthritis in both knees (said d)"}},
+		{"surgery on my left knee last year", nil, []string{"remember:injury:left-knee=surgery on my left knee (said d)"}},
+		{"new hip replacement!", nil, []string{"remember:injury:hip=hip replacement (said d)"}},
+		{"a slipped disc, no heavy lifting", nil, []string{"remember:injury:back=slipped disc (said d)"}},
+		{"my tennis elbow is acting up", nil, []string{"remember:injury:elbow=tennis elbow (said d)"}},
+		{"I'm back on track after a week away", nil, nil},
 	} {
 		var got []string
 		for _, u := range injuries(c.text, "d", "", c.known) {

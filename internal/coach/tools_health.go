@@ -38,6 +38,7 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	// The dashboard board's weight figures: a weigh-in far from the trend
 	// that a member saved anyway (a typo) is never taken for their current
 	// weight, and the texts are the ones the kiosk shows.
+	m.Unit = c.memberUnit(m.Unit)
 	b := board.Board{Member: m, Unit: m.Unit.Normalize(), Now: now, Loc: c.loc, Weight: board.WeightOf(m, rs, now, c.loc)}
 	kept, tr := b.Weight.Plausible, b.Weight.Trend
 	u := tr.Unit
@@ -56,7 +57,7 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 	}
 	v.Questioned = questioned(b.Weight.Readings, kept, now, u, c.loc)
 	v.Plateau = plateau(kept, now)
-	v.MovingAway = movingAway(v, u)
+	v.MovingAway = movingAway(v, u, kept, now)
 	return v, nil
 }
 

@@ -149,7 +149,7 @@ func TestCheckpointKnowsEveryPrivateField(t *testing.T) {
 	handled := []string{
 		"Gathered.now", "Gathered.civil", "Gathered.loc", "Gathered.seed", "Gathered.facts", "Gathered.byID", "Gathered.stateID", "Gathered.base",
 		"ProgramView.stateID", "ProgramView.updatedAt", "ProgramView.anchorDate", "ProgramView.anchorDay", "ProgramView.days",
-		"PromptsView.latestAt",
+		"PromptsView.latestAt", "Gathered.mutant",
 	}
 	seen := map[reflect.Type]bool{}
 	var found []string

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/content"
@@ -25,13 +27,15 @@ const (
 	// not_kinds none; min/max length.
 	CheckPlaylist = "playlist"
 	// CheckNoContent: no pick (Up Next, alternates, playlist) has any of
-	// tags, kinds, ids or a title matching pattern.
+	// tags, kinds, ids, areas (body areas it loads, from the catalog's
+	// metadata or its kind) or a title matching pattern.
 	CheckNoContent = "no_content"
 	// CheckOffers: Up Next or an alternate is one of ids, of one of kinds,
 	// has one of tags, or belongs to program.
 	CheckOffers = "offers"
-	// CheckCTA: a CTA of type / action / message (pattern) is there, or
-	// with absent none is.
+	// CheckCTA: a CTA of type / action / message (pattern) / subject
+	// (record, record_day, macro: what answers it) is there, or with
+	// absent none is.
 	CheckCTA = "cta"
 	// CheckCTACount: min/max calls to action.
 	CheckCTACount = "cta_count"
@@ -41,8 +45,31 @@ const (
 	// CheckPromptCount: min/max prompts.
 	CheckPromptCount = "prompt_count"
 	// CheckMentions: field's text matches pattern, or with absent does not.
-	// Fields: briefing, feedback, cta, prompts, coach (all of them).
+	// Fields: briefing, feedback, cta, prompts, coach (all of them). For
+	// what a plan states, use the fact checks below: a pattern written
+	// from one coach's sentence fails every other wording of the fact.
 	CheckMentions = "mentions"
+	// CheckFigure: a sentence of field (default coach) states number in
+	// unit (kg, lb, kcal, kj, g, days, weeks, sessions, min, %; written
+	// right after it, one word between allowed: "2 rest days"), equal at
+	// the precision written ("207 lb" states 206.8) or within tolerance;
+	// digits or a number word up to twenty. about: that sentence matches
+	// this pattern too. With absent and no number: no figure in unit.
+	CheckFigure = "figure"
+	// CheckDate: a sentence of field states date (YYYY-MM-DD) or the day
+	// in_days from today, within within_days, in any common format ("Mar
+	// 14", "14 March", "March 14th", "2026-03-14", "14/03", "Saturday",
+	// "tomorrow", "in 3 weeks"); with_year: the year is written. about as
+	// for figure.
+	CheckDate = "date"
+	// CheckEntity: a sentence of field names one of names (whole words,
+	// any case, a plural too) and, with day, that program day ("Day 4",
+	// "day four", "the fourth day", "session 4"); any_day: some day.
+	CheckEntity = "entity"
+	// CheckStance: field takes stance, one of a small vocabulary
+	// (StanceNames: over_target, toward_goal, away_from_goal, plateau,
+	// …), not negated just before ("not moving toward your goal").
+	CheckStance = "stance"
 	// CheckWords: field's text has at most max (at least min) words.
 	CheckWords = "words"
 	// CheckRun: the run's status, fallback reason (prefix) and model.
@@ -59,7 +86,8 @@ const (
 )
 
 var checkKinds = []string{CheckUpNext, CheckAlternates, CheckPlaylist, CheckNoContent, CheckOffers, CheckCTA, CheckCTACount,
-	CheckPrompt, CheckPromptCount, CheckMentions, CheckWords, CheckRun, CheckMemory, CheckProgram, CheckGoal}
+	CheckPrompt, CheckPromptCount, CheckMentions, CheckFigure, CheckDate, CheckEntity, CheckStance, CheckWords, CheckRun,
+	CheckMemory, CheckProgram, CheckGoal}
 
 // Runtimes an expectation can be limited to.
 const (
@@ -102,8 +130,27 @@ type Expectation struct {
 	Model      string   `json:"model,omitempty"`
 	Value      string   `json:"value,omitempty"`
 	Day        int      `json:"day,omitempty"`
+	Areas      []string `json:"areas,omitempty"`
+	Record     string   `json:"record,omitempty"`
+	RecordDay  string   `json:"record_day,omitempty"`
+	Macro      string   `json:"macro,omitempty"`
+	// Fact checks (claims.go).
+	Number     *float64 `json:"number,omitempty"`
+	Unit       string   `json:"unit,omitempty"`
+	Tolerance  float64  `json:"tolerance,omitempty"`
+	About      string   `json:"about,omitempty"`
+	Date       string   `json:"date,omitempty"`
+	InDays     *int     `json:"in_days,omitempty"`
+	WithinDays int      `json:"within_days,omitempty"`
+	WithYear   bool     `json:"with_year,omitempty"`
+	Names      []string `json:"names,omitempty"`
+	AnyDay     bool     `json:"any_day,omitempty"`
+	Stance     string   `json:"stance,omitempty"`
 
-	res map[string]*regexp.Regexp // compiled patterns by field
+	res   map[string]*regexp.Regexp // compiled patterns by field
+	names []*regexp.Regexp          // entity names
+	today time.Time                 // the scenario's planned day (setToday)
+	when  time.Time                 // a date check's date
 }
 
 var textFields = []string{"briefing", "feedback", "cta", "prompts", "coach"}
@@ -118,7 +165,7 @@ func (e *Expectation) check() error {
 	}
 	e.res = map[string]*regexp.Regexp{}
 	for name, p := range map[string]string{"context": e.Context, "message": e.Message, "option": e.Option,
-		"pattern": e.Pattern, "id": e.ID, "value": e.Value} {
+		"pattern": e.Pattern, "id": e.ID, "value": e.Value, "about": e.About} {
 		if p == "" || (name == "id" && e.Check != CheckMemory) {
 			continue
 		}
@@ -131,6 +178,11 @@ func (e *Expectation) check() error {
 	for _, k := range append(slices.Clone(e.Kinds), e.NotKinds...) {
 		if k != "*" && !content.ValidKind(k) {
 			return fmt.Errorf("kind %q is not a catalog kind", k)
+		}
+	}
+	for _, a := range e.Areas {
+		if !content.ValidArea(a) {
+			return fmt.Errorf("area %q: one of %s", a, strings.Join(content.Areas(), ", "))
 		}
 	}
 	need := func(ok bool, what string) error {
@@ -148,10 +200,12 @@ func (e *Expectation) check() error {
 			return need(e.Pattern != "", "pattern is required")
 		}
 		return need(e.Min != nil || e.Max != nil, "min or max is required")
+	case CheckFigure, CheckDate, CheckEntity, CheckStance:
+		return e.checkClaim()
 	case CheckCTACount, CheckPromptCount:
 		return need(e.Min != nil || e.Max != nil, "min or max is required")
 	case CheckNoContent:
-		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs) > 0 || e.Pattern != "", "tags, kinds, ids or pattern is required")
+		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs)+len(e.Areas) > 0 || e.Pattern != "", "tags, kinds, ids, areas or pattern is required")
 	case CheckOffers:
 		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs) > 0 || e.Program != "", "tags, kinds, ids or program is required")
 	case CheckRun:
@@ -194,6 +248,33 @@ func (e *Expectation) Label() string {
 	add("fallback", e.Fallback)
 	add("program", e.Program)
 	add("value", e.Value)
+	add("areas", strings.Join(e.Areas, ","))
+	add("record", e.Record)
+	add("record_day", e.RecordDay)
+	add("macro", e.Macro)
+	if e.Number != nil {
+		add("number", strconv.FormatFloat(*e.Number, 'f', -1, 64))
+	}
+	add("unit", e.Unit)
+	if e.Tolerance > 0 {
+		add("tolerance", strconv.FormatFloat(e.Tolerance, 'f', -1, 64))
+	}
+	add("date", e.Date)
+	if e.InDays != nil {
+		add("in_days", strconv.Itoa(*e.InDays))
+	}
+	if e.WithinDays > 0 {
+		add("within_days", strconv.Itoa(e.WithinDays))
+	}
+	if e.WithYear {
+		parts = append(parts, "with_year")
+	}
+	add("names", strings.Join(e.Names, "|"))
+	if e.AnyDay {
+		parts = append(parts, "any_day")
+	}
+	add("stance", e.Stance)
+	add("about", e.About)
 	if e.Min != nil {
 		add("min", fmt.Sprint(*e.Min))
 	}
@@ -266,6 +347,8 @@ func (e *Expectation) evaluate(d *dashboard.Document, catalog map[string]content
 		return count("prompts", len(d.Coach.Prompts), e.Min, e.Max)
 	case CheckMentions:
 		return e.mentions(d)
+	case CheckFigure, CheckDate, CheckEntity, CheckStance:
+		return e.claim(d, catalog)
 	case CheckWords:
 		return count("words in "+e.Field, len(strings.Fields(fieldText(d, e.Field))), e.Min, e.Max)
 	}
@@ -404,8 +487,18 @@ func (e *Expectation) noContent(d *dashboard.Document, catalog map[string]conten
 		for _, t := range it.Tags {
 			hit = hit || slices.Contains(e.Tags, t)
 		}
+		// The areas it loads as the coach reads them: the catalog's, or its
+		// kind's guess (an unknown id has none; GraderContent reports it).
+		loads := ""
+		if _, ok := catalog[c.ContentID]; ok {
+			for _, a := range it.Meta().Areas {
+				if slices.Contains(e.Areas, a) {
+					hit, loads = true, " loads the "+a
+				}
+			}
+		}
 		if hit {
-			bad = append(bad, path+" "+describe(c, catalog))
+			bad = append(bad, path+" "+describe(c, catalog)+loads)
 		}
 	})
 	if len(bad) > 0 {
@@ -442,7 +535,10 @@ func (e *Expectation) cta(d *dashboard.Document) string {
 	for _, c := range d.Coach.CTA {
 		s := fmt.Sprintf("%s/%s %q", c.Type, c.Action, c.Message)
 		seen = append(seen, s)
+		sub := c.Subject()
 		if (e.Type == "" || c.Type == e.Type) && (e.Action == "" || c.Action == e.Action) &&
+			(e.Record == "" || sub.Record == e.Record) && (e.RecordDay == "" || sub.Day == e.RecordDay) &&
+			(e.Macro == "" || sub.Macro == e.Macro) &&
 			(e.res["message"] == nil || e.res["message"].MatchString(c.Message)) {
 			hits = append(hits, s)
 		}

@@ -152,6 +152,8 @@ func TestScenarioFilesAreChecked(t *testing.T) {
 		"runtime":         {`{"title": "t", "covers": ["x"], "members": [{"id": "ada"}], "expect": [{"check": "cta_count", "max": 3, "runtime": "gpt"}]}`, "heuristic or model"},
 		"bad file name":   {valid, "file name"},
 		"duplicate ids":   {`{"title": "t", "covers": ["x"], "members": [{"id": "ada"}, {"id": "ada"}], "expect": [{"check": "cta_count", "max": 3}]}`, "unique"},
+		"unknown mutant":  {`{"title": "t", "covers": ["mutant:ignore-everything"], "members": [{"id": "ada"}], "expect": [{"check": "cta_count", "max": 3}]}`, "no such coach mutant"},
+		"paraphrase":      {`{"title": "t", "covers": ["x"], "members": [{"id": "ada"}], "expect": [{"check": "cta_count", "max": 3}], "paraphrase": {"briefing": "Weight 74 kg.", "wrong": {"from": "75 kg", "to": "73 kg"}}}`, "wrong.from \"75 kg\" is not in the paraphrase"},
 		"weight no value": {`{"title": "t", "covers": ["x"], "members": [{"id": "ada", "weights": [{"day": 1}]}], "expect": [{"check": "cta_count", "max": 3}]}`, "value is required"},
 	} {
 		id := "case"

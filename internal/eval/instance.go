@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/coach"
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/program"
@@ -40,6 +41,9 @@ type InstanceSpec struct {
 	Now func() time.Time
 	// BudgetTokens is the day's model token budget (0 = unlimited).
 	BudgetTokens int64
+	// Mutant, when set, breaks one judgement of the heuristic coach
+	// (RunMutants).
+	Mutant coach.Mutant
 }
 
 // Factory builds a fresh Instance (internal/app.EvalFactory).

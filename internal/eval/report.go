@@ -138,6 +138,11 @@ type Report struct {
 	Parallel   int              `json:"parallel"`
 	Summary    Summary          `json:"summary"`
 	Scenarios  []ScenarioResult `json:"scenarios"`
+	// Mutation is the mutation score (hearth eval --mutants).
+	Mutation *Mutation `json:"mutation,omitempty"`
+	// Paraphrases are the scenarios' plans in other words, and with one
+	// wrong fact (hearth eval --paraphrases).
+	Paraphrases *ParaphraseCheck `json:"paraphrases,omitempty"`
 }
 
 // summarize computes the report's figures.
@@ -285,6 +290,12 @@ func (t Thresholds) Check(r *Report) []string {
 	}
 	if s.Errors > 0 {
 		out = append(out, fmt.Sprintf("%d scenarios could not run", s.Errors))
+	}
+	if m := r.Mutation; m != nil && m.Killed < m.Total {
+		out = append(out, fmt.Sprintf("mutation score %s: a broken coach passes every scenario", m.Score()))
+	}
+	if p := r.Paraphrases; p != nil && (p.Passed < p.Total || p.Caught < p.Total) {
+		out = append(out, fmt.Sprintf("paraphrases: %d/%d pass, %d/%d wrong facts caught", p.Passed, p.Total, p.Caught, p.Total))
 	}
 	return out
 }

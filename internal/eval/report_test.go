@@ -121,3 +121,32 @@ func TestReportRoundTrips(t *testing.T) {
 		t.Fatal("a missing report read")
 	}
 }
+
+// The mutation score and the paraphrase check are printed with the score
+// and fail the run when a mutant survives or a paraphrase goes wrong.
+func TestSelfChecksArePrintedAndGateTheRun(t *testing.T) {
+	r := testReport(map[string][]string{"one": {StatusPass}}, nil, RunInfo{Status: "succeeded"})
+	r.Mutation = &Mutation{Total: 2, Killed: 1, Mutants: []MutantResult{
+		{Mutant: "ignore-injuries", Killed: true, KilledBy: []Kill{{Scenario: "injury-bad-knee", Check: "no_content areas=knee"}}},
+		{Mutant: "ignore-unit"}}}
+	r.Paraphrases = &ParaphraseCheck{Total: 2, Passed: 2, Caught: 1, Results: []ParaphraseResult{
+		{Scenario: "a", Passed: true, Caught: true, Wrong: "74 kg → 73 kg"},
+		{Scenario: "b", Passed: true, Wrong: "June 1st → May 1st"}}}
+	var b bytes.Buffer
+	PrintTable(&b, r)
+	for _, want := range []string{"mutation score        1/2 killed", "ignore-injuries            killed by 1: injury-bad-knee (no_content areas=knee)",
+		"ignore-unit                SURVIVED", "paraphrases           2/2 pass in other words; 1/2 with one wrong fact fail",
+		"b                                wrong fact (June 1st → May 1st) PASSES"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("table does not say %q:\n%s", want, b.String())
+		}
+	}
+	missed := strings.Join((Thresholds{}).Check(r), "\n")
+	if !strings.Contains(missed, "mutation score 1/2 killed") || !strings.Contains(missed, "1/2 wrong facts caught") {
+		t.Errorf("thresholds missed: %q", missed)
+	}
+	r.Mutation.Killed, r.Paraphrases.Caught = 2, 2
+	if missed := (Thresholds{}).Check(r); len(missed) != 0 {
+		t.Errorf("all killed and caught, still missed: %v", missed)
+	}
+}

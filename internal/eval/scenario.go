@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"hearth/internal/apperr"
+	"hearth/internal/coach"
 	"hearth/internal/health"
 )
 
@@ -27,7 +28,8 @@ type Scenario struct {
 	Description string `json:"description"`
 	// Covers names what the scenario exercises: "stress:N" (the seed
 	// design's review, stress test N), "rule:…" (a heuristic planner
-	// rule), "issue:N" (an observation of that issue).
+	// rule), "issue:N" (an observation of that issue), "mutant:NAME" (a
+	// broken coach, coach.Mutant, it must fail: TestCoachMutantsAreKilled).
 	Covers []string `json:"covers"`
 	// Today is the planned day (default DefaultToday), Time the run's time
 	// of day (default "04:00", the daily schedule), TZ the household time
@@ -51,6 +53,9 @@ type Scenario struct {
 	KnownGaps map[string]string `json:"known_gaps,omitempty"`
 	// Expect are the scenario's own checks.
 	Expect []Expectation `json:"expect"`
+	// Paraphrase is the built-in coach's plan in other words, which must
+	// pass, with one wrong fact, which must fail (RunParaphrases).
+	Paraphrase *Paraphrase `json:"paraphrase,omitempty"`
 
 	today time.Time // Today at Time in TZ
 	loc   *time.Location
@@ -323,6 +328,11 @@ func (sc *Scenario) prepare() error {
 	if len(sc.Covers) == 0 {
 		return errors.New("covers must name what the scenario exercises")
 	}
+	for _, c := range sc.Covers {
+		if m, ok := strings.CutPrefix(c, MutantCover); ok && !slices.Contains(coach.Mutants(), coach.Mutant(m)) {
+			return fmt.Errorf("covers %q: no such coach mutant", c)
+		}
+	}
 	tz := sc.TZ
 	if tz == "" {
 		tz = "UTC"
@@ -389,6 +399,12 @@ func (sc *Scenario) prepare() error {
 	for i := range sc.Expect {
 		if err := sc.Expect[i].check(); err != nil {
 			return fmt.Errorf("expect[%d] (%s): %w", i, sc.Expect[i].Check, err)
+		}
+		sc.Expect[i].setToday(sc.today)
+	}
+	if p := sc.Paraphrase; p != nil {
+		if err := p.check(); err != nil {
+			return fmt.Errorf("paraphrase: %w", err)
 		}
 	}
 	if len(sc.Catalog.Add) > 0 && !json.Valid(sc.Catalog.Add) {

@@ -67,6 +67,12 @@ func PrintSummary(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "judge (%s, separate)  tone %.2f/5, helpfulness %.2f/5 over %d plans\n", r.JudgeModel, s.JudgeTone,
 			s.JudgeHelpfulness, s.JudgeScored)
 	}
+	if r.Paraphrases != nil {
+		r.Paraphrases.Print(w)
+	}
+	if r.Mutation != nil {
+		r.Mutation.Print(w)
+	}
 }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", v*100) }
