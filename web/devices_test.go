@@ -260,7 +260,7 @@ func householdRoute(p string) bool {
 	switch {
 	case p == "/healthz", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/enrol/"):
 		return false
-	case p == "/admin/login" || p == "/admin/logout":
+	case isLoginPath(p):
 		return false
 	}
 	return !isAdminPath(p)

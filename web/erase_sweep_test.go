@@ -266,6 +266,9 @@ func eraseCases() []eraseCase {
 		{route: "POST /admin/model/check", req: formReq("/admin/model/check"), mayFail: "no model is configured"},
 		{route: "POST /admin/model/reset", req: formReq("/admin/model/reset"), mayFail: "no model is configured"},
 		{route: "POST /admin/evals", req: formReq("/admin/evals", "version", "0"), mayFail: "evals need a coach definition version"},
+		// "off": the rest of the sweep runs in the trusted-network mode.
+		{route: "POST /admin/screens/tokens", req: formReq("/admin/screens/tokens", "require", "off")},
+		{route: "POST /admin/screens/:id/revoke", req: formReq("/admin/screens/999/revoke"), mayFail: "no screen is enrolled here"},
 
 		// Last: the erase itself.
 		{route: "POST /admin/household/:member/erase", req: formReq("/admin/household/maya/erase", "confirm", "maya"), owner: "maya"},
@@ -355,6 +358,10 @@ func TestErasedMemberLeavesNoRecordedReply(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.ids[name] = th.ID
+	}
+	// The kiosk deletes only conversations started on the kiosk.
+	if _, err := a.DB.Write.Exec(`UPDATE agent_threads SET origin = 'kiosk' WHERE id = ?`, e.ids["thread-delete"]); err != nil {
+		t.Fatal(err)
 	}
 	task, err := a.Schedule.Create(ctx, schedule.TaskInput{Description: "Stretch, " + eraseMarker("maya"), Kind: schedule.KindRecurring,
 		Schedule: "0 20 * * *", AgentID: "health-coach", MemberID: "maya", Prompt: "Remind maya to stretch"}, schedule.ByUser)

@@ -176,12 +176,17 @@ func TestSlowBodyIsCut(t *testing.T) {
 	}
 }
 
+// isLoginPath: the admin's open routes, the way in and out.
+func isLoginPath(p string) bool {
+	return p == "/admin/login" || p == "/admin/logout" || p == "/admin/login/link"
+}
+
 // isAdminPath is the policy under test: every route under /admin but the
-// login and logout, /debug, and /api except the household API and its
+// login (and its one-time link) and logout, /debug, and /api except the household API and its
 // description needs the admin.
 func isAdminPath(p string) bool {
 	switch {
-	case p == "/admin/login" || p == "/admin/logout":
+	case isLoginPath(p):
 		return false
 	case p == "/admin" || strings.HasPrefix(p, "/admin/") || strings.HasPrefix(p, "/debug/"):
 		return true
