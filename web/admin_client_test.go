@@ -225,18 +225,6 @@ func mustNotContain(t *testing.T, what, body string, bad ...string) {
 	}
 }
 
-// eventually polls cond for up to d.
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func agentFilter() agent.RunFilter    { return agent.RunFilter{} }

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"hearth/internal/testkit"
 	"net/http"
 	"net/url"
 	"strings"
@@ -125,7 +126,7 @@ func TestScheduleActionsAndLedger(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("run slot: %d", resp.StatusCode)
 	}
-	eventually(t, 5*time.Second, "the slot to run", func() bool {
+	testkit.WaitFor(t, 5*time.Second, "the slot to run", func() bool {
 		fs, _ := env.sched.Ledger(ctx, task.ID, 10)
 		for _, f := range fs {
 			if f.ScheduledFor.Equal(fires[len(fires)-1].ScheduledFor) {

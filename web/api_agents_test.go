@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"hearth/internal/testkit"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,7 +75,7 @@ func TestAssignmentRunAPIWaitAndBackground(t *testing.T) {
 		t.Fatalf("second request made run %v, want the active run %d", again["id"], id)
 	}
 	env.release()
-	eventually(t, 5*time.Second, "the background run to finish", func() bool {
+	testkit.WaitFor(t, 5*time.Second, "the background run to finish", func() bool {
 		_, r := env.api("GET", "/api/runs/"+itoa(id), "")
 		return r["status"] == "succeeded"
 	})

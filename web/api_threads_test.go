@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"hearth/internal/testkit"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -142,7 +143,7 @@ func TestThreadMessageSurvivesTheClientGoing(t *testing.T) {
 	_, _ = resp.Body.Read(buf) // the first delta
 	cancel()
 	resp.Body.Close()
-	eventually(t, 10*time.Second, "the answer to be stored", func() bool {
+	testkit.WaitFor(t, 10*time.Second, "the answer to be stored", func() bool {
 		msgs, _ := a.Agents.Threads().Messages(bg, th.ID, 0, 0)
 		return len(msgs) == 2 && msgs[1].Content == "A long and careful answer."
 	})

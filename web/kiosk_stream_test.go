@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"hearth/internal/testkit"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,18 +12,6 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/live"
 )
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 func TestStreamsEndWhenClientGoes(t *testing.T) {
 	k := newKiosk(t)
@@ -43,8 +32,8 @@ func TestStreamsEndWhenClientGoes(t *testing.T) {
 			cancel()
 			resp.Body.Close()
 			k.client.CloseIdleConnections()
-			waitFor(t, 3*time.Second, "the stream to unsubscribe", func() bool { return k.hub.Subscribers(topic) == 0 })
-			waitFor(t, 3*time.Second, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+			testkit.WaitFor(t, 3*time.Second, "the stream to unsubscribe", func() bool { return k.hub.Subscribers(topic) == 0 })
+			testkit.WaitFor(t, 3*time.Second, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 		})
 	}
 }

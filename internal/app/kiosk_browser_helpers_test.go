@@ -270,16 +270,6 @@ func typeInto(t *testing.T, ctx context.Context, sel, text string) {
 		jsString(text)+`; el.dispatchEvent(new Event('input', {bubbles: true})) })()`)
 }
 
-// waitUntil polls a Go condition.
-func waitUntil(t *testing.T, d time.Duration, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(d); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in time")
-		}
-	}
-}
-
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

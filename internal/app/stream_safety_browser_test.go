@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"hearth/internal/testkit"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -115,7 +116,7 @@ func TestRetriedPostStoresOnce(t *testing.T) {
 
 	js(t, ctx, `document.querySelector('#form-weight [name=weight]').value = '73.3'`)
 	js(t, ctx, `document.querySelector('#form-weight').requestSubmit()`)
-	waitUntil(t, 15*time.Second, func() bool { return posts.Load() >= 2 })
+	testkit.WaitFor(t, 15*time.Second, "the lost post and its retry", func() bool { return posts.Load() >= 2 })
 	until(t, ctx, 10*time.Second, `document.body.textContent.includes('73.3')`)
 	// The id was used up once the answer arrived.
 	var rid string

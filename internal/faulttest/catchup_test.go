@@ -2,6 +2,7 @@ package faulttest
 
 import (
 	"database/sql"
+	"hearth/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestScheduleCatchUpAfterDowntime(t *testing.T) {
 
 	p := startHearth(t, dir, "HEARTH_CATCHUP=96h")
 	db := openDB(t, dir)
-	waitFor(t, 30*time.Second, "the catch-up run to finish", func() bool {
+	testkit.WaitFor(t, 30*time.Second, "the catch-up run to finish", func() bool {
 		return count(t, db, `SELECT count(*) FROM task_fires WHERE task_id = ? AND via = 'catchup' AND outcome NOT IN ('running','queued')`, task) == 1
 	})
 	check := func(when string) {
@@ -78,7 +79,7 @@ func TestScheduleCatchUpAfterDowntime(t *testing.T) {
 	// starts) before it logs "schedule: started": after that line, a
 	// wrongly repeated catch-up is in the ledger.
 	again := startHearth(t, dir, "HEARTH_CATCHUP=96h")
-	waitFor(t, 10*time.Second, "the scheduler to start", func() bool { return strings.Contains(again.logs.String(), "schedule: started") })
+	testkit.WaitFor(t, 10*time.Second, "the scheduler to start", func() bool { return strings.Contains(again.logs.String(), "schedule: started") })
 	check("after another restart")
 	again.stop()
 	checkDashboards(t, db)

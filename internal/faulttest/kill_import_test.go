@@ -1,6 +1,7 @@
 package faulttest
 
 import (
+	"hearth/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,7 +38,7 @@ func TestKillDuringImport(t *testing.T) {
 	weightsBefore := count(t, db, `SELECT count(*) FROM weight_readings WHERE member_id = 'maya'`)
 	// Kill once the data transaction is writing: the file's records spill
 	// from SQLite's page cache into the WAL long before they commit.
-	waitFor(t, 20*time.Second, "the import's transaction to write", func() bool {
+	testkit.WaitFor(t, 20*time.Second, "the import's transaction to write", func() bool {
 		st, err := os.Stat(wal)
 		return count(t, db, `SELECT count(*) FROM imports WHERE status = 'running'`) == 1 && err == nil && st.Size() > 1<<20
 	})

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/testkit"
 	"testing"
 	"time"
 
@@ -116,7 +117,7 @@ func TestKillDuringRun(t *testing.T) {
 				}
 			}
 			db := openDB(t, dir)
-			waitFor(t, 20*time.Second, "the run to reach the model", func() bool {
+			testkit.WaitFor(t, 20*time.Second, "the run to reach the model", func() bool {
 				return len(model.ChatRequests()) > 0 &&
 					count(t, db, `SELECT count(*) FROM agent_runs WHERE status = 'running'`) > 0
 			})

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"hearth/internal/testkit"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestKillDuringWorkflowStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := openDB(t, dir)
-	waitFor(t, 20*time.Second, "the reason step to reach the model", func() bool {
+	testkit.WaitFor(t, 20*time.Second, "the reason step to reach the model", func() bool {
 		st, _ := stepStatus(db, started.ID, "reason")
 		return st == "running" && len(model.ChatRequests()) > 0
 	})
@@ -81,7 +82,7 @@ func TestKillDuringWorkflowStep(t *testing.T) {
 
 	again := startHearth(t, dir) // no model: the heuristic coach finishes the run
 	var done workflowRun
-	waitFor(t, 30*time.Second, "the run to complete after the restart", func() bool {
+	testkit.WaitFor(t, 30*time.Second, "the run to complete after the restart", func() bool {
 		done = again.workflowRun(started.ID)
 		return done.Status == "success" || done.Status == "failed"
 	})

@@ -255,15 +255,3 @@ func count(t *testing.T, db *sql.DB, q string, args ...any) int {
 	}
 	return n
 }
-
-// waitFor polls cond until it holds.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", d, what)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"context"
+	"hearth/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestFlushAfterCancelSendsNothingAgain(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- p.flush() }() // sends the batch, then waits for a free one
-	waitFor(t, func() bool { return len(p.full) == 1 })
+	testkit.WaitFor(t, 2*time.Second, "the pipe to fill", func() bool { return len(p.full) == 1 })
 	cancel()
 	if err := <-done; err != context.Canceled {
 		t.Fatalf("flush = %v, want context.Canceled", err)
@@ -35,15 +36,6 @@ func TestFlushAfterCancelSendsNothingAgain(t *testing.T) {
 		}
 		if len(p.full) != 0 {
 			t.Fatal("a flush after cancel sent a batch again")
-		}
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in time")
 		}
 	}
 }

@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"errors"
+	"hearth/internal/testkit"
 	"strings"
 	"sync"
 	"testing"
@@ -59,7 +60,7 @@ func TestIntervalNeverOverlaps(t *testing.T) {
 			h.waitArmed(task.ID, slot(3))
 			h.advanceTo(slot(3))
 			h.waitArmed(task.ID, slot(4))
-			waitFor(t, "slot 3 skipped", func() bool { return h.ledger(task.ID)["09:01"].Outcome == OutcomeSkippedOverlap })
+			testkit.WaitFor(t, wait, "slot 3 skipped", func() bool { return h.ledger(task.ID)["09:01"].Outcome == OutcomeSkippedOverlap })
 
 			led := h.ledger(task.ID)
 			if led["08:59"].Outcome != OutcomeRunning {
@@ -82,7 +83,7 @@ func TestIntervalNeverOverlaps(t *testing.T) {
 				if c.Trigger != TriggerSchedule {
 					t.Fatalf("queued run trigger = %q", c.Trigger)
 				}
-				waitFor(t, "queued slot running", func() bool { return h.ledger(task.ID)["09:00"].Outcome == OutcomeRunning })
+				testkit.WaitFor(t, wait, "queued slot running", func() bool { return h.ledger(task.ID)["09:00"].Outcome == OutcomeRunning })
 				h.runner.gate <- struct{}{}
 			}
 			h.waitIdle(task.ID)
@@ -237,7 +238,7 @@ func TestStopInterruptsRunAndLeavesNoGoroutines(t *testing.T) {
 	if got := h.get(task.ID); got.Status != StatusError || got.Running {
 		t.Fatalf("task after stop: status %s running %v", got.Status, got.Running)
 	}
-	waitFor(t, "goroutines to wind down", func() bool { return goroutines() <= before })
+	testkit.WaitFor(t, wait, "goroutines to wind down", func() bool { return goroutines() <= before })
 }
 
 func TestRealClockOnceFires(t *testing.T) {
@@ -266,7 +267,7 @@ func TestRealClockOnceFires(t *testing.T) {
 	if now := time.Now(); now.Before(at) {
 		t.Fatalf("fired early: %v before %v", now, at)
 	}
-	waitFor(t, "completion", func() bool {
+	testkit.WaitFor(t, wait, "completion", func() bool {
 		got, err := svc.Get(ctx, task.ID)
 		return err == nil && got.Status == StatusCompleted
 	})

@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"hearth/internal/testkit"
 	"runtime"
 	"sync"
 	"testing"
@@ -230,17 +231,6 @@ func (h *harness) ledger(id int64) map[string]Fire {
 
 const wait = 5 * time.Second
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 func (h *harness) waitCall() call {
 	h.t.Helper()
 	select {
@@ -267,7 +257,7 @@ func (h *harness) noCall() {
 // waitArmed waits until gocron holds the task's job at want.
 func (h *harness) waitArmed(id int64, want time.Time) {
 	h.t.Helper()
-	waitFor(h.t, "task armed at "+want.Format(time.RFC3339), func() bool {
+	testkit.WaitFor(h.t, wait, "task armed at "+want.Format(time.RFC3339), func() bool {
 		at, ok := h.svc.Scheduled(id)
 		return ok && at.Equal(want)
 	})
@@ -275,7 +265,7 @@ func (h *harness) waitArmed(id int64, want time.Time) {
 
 func (h *harness) waitIdle(id int64) {
 	h.t.Helper()
-	waitFor(h.t, "task run to finish", func() bool { return !h.get(id).Running })
+	testkit.WaitFor(h.t, wait, "task run to finish", func() bool { return !h.get(id).Running })
 }
 
 func ptr[T any](v T) *T { return &v }

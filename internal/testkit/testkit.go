@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // InCI reports whether the tests run in CI (CI=true or 1, as CI services
@@ -39,4 +40,20 @@ func NeedTool(t testing.TB, name, pkg string) string {
 	path, err := exec.LookPath(name)
 	Need(t, err == nil, name+" is not installed (apt-get install -y "+pkg+")")
 	return path
+}
+
+// WaitFor checks cond until it holds, and fails t when d has passed first,
+// naming what it waited for. It is for a condition the test cannot be told
+// about (a row another process writes, a server's state); where an event
+// or a channel says it, wait on that instead.
+func WaitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"testing"
+	"time"
 )
 
 // recordTB records how Need stopped a test (the real testing.T would end
@@ -37,5 +38,18 @@ func TestNeedFailsInCIAndSkipsElsewhere(t *testing.T) {
 	r := &recordTB{TB: t}
 	if NeedTool(r, "surely-not-a-command-hearth", "nothing"); !r.failed {
 		t.Fatal("a missing command did not fail in CI")
+	}
+}
+
+func TestWaitFor(t *testing.T) {
+	n := 0
+	WaitFor(t, time.Second, "three checks", func() bool { n++; return n == 3 })
+	if n != 3 {
+		t.Fatalf("checked %d times", n)
+	}
+	r := &recordTB{TB: t}
+	WaitFor(r, 20*time.Millisecond, "never", func() bool { return false })
+	if !r.failed {
+		t.Fatal("a condition that never held did not fail the test")
 	}
 }
