@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -422,5 +423,55 @@ func TestCSRFNotFromQueryAndRuneTitles(t *testing.T) {
 	code, body := do(t, http.MethodPost, k.srv.URL+"/api/v1/members/ada/workouts", `{"type":"étirements","duration_min":10}`)
 	if code != http.StatusCreated || body["title"] != "Étirements" {
 		t.Fatalf("title from type: %d %v", code, body)
+	}
+}
+
+// streamWriter is a ResponseWriter for a live stream served in the test's
+// goroutine: wrote closes once the stream answered (headers or a first
+// event), so a test knows the stream holds its slot.
+type streamWriter struct {
+	h     http.Header
+	code  int
+	once  sync.Once
+	wrote chan struct{}
+}
+
+func (w *streamWriter) Header() http.Header { return w.h }
+func (w *streamWriter) WriteHeader(code int) {
+	w.once.Do(func() { w.code = code; close(w.wrote) })
+}
+func (w *streamWriter) Write(b []byte) (int, error) { w.WriteHeader(http.StatusOK); return len(b), nil }
+func (w *streamWriter) Flush()                      {}
+
+// The per-client cap on live streams counts an IPv6 device's whole /64 as
+// one client, like every per-client budget: a device picks new addresses
+// in its prefix at will.
+func TestStreamCapGroupsIPv6By64(t *testing.T) {
+	k := newKioskWith(t, web.Options{MaxStreamsPerClient: 2})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }()
+	open := func(addr string) int {
+		t.Helper()
+		req := httptest.NewRequest(http.MethodGet, "http://127.0.0.1/live/m/ada", nil).WithContext(ctx)
+		req.RemoteAddr = "[" + addr + "]:40000"
+		w := &streamWriter{h: http.Header{}, wrote: make(chan struct{})}
+		wg.Add(1)
+		go func() { defer wg.Done(); k.srv.Config.Handler.ServeHTTP(w, req) }()
+		select {
+		case <-w.wrote:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("the stream from %s never answered", addr)
+		}
+		return w.code
+	}
+	if a, b := open("2001:db8:1:2::1"), open("2001:db8:1:2::2"); a != http.StatusOK || b != http.StatusOK {
+		t.Fatalf("two streams from one /64: %d %d", a, b)
+	}
+	if c := open("2001:db8:1:2::ffff"); c != http.StatusTooManyRequests {
+		t.Fatalf("a third address in the same /64: %d, want 429", c)
+	}
+	if d := open("2001:db8:1:3::1"); d != http.StatusOK {
+		t.Fatalf("the next /64: %d, want 200", d)
 	}
 }

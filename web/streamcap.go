@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/web/httpkit"
+	"hearth/web/ratelimit"
 )
 
 // Default stream caps: a household has a few screens; thousands of open
@@ -70,7 +71,7 @@ func (s *Server) limitStreams(next echo.HandlerFunc) echo.HandlerFunc {
 		if c.Request().Method != http.MethodGet || !isStreamRoute(c.Path()) {
 			return next(c)
 		}
-		client := c.RealIP()
+		client := ratelimit.ClientKey(c.RealIP()) // an IPv6 device's whole /64 is one client
 		if !s.streams.acquire(client) {
 			s.log.Warn("live stream refused: too many open", "remote", client)
 			c.Response().Header().Set("Retry-After", "10")

@@ -1,10 +1,11 @@
 package adminauth
 
 import (
-	"net"
 	"slices"
 	"sync"
 	"time"
+
+	"hearth/web/ratelimit"
 )
 
 // Login throttling. A household password is short, so guessing must be
@@ -79,19 +80,6 @@ func newLoginGuard(now func() time.Time) *loginGuard {
 	return &loginGuard{now: now, clients: map[string]*backoff{}, devices: map[string]*backoff{}}
 }
 
-// clientKey is the budget an address draws on: the address itself, an
-// IPv6 address's /64 (one home or one attacker's whole prefix).
-func clientKey(ip string) string {
-	addr := net.ParseIP(ip)
-	if addr == nil {
-		return ip
-	}
-	if v4 := addr.To4(); v4 != nil {
-		return v4.String()
-	}
-	return addr.Mask(net.CIDRMask(64, 128)).String() + "/64"
-}
-
 // loginAttempt is a counted try; the caller reports how it ended.
 type loginAttempt struct {
 	g       *loginGuard
@@ -123,7 +111,7 @@ func (g *loginGuard) begin(ip, device string) (*loginAttempt, time.Duration, Blo
 		}
 		// Too many failures: the mark no longer vouches for the browser.
 	}
-	key := clientKey(ip)
+	key := ratelimit.ClientKey(ip) // IPv6 by /64, as every per-client budget
 	c := g.clients[key]
 	if c != nil && now.Before(c.until) {
 		return nil, c.until.Sub(now), BlockClient

@@ -110,8 +110,11 @@ func TestLoginGuardGroupsIPv6By64(t *testing.T) {
 	if a, _, _ := g.begin("2001:db8:1:3::1", ""); a == nil {
 		t.Fatal("the next /64 is blocked too")
 	}
-	if clientKey("::ffff:192.0.2.1") != "192.0.2.1" {
-		t.Fatalf("an IPv4-mapped address is not its IPv4 address: %q", clientKey("::ffff:192.0.2.1"))
+	for range loginFreeFailures {
+		fail(t, g, "192.0.2.99")
+	}
+	if a, _, _ := g.begin("::ffff:192.0.2.99", ""); a != nil {
+		t.Fatal("the IPv4-mapped form of a blocked address has fresh tries")
 	}
 }
 
