@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"hearth/internal/app"
 	"hearth/internal/session"
 	"hearth/web"
 	"hearth/web/adminauth"
@@ -37,14 +36,7 @@ func runAdmin(args []string, getenv func(string) string, stdout, stderr io.Write
 		fmt.Fprintf(stderr, "hearth admin login-link: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	var cfgArgs []string
-	if *addr != "" {
-		cfgArgs = append(cfgArgs, "-addr", *addr)
-	}
-	if *hosts != "" {
-		cfgArgs = append(cfgArgs, "-hosts", *hosts)
-	}
-	cfg, err := app.LoadConfig(cfgArgs, getenv, stderr)
+	cfg, err := addressConfig(*addr, *hosts, getenv, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "hearth admin login-link:", err)
 		return 2

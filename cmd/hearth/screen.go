@@ -28,14 +28,7 @@ func runScreenURL(args []string, getenv func(string) string, stdout, stderr io.W
 		fmt.Fprintf(stderr, "hearth screen-url: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	var cfgArgs []string // the server's own parsing and checks of both settings
-	if *addr != "" {
-		cfgArgs = append(cfgArgs, "-addr", *addr)
-	}
-	if *hosts != "" {
-		cfgArgs = append(cfgArgs, "-hosts", *hosts)
-	}
-	cfg, err := app.LoadConfig(cfgArgs, getenv, stderr)
+	cfg, err := addressConfig(*addr, *hosts, getenv, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "hearth screen-url:", err)
 		return 2
@@ -47,6 +40,20 @@ func runScreenURL(args []string, getenv func(string) string, stdout, stderr io.W
 	}
 	printScreen(stdout, s, *light)
 	return 0
+}
+
+// addressConfig is the configuration with a command's -addr and -hosts
+// (when given) over the environment: the server's own parsing and checks
+// of both settings.
+func addressConfig(addr, hosts string, getenv func(string) string, stderr io.Writer) (app.Config, error) {
+	var args []string
+	if addr != "" {
+		args = append(args, "-addr", addr)
+	}
+	if hosts != "" {
+		args = append(args, "-hosts", hosts)
+	}
+	return app.LoadConfig(args, getenv, stderr)
 }
 
 // printScreen writes the URL, where it came from, its QR code and any

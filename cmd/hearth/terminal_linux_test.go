@@ -68,15 +68,10 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 	waitAnswering(t, addr, out.String)
 	// Hearth takes the terminal's foreground (HEARTH_OWN_TERMINAL): wait
 	// until the terminal says so, or ^C would go to make's process group.
-	for deadline := time.Now().Add(5 * time.Second); ; { // make leads its own group
-		if fg := foreground(master); fg > 0 && fg != cmd.Process.Pid {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("hearth never took the terminal's foreground:\n%s", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 5*time.Second, "hearth to take the terminal's foreground", func() bool {
+		fg := foreground(master)
+		return fg > 0 && fg != cmd.Process.Pid // make leads its own group
+	})
 	start := time.Now()
 	if _, err := master.Write([]byte{0x03}); err != nil { // ^C: the terminal's VINTR
 		t.Fatal(err)

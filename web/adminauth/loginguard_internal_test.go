@@ -5,23 +5,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 )
 
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)} }
-func (c *fakeClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-func (c *fakeClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+func newFakeClock() *clockwork.FakeClock {
+	return clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 }
 
 // fail makes a wrong-password attempt and returns the penalty it earned, or
@@ -37,7 +26,7 @@ func fail(t *testing.T, g *loginGuard, ip string) time.Duration {
 
 func TestLoginGuardBackoff(t *testing.T) {
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	for i := 1; i < loginFreeFailures; i++ {
 		if w := fail(t, g, "192.0.2.1"); w != 0 {
 			t.Fatalf("failure %d: penalty %v", i, w)
@@ -55,12 +44,12 @@ func TestLoginGuardBackoff(t *testing.T) {
 	// The penalty doubles with each further failure, up to 15 minutes.
 	want := []time.Duration{time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 15 * time.Minute, 15 * time.Minute}
 	for _, wnt := range want {
-		clk.add(time.Hour)
+		clk.Advance(time.Hour)
 		if w := fail(t, g, "192.0.2.1"); w != wnt {
 			t.Fatalf("penalty %v, want %v", w, wnt)
 		}
 	}
-	clk.add(time.Hour)
+	clk.Advance(time.Hour)
 	a, _, _ := g.begin("192.0.2.1", "")
 	a.succeeded()
 	if a, w, _ := g.begin("192.0.2.1", ""); a == nil {
@@ -73,7 +62,7 @@ func TestLoginGuardBackoff(t *testing.T) {
 // wrong passwords all checked before the first 429).
 func TestLoginGuardCountsBeforeChecking(t *testing.T) {
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	const parallel = 100
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -100,7 +89,7 @@ func TestLoginGuardCountsBeforeChecking(t *testing.T) {
 // its prefix at will.
 func TestLoginGuardGroupsIPv6By64(t *testing.T) {
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	for i := range loginFreeFailures {
 		fail(t, g, fmt.Sprintf("2001:db8:1:2::%x", i+1))
 	}
@@ -120,10 +109,10 @@ func TestLoginGuardGroupsIPv6By64(t *testing.T) {
 
 // attack runs an attacker with n addresses, each guessing as soon as it is
 // let, for d, and returns how many guesses reached the password check.
-func attack(g *loginGuard, clk *fakeClock, n int, d time.Duration) int {
-	end := clk.now().Add(d)
+func attack(g *loginGuard, clk *clockwork.FakeClock, n int, d time.Duration) int {
+	end := clk.Now().Add(d)
 	guesses := 0
-	for clk.now().Before(end) {
+	for clk.Now().Before(end) {
 		next := loginMaxWait
 		for i := range n {
 			ip := fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)
@@ -135,7 +124,7 @@ func attack(g *loginGuard, clk *fakeClock, n int, d time.Duration) int {
 			guesses++
 			next = 0
 		}
-		clk.add(max(next, time.Second))
+		clk.Advance(max(next, time.Second))
 	}
 	return guesses
 }
@@ -147,7 +136,7 @@ func TestLoginGuardRotationDoesNotMultiplyGuesses(t *testing.T) {
 	perDay := accountFreeFailures + 5 + int(accountWindow/loginMaxWait) // free, the ramp (30 s … 8 min), then one per 15 min
 	for _, n := range []int{1, 12, 1000} {
 		clk := newFakeClock()
-		g := newLoginGuard(clk.now)
+		g := newLoginGuard(clk.Now)
 		got := attack(g, clk, n, 24*time.Hour)
 		t.Logf("%4d addresses: %d guesses in 24 hours (budget %d)", n, got, perDay)
 		if got > perDay {
@@ -157,7 +146,7 @@ func TestLoginGuardRotationDoesNotMultiplyGuesses(t *testing.T) {
 	// The acceptance case: 12 addresses, five tries each, is 60 tries on
 	// the old per-address rule; the account budget stops it at 20.
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	tries := 0
 	for i := range 12 {
 		for range loginFreeFailures {
@@ -176,7 +165,7 @@ func TestLoginGuardRotationDoesNotMultiplyGuesses(t *testing.T) {
 // attacker cannot spend, and after deviceFreeFailures it is trusted no more.
 func TestLoginGuardTrustedBrowserDuringAttack(t *testing.T) {
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	attack(g, clk, 12, time.Hour)
 	fail(t, g, "10.200.0.1") // the attacker's next guess, the moment it is let
 	if a, _, scope := g.begin("192.0.2.50", ""); a != nil || scope != BlockAccount {
@@ -201,7 +190,7 @@ func TestLoginGuardTrustedBrowserDuringAttack(t *testing.T) {
 // A success gives its attempt back: logging in does not spend the budget.
 func TestLoginGuardSuccessIsNotCounted(t *testing.T) {
 	clk := newFakeClock()
-	g := newLoginGuard(clk.now)
+	g := newLoginGuard(clk.Now)
 	for range 3 * accountFreeFailures {
 		a, _, _ := g.begin("192.0.2.9", "")
 		if a == nil {
