@@ -3,7 +3,10 @@ package faulttest
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
+	"compress/flate"
 	"fmt"
+	"hash/crc32"
 	"hearth/internal/testkit"
 	"io"
 	"mime/multipart"
@@ -40,19 +43,60 @@ func peakRSS(t *testing.T, pid int) int64 {
 	return 0
 }
 
-// zipOf writes a zip holding export.xml streamed from body.
-func zipOf(t *testing.T, path string, body io.Reader) {
+// bombZip writes a zip whose export.xml is head followed by unit repeated
+// to size bytes. Deflating 200 MiB under -race took over a minute, so one
+// chunk of the repetition is deflated once and its compressed form written
+// again and again: each piece is sync-flushed (byte-aligned, not final)
+// and refers to nothing before it, so the pieces concatenate into one valid
+// deflate stream (RFC 1951 §3.2.3), closed by an empty final block.
+func bombZip(t *testing.T, path, head, unit string, size int64) {
 	t.Helper()
+	deflate := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w, err := flate.NewWriter(&buf, flate.BestCompression)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	chunk := []byte(strings.Repeat(unit, max(1, (1<<20)/len(unit))))
+	rest := []byte(strings.Repeat(unit, int(size%int64(len(chunk)))/len(unit)+1)[:size%int64(len(chunk))])
+	whole, body := size/int64(len(chunk)), deflate(chunk)
+	var end bytes.Buffer // the empty final block
+	w, _ := flate.NewWriter(&end, flate.BestCompression)
+	_ = w.Close()
+
+	crc := crc32.ChecksumIEEE([]byte(head))
+	for range whole {
+		crc = crc32.Update(crc, crc32.IEEETable, chunk)
+	}
+	crc = crc32.Update(crc, crc32.IEEETable, rest)
+	first, last := deflate([]byte(head)), deflate(rest)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	zw := zip.NewWriter(f)
-	w, err := zw.CreateHeader(&zip.FileHeader{Name: "apple_health_export/export.xml", Method: zip.Deflate})
+	zf, err := zw.CreateRaw(&zip.FileHeader{Name: "apple_health_export/export.xml", Method: zip.Deflate, CRC32: crc,
+		UncompressedSize64: uint64(int64(len(head)) + size),
+		CompressedSize64:   uint64(len(first) + int(whole)*len(body) + len(last) + end.Len())})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := io.Copy(w, body); err != nil {
+	bw := bufio.NewWriter(zf)
+	bw.Write(first)
+	for range whole {
+		bw.Write(body)
+	}
+	bw.Write(last)
+	bw.Write(end.Bytes())
+	if err := bw.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
@@ -61,19 +105,6 @@ func zipOf(t *testing.T, path string, body io.Reader) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-type repeated struct {
-	b []byte
-	i int
-}
-
-func (r *repeated) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = r.b[r.i]
-		r.i = (r.i + 1) % len(r.b)
-	}
-	return len(p), nil
 }
 
 // TestImportBombsKeepServerMemoryBounded uploads the outside review's
@@ -91,17 +122,20 @@ func TestImportBombsKeepServerMemoryBounded(t *testing.T) {
 	rec := `<Record type="HKQuantityTypeIdentifierBodyMass" sourceName="Scale" unit="kg" startDate="2024-01-05 07:00:00 +0100" endDate="2024-01-05 07:00:00 +0100" value="70"/>` + "\n"
 	files := map[string]string{}
 	files["whitespace.zip"] = filepath.Join(dir, "whitespace.zip")
-	zipOf(t, files["whitespace.zip"], io.MultiReader(strings.NewReader(head), io.LimitReader(&repeated{b: []byte(" ")}, 200<<20)))
+	bombZip(t, files["whitespace.zip"], head, " ", 200<<20)
 	files["records.zip"] = filepath.Join(dir, "records.zip")
-	zipOf(t, files["records.zip"], io.MultiReader(strings.NewReader(head), io.LimitReader(&repeated{b: []byte(rec)}, 200<<20)))
+	bombZip(t, files["records.zip"], head, rec, 200<<20)
 	files["attribute.xml"] = filepath.Join(dir, "attribute.xml")
 	f, err := os.Create(files["attribute.xml"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	fmt.Fprint(f, head+`<Record type="HKQuantityTypeIdentifierBodyMass" value="`)
-	if _, err := io.Copy(f, io.LimitReader(&repeated{b: []byte("7")}, 200<<20)); err != nil {
-		t.Fatal(err)
+	sevens := []byte(strings.Repeat("7", 1<<20))
+	for range 200 {
+		if _, err := f.Write(sevens); err != nil {
+			t.Fatal(err)
+		}
 	}
 	fmt.Fprint(f, `"/></HealthData>`)
 	f.Close()
@@ -122,10 +156,15 @@ func TestImportBombsKeepServerMemoryBounded(t *testing.T) {
 		}
 	}
 	before := countReadings(t, data)
-	for _, name := range []string{"whitespace.zip", "records.zip", "attribute.xml"} {
+	// Each is refused for its own reason (a zip the importer cannot read
+	// would be refused too, for the wrong one).
+	for _, c2 := range []struct{ name, why string }{
+		{"whitespace.zip", "more than 1 MiB"}, {"records.zip", "times its size"}, {"attribute.xml", "more than 1 MiB"},
+	} {
+		name := c2.name
 		code, body := upload(t, c, p.base+"/admin/imports", token, files[name])
-		if code >= 500 || !(strings.Contains(body, "nothing was imported") || strings.Contains(body, "not an export")) {
-			t.Errorf("%s: %d, the page does not say it was refused:\n%.400s", name, code, body)
+		if code >= 500 || !strings.Contains(body, "nothing was imported") || !strings.Contains(body, c2.why) {
+			t.Errorf("%s: %d, the page does not say it was refused because of %q:\n%.400s", name, code, c2.why, body)
 		}
 		rss := peakRSS(t, p.cmd.Process.Pid)
 		t.Logf("%s: refused (%d); server peak RSS %d MiB", name, code, rss>>20)
@@ -185,4 +224,33 @@ func mustURL(t *testing.T, s string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// bombZip's stitched deflate stream reads back as exactly the bytes it
+// stands for, CRC included (a wrong stream would make the bomb test pass
+// for the wrong reason).
+func TestBombZipReadsBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "b.zip")
+	head, unit, size := "<head>\n", "<Record value=\"70\"/>\n", int64(3<<20+12345)
+	bombZip(t, path, head, unit, size)
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	r, err := zr.File[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(r) // the CRC is checked at EOF
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := head + strings.Repeat(unit, int(size)/len(unit)+1)[:size]
+	if string(got) != want {
+		t.Fatalf("read back %d bytes, want %d (equal: %v)", len(got), len(want), string(got) == want)
+	}
+	if st, _ := os.Stat(path); st.Size() > size/100 {
+		t.Fatalf("zip is %d bytes for %d: not a bomb's ratio", st.Size(), size)
+	}
 }
