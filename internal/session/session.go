@@ -19,8 +19,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"hearth/internal/store"
 )
 
@@ -103,7 +101,7 @@ func (s *Store) SyncPassword(ctx context.Context, password string) (bool, error)
 	var stored string
 	err := s.db.Read.QueryRowContext(ctx, `SELECT bcrypt FROM admin_password WHERE id = 1`).Scan(&stored)
 	switch {
-	case err == nil && password != "" && bcrypt.CompareHashAndPassword([]byte(stored), []byte(password)) == nil:
+	case err == nil && password != "" && samePassword(stored, password):
 		return false, nil
 	case errors.Is(err, sql.ErrNoRows) && password == "":
 		return false, nil
@@ -119,7 +117,7 @@ func (s *Store) SyncPassword(ctx context.Context, password string) (bool, error)
 			_, err := tx.ExecContext(ctx, `DELETE FROM admin_password`)
 			return err
 		}
-		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		h, err := PasswordHash(password)
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
+	"hearth/internal/session"
 	"hearth/web/httpkit"
 )
 
@@ -69,14 +70,15 @@ type Auth struct {
 }
 
 // New hashes the password (bcrypt) and keeps the token; nil sessions are
-// kept in memory (lost at restart).
+// kept in memory (lost at restart). A password that is already a bcrypt
+// hash is kept as it is (session.PasswordHash).
 func New(password, token string, sessions Sessions, secure bool) (*Auth, error) {
 	if sessions == nil {
 		sessions = newMemSessions()
 	}
 	a := &Auth{token: token, sessions: sessions, secure: secure, logins: newLoginGuard(time.Now)}
 	if password != "" {
-		h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+		h, err := session.PasswordHash(password)
 		if err != nil {
 			return nil, fmt.Errorf("adminauth: hash admin password: %w", err)
 		}
