@@ -57,7 +57,7 @@ func withEnv(key, value string) appOption {
 	return func(s *appSpec) { s.env[key] = value }
 }
 
-// withDemo seeds the demo household (HEARTH_DEMO=1): members, a month of
+// withDemo seeds the demo household (HEARTH_DEMO=1): members, about 60 days of
 // data, the demo catalog and programs, today's plans.
 func withDemo() appOption { return withEnv("HEARTH_DEMO", "1") }
 

@@ -22,6 +22,7 @@ import (
 	"hearth/internal/app"
 	"hearth/internal/household"
 	"hearth/internal/store/storetest"
+	"hearth/internal/testkit"
 	"hearth/web"
 )
 
@@ -130,18 +131,11 @@ func TestStreamCaps(t *testing.T) {
 	s2.Body.Close()
 	cancel2()
 	first.Body.Close() // frees a slot once the server notices
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	testkit.WaitFor(t, 3*time.Second, "a slot after a stream closed", func() bool {
 		r := open(ctx)
 		r.Body.Close()
-		if r.StatusCode == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no slot after a stream closed: %d", r.StatusCode)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return r.StatusCode == 200
+	})
 }
 
 // A body that trickles in is cut at the deadline (408), not held forever.
