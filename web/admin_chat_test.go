@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/testkit"
 )
 
 // Admin → Chat: a message sent as a member is answered on the thread; the
@@ -37,18 +38,14 @@ func TestAdminChat(t *testing.T) {
 	fmt.Sscan(u.Query().Get("thread"), &thread)
 	threads := s.app.Agents.Threads()
 	var msgs []agent.ThreadMessage
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("an answer on thread %d", thread), func() bool {
 		var err error
 		if msgs, err = threads.Messages(ctx, thread, 0, 100); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(msgs); n > 0 && msgs[n-1].Role == agent.RoleAssistant && msgs[n-1].Type == agent.MessageText {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no answer on thread %d: %+v", thread, msgs)
-		}
-	}
+		n := len(msgs)
+		return n > 0 && msgs[n-1].Role == agent.RoleAssistant && msgs[n-1].Type == agent.MessageText
+	})
 	if again := post(); again.StatusCode != http.StatusSeeOther || again.Header.Get("Location") != loc {
 		t.Errorf("repeat: %d %q", again.StatusCode, again.Header.Get("Location"))
 	}
@@ -98,19 +95,15 @@ func TestAdminChatWithAnAgentMadeInAdmin(t *testing.T) {
 	if err != nil || len(ts) != 1 {
 		t.Fatalf("threads: %v %v", ts, err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		msgs, err := s.app.Agents.Threads().Messages(ctx, ts[0].ID, 0, 10)
-		if err != nil {
+	var msgs []agent.ThreadMessage
+	testkit.WaitFor(t, 10*time.Second, "the agent's answer", func() bool {
+		var err error
+		if msgs, err = s.app.Agents.Threads().Messages(ctx, ts[0].ID, 0, 10); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(msgs); n > 0 && msgs[n-1].Role == agent.RoleAssistant {
-			if msgs[n-1].Content != definition.NeedsModelReply {
-				t.Fatalf("answer = %q", msgs[n-1].Content)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no answer: %+v", msgs)
-		}
+		return len(msgs) > 0 && msgs[len(msgs)-1].Role == agent.RoleAssistant
+	})
+	if got := msgs[len(msgs)-1].Content; got != definition.NeedsModelReply {
+		t.Fatalf("answer = %q", got)
 	}
 }

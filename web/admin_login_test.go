@@ -82,7 +82,7 @@ func TestParallelLoginGuessesAreCountedFirst(t *testing.T) {
 // still has two ways in that no LAN client can block: a browser that
 // logged in before, and a one-time link made on the box.
 func TestLoginRotationAndTheAdminsWayIn(t *testing.T) {
-	env := newAdminEnv(t, withPassword("hunter2", ""), withStoredSessions())
+	env := newAdminEnv(t, withPassword("hunter2", ""))
 	// The admin's own browser logged in yesterday and kept its mark.
 	first := env.loginFrom("192.0.2.100", "hunter2")
 	if first.Code != http.StatusSeeOther {

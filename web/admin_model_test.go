@@ -11,9 +11,6 @@ import (
 
 	"hearth/internal/agent/llm"
 	"hearth/internal/agent/llm/llmtest"
-	"hearth/internal/live"
-	"hearth/internal/store/storetest"
-	"hearth/web/admin"
 )
 
 // Admin → Model follows a connection check live: the page's stream shows
@@ -32,18 +29,9 @@ func TestAdminModelLiveCheck(t *testing.T) {
 		}
 		return llmtest.Text("Hello to the whole household!", 5, 5)
 	})
-	ends := llm.NewEndpoints(storetest.Open(t))
-	rt, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL(), Model: "qwen", Profiles: ends})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var adm *llm.ModelAdmin
-	env := newAdminEnv(t, withModel(func(hub *live.Hub) admin.ModelAdmin {
-		adm = llm.NewModelAdmin(context.Background(), rt, ends, hub, llm.AdminOptions{})
-		return adm
-	}))
-	t.Cleanup(adm.Wait)
-	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before adm.Wait (cleanups run last first)
+	env := newAdminEnv(t, withModel(model.URL(), "qwen"))
+	adm, ends := env.app.Model, llm.NewEndpoints(env.db)
+	t.Cleanup(func() { once.Do(func() { close(release) }) }) // before the app stops and waits for the check
 
 	code, page := env.page("/admin/model")
 	if code != 200 || !strings.Contains(page, "Test connection") || !strings.Contains(page, "Nothing learned yet") ||

@@ -25,6 +25,10 @@ func taskForm(kv ...string) url.Values {
 
 func TestScheduleCreateWithBadCronKeepsTypedValues(t *testing.T) {
 	env := newAdminEnv(t)
+	defaults, err := env.sched.List(t.Context(), schedule.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp, body := env.form("/admin/schedules", taskForm("schedule", "61 25 * * *", "description", "Notes <b>typed</b>"), false)
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("bad cron: %d", resp.StatusCode)
@@ -33,22 +37,24 @@ func TestScheduleCreateWithBadCronKeepsTypedValues(t *testing.T) {
 	mustContain(t, "re-rendered form", body, `class="field-error"`, "cron", `value="61 25 * * *"`,
 		`value="Notes &lt;b&gt;typed&lt;/b&gt;"`, `<option value="queue" selected>`, `<option value="skip" selected>`,
 		`<option value="ada" selected>`, `aria-invalid`)
-	if tasks, _ := env.sched.List(t.Context(), schedule.TaskFilter{}); len(tasks) != 0 {
-		t.Fatalf("a bad cron created %d tasks", len(tasks))
+	if tasks, _ := env.sched.List(t.Context(), schedule.TaskFilter{}); len(tasks) != len(defaults) {
+		t.Fatalf("a bad cron created %d tasks", len(tasks)-len(defaults))
 	}
-	// Fixed: created, and the task page shows the next run in household time.
+	// Fixed: created (after the app's default tasks), and the task page
+	// shows the next run in household time.
+	id := itoa(int64(len(defaults) + 1))
 	resp, _ = env.form("/admin/schedules", taskForm(), false)
-	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/schedules/1") {
+	if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/schedules/"+id) {
 		t.Fatalf("create: %d %q", resp.StatusCode, loc)
 	}
-	code, body := env.page("/admin/schedules/1?done=created")
+	code, body := env.page("/admin/schedules/" + id + "?done=created")
 	if code != 200 {
 		t.Fatalf("task page: %d", code)
 	}
 	mustContain(t, "task page", body, "Task created.", "Tue 3 Mar 2026 07:30", "overlap", "Ledger", "Nothing has fired yet",
-		"Next runs (household time)", "Wed 4 Mar 2026 07:30", "/admin/live/schedules/1")
+		"Next runs (household time)", "Wed 4 Mar 2026 07:30", "/admin/live/schedules/"+id)
 	_, body = env.page("/admin/schedules")
-	mustContain(t, "list", body, `id="task-1"`, "Morning notes", "tester / note for ada", "Tue 3 Mar 2026 07:30",
+	mustContain(t, "list", body, `id="task-`+id+`"`, "Morning notes", "tester / note for ada", "Tue 3 Mar 2026 07:30",
 		"overlap queue", "catch-up skip", "Pause")
 	mustNotContain(t, "list", body, "created by coach")
 }
@@ -236,15 +242,17 @@ func TestSchedulesListRefusedCoachRequests(t *testing.T) {
 // run's outcome and what its run adds (why it fell back).
 func TestScheduleShowsLastOutcome(t *testing.T) {
 	env := newAdminEnv(t)
-	if resp, _ := env.form("/admin/schedules", taskForm(), false); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("create: %d", resp.StatusCode)
+	resp, _ := env.form("/admin/schedules", taskForm(), false)
+	id, _, _ := strings.Cut(strings.TrimPrefix(resp.Header.Get("Location"), "/admin/schedules/"), "?")
+	if resp.StatusCode != http.StatusSeeOther || id == "" {
+		t.Fatalf("create: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if _, err := env.db.Write.Exec(`UPDATE scheduled_tasks SET last_outcome = 'ran', last_run_at = '2026-03-02T04:00:00Z',
-		last_note = 'fell back to the built-in coach: model output invalid after 3 attempts' WHERE id = 1`); err != nil {
+		last_note = 'fell back to the built-in coach: model output invalid after 3 attempts' WHERE id = ?`, id); err != nil {
 		t.Fatal(err)
 	}
 	_, body := env.page("/admin/schedules")
 	mustContain(t, "list", body, ": ran ·")
-	_, body = env.page("/admin/schedules/1")
+	_, body = env.page("/admin/schedules/" + id)
 	mustContain(t, "task page", body, "Last outcome", "fell back to the built-in coach: model output invalid after 3 attempts")
 }

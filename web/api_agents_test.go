@@ -24,10 +24,11 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	env := newAdminEnv(t)
 	code, body := env.api("GET", "/api/agents", "")
 	agents, _ := body["agents"].([]any)
-	if code != 200 || len(agents) != 1 {
+	// The app's coach and the test's agent.
+	if code != 200 || len(agents) != 2 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
 	}
-	a := agents[0].(map[string]any)
+	a := agents[1].(map[string]any)
 	as, _ := a["assignments"].([]any)
 	if a["id"] != "tester" || a["description"] != "Writes notes" || len(as) != 1 || as[0].(map[string]any)["id"] != "note" {
 		t.Fatalf("agent = %v", a)

@@ -5,28 +5,19 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"hearth/internal/household"
-	"hearth/internal/live"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
-	"hearth/web"
 )
 
-func newTestServer(t *testing.T) (*httptest.Server, *store.DB) {
+// newTestServer is the real app (newTestApp) with member ada, served.
+func newTestServer(t *testing.T) (*served, *store.DB) {
 	t.Helper()
-	db := storetest.Open(t)
-	storetest.Member(t, db, "ada")
-	e, err := web.New(web.Deps{Household: household.New(db, live.NewHub()), Ping: db.Ping}, web.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(e)
-	t.Cleanup(srv.Close)
-	return srv, db
+	ta := newTestApp(t)
+	storetest.Member(t, ta.app.DB, "ada")
+	return ta.serve(), ta.app.DB
 }
 
 func countRows(t *testing.T, db *store.DB, table string) int {

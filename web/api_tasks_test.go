@@ -6,8 +6,21 @@ import (
 	"time"
 )
 
+// apiTasks lists the tasks through the API (the app's default tasks
+// included: daily dashboard, heartbeat, backup, weekly review).
+func apiTasks(t *testing.T, env *adminEnv) []any {
+	t.Helper()
+	code, body := env.api("GET", "/api/agent/tasks", "")
+	tasks, ok := body["tasks"].([]any)
+	if code != 200 || !ok {
+		t.Fatalf("list: %d %v", code, body)
+	}
+	return tasks
+}
+
 func TestTaskAPILifecycle(t *testing.T) {
 	env := newAdminEnv(t)
+	defaults := len(apiTasks(t, env))
 	code, body := env.api("POST", "/api/agent/tasks", `{"description":"Morning notes","type":"recurring","schedule":"30 7 * * *","agent":"tester","assignment":"note","member":"ada"}`)
 	task, _ := body["task"].(map[string]any)
 	if code != 201 || task == nil || task["status"] != "active" || task["created_by"] != "user" {
@@ -18,9 +31,8 @@ func TestTaskAPILifecycle(t *testing.T) {
 	}
 	id := itoa(int64(task["id"].(float64)))
 
-	code, body = env.api("GET", "/api/agent/tasks", "")
-	if tasks, _ := body["tasks"].([]any); code != 200 || len(tasks) != 1 {
-		t.Fatalf("list: %d %v", code, body)
+	if tasks := apiTasks(t, env); len(tasks) != defaults+1 {
+		t.Fatalf("list: %d tasks, want the %d defaults and the new one: %v", len(tasks), defaults, tasks)
 	}
 	code, body = env.api("PUT", "/api/agent/tasks/"+id, `{"status":"paused","pause_note":"holiday"}`)
 	if code != 200 || field(body, "task", "status") != "paused" || field(body, "task", "pause_note") != "holiday" {
@@ -59,18 +71,19 @@ func TestTaskAPILifecycle(t *testing.T) {
 
 func TestTaskAPIValidation(t *testing.T) {
 	env := newAdminEnv(t)
+	defaults := len(apiTasks(t, env))
 	past := env.clock.Now().Add(-time.Hour).Format(time.RFC3339)
 	cases := []struct {
 		name, body, want string
 	}{
-		{"bad cron", `{"description":"x","type":"recurring","schedule":"61 * * * *","assignment":"note"}`, "cron"},
-		{"bad interval", `{"description":"x","type":"interval","schedule":"0","assignment":"note"}`, "interval"},
-		{"interval not a number", `{"description":"x","type":"interval","schedule":"often","assignment":"note"}`, "minutes"},
-		{"once in the past", `{"description":"x","type":"once","schedule":"` + past + `","assignment":"note"}`, "future"},
-		{"bad time", `{"description":"x","type":"once","schedule":"tomorrowish","assignment":"note"}`, "time"},
-		{"bad type", `{"description":"x","type":"weekly","schedule":"1","assignment":"note"}`, "type"},
-		{"no description", `{"type":"interval","schedule":"5","assignment":"note"}`, "description"},
-		{"unknown member", `{"description":"x","type":"interval","schedule":"5","assignment":"note","member":"zed"}`, "zed"},
+		{"bad cron", `{"description":"x","type":"recurring","schedule":"61 * * * *","agent":"tester","assignment":"note"}`, "cron"},
+		{"bad interval", `{"description":"x","type":"interval","schedule":"0","agent":"tester","assignment":"note"}`, "interval"},
+		{"interval not a number", `{"description":"x","type":"interval","schedule":"often","agent":"tester","assignment":"note"}`, "minutes"},
+		{"once in the past", `{"description":"x","type":"once","schedule":"` + past + `","agent":"tester","assignment":"note"}`, "future"},
+		{"bad time", `{"description":"x","type":"once","schedule":"tomorrowish","agent":"tester","assignment":"note"}`, "time"},
+		{"bad type", `{"description":"x","type":"weekly","schedule":"1","agent":"tester","assignment":"note"}`, "type"},
+		{"no description", `{"type":"interval","schedule":"5","agent":"tester","assignment":"note"}`, "description"},
+		{"unknown member", `{"description":"x","type":"interval","schedule":"5","agent":"tester","assignment":"note","member":"zed"}`, "zed"},
 		{"unknown assignment", `{"description":"x","type":"interval","schedule":"5","assignment":"nothing"}`, "nothing"},
 		{"unknown agent", `{"description":"x","type":"interval","schedule":"5","agent":"nobody","assignment":"note"}`, "nobody"},
 		{"freeform without member", `{"description":"x","type":"interval","schedule":"5"}`, "member"},
@@ -86,9 +99,8 @@ func TestTaskAPIValidation(t *testing.T) {
 			}
 		})
 	}
-	_, body := env.api("GET", "/api/agent/tasks", "")
-	if tasks := body["tasks"].([]any); len(tasks) != 0 {
-		t.Fatalf("refused creates stored tasks: %v", tasks)
+	if tasks := apiTasks(t, env); len(tasks) != defaults {
+		t.Fatalf("refused creates stored tasks: %d tasks, want the %d defaults: %v", len(tasks), defaults, tasks)
 	}
 	code, body := env.api("POST", "/api/agent/tasks", `{"description":"Check in","type":"interval","schedule":"30","member":"ada"}`)
 	if code != 201 {

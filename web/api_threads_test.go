@@ -6,7 +6,6 @@ import (
 	"hearth/internal/testkit"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,27 +15,16 @@ import (
 	"hearth/internal/app"
 )
 
-// modelApp is the real app (demo household) with its model at srv.
-func modelApp(t *testing.T, srv *llmtest.Server) (*app.App, *httptest.Server) {
+// modelApp is the real app (demo household) with its model at srv, served.
+func modelApp(t *testing.T, srv *llmtest.Server) (*app.App, *served) {
 	t.Helper()
-	env := map[string]string{"HEARTH_ADDR": "127.0.0.1:0", "HEARTH_DATA": t.TempDir(), "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC",
-		"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": "sk-test", "HEARTH_MODEL": "fake"}
-	cfg, err := app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(a.Echo)
-	t.Cleanup(func() { hs.Close(); _ = a.Close() })
-	return a, hs
+	ta := newTestApp(t, withDemo(), withModel(srv.URL(), "fake"), withEnv("OPENAI_API_KEY", "sk-test"))
+	return ta.app, ta.serve()
 }
 
 // apiDo sends a JSON request as a script would: no browser headers, from
 // loopback, with no password set (open admin).
-func apiDo(t *testing.T, ctx context.Context, hs *httptest.Server, method, path, body string, header map[string]string) *http.Response {
+func apiDo(t *testing.T, ctx context.Context, hs *served, method, path, body string, header map[string]string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, method, hs.URL+path, strings.NewReader(body))
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -56,8 +55,7 @@ func (e sseEvent) label() string {
 // which the stream ends.
 func TestWorkflowEventsFollowARun(t *testing.T) {
 	s := newSweepServer(t)
-	srv := httptest.NewServer(s.app.Echo)
-	t.Cleanup(srv.Close)
+	srv := s.ta.serve()
 	rec := s.do(swReq{method: "POST", path: "/api/workflows/weekly-review/runs", ctype: "application/json", body: []byte(`{"member":"theo"}`)})
 	if rec.Code != 201 {
 		t.Fatalf("start: %d %s", rec.Code, rec.Body)

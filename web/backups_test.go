@@ -12,21 +12,16 @@ import (
 	"time"
 
 	"hearth/internal/backup"
+	"hearth/internal/testkit"
 )
 
 // waitBackups waits until no backup runs in the app.
 func (s *swServer) waitBackups(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, running := s.app.Backups.Current(); !running {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the backup did not finish")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 30*time.Second, "the backup to finish", func() bool {
+		_, running := s.app.Backups.Current()
+		return !running
+	})
 }
 
 func form(vals url.Values) swReq {

@@ -5,8 +5,8 @@ package web_test
 // on, every kiosk and household API route refuses a client without a
 // device token, a screen gets one through its single-use enrolment link,
 // a script through a token shown once, and revoking ends either. The
-// server is the real one (app.New over a demo database, an admin password
-// set), served in-process to a client on the LAN.
+// server is the real one (newTestApp: the demo household, an admin
+// password set), served in-process to a client on the LAN.
 
 import (
 	"bytes"
@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"hearth/internal/app"
-	"hearth/internal/content"
 	"hearth/internal/devices"
 	"hearth/internal/qr"
 )
@@ -68,32 +67,12 @@ func (l *logBuffer) String() string { l.mu.Lock(); defer l.mu.Unlock(); return l
 
 func newDevEnv(t *testing.T) *devEnv {
 	t.Helper()
-	dir := t.TempDir()
-	env := map[string]string{"HEARTH_ADDR": "127.0.0.1:0", "HEARTH_DATA": dir, "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC",
-		"HEARTH_ADMIN_PASSWORD": "hunter2"}
-	cfg, err := app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
 	logs := &logBuffer{}
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
+	sw := sweepOver(t, withDemo(), withPassword("hunter2", ""), withLogger(slog.New(slog.NewTextHandler(logs, nil))))
+	sw.csrf = strings.Repeat("cd", 16)
 	clk := &devClock{t: time.Now()}
-	a.Devices.SetClock(clk.Now) // before the first request; requests are served on this goroutine
-	sw := &swServer{tb: t, app: a, dir: dir, csrf: strings.Repeat("cd", 16)}
-	if sw.conn, err = a.DB.Read.Conn(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sw.conn.Close() })
-	items, err := a.Catalog.List(context.Background(), content.Filter{Limit: 1})
-	if err != nil || len(items) == 0 {
-		t.Fatalf("demo catalog: %v %v", items, err)
-	}
-	sw.contentID = items[0].ID
-	return &devEnv{t: t, sw: sw, app: a, clk: clk, logs: logs}
+	sw.app.Devices.SetClock(clk.Now) // before the first request; requests are served on this goroutine
+	return &devEnv{t: t, sw: sw, app: sw.app, clk: clk, logs: logs}
 }
 
 // require turns the setting on or off directly (the admin form is tested

@@ -12,7 +12,6 @@ import (
 
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
-	"hearth/web"
 )
 
 // Over generated histories (gaps, implausible readings saved anyway, lb
@@ -27,7 +26,7 @@ func TestBoardPropertyPageAgreesWithTheReadModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := newKioskWith(t, web.Options{Location: loc})
+		k := newKioskWith(t, withEnv("HEARTH_TZ", zone))
 		for i := range perZone {
 			n := zi*perZone + i
 			rng := rand.New(rand.NewPCG(30, uint64(n)))

@@ -5,38 +5,37 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"hearth/internal/content"
+	"hearth/internal/app"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/household"
-	"hearth/internal/idempotency"
 	"hearth/internal/live"
 	"hearth/internal/messages"
 	"hearth/internal/program"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
-	"hearth/internal/voice"
-	"hearth/web"
 )
 
-// kiosk is a web server over real services and a real SQLite file, with
-// the demo catalog loaded and members ada (kg) and bo (lb).
+// kiosk is the real app (newTestApp) served on a loopback port, with the
+// demo catalog loaded and members ada (kg) and bo (lb), no demo household.
 type kiosk struct {
 	t   *testing.T
-	srv *httptest.Server
+	app *app.App
+	srv *served
 	db  *store.DB
 	hub *live.Hub
 	ds  *dashboard.Store
 	hh  *household.Service
 	ps  *program.Service
 	ms  *messages.Service
+	// dir is the media directory: local:<name> plays <dir>/<name>.mp4.
 	dir string
 	// client keeps cookies (the CSRF cookie) like a browser.
 	client *http.Client
@@ -45,56 +44,32 @@ type kiosk struct {
 
 func newKiosk(t *testing.T) *kiosk {
 	t.Helper()
-	return newKioskWith(t, web.Options{})
+	return newKioskWith(t)
 }
 
-// newKioskWith is newKiosk with server options (UTC and a fast keep-alive
-// unless set) and changes to the dependencies.
-func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kiosk {
+// newKioskWith is newKiosk with options for the app (a fast keep-alive
+// unless set).
+func newKioskWith(t *testing.T, opts ...appOption) *kiosk {
 	t.Helper()
-	if opt.Location == nil {
-		opt.Location = time.UTC
-	}
-	if opt.KeepAlive == 0 {
-		opt.KeepAlive = 100 * time.Millisecond
-	}
-	ctx := context.Background()
-	db := storetest.Open(t)
-	storetest.Member(t, db, "ada")
-	if _, err := db.CreateMember(ctx, health.Member{ID: "bo", Name: "Bo", Unit: health.LB}); err != nil {
+	fast := withOptions(func(o *app.Options) { o.KeepAlive = 100 * time.Millisecond })
+	ta := newTestApp(t, append([]appOption{fast}, opts...)...)
+	a, ctx := ta.app, context.Background()
+	storetest.Member(t, a.DB, "ada")
+	if _, err := a.DB.CreateMember(ctx, health.Member{ID: "bo", Name: "Bo", Unit: health.LB}); err != nil {
 		t.Fatal(err)
 	}
-	hub := live.NewHub()
-	t.Cleanup(hub.Close)
-	cat := content.NewCatalog(db, nil)
-	if _, err := cat.LoadDemo(ctx); err != nil {
+	if _, err := a.Catalog.LoadDemo(ctx); err != nil {
 		t.Fatal(err)
 	}
-	k := &kiosk{t: t, db: db, hub: hub, ds: dashboard.NewStore(db, hub, opt.Location), hh: household.New(db, hub).In(opt.Location), dir: t.TempDir(),
-		ps: program.New(db, cat, opt.Location).Notify(hub), ms: messages.New(db, hub)}
-	deps := web.Deps{
-		Household: k.hh, Ping: db.Ping, Dashboards: k.ds, Catalog: cat, Live: hub,
-		Voice:    voice.New(k.ds, voice.Options{DataDir: k.dir, Publisher: hub}),
-		Privacy:  privacyFunc(func(ctx context.Context, m string, on bool) error { return db.SetPrivateFigures(ctx, m, on) }),
-		MediaDir: k.dir,
-		Requests: idempotency.New(db),
-		Programs: k.ps,
-		Messages: k.ms,
-	}
-	for _, ch := range change {
-		ch(&deps)
-	}
-	e, err := web.New(deps, opt)
-	if err != nil {
+	k := &kiosk{t: t, app: a, db: a.DB, hub: a.Hub, ds: a.Dashboards, hh: a.Household, ps: a.Programs, ms: a.Messages,
+		dir: filepath.Join(ta.dir, "media"), client: browser(0)}
+	if err := os.MkdirAll(k.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	k.srv = httptest.NewServer(e)
-	t.Cleanup(k.srv.Close)
-	jar, _ := cookiejar.New(nil)
-	k.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	k.srv = ta.serve()
 	k.get("/") // sets the CSRF cookie
 	u, _ := url.Parse(k.srv.URL)
-	for _, c := range jar.Cookies(u) {
+	for _, c := range k.client.Jar.Cookies(u) {
 		if c.Name == "hearth_csrf" {
 			k.csrf = c.Value
 		}
@@ -103,12 +78,6 @@ func newKioskWith(t *testing.T, opt web.Options, change ...func(*web.Deps)) *kio
 		t.Fatal("no CSRF cookie after GET /")
 	}
 	return k
-}
-
-type privacyFunc func(ctx context.Context, member string, on bool) error
-
-func (f privacyFunc) SetPrivateFigures(ctx context.Context, member string, on bool) error {
-	return f(ctx, member, on)
 }
 
 // get fetches a page and returns status and body.

@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -25,19 +23,8 @@ import (
 // the kiosk's model-call limits lim.
 func limitedApp(t *testing.T, srv *llmtest.Server, lim ratelimit.Options) *app.App {
 	t.Helper()
-	env := map[string]string{"HEARTH_ADDR": "127.0.0.1:0", "HEARTH_DATA": t.TempDir(), "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC",
-		"OPENAI_BASE_URL": srv.URL(), "OPENAI_API_KEY": "sk-test", "HEARTH_MODEL": "fake"}
-	cfg, err := app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.KioskModelCalls = lim
-	a, err := app.New(context.Background(), cfg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	return a
+	return newTestApp(t, withDemo(), withModel(srv.URL(), "fake"), withEnv("OPENAI_API_KEY", "sk-test"),
+		withConfig(func(c *app.Config) { c.KioskModelCalls = lim })).app
 }
 
 // 20 chat messages posted at once for one member make one model call:

@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
 
+	"hearth/internal/testkit"
 	"hearth/web/api"
 )
 
@@ -294,17 +295,17 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 // waitWorkflowRun waits until workflow run id has status.
 func waitWorkflowRun(t *testing.T, s *swServer, id int64, status string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	last := ""
+	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("workflow run %d to be %s", id, status), func() bool {
 		rec := s.do(swReq{method: "GET", path: fmt.Sprintf("/api/workflow-runs/%d", id)})
 		var r struct{ Status, Error string }
 		_ = json.Unmarshal(rec.Body.Bytes(), &r)
-		if r.Status == status {
-			return
+		if now := r.Status + " " + r.Error; now != last {
+			t.Logf("workflow run %d: %s", id, now) // shown if the wait fails
+			last = now
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("workflow run %d is %q (%s), want %s", id, r.Status, r.Error, status)
-		}
-	}
+		return r.Status == status
+	})
 }
 
 func validateResponse(t *testing.T, what string, in *openapi3filter.RequestValidationInput, rec *httptest.ResponseRecorder) {

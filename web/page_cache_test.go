@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"hearth/internal/app"
 	"hearth/web"
 )
 
@@ -63,7 +64,7 @@ func TestDashboardPageRenderedOnce(t *testing.T) {
 	k := newKiosk(t)
 	// The same household served without sharing (a hub without
 	// generations): every request renders, as before the cache.
-	fresh := newKioskWith(t, web.Options{}, func(d *web.Deps) { d.Live = struct{ web.Live }{d.Live} })
+	fresh := newKioskWith(t, withOptions(func(o *app.Options) { o.Deps = func(d *web.Deps) { d.Live = struct{ web.Live }{d.Live} } }))
 
 	jarA, _ := cookiejar.New(nil)
 	jarB, _ := cookiejar.New(nil)
@@ -148,7 +149,7 @@ func mustURL(t *testing.T, s string) *url.URL {
 // the forms and the _csrf signal, and each sees a change.
 func TestStreamPatchesEncodedOnce(t *testing.T) {
 	renders := new(atomic.Int64)
-	k := newKioskWith(t, web.Options{PatchRenders: renders})
+	k := newKioskWith(t, withOptions(func(o *app.Options) { o.PatchRenders = renders }))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	type screen struct {

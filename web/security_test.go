@@ -19,9 +19,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
+	"hearth/internal/app"
 	"hearth/internal/household"
-	"hearth/internal/live"
 	"hearth/internal/store/storetest"
+	"hearth/internal/testkit"
 	"hearth/web"
 )
 
@@ -40,14 +41,9 @@ func hostGet(e http.Handler, host, path string, header map[string]string) *httpt
 // A page on a rebinding domain is same-origin with Hearth in the browser:
 // Hearth answers only to the names it was given.
 func TestHostAllowList(t *testing.T) {
-	db := storetest.Open(t)
+	a := newTestApp(t, withEnv("HEARTH_ADDR", "127.0.0.1:8080"), withEnv("HEARTH_HOSTS", "Hearth.LAN., 192.168.1.20")).app
+	db, e := a.DB, a.Echo
 	storetest.Member(t, db, "ada")
-	hh := household.New(db, live.NewHub())
-	e, err := web.New(web.Deps{Household: hh, Ping: db.Ping, Admin: web.AdminDeps{Household: hh}},
-		web.Options{ListenAddr: "127.0.0.1:8080", Hosts: []string{"Hearth.LAN.", "192.168.1.20"}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, host := range []string{"attacker.example", "attacker.example:8080", "127.0.0.1.nip.io", "hearth.lan.evil"} {
 		for _, p := range []string{"/", "/healthz", "/api/v1/members", "/admin/household"} {
 			if rec := hostGet(e, host, p, nil); rec.Code != http.StatusMisdirectedRequest || !strings.Contains(rec.Body.String(), "HEARTH_HOSTS") {
@@ -84,11 +80,7 @@ func TestHostAllowList(t *testing.T) {
 
 // With a wildcard listen address the machine's own names and addresses work.
 func TestHostAllowListWildcard(t *testing.T) {
-	db := storetest.Open(t)
-	e, err := web.New(web.Deps{Household: household.New(db, nil), Ping: db.Ping}, web.Options{ListenAddr: "0.0.0.0:8080"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newTestApp(t, withEnv("HEARTH_ADDR", "0.0.0.0:8080")).app.Echo
 	name, _ := os.Hostname()
 	hosts := []string{strings.ToLower(name)}
 	if !strings.Contains(name, ".") {
@@ -112,7 +104,7 @@ func TestHostAllowListWildcard(t *testing.T) {
 
 // Live streams are capped per client address; a closed stream frees its slot.
 func TestStreamCaps(t *testing.T) {
-	k := newKioskWith(t, web.Options{MaxStreamsPerClient: 2})
+	k := newKioskWith(t, withEnv("HEARTH_MAX_STREAMS_PER_CLIENT", "2"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	open := func(ctx context.Context) *http.Response {
@@ -139,23 +131,16 @@ func TestStreamCaps(t *testing.T) {
 	s2.Body.Close()
 	cancel2()
 	first.Body.Close() // frees a slot once the server notices
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	testkit.WaitFor(t, 3*time.Second, "a slot after a stream closed", func() bool {
 		r := open(ctx)
 		r.Body.Close()
-		if r.StatusCode == 200 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no slot after a stream closed: %d", r.StatusCode)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return r.StatusCode == 200
+	})
 }
 
 // A body that trickles in is cut at the deadline (408), not held forever.
 func TestSlowBodyIsCut(t *testing.T) {
-	k := newKioskWith(t, web.Options{BodyTimeout: 300 * time.Millisecond})
+	k := newKioskWith(t, withOptions(func(o *app.Options) { o.BodyTimeout = 300 * time.Millisecond }))
 	conn, err := net.Dial("tcp", strings.TrimPrefix(k.srv.URL, "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +283,7 @@ func (f *failingCoach) PrepareDay(context.Context, string) (agent.Run, error) {
 // left no plan, the member waits a minute.
 func TestPrepareDayCooldown(t *testing.T) {
 	coach := &failingCoach{}
-	k := newKioskWith(t, web.Options{}, func(d *web.Deps) { d.Coach = coach })
+	k := newKioskWith(t, withOptions(func(o *app.Options) { o.Deps = func(d *web.Deps) { d.Coach = coach } }))
 	for i, want := range []string{"could not prepare your day", "try again in"} {
 		resp, body := k.post("/m/ada/prepare", url.Values{}, "")
 		if resp.StatusCode != 200 || !strings.Contains(body, want) {
@@ -371,9 +356,7 @@ func TestGoalValidation(t *testing.T) {
 // and the configured Plex server only; admin answers are not cached; with
 // HEARTH_SECURE_COOKIES the session cookie is Secure.
 func TestHeadersCSPCacheAndSecureCookies(t *testing.T) {
-	env := newAdminEnv(t, withPassword("hunter2", ""), func(o *web.Options, _ *adminEnv) {
-		o.PlexURL, o.SecureCookies = "http://plex.lan:32400/", true
-	})
+	env := newAdminEnv(t, withPassword("hunter2", ""), withEnv("PLEX_URL", "http://plex.lan:32400/"), withEnv("HEARTH_SECURE_COOKIES", "1"))
 	resp, err := http.Get(env.srv.URL + "/admin/login")
 	if err != nil {
 		t.Fatal(err)
@@ -447,7 +430,7 @@ func (w *streamWriter) Flush()                      {}
 // one client, like every per-client budget: a device picks new addresses
 // in its prefix at will.
 func TestStreamCapGroupsIPv6By64(t *testing.T) {
-	k := newKioskWith(t, web.Options{MaxStreamsPerClient: 2})
+	k := newKioskWith(t, withEnv("HEARTH_MAX_STREAMS_PER_CLIENT", "2"))
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }()
@@ -457,7 +440,7 @@ func TestStreamCapGroupsIPv6By64(t *testing.T) {
 		req.RemoteAddr = "[" + addr + "]:40000"
 		w := &streamWriter{h: http.Header{}, wrote: make(chan struct{})}
 		wg.Add(1)
-		go func() { defer wg.Done(); k.srv.Config.Handler.ServeHTTP(w, req) }()
+		go func() { defer wg.Done(); k.app.Echo.ServeHTTP(w, req) }()
 		select {
 		case <-w.wrote:
 		case <-time.After(5 * time.Second):

@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"compress/gzip"
+	"hearth/internal/app"
 	"io"
 	"net/http"
 	"regexp"
@@ -11,9 +12,6 @@ import (
 	"testing/fstest"
 
 	"github.com/andybalholm/brotli"
-
-	"hearth/static"
-	"hearth/web"
 )
 
 // assetGet fetches path with the given request headers.
@@ -41,7 +39,7 @@ func TestStaticAssetsHashedAndCompressed(t *testing.T) {
 	js := []byte(strings.Repeat("console.log('hearth');\n", 200))
 	// Named as files the page links, so the test reads their URLs from it.
 	fsys := fstest.MapFS{"hearth.js": {Data: js}, "favicon.svg": {Data: []byte("<svg/>")}}
-	k := newKioskWith(t, web.Options{Static: fsys})
+	k := newKioskWith(t, withOptions(func(o *app.Options) { o.Static = fsys }))
 	_, page := k.get("/")
 	linked := func(pattern string) string {
 		t.Helper()
@@ -110,7 +108,7 @@ func TestStaticAssetsHashedAndCompressed(t *testing.T) {
 // TestPagesLinkHashedAssets: the kiosk page links the real assets by
 // hashed URL, and each of them is served.
 func TestPagesLinkHashedAssets(t *testing.T) {
-	k := newKioskWith(t, web.Options{Static: static.FS})
+	k := newKiosk(t) // the app serves static.FS
 	_, page := k.get("/m/ada")
 	links := regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`).FindAllStringSubmatch(page, -1)
 	if len(links) < 3 {

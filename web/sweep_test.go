@@ -1,6 +1,6 @@
 package web_test
 
-// The bad-input sweep: every route of the real server (app.New over a demo
+// The bad-input sweep: every route of the real server (newTestApp over a demo
 // database) gets malformed, oversized, wrong-type and script-injection
 // input. No answer may be a 5xx, a rejected request may not change a single
 // stored row, and an injected tag never comes back unescaped. The fixture
@@ -36,6 +36,7 @@ import (
 // when no password is set).
 type swServer struct {
 	tb   testing.TB
+	ta   *testApp
 	app  *app.App
 	dir  string
 	csrf string
@@ -47,27 +48,27 @@ type swServer struct {
 	version int64     // data_version at the last digest
 }
 
-// newSweepServer builds the app with the demo household and gives every
-// member today's document from the heuristic coach.
+// newSweepServer builds the app with the demo household (newTestApp) and
+// gives every member today's document from the heuristic coach. It is not
+// served: requests go to its handler in-process (do).
 func newSweepServer(tb testing.TB) *swServer {
 	tb.Helper()
-	dir := tb.TempDir()
-	env := map[string]string{"HEARTH_ADDR": "127.0.0.1:0", "HEARTH_DATA": dir, "HEARTH_DEMO": "1", "HEARTH_TZ": "UTC"}
-	cfg, err := app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	a, err := app.New(context.Background(), cfg, nil)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { _ = a.Close() })
-	s := &swServer{tb: tb, app: a, dir: dir, csrf: strings.Repeat("ab", 16)}
+	s := sweepOver(tb, withDemo())
+	s.documents()
+	return s
+}
+
+// sweepOver is a swServer over the app opts build, as it starts.
+func sweepOver(tb testing.TB, opts ...appOption) *swServer {
+	tb.Helper()
+	ta := newTestApp(tb, opts...)
+	a := ta.app
+	s := &swServer{tb: tb, ta: ta, app: a, dir: ta.dir, csrf: strings.Repeat("ab", 16)}
+	var err error
 	if s.conn, err = a.DB.Read.Conn(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = s.conn.Close() })
-	s.documents()
 	items, err := a.Catalog.List(context.Background(), content.Filter{Limit: 1})
 	if err != nil || len(items) == 0 {
 		tb.Fatalf("demo catalog: %v %v", items, err)
@@ -76,19 +77,11 @@ func newSweepServer(tb testing.TB) *swServer {
 	return s
 }
 
-// documents runs the daily-dashboard assignment (heuristic) for everyone,
-// registering the coach first when the app does not yet.
+// documents runs the coach's daily-dashboard assignment (heuristic) for
+// everyone.
 func (s *swServer) documents() {
 	s.tb.Helper()
-	a, ctx := s.app, context.Background()
-	if _, err := a.Agents.Agent(coach.AgentID); err != nil {
-		err := a.Agents.Register(coach.New(coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs,
-			Dashboards: a.Dashboards, Location: time.UTC}))
-		if err != nil {
-			s.tb.Fatal(err)
-		}
-	}
-	runs, err := a.Agents.RunAssignmentForAll(ctx, coach.AgentID, coach.DailyDashboardID, agent.TriggerManual)
+	runs, err := s.app.Agents.RunAssignmentForAll(context.Background(), coach.AgentID, coach.DailyDashboardID, agent.TriggerManual)
 	if err != nil {
 		s.tb.Fatal(err)
 	}

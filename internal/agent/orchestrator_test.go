@@ -11,6 +11,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/apperr"
 	"hearth/internal/store"
+	"hearth/internal/testkit"
 )
 
 func TestSimultaneousRequestsShareOneRun(t *testing.T) {
@@ -130,10 +131,7 @@ func TestCloseInterruptsRunningRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for len(f.srv.ChatRequests()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 3*time.Second, "the run to ask the model", func() bool { return len(f.srv.ChatRequests()) > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := f.orch.Close(ctx); err != nil {

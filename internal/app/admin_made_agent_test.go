@@ -17,6 +17,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 )
 
 // greeterDef is an agent made in admin: a definition, no code.
@@ -73,14 +74,12 @@ func scheduledRun(t *testing.T, a *app.App, agentID string) schedule.Task {
 	if _, err := a.Schedule.RunNow(ctx, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); task.RunCount == 0 || task.Running; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the scheduled run did not finish")
-		}
+	testkit.WaitFor(t, 20*time.Second, "the scheduled run to finish", func() bool {
 		if task, err = a.Schedule.Get(ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return task.RunCount > 0 && !task.Running
+	})
 	return task
 }
 

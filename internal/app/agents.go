@@ -112,7 +112,7 @@ func (a *App) buildScheduler() error {
 	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, deliver: messageDelivery{msgs: a.Messages, log: a.log}.deliver,
 		answer: a.answerScheduled}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
-		Location: a.cfg.Location, CatchUpWindow: catchUp,
+		Location: a.cfg.Location, CatchUpWindow: catchUp, Clock: a.opts.Clock,
 		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
 		CheckTarget: func(agentID, assignmentID string) error {
 			if agentID == schedule.SystemAgent {

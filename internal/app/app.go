@@ -6,13 +6,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
@@ -82,13 +85,39 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (*App, error) {
 	return newApp(ctx, cfg, logger, buildOptions{})
 }
 
+// Options are what a Hearth built by a test differs in beyond its Config;
+// the zero value builds exactly what New builds (`hearth` uses New).
+type Options struct {
+	// Now is the clock of the database and of every service that takes it
+	// from there, the agents' too (run times, memory expiry); nil: time.Now.
+	Now func() time.Time
+	// Clock is the scheduler's clock: when tasks fire (nil: the real clock).
+	Clock clockwork.Clock
+	// KeepAlive, BodyTimeout, PatchRenders and Static set the web server's
+	// options of those names (zero: the web defaults; Static nil: the
+	// embedded assets).
+	KeepAlive    time.Duration
+	BodyTimeout  time.Duration
+	PatchRenders *atomic.Int64
+	Static       fs.FS
+	// Deps changes the web layer's dependencies once the app has built
+	// them: to wrap one (a live hub without shared renders) or replace one
+	// (a coach whose runs fail).
+	Deps func(*web.Deps)
+}
+
+// NewWith is New for a test: cfg's Hearth, differing by opts.
+func NewWith(ctx context.Context, cfg Config, logger *slog.Logger, opts Options) (*App, error) {
+	return newApp(ctx, cfg, logger, buildOptions{Options: opts})
+}
+
 // buildOptions are what a Hearth built for something other than serving
-// (an eval scenario) changes: its clock, model-call slots shared with
-// other instances so they stay within one HEARTH_MODEL_CONCURRENCY, and
-// the model endpoint's learned profile, so each fresh database does not
-// relearn it.
+// changes: a test's Options (an eval scenario sets only their clock, Now),
+// model-call slots shared with other instances so they stay within one
+// HEARTH_MODEL_CONCURRENCY, and the model endpoint's learned profile, so
+// each fresh database does not relearn it.
 type buildOptions struct {
-	now        func() time.Time
+	Options
 	modelSlots chan struct{}
 	// profiles is what was learned about the model endpoint, shared (nil:
 	// the instance's own database).
@@ -106,8 +135,8 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 	if err != nil {
 		return nil, err
 	}
-	if opts.now != nil {
-		db.Now = opts.now // before any service copies the clock
+	if opts.Now != nil {
+		db.Now = opts.Now // before any service copies the clock
 	}
 	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts, streams: web.NewStreams()}
 	a.bg, a.stopBG = context.WithCancel(context.Background())
@@ -168,11 +197,20 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildEvals(ctx); err != nil {
 		return err
 	}
-	e, err := web.New(a.webDeps(), web.Options{
+	deps := a.webDeps()
+	if a.opts.Deps != nil {
+		a.opts.Deps(&deps)
+	}
+	var assets fs.FS = static.FS
+	if a.opts.Static != nil {
+		assets = a.opts.Static
+	}
+	e, err := web.New(deps, web.Options{
 		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
-		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
+		KioskIdle: a.cfg.KioskIdle, Static: assets, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
 		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
+		KeepAlive: a.opts.KeepAlive, BodyTimeout: a.opts.BodyTimeout, PatchRenders: a.opts.PatchRenders,
 	})
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/backup"
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 )
 
 // The nightly backup is a system task made once per database; firing it
@@ -29,23 +30,16 @@ func TestBackupIsASystemTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testkit.WaitFor(t, 30*time.Second, "the backup task to run", func() bool {
 		fires, err := a.Schedule.Ledger(ctx, tasks[0].ID, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(fires) > 0 && fires[0].ID == fire.ID && fires[0].Outcome == schedule.OutcomeRan {
-			break
-		}
 		if len(fires) > 0 && fires[0].Outcome == schedule.OutcomeFailed {
 			t.Fatalf("the backup task failed: %s", fires[0].Reason)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the backup task did not run: %+v", fires)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(fires) > 0 && fires[0].ID == fire.ID && fires[0].Outcome == schedule.OutcomeRan
+	})
 	list, err := a.Backups.List()
 	if err != nil || len(list) != 1 {
 		t.Fatalf("backups after the task ran: %v, %v", list, err)

@@ -17,6 +17,7 @@ import (
 	"hearth/internal/app"
 	"hearth/internal/coach"
 	hearthEval "hearth/internal/eval"
+	"hearth/internal/testkit"
 )
 
 // adminClient is a browser without JavaScript on the admin pages of an
@@ -74,17 +75,15 @@ func (a *adminClient) post(path string, form url.Values) (*http.Response, string
 // waitRun waits for eval run id to finish.
 func waitRun(t *testing.T, s *hearthEval.Service, id int64) hearthEval.StoredRun {
 	t.Helper()
-	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		r, err := s.Get(context.Background(), id)
-		if err != nil {
+	var r hearthEval.StoredRun
+	testkit.WaitFor(t, 3*time.Minute, fmt.Sprintf("eval run %d to finish", id), func() bool {
+		var err error
+		if r, err = s.Get(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
-		if r.Status != "running" {
-			return r
-		}
-	}
-	t.Fatalf("eval run %d did not finish", id)
-	return hearthEval.StoredRun{}
+		return r.Status != "running"
+	})
+	return r
 }
 
 // TestAdminEvalsRunsADraftBeforeItIsActivated is point 4: a draft of the

@@ -37,20 +37,18 @@ func startApp(t *testing.T, cfg app.Config) *running {
 	t.Helper()
 	var a *app.App
 	var addr net.Addr
-	for deadline := time.Now().Add(5 * time.Second); ; {
+	testkit.WaitFor(t, 5*time.Second, "the app to bind "+cfg.Addr, func() bool {
 		var err error
 		if a, err = app.New(context.Background(), cfg, nil); err != nil {
 			t.Fatal(err)
 		}
-		if addr, err = a.Listen(); err == nil {
-			break
+		if addr, err = a.Listen(); err != nil {
+			t.Logf("listen: %v", err) // shown if the wait fails
+			_ = a.Close()
+			return false
 		}
-		_ = a.Close()
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return true
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{app: a, url: "http://" + addr.String(), addr: addr.String(), cancel: cancel, done: make(chan error, 1)}
 	go func() { r.done <- a.Serve(ctx) }()

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"hearth/internal/testkit"
 )
 
 // lockedBuf is a writer the test can read while the logger writes.
@@ -90,14 +92,8 @@ func TestBufferedLoggerFlushesOnItsOwn(t *testing.T) {
 	log, flush := NewBufferedLogger(out, "info")
 	defer flush()
 	log.Info("page served")
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		if s, _ := out.String(); strings.Contains(s, "page served") {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("info line never written")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 2*time.Second, "the info line to be written", func() bool {
+		s, _ := out.String()
+		return strings.Contains(s, "page served")
+	})
 }

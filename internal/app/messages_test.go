@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,22 +10,22 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/messages"
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 )
 
-// waitMessages polls the member's open messages until want of them are there.
+// waitMessages waits until the member has at least want open messages
+// and returns them.
 func waitMessages(t *testing.T, a *App, member string, want int) []messages.Message {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ms, err := a.Messages.List(context.Background(), messages.Filter{Member: member, Open: true})
-		if err != nil {
+	var ms []messages.Message
+	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("%d open messages for %s", want, member), func() bool {
+		var err error
+		if ms, err = a.Messages.List(context.Background(), messages.Filter{Member: member, Open: true}); err != nil {
 			t.Fatal(err)
 		}
-		if len(ms) >= want || time.Now().After(deadline) {
-			return ms
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return len(ms) >= want
+	})
+	return ms
 }
 
 // Output of scheduled actions and heartbeat to-dos meant for a member
@@ -48,15 +49,10 @@ func TestScheduledOutputReachesTheMember(t *testing.T) {
 		if _, err := a.Schedule.RunNow(ctx, tk.ID); err != nil {
 			t.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("task %q to run", prompt), func() bool {
 			fs, err := a.Schedule.Ledger(ctx, tk.ID, 1)
-			if err == nil && len(fs) == 1 && fs[0].Outcome == schedule.OutcomeRan {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("task %q did not run: %+v %v", prompt, fs, err)
-			}
-		}
+			return err == nil && len(fs) == 1 && fs[0].Outcome == schedule.OutcomeRan
+		})
 	}
 	task("maya", "Add a short hydration reminder")
 	ms := waitMessages(t, a, "maya", before+1)

@@ -11,6 +11,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/coach"
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 )
 
 // TestSelfReschedulingModelCreatesAtMostOneTask: a scripted model that, on
@@ -63,13 +64,10 @@ func TestSelfReschedulingModelCreatesAtMostOneTask(t *testing.T) {
 	if _, err := a.Schedule.RunNow(ctx, first.ID); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for cur, _ := a.Schedule.Get(ctx, first.ID); cur.Running || cur.RunCount == 0; cur, _ = a.Schedule.Get(ctx, first.ID) {
-		if time.Now().After(deadline) {
-			t.Fatal("the task's run did not finish")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 20*time.Second, "the task's run to finish", func() bool {
+		cur, _ := a.Schedule.Get(ctx, first.ID)
+		return !cur.Running && cur.RunCount > 0
+	})
 	if res := lastToolResult(); !strings.Contains(res, "approve") {
 		t.Fatalf("tool result in the task's run = %q, want the note that it waits for approval", res)
 	}

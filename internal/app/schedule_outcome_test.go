@@ -8,6 +8,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/coach"
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 )
 
 // TestScheduledRunThatFellBackSaysWhy: the model server fails, so the
@@ -25,16 +26,12 @@ func TestScheduledRunThatFellBackSaysWhy(t *testing.T) {
 	if _, err := a.Schedule.RunNow(ctx, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for task.RunCount == 0 || task.Running {
-		if time.Now().After(deadline) {
-			t.Fatal("the run did not finish")
-		}
-		time.Sleep(20 * time.Millisecond)
+	testkit.WaitFor(t, 30*time.Second, "the run to finish", func() bool {
 		if task, err = a.Schedule.Get(ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}
-	}
+		return task.RunCount > 0 && !task.Running
+	})
 	run, err := a.Agents.Runs().Get(ctx, task.LastRunID)
 	if err != nil || run.FallbackReason == "" {
 		t.Fatalf("run %d: fallback reason %q, %v", task.LastRunID, run.FallbackReason, err)

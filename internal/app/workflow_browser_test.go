@@ -12,6 +12,7 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/dashboard"
 	"hearth/internal/store"
+	"hearth/internal/testkit"
 	"hearth/internal/workflow"
 )
 
@@ -64,18 +65,20 @@ func waitWorkflow(t *testing.T, wf interface {
 	Get(context.Context, int64) (workflow.Run, error)
 }, id int64, want workflow.Status) workflow.Run {
 	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		r, err := wf.Get(context.Background(), id)
-		if err != nil {
+	var r workflow.Run
+	var last workflow.Status
+	testkit.WaitFor(t, 20*time.Second, fmt.Sprintf("workflow run %d to be %s", id, want), func() bool {
+		var err error
+		if r, err = wf.Get(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
-		if r.Status == want {
-			return r
+		if r.Status != last {
+			t.Logf("workflow run %d: %s %s", id, r.Status, r.Error) // shown if the wait fails
+			last = r.Status
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %d is %s (%s), want %s", id, r.Status, r.Error, want)
-		}
-	}
+		return r.Status == want
+	})
+	return r
 }
 
 // TestSuspendedWorkflowSurvivesRestartAndResumesFromKioskTap: a weekly

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hearth/internal/schedule"
+	"hearth/internal/testkit"
 	"hearth/internal/workflow"
 )
 
@@ -39,18 +40,13 @@ func TestWeeklyReviewIsASystemTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	members, _ := memberIDs{a.DB}.MemberIDs(ctx)
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	testkit.WaitFor(t, 30*time.Second, "the fire to end as ran", func() bool {
 		fires, err := a.Schedule.Ledger(ctx, weekly.ID, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(fires) > 0 && fires[0].ID == fire.ID && fires[0].Outcome == schedule.OutcomeRan {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the fire did not end as ran: %+v", fires)
-		}
-	}
+		return len(fires) > 0 && fires[0].ID == fire.ID && fires[0].Outcome == schedule.OutcomeRan
+	})
 	runs, err := a.Workflows.List(ctx, workflow.Filter{Workflow: "weekly-review", Status: workflow.StatusSuspended})
 	if err != nil || len(runs) != len(members) || len(members) < 2 {
 		t.Fatalf("%d suspended reviews for %d members (%v)", len(runs), len(members), err)

@@ -15,6 +15,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/health"
 	"hearth/internal/program"
+	"hearth/internal/testkit"
 	"hearth/internal/workflow"
 )
 
@@ -256,12 +257,7 @@ func TestDailyDashboardWorkflowContinuesAfterAnInterruptedAttempt(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); len(srv.ChatRequests()) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the model was never asked")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.WaitFor(t, 10*time.Second, "the model to be asked", func() bool { return len(srv.ChatRequests()) > 0 })
 	// The process stops: the engine's runs end, then the workflow runtime.
 	if err := f.orch.Close(f.ctx); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
+	"hearth/internal/testkit"
 	"hearth/internal/workflow"
 )
 
@@ -407,9 +408,7 @@ func TestPauseAndRestart(t *testing.T) {
 		}
 		paused <- p
 	}()
-	for !workflow.PauseRequested(e.rt, r.ID) {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.WaitFor(t, 5*time.Second, "the pause to be requested", func() bool { return workflow.PauseRequested(e.rt, r.ID) })
 	close(release)
 	p := <-paused
 	if p.Status != workflow.StatusPaused || cnt.get("after") != 0 {

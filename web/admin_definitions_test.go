@@ -1,38 +1,29 @@
-package admin
+package web_test
 
 import (
 	"context"
-	"encoding/json"
 	"html"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
-	"hearth/internal/agent/llm"
 	"hearth/internal/agent/llm/llmtest"
-	"hearth/internal/household"
-	"hearth/internal/live"
+	"hearth/internal/app"
 	"hearth/internal/store/storetest"
-	"hearth/views"
-	"hearth/web/adminauth"
-	"hearth/web/httpkit"
 )
 
-// defsAdmin drives the definition pages over real services, a real SQLite
-// file and the real OpenAI runtime pointed at the fake server.
+// defsAdmin drives the definition pages (Admin → Agents) of the real app
+// (newTestApp) with member ada, its model the fake server, reached through
+// the real openai-go client as the app configures it.
 type defsAdmin struct {
 	t      *testing.T
-	srv    *httptest.Server
+	app    *app.App
+	srv    *served
 	svc    *definition.Service
 	model  *llmtest.Server
 	client *http.Client
@@ -41,58 +32,15 @@ type defsAdmin struct {
 
 func newDefsAdmin(t *testing.T) *defsAdmin {
 	t.Helper()
-	db := storetest.Open(t)
-	storetest.Member(t, db, "ada")
-	hub := live.NewHub()
-	t.Cleanup(hub.Close)
-	box, err := agent.NewToolbox(agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{{Name: "get_weight", Description: "Latest weight.",
-			Execute: func(context.Context, agent.Scope, json.RawMessage) (any, error) {
-				return map[string]float64{"kg": 70}, nil
-			}}}
-	}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	repo := definition.NewRepo(db, definition.Registry{Tools: box, Hooks: definition.BuiltinHooks(hub, nil),
-		Contexts: map[string]definition.ContextResolver{definition.ContextDate: definition.DateContext(nil, time.UTC)}})
 	model := llmtest.New(t)
-	rt, err := llm.NewOpenAI(llm.OpenAIConfig{BaseURL: model.URL(), APIKey: "k", Model: "gpt-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	engine, err := agent.NewOrchestrator(db, agent.Runtimes{Model: rt, Heuristic: llm.Heuristic{}}, nil, hub, nil, agent.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = engine.Close(context.Background()) })
-	runner, err := definition.NewRunner(repo, engine, definition.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := adminauth.New("", "", nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	discard := slog.New(slog.DiscardHandler)
-	e := echo.New()
-	e.HTTPErrorHandler = func(err error, c echo.Context) {
-		code, body := httpkit.Classify(err)
-		_ = httpkit.Render(c, code, views.ErrorPage(code, http.StatusText(code), body.Error))
-	}
-	d := &defsAdmin{t: t, svc: definition.NewService(repo, runner), model: model}
-	mw := httpkit.Middleware{Request: []echo.MiddlewareFunc{testCSRF}, Admin: a.Require,
-		Idempotent: func(next echo.HandlerFunc) echo.HandlerFunc { return next }}
-	Routes(e, Deps{Auth: a, Household: household.New(db, hub), Definitions: d.svc},
-		Options{Location: time.UTC, Logger: discard}, mw)
-	d.srv = httptest.NewServer(e)
-	t.Cleanup(d.srv.Close)
-	jar, _ := cookiejar.New(nil)
-	d.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	ta := newTestApp(t, withModel(model.URL(), "gpt-test"), withEnv("OPENAI_API_KEY", "k"))
+	storetest.Member(t, ta.app.DB, "ada")
+	d := &defsAdmin{t: t, app: ta.app, svc: ta.app.Definitions, model: model, client: browser(10 * time.Second)}
+	d.srv = ta.serve()
 	d.get("/admin/definitions")
 	u, _ := url.Parse(d.srv.URL)
-	for _, c := range jar.Cookies(u) {
-		if c.Name == httpkit.CSRFCookie {
+	for _, c := range d.client.Jar.Cookies(u) {
+		if c.Name == "hearth_csrf" {
 			d.csrf = c.Value
 		}
 	}
@@ -102,25 +50,8 @@ func newDefsAdmin(t *testing.T) *defsAdmin {
 	return d
 }
 
-// testCSRF stands in for the assembly's CSRF middleware: a double-submit
-// cookie, and the form field must match it on a post.
-func testCSRF(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		tok := "test-token"
-		if ck, err := c.Cookie(httpkit.CSRFCookie); err == nil {
-			tok = ck.Value
-		} else {
-			c.SetCookie(&http.Cookie{Name: httpkit.CSRFCookie, Value: tok, Path: "/"})
-		}
-		httpkit.SetCSRFToken(c, tok)
-		if c.Request().Method == http.MethodPost && c.FormValue(httpkit.CSRFField) != tok {
-			return echo.NewHTTPError(http.StatusForbidden, "missing or invalid CSRF token")
-		}
-		return next(c)
-	}
-}
-
-func (d *defsAdmin) get(path string) (int, string) {
+// raw GETs a page as the browser: status and body as sent.
+func (d *defsAdmin) raw(path string) (int, string) {
 	d.t.Helper()
 	resp, err := d.client.Get(d.srv.URL + path)
 	if err != nil {
@@ -128,7 +59,14 @@ func (d *defsAdmin) get(path string) (int, string) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, html.UnescapeString(string(b))
+	return resp.StatusCode, string(b)
+}
+
+// get is raw with the body's entities decoded.
+func (d *defsAdmin) get(path string) (int, string) {
+	d.t.Helper()
+	code, body := d.raw(path)
+	return code, html.UnescapeString(body)
 }
 
 // post submits a form like the page does (same-origin, _csrf field).
@@ -155,18 +93,53 @@ func (d *defsAdmin) seed(id, system string) {
 	}
 }
 
-// editForm is the edit form as the page would submit it for the current version.
+var (
+	formTag     = regexp.MustCompile(`<form [^>]*action="([^"]*)"[^>]*>`)
+	inputTag    = regexp.MustCompile(`<input [^>]*>`)
+	textareaTag = regexp.MustCompile(`(?s)<textarea [^>]*name="([^"]+)"[^>]*>(.*?)</textarea>`)
+	attrName    = regexp.MustCompile(`\bname="([^"]*)"`)
+	attrValue   = regexp.MustCompile(`\bvalue="([^"]*)"`)
+)
+
+// pageForm is what the browser would submit from the form of page that
+// posts to action: its inputs and textareas as rendered (no button).
+func (d *defsAdmin) pageForm(page, action string) url.Values {
+	d.t.Helper()
+	code, body := d.raw(page)
+	if code != http.StatusOK {
+		d.t.Fatalf("GET %s: %d", page, code)
+	}
+	for _, m := range formTag.FindAllStringSubmatchIndex(body, -1) {
+		if html.UnescapeString(body[m[2]:m[3]]) != action {
+			continue
+		}
+		end := strings.Index(body[m[1]:], "</form>")
+		if end < 0 {
+			d.t.Fatalf("%s: the form posting to %s does not end", page, action)
+		}
+		inner, form := body[m[1]:m[1]+end], url.Values{}
+		for _, in := range inputTag.FindAllString(inner, -1) {
+			if n := attrName.FindStringSubmatch(in); n != nil {
+				v := ""
+				if m := attrValue.FindStringSubmatch(in); m != nil {
+					v = m[1]
+				}
+				form.Set(html.UnescapeString(n[1]), html.UnescapeString(v))
+			}
+		}
+		for _, ta := range textareaTag.FindAllStringSubmatch(inner, -1) {
+			form.Set(html.UnescapeString(ta[1]), html.UnescapeString(ta[2]))
+		}
+		return form
+	}
+	d.t.Fatalf("%s has no form posting to %s", page, action)
+	return nil
+}
+
+// editForm is the edit form as the page submits it for the current version.
 func (d *defsAdmin) editForm(id string) url.Values {
 	d.t.Helper()
-	v, err := d.svc.Active(context.Background(), id)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	form := url.Values{}
-	for k, val := range definitionFormValues(v.Definition) {
-		form.Set(k, val)
-	}
-	return form
+	return d.pageForm("/admin/definitions/"+id, "/admin/definitions/"+id)
 }
 
 func (d *defsAdmin) activePrompt(id string) string {
@@ -203,15 +176,15 @@ func TestAdminDefinitionSaveWithErrorsShowsThemInlineAndKeepsTheValues(t *testin
 	// A definition that parses but does not validate (unknown tool, bad schema).
 	form = d.editForm("writer")
 	form.Set("system_prompt", "You write v2.")
-	form.Set("tool_ids", `["get_weight", "teleport"]`)
+	form.Set("tool_ids", `["get_weight_trend", "teleport"]`)
 	form.Set("output_schema", `{"type": "objekt"}`)
 	resp, body = d.post("/admin/definitions/writer", form)
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("status = %d", resp.StatusCode)
 	}
 	for _, want := range []string{
-		`unknown tool "teleport" (available: get_weight)`, "does not compile", "the definition was not saved",
-		`["get_weight", "teleport"]</textarea>`, "You write v2.</textarea>",
+		`unknown tool "teleport" (available: ` + strings.Join(d.svc.Registry().ToolIDs(), ", ") + ")", "does not compile",
+		"the definition was not saved", `["get_weight_trend", "teleport"]</textarea>`, "You write v2.</textarea>",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q", want)
@@ -281,10 +254,7 @@ func TestAdminDefinitionListAndCreate(t *testing.T) {
 	if code, body := d.get("/admin/definitions/new"); code != http.StatusOK || !strings.Contains(body, `name="agent_id"`) {
 		t.Fatalf("new form: %d", code)
 	}
-	form := url.Values{}
-	for k, v := range newDefinitionFormValues() {
-		form.Set(k, v)
-	}
+	form := d.pageForm("/admin/definitions/new", "/admin/definitions")
 	form.Set("agent_id", "writer")
 	form.Set("system_prompt", "Another writer.")
 	resp, body := d.post("/admin/definitions", form)
@@ -359,7 +329,7 @@ func TestAdminDefinitionDraftActivateAndDiscard(t *testing.T) {
 		}
 	}
 	if strings.Contains(body, "/admin/evals?version=") {
-		t.Error("Evaluate is offered without an eval service (and for an agent the suite does not cover)")
+		t.Error("Evaluate is offered for an agent the eval suite does not cover")
 	}
 	if _, body := d.get("/admin/definitions"); !strings.Contains(body, "1 draft") {
 		t.Error("the agents list does not count the draft")
