@@ -12,10 +12,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/jonboulle/clockwork"
+	"golang.org/x/crypto/bcrypt"
 
 	"hearth/internal/app"
 )
@@ -62,8 +64,31 @@ func withEnv(key, value string) appOption {
 func withDemo() appOption { return withEnv("HEARTH_DEMO", "1") }
 
 // withPassword sets the admin password and API token ("" leaves it unset).
+//
+// The password is configured as a bcrypt hash of the lowest cost
+// (HEARTH_ADMIN_PASSWORD accepts one): at the default cost each login
+// check took most of a second under -race, and the login tests make dozens.
 func withPassword(pw, token string) appOption {
-	return func(s *appSpec) { s.env["HEARTH_ADMIN_PASSWORD"], s.env["HEARTH_API_TOKEN"] = pw, token }
+	return func(s *appSpec) { s.env["HEARTH_ADMIN_PASSWORD"], s.env["HEARTH_API_TOKEN"] = cheapHash(pw), token }
+}
+
+// cheapHashes keeps one hash per password, so a restart with the same
+// password configures the same hash (and keeps sessions, as the app does).
+var cheapHashes sync.Map
+
+func cheapHash(pw string) string {
+	if pw == "" {
+		return ""
+	}
+	if h, ok := cheapHashes.Load(pw); ok {
+		return h.(string)
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.MinCost)
+	if err != nil {
+		panic(err) // only for a password over 72 bytes
+	}
+	got, _ := cheapHashes.LoadOrStore(pw, string(h))
+	return got.(string)
 }
 
 // withModel points the app's model at an OpenAI-compatible server (an
