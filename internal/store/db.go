@@ -32,6 +32,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
@@ -179,8 +180,13 @@ func dsn(path string, readOnly bool) string {
 		q.Set("_txlock", "immediate")
 		q.Set("_secure_delete", SecureDelete) // only the writer deletes
 	}
-	return "file:" + path + "?" + q.Encode()
+	return "file:" + uriPath.Replace(path) + "?" + q.Encode()
 }
+
+// uriPath escapes what a SQLite URI's path may not hold as it is: a '?' or
+// '#' in a data directory's name would end the path there, and the database
+// would silently open at the shorter path (www.sqlite.org/uri.html §3.1).
+var uriPath = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 
 // ErrMigrate marks an Open that failed applying a migration. Each
 // migration runs in its own transaction: the failed one left nothing, but

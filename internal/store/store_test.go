@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -167,5 +168,29 @@ func TestWriteWaitsForAnotherProcessesLock(t *testing.T) {
 	}
 	if ws, err := db.Weights(ctx, "ada", store.Range{}); err != nil || len(ws) != 1 {
 		t.Fatalf("weights after the wait: %v %v", ws, err)
+	}
+}
+
+// A data directory whose name holds '?', '#' or '%' opens the database in
+// that directory, not at a shorter path cut at the character (the DSN is a
+// SQLite URI).
+func TestOpenInDirectoryWithURICharacters(t *testing.T) {
+	for _, name := range []string{"a?b", "c#01", "d%20e", "f%3fg"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "hearth.db")
+		db, err := store.Open(context.Background(), path, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(path); err != nil {
+			entries, _ := os.ReadDir(filepath.Dir(dir))
+			t.Fatalf("%s: no database at %s (%v); beside it: %v", name, path, err, entries)
+		}
 	}
 }
