@@ -172,10 +172,17 @@ type ChatTurn struct {
 	Recalled []Recalled
 	// Chat says a person typed the message (FreeformRequest.Chat).
 	Chat bool
+	// Surface is where it was typed (FreeformRequest.Surface).
+	Surface Surface
 	// Call runs one of the agent's tools for the member: the call shows as
 	// it happens (a chip) and is recorded on the run and in the thread.
 	Call ToolCaller
 }
+
+// MemberSaid reports whether the message is the member's own words: typed
+// in a chat on the household screen. An admin chatting as the member (the
+// admin pages, the threads API) and a scheduled or agent request are not.
+func (t ChatTurn) MemberSaid() bool { return t.Chat && t.Surface == SurfaceKiosk }
 
 // recordedCall is a tool call a turn made, for its thread.
 type recordedCall struct {
@@ -239,7 +246,8 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	system := joinNonEmpty("\n\n", WithDataRule(instructions), "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat}
+	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
+		Surface: req.Surface}
 	reply, fromModel, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
@@ -247,7 +255,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	if reg.def.Heard != nil {
 		rmem, err := x.Memory(ctx, reg.def.ID)
 		if err == nil {
-			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), userMsg.Content)
+			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), turn)
 		}
 		if err != nil {
 			o.log.Warn("agent: note what the member said", "run", x.run.ID, "err", err)
