@@ -29,12 +29,14 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/messages"
 	"hearth/internal/program"
+	"hearth/internal/replan"
 	"hearth/internal/schedule"
 	"hearth/internal/session"
 	"hearth/internal/store"
 	"hearth/internal/workflow"
 	"hearth/static"
 	"hearth/web"
+	"hearth/web/ratelimit"
 )
 
 // App is a running Hearth instance.
@@ -65,6 +67,14 @@ type App struct {
 	// Evals runs the coach's eval suite from Admin → Evals.
 	Evals     *eval.Service
 	Workflows *workflow.Runtime
+	// Replan re-plans a member's day after what they said (nil in an
+	// eval instance).
+	Replan *replan.Trigger
+
+	// modelCalls limits the kiosk's model calls (the kiosk and the
+	// re-plan trigger share it); listener is the kiosk's ear.
+	modelCalls *ratelimit.Limiter
+	listener   listener
 
 	opts   buildOptions
 	ln     net.Listener
@@ -96,6 +106,9 @@ type buildOptions struct {
 	// mutant breaks one judgement of the heuristic coach (the eval's
 	// mutation score; coach.Mutant).
 	mutant coach.Mutant
+	// noReplan: no re-plans after what members say (an eval scenario says
+	// when the coach runs).
+	noReplan bool
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
@@ -153,6 +166,7 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildAgents(ctx); err != nil {
 		return err
 	}
+	a.buildReplan()
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
@@ -173,6 +187,7 @@ func (a *App) build(ctx context.Context) error {
 		KioskIdle: a.cfg.KioskIdle, Static: static.FS, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
 		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
+		ModelLimiter: a.modelCalls,
 	})
 	if err != nil {
 		return err
@@ -295,6 +310,9 @@ func (a *App) Close() error {
 	var errs []error
 	if a.Schedule != nil {
 		errs = append(errs, a.Schedule.Stop(ctx))
+	}
+	if a.Replan != nil { // before the engine: no re-plan starts while it closes
+		a.Replan.Close()
 	}
 	if a.Agents != nil {
 		errs = append(errs, a.Agents.Close(ctx))
