@@ -45,7 +45,8 @@ const (
 	// CheckPromptCount: min/max prompts.
 	CheckPromptCount = "prompt_count"
 	// CheckMentions: field's text matches pattern, or with absent does not.
-	// Fields: briefing, feedback, cta, prompts, coach (all of them). For
+	// Fields: briefing, feedback, cta, prompts, coach (all of them), chat
+	// (the coach's replies to the timeline's chat messages). For
 	// what a plan states, use the fact checks below: a pattern written
 	// from one coach's sentence fails every other wording of the fact.
 	CheckMentions = "mentions"
