@@ -51,12 +51,12 @@ type Agent struct {
 	// budget spent or model failure); nil gives a fixed apology. Tools it
 	// calls through turn.Call show as they happen and are recorded.
 	Reply func(ctx context.Context, scope Scope, turn ChatTurn) (string, error)
-	// Heard, when set, lets the agent note in its working memory what was
-	// said in a chat turn (scope.Memory is the agent's memory of the
-	// member); it runs after every chat turn's reply, and the memory is
-	// saved with the answer. turn.MemberSaid tells the member's own words
-	// from an admin's or a scheduled request's.
-	Heard func(ctx context.Context, scope Scope, turn ChatTurn) error
+	// Heard, when set, lets the agent note in its working memory what the
+	// member said in a chat (scope.Memory is the agent's memory of the
+	// member); it runs in every turn the member typed themselves
+	// (FreeformRequest.FromMember), never for a scheduled action, a to-do
+	// or the admin's words, and the memory is saved with the answer.
+	Heard func(ctx context.Context, scope Scope, message string) error
 	// Chat configures the agent's chat threads.
 	Chat Conversation
 	// Instructions, when set, is a chat turn's system prompt for the

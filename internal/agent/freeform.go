@@ -35,6 +35,12 @@ type FreeformRequest struct {
 	// threads API): the message is theirs to be answered, not a scheduled
 	// request for the agent to relay something to the member.
 	Chat bool
+	// FromMember says the member typed the message themselves (the
+	// kiosk's chat, the threads API on their behalf); it implies Chat.
+	// Only such a turn is the member's own words, which the agent's Heard
+	// may note: a scheduled action, a to-do, the admin chatting as the
+	// member and the agents API are someone else's words.
+	FromMember bool
 	// Origin names what started the run beyond its trigger (see Run.Origin).
 	Origin string
 	// Surface is where the message was typed ("" = SurfaceAdmin): a new
@@ -62,6 +68,9 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	}
 	if req.Trigger == "" {
 		req.Trigger = TriggerAPI
+	}
+	if req.FromMember {
+		req.Chat = true
 	}
 	switch req.Surface {
 	case "":
@@ -172,17 +181,12 @@ type ChatTurn struct {
 	Recalled []Recalled
 	// Chat says a person typed the message (FreeformRequest.Chat).
 	Chat bool
-	// Surface is where it was typed (FreeformRequest.Surface).
-	Surface Surface
+	// FromMember says the member typed it (FreeformRequest.FromMember).
+	FromMember bool
 	// Call runs one of the agent's tools for the member: the call shows as
 	// it happens (a chip) and is recorded on the run and in the thread.
 	Call ToolCaller
 }
-
-// MemberSaid reports whether the message is the member's own words: typed
-// in a chat on the household screen. An admin chatting as the member (the
-// admin pages, the threads API) and a scheduled or agent request are not.
-func (t ChatTurn) MemberSaid() bool { return t.Chat && t.Surface == SurfaceKiosk }
 
 // recordedCall is a tool call a turn made, for its thread.
 type recordedCall struct {
@@ -247,15 +251,17 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
-		Surface: req.Surface}
+		FromMember: req.FromMember}
 	reply, fromModel, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
 	}
-	if reg.def.Heard != nil {
+	// Only the member's own words are theirs to remember: what a schedule,
+	// a to-do or the admin wrote for them never is (issue 32).
+	if reg.def.Heard != nil && req.FromMember {
 		rmem, err := x.Memory(ctx, reg.def.ID)
 		if err == nil {
-			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), turn)
+			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), userMsg.Content)
 		}
 		if err != nil {
 			o.log.Warn("agent: note what the member said", "run", x.run.ID, "err", err)

@@ -19,14 +19,18 @@ import (
 // the thread.
 func (f *fixture) ask(member, message string, thread int64) (string, []string, int64) {
 	f.t.Helper()
-	return f.askOn(agent.SurfaceKiosk, member, message, thread)
+	return f.askAs(true, member, message, thread)
 }
 
-// askOn is ask from a surface (the admin chatting as the member).
-func (f *fixture) askOn(surface agent.Surface, member, message string, thread int64) (string, []string, int64) {
+// askAs is ask, by the member (fromMember) or by the admin as the member.
+func (f *fixture) askAs(fromMember bool, member, message string, thread int64) (string, []string, int64) {
 	f.t.Helper()
+	surface := agent.SurfaceAdmin
+	if fromMember {
+		surface = agent.SurfaceKiosk
+	}
 	r, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: member, Message: message, ThreadID: thread,
-		Chat: true, Surface: surface})
+		Chat: true, FromMember: fromMember, Surface: surface})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -141,7 +145,7 @@ func TestChatIsHeardAndRecalled(t *testing.T) {
 	}
 
 	// Not the member's words.
-	f.askOn(agent.SurfaceAdmin, "maya", "My right shoulder hurts", 0)
+	f.askAs(false, "maya", "My right shoulder hurts", 0)
 	if _, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: "maya",
 		Message: "Remind Maya that her back hurts less when she stretches", Trigger: agent.TriggerSchedule}); err != nil {
 		t.Fatal(err)

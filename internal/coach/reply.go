@@ -83,7 +83,7 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 	// What the member tells the coach (a sore knee, feeling sick, a goal)
 	// is acknowledged first, from what Heard will keep of it.
 	var heard Understood
-	if turn.MemberSaid() {
+	if turn.FromMember {
 		u, _, err := r.c.heardInChat(ctx, scope, turn.Message)
 		if err != nil {
 			return "", err
@@ -273,17 +273,18 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 }
 
 // Heard is agent.Agent.Heard: what the member said in their own chat
-// (never an admin's words or a scheduled request) is interpreted like an
+// (the engine calls it for FromMember turns only, never for an admin's
+// words or a scheduled request) is interpreted like an
 // answer or a voice memo, and what matters is kept as typed notes (an
 // injury by body part, feeling sick or tired, a goal to confirm), each
 // under its own key. A statement that changes today asks for a re-plan,
 // after this turn commits its notes. The rest of the chat is in its
 // thread, where later turns recall it.
-func (r *replier) Heard(ctx context.Context, scope agent.Scope, turn agent.ChatTurn) error {
-	if !turn.MemberSaid() || scope.Memory == nil {
+func (r *replier) Heard(ctx context.Context, scope agent.Scope, message string) error {
+	if scope.Memory == nil {
 		return nil
 	}
-	u, keep, err := r.c.heardInChat(ctx, scope, turn.Message)
+	u, keep, err := r.c.heardInChat(ctx, scope, message)
 	if err != nil {
 		return err
 	}

@@ -292,7 +292,7 @@ func play(ctx context.Context, inst *Instance, member string, ev Event, threads 
 		// Typed by the member on the household screen: the production
 		// chat path, Heard included.
 		r, err := inst.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: ev.Chat.Message,
-			ThreadID: threads[member], Trigger: agent.TriggerManual, Chat: true, Surface: agent.SurfaceKiosk})
+			ThreadID: threads[member], Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
 		if err != nil {
 			return nil, err
 		}
