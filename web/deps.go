@@ -26,6 +26,7 @@ type Deps struct {
 	Voice      kiosk.Voice        // nil: voice memos are refused
 	Privacy    kiosk.Privacy      // nil: the privacy toggle is refused
 	Coach      kiosk.DayPreparer  // nil: no "prepare my day now"
+	Listener   kiosk.Listener     // nil: answers are not acknowledged and wait for the next run
 	Alerts     kiosk.Alerts       // nil: no admin badge on the household view
 	Programs   programs.Programs  // nil: no program controls
 	Messages   kiosk.Messages     // nil: no messages from the coach

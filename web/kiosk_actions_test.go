@@ -12,10 +12,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"hearth/internal/app"
+	"hearth/internal/dashboard"
 	"hearth/internal/voice"
+	"hearth/web"
 )
 
 func formOf(kv ...string) url.Values {
@@ -90,6 +94,41 @@ func TestTapAnswerReachesTheStream(t *testing.T) {
 	}
 	k.post("/m/ada/answer", formOf("prompt", "p2", "kind", "text", "answer", "Tired but OK"), "")
 	s.until(t, time.Second, `id="coach"`, "Tired but OK")
+}
+
+// heardAnswers is a kiosk.Listener that acknowledges every answer it is
+// given with a line naming it.
+type heardAnswers struct {
+	mu    sync.Mutex
+	heard []string
+}
+
+func (h *heardAnswers) HeardAnswer(_ context.Context, member string, a dashboard.Answer) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.heard = append(h.heard, member+" "+a.PromptID+" "+a.Answer)
+	return "Noted — " + strings.ToLower(a.Answer) + ".", nil
+}
+
+// The coach's acknowledgement of an answer comes back in the flash area
+// of the screen that answered; an answer given elsewhere first is not
+// heard again.
+func TestAnswerIsAcknowledged(t *testing.T) {
+	h := &heardAnswers{}
+	k := newKioskWith(t, withOptions(func(o *app.Options) { o.Deps = func(d *web.Deps) { d.Listener = h } }))
+	k.putDoc("ada", today(), sampleDoc("Morning."))
+	resp, body := k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Something lighter"), "")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, `id="flash"`) || !strings.Contains(body, "Noted — something lighter.") {
+		t.Fatalf("tap answer: %d, want the acknowledgement in the flash area\n%s", resp.StatusCode, body)
+	}
+	if _, body = k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Rest day"), ""); strings.Contains(body, "Noted") {
+		t.Errorf("an answer already given was acknowledged again: %s", body)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.heard) != 1 || h.heard[0] != "ada p1 Something lighter" {
+		t.Fatalf("heard %v", h.heard)
+	}
 }
 
 func TestSheetValidationKeepsInput(t *testing.T) {

@@ -53,7 +53,7 @@ func (s *Server) routes(e *echo.Echo) {
 func (s *Server) kioskDeps() kiosk.Deps {
 	d := s.deps
 	return kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
-		Privacy: d.Privacy, Coach: d.Coach, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
+		Privacy: d.Privacy, Coach: d.Coach, Listener: d.Listener, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
 		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
 }
 

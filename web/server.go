@@ -62,6 +62,10 @@ type Options struct {
 	// turns, transcriptions, "prepare my day") per client and per member
 	// (zero values: the ratelimit defaults).
 	ModelCalls ratelimit.Options
+	// ModelLimiter, when set, is the limiter itself, shared with the
+	// caller (the app's re-plan trigger charges it too); nil: one made
+	// from ModelCalls.
+	ModelLimiter *ratelimit.Limiter
 }
 
 // Server holds the handlers' dependencies.
@@ -111,7 +115,10 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
-		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), modelCalls: ratelimit.New(opt.ModelCalls)}
+		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), modelCalls: opt.ModelLimiter}
+	if s.modelCalls == nil {
+		s.modelCalls = ratelimit.New(opt.ModelCalls)
+	}
 	s.programs = programs.New(deps.Programs, deps.Catalog, deps.Household, opt.Location)
 	if !opt.AttachedStreams {
 		if s.detached = opt.Streams; s.detached == nil {

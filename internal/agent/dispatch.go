@@ -20,6 +20,10 @@ type AssignmentRequest struct {
 	Trigger Trigger
 	// Origin names what started the run beyond its trigger (see Run.Origin).
 	Origin string
+	// BuiltIn runs the heuristic planner even when a model is configured
+	// (a run the caller could not charge to a model-call budget); a run
+	// it joins keeps its own way.
+	BuiltIn bool
 }
 
 // ErrClosed refuses a run once the orchestrator is closing.
@@ -117,6 +121,7 @@ func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentReques
 	}
 	o.publish(&r)
 	inf := o.launchLocked(r, key, func(ctx context.Context, x *Exec) error {
+		x.builtIn = req.BuiltIn
 		if err := acquire(ctx, o.runSlots); err != nil {
 			return err
 		}

@@ -35,6 +35,9 @@ type Exec struct {
 	// committed is set once the run's commit transaction committed (a
 	// driver may commit itself: a workflow step's write and checkpoint).
 	committed bool
+	// builtIn: the run uses the heuristic planner whatever model is set
+	// (AssignmentRequest.BuiltIn).
+	builtIn bool
 }
 
 func (o *Orchestrator) newExec(r *Run) *Exec {
@@ -145,11 +148,11 @@ func (x *Exec) MarkFellBack(reason string) {
 }
 
 // NoModelReason reports why this run cannot use the model now:
-// FallbackNoModel without one (and for demo runs, which are the built-in
-// planner's by design), FallbackBudget when the day's budget is spent, ""
-// when it can.
+// FallbackNoModel without one (and for demo runs and runs asked for
+// built-in, which are the heuristic planner's by design), FallbackBudget
+// when the day's budget is spent, "" when it can.
 func (x *Exec) NoModelReason(ctx context.Context) (string, error) {
-	if x.o.rt.Model == nil || x.run.Trigger == TriggerDemo {
+	if x.o.rt.Model == nil || x.run.Trigger == TriggerDemo || x.builtIn {
 		return FallbackNoModel, nil
 	}
 	st, err := x.o.BudgetStatus(ctx)

@@ -35,6 +35,12 @@ type FreeformRequest struct {
 	// threads API): the message is theirs to be answered, not a scheduled
 	// request for the agent to relay something to the member.
 	Chat bool
+	// FromMember says the member typed the message themselves (the
+	// kiosk's chat, the threads API on their behalf); it implies Chat.
+	// Only such a turn is the member's own words, which the agent's Heard
+	// may note: a scheduled action, a to-do, the admin chatting as the
+	// member and the agents API are someone else's words.
+	FromMember bool
 	// Origin names what started the run beyond its trigger (see Run.Origin).
 	Origin string
 	// Surface is where the message was typed ("" = SurfaceAdmin): a new
@@ -62,6 +68,9 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	}
 	if req.Trigger == "" {
 		req.Trigger = TriggerAPI
+	}
+	if req.FromMember {
+		req.Chat = true
 	}
 	switch req.Surface {
 	case "":
@@ -172,6 +181,8 @@ type ChatTurn struct {
 	Recalled []Recalled
 	// Chat says a person typed the message (FreeformRequest.Chat).
 	Chat bool
+	// FromMember says the member typed it (FreeformRequest.FromMember).
+	FromMember bool
 	// Call runs one of the agent's tools for the member: the call shows as
 	// it happens (a chip) and is recorded on the run and in the thread.
 	Call ToolCaller
@@ -239,12 +250,15 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	system := joinNonEmpty("\n\n", WithDataRule(instructions), "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
-	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat}
+	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
+		FromMember: req.FromMember}
 	reply, fromModel, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
 	}
-	if reg.def.Heard != nil {
+	// Only the member's own words are theirs to remember: what a schedule,
+	// a to-do or the admin wrote for them never is (issue 32).
+	if reg.def.Heard != nil && req.FromMember {
 		rmem, err := x.Memory(ctx, reg.def.ID)
 		if err == nil {
 			err = reg.def.Heard(ctx, x.Scope(reg.def.ID, rmem), userMsg.Content)

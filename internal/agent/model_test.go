@@ -261,3 +261,27 @@ func TestIdenticalInputReusesTheLastOutput(t *testing.T) {
 		t.Fatal(fmtRun(bob))
 	}
 }
+
+// A run asked for built-in uses the heuristic planner though a model is
+// configured, and is not a fallback: it never asked the model. (The
+// kiosk's re-plan after a member's words runs built-in once the member's
+// model-call budget is spent.)
+func TestBuiltInRunNeverCallsTheModel(t *testing.T) {
+	f := newFixture(t, fixtureOpts{model: true, noReuse: true})
+	f.srv.Otherwise(func(llmtest.Request) llmtest.Reply { return jsonOut("from the model", 1) })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := f.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada", BuiltIn: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != agent.StatusSucceeded || r.FallbackReason != "" || r.Model != "heuristic" {
+		t.Fatal(fmtRun(r))
+	}
+	mustEqual(t, "model requests", len(f.srv.ChatRequests()), 0)
+	// The next run, not built-in, asks the model again.
+	if r := f.run(t, "ada"); r.Model != "fake-model" {
+		t.Fatal(fmtRun(r))
+	}
+	mustEqual(t, "model requests", len(f.srv.ChatRequests()), 1)
+}

@@ -32,12 +32,14 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/messages"
 	"hearth/internal/program"
+	"hearth/internal/replan"
 	"hearth/internal/schedule"
 	"hearth/internal/session"
 	"hearth/internal/store"
 	"hearth/internal/workflow"
 	"hearth/static"
 	"hearth/web"
+	"hearth/web/ratelimit"
 )
 
 // App is a running Hearth instance.
@@ -68,6 +70,14 @@ type App struct {
 	// Evals runs the coach's eval suite from Admin → Evals.
 	Evals     *eval.Service
 	Workflows *workflow.Runtime
+	// Replan re-plans a member's day after what they said (nil in an
+	// eval instance).
+	Replan *replan.Trigger
+
+	// modelCalls limits the kiosk's model calls (the kiosk and the
+	// re-plan trigger share it); listener is the kiosk's ear.
+	modelCalls *ratelimit.Limiter
+	listener   listener
 
 	opts   buildOptions
 	ln     net.Listener
@@ -125,6 +135,9 @@ type buildOptions struct {
 	// mutant breaks one judgement of the heuristic coach (the eval's
 	// mutation score; coach.Mutant).
 	mutant coach.Mutant
+	// noReplan: no re-plans after what members say (an eval scenario says
+	// when the coach runs).
+	noReplan bool
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
@@ -182,6 +195,7 @@ func (a *App) build(ctx context.Context) error {
 	if err := a.buildAgents(ctx); err != nil {
 		return err
 	}
+	a.buildReplan()
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
@@ -211,6 +225,7 @@ func (a *App) build(ctx context.Context) error {
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
 		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
 		KeepAlive: a.opts.KeepAlive, BodyTimeout: a.opts.BodyTimeout, PatchRenders: a.opts.PatchRenders,
+		ModelLimiter: a.modelCalls,
 	})
 	if err != nil {
 		return err
@@ -333,6 +348,9 @@ func (a *App) Close() error {
 	var errs []error
 	if a.Schedule != nil {
 		errs = append(errs, a.Schedule.Stop(ctx))
+	}
+	if a.Replan != nil { // before the engine: no re-plan starts while it closes
+		a.Replan.Close()
 	}
 	if a.Agents != nil {
 		errs = append(errs, a.Agents.Close(ctx))

@@ -20,7 +20,8 @@ import (
 // first start. Definitions run on the same orchestrator as the coach.
 func (a *App) registerAgents(ctx context.Context) error {
 	deps := coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
-		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log, Mutant: a.opts.mutant}
+		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log, Mutant: a.opts.mutant,
+		Replan: a.requestReplan}
 	box, err := agent.NewToolbox(coach.Toolset(deps)...)
 	if err != nil {
 		return fmt.Errorf("app: coach tools: %w", err)
@@ -46,6 +47,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if err := a.Agents.Register(coach.New(deps)); err != nil {
 		return fmt.Errorf("app: register coach: %w", err)
 	}
+	a.listener = listener{coach: coach.NewListener(deps, a.Agents.Memory()), replan: a.requestReplan}
 	vars, own, others := coach.DefinitionRuntime(deps, box)
 	runner, err = definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
 		Members:    a.memberData,

@@ -37,6 +37,7 @@ func (a *App) webDeps() web.Deps {
 		Programs:    a.Programs,
 		Messages:    a.Messages,
 		PromptAhead: coach.AheadOfWorkflowQuestions,
+		Listener:    a.listener,
 	}
 }
 

@@ -34,7 +34,8 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}, profiles 
 		c.PlexURL, c.PlexToken, c.PlexSection = "", "", ""
 		c.AdminPassword, c.APIToken = "", ""
 		c.BudgetTokens, c.BudgetUSD = spec.BudgetTokens, 0
-		a, err := newApp(ctx, c, logger, buildOptions{Options: Options{Now: spec.Now}, modelSlots: slots, profiles: profiles, mutant: spec.Mutant})
+		a, err := newApp(ctx, c, logger, buildOptions{Options: Options{Now: spec.Now}, modelSlots: slots, profiles: profiles, mutant: spec.Mutant,
+			noReplan: true})
 		if err != nil {
 			return nil, err
 		}

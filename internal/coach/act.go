@@ -139,6 +139,13 @@ func applyUpdate(ctx context.Context, tx *store.Tx, now time.Time, member string
 		return program.PaceTx(ctx, tx, now, *stateID, program.Pace(u.Pace), u.Day, u.Anchor)
 	case UpdateGoal:
 		g := health.Goal{MemberID: member, Kind: u.Goal.Kind, Description: u.Goal.Description}
+		if u.Goal.TargetDate != "" {
+			d, err := time.Parse(time.DateOnly, u.Goal.TargetDate)
+			if err != nil {
+				return false, fmt.Errorf("coach: goal date %q: %w", u.Goal.TargetDate, err)
+			}
+			g.TargetDate = &d
+		}
 		return true, store.InsertGoal(ctx, tx, now, &g)
 	case UpdateGoalDate:
 		var d *time.Time

@@ -51,6 +51,11 @@ type Deps struct {
 	// Mutant breaks one judgement of the heuristic coach, for the eval's
 	// mutation score only (see Mutant); "" is the coach as it is.
 	Mutant Mutant
+	// Replan, when set, asks for a re-plan of the member's day soon
+	// (internal/replan): a chat statement that changes today calls it,
+	// with the chat turn's run, which must commit first. nil: the plan
+	// changes at the next run.
+	Replan func(member string, after int64)
 }
 
 // core is Deps with defaults applied; tools and the assignment share it.
@@ -67,6 +72,7 @@ type core struct {
 	msgs   Messenger
 	shape  ShapeFunc
 	mutant Mutant
+	replan func(member string, after int64)
 }
 
 // ShapeFunc shapes one daily run from the coach's definition.
@@ -84,7 +90,8 @@ func newCore(d Deps) *core {
 		panic("coach: Deps.Dashboards is required")
 	}
 	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
-		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape, mutant: d.Mutant}
+		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape, mutant: d.Mutant,
+		replan: d.Replan}
 	if c.loc == nil {
 		c.loc = time.UTC
 	}

@@ -47,11 +47,16 @@
 //	dropped:<prompt id>   ignored twice; not asked again for 14 days
 //	flag:…, obs:…         data-quality flags (48 h) and observations (7 days)
 //	checkin:…, context:…, program:…, note:…
-//	                      interpretations of the member's answers and memos
-//	                      (checkin:<energy|sleep|soreness> from the daily
-//	                      check-in, prompt checkin-<kind>-YYYYMMDD)
+//	                      interpretations of the member's answers, memos and
+//	                      chat (checkin:<energy|sleep|soreness> from the daily
+//	                      check-in, prompt checkin-<kind>-YYYYMMDD;
+//	                      context:recovering / context:unwell also from
+//	                      "I'm exhausted", "I've got the flu")
 //	injury:<side-part>    an injury or limitation the member mentioned, kept
 //	                      until they say it is better; named in every briefing
+//	proposal:goal         a goal the member named in passing (JSON: goal,
+//	                      said), 7 days; asked about (goal-proposal-<hash>)
+//	                      until they tap to add it or not
 //
 // Wiring (internal/app):
 //

@@ -3,7 +3,6 @@ package coach
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"hearth/internal/agent"
@@ -71,8 +70,11 @@ type Gathered struct {
 	NewMemos  []MemoLine           `json:"new_voice_memos"`
 	FollowUps FollowUps            `json:"follow_ups"`
 	Updates   []Update             `json:"updates"`
-	Gaps      Gaps                 `json:"gaps"`
-	Safety    Safety               `json:"safety"`
+	// GoalProposal is a goal the member named in passing (a chat, a
+	// memo), waiting for their tap to confirm it: ask about it.
+	GoalProposal *GoalSpec `json:"goal_proposal,omitempty"`
+	Gaps         Gaps      `json:"gaps"`
+	Safety       Safety    `json:"safety"`
 
 	now     time.Time
 	civil   time.Time // today as a civil date
@@ -153,6 +155,9 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	if err := c.interpret(ctx, g, env.Memory); err != nil {
 		return nil, err
 	}
+	if gp, ok := pendingProposal(env.Memory, g.Updates); ok {
+		g.GoalProposal = &gp.Goal
+	}
 	g.Safety = safetyOf(g, injuriesSaid(env.Memory, g.Updates))
 	g.mutateSafety()
 	g.careForGoals()
@@ -173,12 +178,7 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 		entries = mem.All()
 	}
 	g.FollowUps = computeFollowUps(entries, g.Prompts.Answers, g.Prompts.Unprocessed, g.Date)
-	in := interpreter{programs: g.Programs, current: g.base, goals: g.Goals, today: g.civil, loc: c.loc}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Key, keyInjury) {
-			in.injuries = append(in.injuries, e.Key)
-		}
-	}
+	in := newInterpreter(g.Programs, g.base, g.Goals, g.civil, c.loc, entries)
 	var us []Update
 	for _, a := range g.Prompts.Unprocessed {
 		for _, u := range in.answer(a) {

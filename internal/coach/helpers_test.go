@@ -65,6 +65,8 @@ type fixtureOpts struct {
 	tuning TuningSource
 	loc    *time.Location // household time zone (nil: UTC)
 	empty  bool           // no catalog
+	// replan receives the coach's re-plan requests (Deps.Replan).
+	replan func(member string, after int64)
 }
 
 func newFixture(t testing.TB, o fixtureOpts) *fixture {
@@ -85,7 +87,8 @@ func newFixture(t testing.TB, o fixtureOpts) *fixture {
 	}
 	f := &fixture{t: t, ctx: ctx, db: db, clk: clk, cat: cat, progs: program.New(db, cat, loc),
 		dash: dashboard.NewStore(db, nil, loc)}
-	f.deps = Deps{DB: db, Catalog: cat, Programs: f.progs, Dashboards: f.dash, Location: loc, Tuning: o.tuning}
+	f.deps = Deps{DB: db, Catalog: cat, Programs: f.progs, Dashboards: f.dash, Location: loc, Tuning: o.tuning,
+		Replan: o.replan}
 	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Model: o.model, Heuristic: llm.Heuristic{}}, memberList{db}, nil, nil,
 		agent.Options{Now: clk.Now, Location: loc})
 	if err != nil {

@@ -240,7 +240,12 @@ func (p *planner) prompts() []dashboard.Prompt {
 		id, q := g.goalDatePrompt(m)
 		mc(id, q, optGoalDate8Weeks, optGoalDate12Weeks, optGoalDateNone)
 	}
-	if len(g.Goals.Goals) == 0 && !g.hasGoalWeight() && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
+	proposed := g.GoalProposal != nil
+	if proposed {
+		gp := goalProposal{Goal: *g.GoalProposal}
+		mc(gp.id(), gp.question(), optAddGoal, optNotNow)
+	}
+	if !proposed && len(g.Goals.Goals) == 0 && !g.hasGoalWeight() && !hasKind(g.Updates, UpdateGoal) && !hasKind(g.Updates, UpdateDeclare) && !g.Program.HasProgram {
 		opts := []string{optLoseWeight, optStronger, optMoveMore}
 		if g.Safety.NoWeightLossPush {
 			opts = opts[1:]

@@ -14,7 +14,7 @@ const (
 	PromptInjury     = "injury follow-up"       // injury-<part>-YYYYMMDD
 	PromptWorkflow   = "workflow question"      // a waiting workflow question (issue 18 adds its id prefix)
 	PromptGoalDate   = "missed goal date"       // goal-date-<id>-<date>
-	PromptGoal       = "goal question"          // goal (and program-next after a program)
+	PromptGoal       = "goal question"          // goal, goal-proposal-<hash> (a goal said in passing), program-next after a program
 	PromptProgram    = "program question"       // program-behind
 	PromptCheckIn    = "check-in"               // checkin-energy after rest days, the daily checkin-<kind>-YYYYMMDD
 	PromptOnboarding = "tell me about yourself" // onboarding-notes
@@ -47,7 +47,7 @@ func promptClassOf(id string) string {
 		return PromptInjury
 	case strings.HasPrefix(id, promptGoalDatePrefix):
 		return PromptGoalDate
-	case id == promptGoal || id == promptNext:
+	case id == promptGoal || id == promptNext || strings.HasPrefix(id, promptGoalProposalPrefix):
 		return PromptGoal
 	case id == promptBehind:
 		return PromptProgram

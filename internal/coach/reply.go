@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ var replyTopics = []struct {
 	words *regexp.Regexp
 }{
 	{"recall", regexp.MustCompile(`(?i)\b(what|when)\s+did\s+i\s+(say|tell|mention)|\bi\s+(said|told you|mentioned)\b`)},
+	{"week", regexp.MustCompile(`(?i)\b(plan|schedule|sessions|workouts)\b[^.?!]*\b(this|the|next|my|a|for\s+the)\s+week\b|\b(this|next)\s+week'?s?\s+(plan|schedule|sessions|workouts)\b|` +
+		`\bweek(ly)?\s+(plan|schedule)\b|\bplan\s+(out\s+)?(my|the|this|next)\s+week\b`)},
+	{"trained", regexp.MustCompile(`(?i)\bdid\s+i\s+(do|train|work\s*out|exercise|run|lift|swim|walk)\b|\b(trained|exercised|worked\s+out)\b|\bmy\s+workouts?\b`)},
 	{"weight", regexp.MustCompile(`(?i)\b(weigh|weight|scale|kg|lbs?|pounds?|kilos?|trend)`)},
 	{"plan", regexp.MustCompile(`(?i)\b(today|plan|up next|should i (do|train|work ?out)|workout for)`)},
 	{"program", regexp.MustCompile(`(?i)\b(next|program|programme|session|tomorrow|day \d+)`)},
@@ -76,25 +80,41 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 			return reply, err
 		}
 	}
-	var topics []string
-	for _, t := range replyTopics {
-		if t.words.MatchString(turn.Message) {
-			topics = append(topics, t.topic)
+	// What the member tells the coach (a sore knee, feeling sick, a goal)
+	// is acknowledged first, from what Heard will keep of it.
+	var heard Understood
+	if turn.FromMember {
+		u, _, err := r.c.heardInChat(ctx, scope, turn.Message)
+		if err != nil {
+			return "", err
 		}
+		heard = u
 	}
+	topics := topicsOf(turn.Message)
 	if len(topics) == 0 && len(turn.Recalled) > 0 && agent.RefersBack(turn.Message) {
 		topics = []string{"recall"}
 	}
+	var lines []string
+	if heard.Ack != "" {
+		lines = append(lines, heard.Ack)
+	}
 	if len(topics) == 0 {
+		if len(lines) > 0 {
+			return strings.Join(lines, "\n"), nil
+		}
 		return cannotAnswer, nil
 	}
-	var lines []string
 	done := map[string]bool{}
 	for _, topic := range topics {
 		if done[topic] || topic == "plan" && done["program"] || topic == "program" && done["plan"] {
 			continue
 		}
 		done[topic] = true
+		if heard.Replan && (topic == "plan" || topic == "program") {
+			// Today's plan is about to change: not the one before it.
+			lines = append(lines, "Your dashboard shows today's new plan in a moment.")
+			continue
+		}
 		ls, err := r.topic(ctx, scope, turn, topic)
 		if err != nil {
 			return "", err
@@ -102,6 +122,25 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 		lines = append(lines, ls...)
 	}
 	return strings.Join(append(lines, replyNote), "\n"), nil
+}
+
+// topicsOf are the topics a message asks about, in replyTopics order. A
+// week's plan is its own answer (not today's plan or the week's streaks);
+// a question about what the member did on a day is about that day.
+func topicsOf(msg string) []string {
+	var topics []string
+	for _, t := range replyTopics {
+		if t.words.MatchString(msg) {
+			topics = append(topics, t.topic)
+		}
+	}
+	if slices.Contains(topics, "week") {
+		topics = slices.DeleteFunc(topics, func(t string) bool { return t == "plan" || t == "program" || t == "streaks" || t == "trained" })
+	}
+	if slices.Contains(topics, "trained") && (slices.Contains(topics, "nutrition") || slices.Contains(topics, "streaks")) {
+		topics = slices.DeleteFunc(topics, func(t string) bool { return t == "trained" })
+	}
+	return topics
 }
 
 // chatTool runs a tool through the turn (so it shows and is recorded) and
@@ -206,11 +245,23 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 		}
 		return out, nil
 	case "nutrition":
+		if when, ok := r.dayAsked(scope, turn.Message); ok {
+			return r.mealsOn(ctx, scope, turn, when)
+		}
 		d, err := chatTool[NutritionDayView](ctx, turn, "get_today_nutrition", map[string]any{"date": nil})
 		if err != nil {
 			return nil, err
 		}
 		return []string{"Today so far: " + d.Text + "."}, nil
+	case "trained":
+		when, ok := r.dayAsked(scope, turn.Message)
+		if !ok {
+			when = asked{from: civilDate(r.c.clock(scope), r.c.loc).AddDate(0, 0, -6), to: civilDate(r.c.clock(scope), r.c.loc),
+				label: "in the last 7 days"}
+		}
+		return r.workoutsOn(ctx, turn, when)
+	case "week":
+		return r.weekPlan(ctx, scope, turn)
 	case "goals":
 		g, err := chatTool[GoalsView](ctx, turn, "get_user_goals", map[string]any{"include_inactive": nil})
 		if err != nil {
@@ -221,20 +272,34 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 	return nil, nil
 }
 
-// keyLatestChat is what the member last said in a chat (7 days), so the
-// coach's runs see it in working memory like a voice note.
-const keyLatestChat = "note:latest-chat"
-
-// Heard is agent.Agent.Heard: what the member said in a chat goes into the
-// coach's working memory, like an unprompted voice note.
-func (r *replier) Heard(_ context.Context, scope agent.Scope, message string) error {
+// Heard is agent.Agent.Heard: what the member said in their own chat
+// (the engine calls it for FromMember turns only, never for an admin's
+// words or a scheduled request) is interpreted like an
+// answer or a voice memo, and what matters is kept as typed notes (an
+// injury by body part, feeling sick or tired, a goal to confirm), each
+// under its own key. A statement that changes today asks for a re-plan,
+// after this turn commits its notes. The rest of the chat is in its
+// thread, where later turns recall it.
+func (r *replier) Heard(ctx context.Context, scope agent.Scope, message string) error {
 	if scope.Memory == nil {
 		return nil
 	}
-	msg := clipText(strings.Join(strings.Fields(message), " "), maxAnswerValue)
-	if msg == "" {
-		return nil
+	u, keep, err := r.c.heardInChat(ctx, scope, message)
+	if err != nil {
+		return err
 	}
-	day := dateOf(r.c.clock(scope), r.c.loc)
-	return scope.Memory.Set(keyLatestChat, msg+" (said in a chat, "+day+")", 7*24*time.Hour)
+	for _, x := range keep {
+		switch x.Kind {
+		case UpdateMemory:
+			if err := scope.Memory.Set(x.Key, x.Value, time.Duration(x.TTLHours)*time.Hour); err != nil {
+				return fmt.Errorf("coach: keep %s: %w", x.Key, err)
+			}
+		case UpdateForget:
+			scope.Memory.Remove(x.Key)
+		}
+	}
+	if u.Replan && r.c.replan != nil {
+		r.c.replan(scope.MemberID, scope.RunID)
+	}
+	return nil
 }

@@ -279,3 +279,97 @@ func lowerFirst(s string) string {
 	}
 	return string(unicode.ToLower(r)) + s[n:]
 }
+
+// How the member feels today, said in their own words: tired, sick, sore
+// all over (pain in a named body part is an injury, above), and better
+// again. Tired and sore make today light (keyRecovering, like the
+// check-in's "A bit tired"); sick makes the coming days light (keyUnwell,
+// like "Sick or injured"); better lets both go.
+const adverbs = `(?:(?:so|really|very|a\s+bit|a\s+little|quite|pretty|super|completely|totally|absolutely|still|kind\s+of|kinda|extremely|incredibly)\s+)*`
+
+// subject starts a statement about oneself: "I'm", "I feel", "feeling".
+const subject = `(?:i'?m|i\s+am|i\s+feel|i\s+felt|i'?ve\s+been|feeling|been)\s+`
+
+var (
+	reTired = regexp.MustCompile(`\b` + subject + adverbs +
+		`(tired|exhausted|worn\s+out|knackered|shattered|drained|wiped(?:\s+out)?|fatigued|sleepy|run\s+down|burn[et]\s+out|wrecked)\b(\s+of\b)?` +
+		`|\b((?:didn'?t|did\s+not|couldn'?t|could\s+not|barely|hardly)\s+(?:sleep|slept)|slept\s+(?:badly|poorly|terribly|awfully|really\s+badly)|(?:no|low|zero)\s+energy` +
+		`|exhausted|knackered|worn\s+out|wiped\s+out)\b`)
+	reSick = regexp.MustCompile(`\b` + subject + adverbs +
+		`(sick|ill|unwell|poorly|under\s+the\s+weather|feverish|nauseous|coming\s+down\s+with\s+(?:something|a\s+cold|the\s+flu|a\s+bug))\b(\s+of\b)?` +
+		`|\b(?:i\s+have|i'?ve\s+got|i\s+got|i\s+caught|i'?ve\s+caught|i'?m\s+down\s+with|down\s+with)\s+(?:a\s+|the\s+|some\s+)?(?:bad\s+|nasty\s+|heavy\s+|stinking\s+|horrible\s+)?` +
+		`(cold|flu|fever|covid|virus|stomach\s+bug|tummy\s+bug|bug|migraine|sore\s+throat|chest\s+infection|temperature|cough)\b`)
+	reSoreAll = regexp.MustCompile(`\b(` + subject + adverbs + `(?:sore|achy|aching)\s+(?:all\s+over|everywhere)|everything\s+(?:hurts|aches)|` +
+		subject + `in\s+(?:a\s+lot\s+of\s+|so\s+much\s+)?pain|(?:my\s+)?(?:whole\s+)?body\s+(?:hurts|aches|is\s+sore)|aching\s+all\s+over|sore\s+all\s+over)\b`)
+	reBetter = regexp.MustCompile(`\b(?:` + subject + `(?:much\s+|a\s+lot\s+|loads\s+|way\s+)?(?:better|recovered)|` + subject + `(?:fine|good|great|ok|okay)\s+(?:again|now)|` +
+		`no\s+longer\s+(?:sick|ill|tired|unwell)|over\s+(?:my|the)\s+(?:cold|flu|bug|virus))\b`)
+)
+
+// negated reports whether the words just before low[i:] negate it ("not
+// feeling sick", "never tired").
+func negated(low string, i int) bool {
+	f := strings.Fields(low[:i])
+	for _, w := range f[max(0, len(f)-2):] {
+		if w == "not" || w == "never" || w == "no" || strings.HasSuffix(w, "n't") {
+			return true
+		}
+	}
+	return false
+}
+
+// firstMatch is the first match of re in low that is not negated and not
+// "sick of"/"tired of" (fed up, not unwell); ok false if none.
+func firstMatch(re *regexp.Regexp, low string, ofGroup int) ([]string, bool) {
+	for _, ix := range re.FindAllStringSubmatchIndex(low, -1) {
+		if negated(low, ix[0]) {
+			continue
+		}
+		if ofGroup > 0 && ix[2*ofGroup] >= 0 {
+			continue
+		}
+		m := make([]string, len(ix)/2)
+		for g := range m {
+			if ix[2*g] >= 0 {
+				m[g] = low[ix[2*g]:ix[2*g+1]]
+			}
+		}
+		return m, true
+	}
+	return nil, false
+}
+
+// Memory lifetimes of what the member says about how they feel: like the
+// check-in's answers.
+const (
+	recoveringTTL = 36 * time.Hour
+	unwellTTL     = 14 * 24 * time.Hour
+)
+
+// feelings finds how the member says they feel in text: tired or sore
+// all over (today light), sick (light until better), or better again
+// (forgets what held: unwell and recovering say whether memory holds
+// those).
+func feelings(text, day, note string, unwell, recovering bool) []Update {
+	low := strings.ToLower(strings.Join(strings.Fields(strings.ReplaceAll(text, "’", "'")), " "))
+	var out []Update
+	if _, ok := firstMatch(reBetter, low, 0); ok && (unwell || recovering) {
+		if unwell {
+			out = append(out, Update{Kind: UpdateForget, Key: keyUnwell, Note: note})
+		}
+		if recovering {
+			out = append(out, Update{Kind: UpdateForget, Key: keyRecovering, Note: note})
+		}
+		return out
+	}
+	if m, ok := firstMatch(reSick, low, 2); ok {
+		what := strings.Join(strings.Fields(m[1]+m[3]), " ")
+		out = append(out, memoryUpdate(keyUnwell, "Sick: "+what+" (said "+day+"): only light options until they feel better", unwellTTL, note))
+	}
+	if m, ok := firstMatch(reTired, low, 2); ok {
+		what := strings.Join(strings.Fields(m[1]+m[3]), " ")
+		out = append(out, memoryUpdate(keyRecovering, "Said: "+what+" (said "+day+"): keep today light", recoveringTTL, note))
+	} else if m, ok := firstMatch(reSoreAll, low, 0); ok {
+		out = append(out, memoryUpdate(keyRecovering, "Said: "+strings.Join(strings.Fields(m[1]), " ")+" (said "+day+"): keep today light", recoveringTTL, note))
+	}
+	return out
+}

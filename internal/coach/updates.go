@@ -3,6 +3,7 @@ package coach
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,8 @@ const (
 type GoalSpec struct {
 	Kind        string `json:"kind"`
 	Description string `json:"description"`
+	// TargetDate (YYYY-MM-DD) is the date the member named, if any.
+	TargetDate string `json:"target_date,omitempty"`
 }
 
 // Update is one change the run makes in act (and already shows in the
@@ -110,6 +113,9 @@ type interpreter struct {
 	today    time.Time // civil date of the run
 	loc      *time.Location
 	injuries []string // the injury keys memory holds
+	// unwell and recovering: memory holds keyUnwell, keyRecovering.
+	unwell, recovering bool
+	proposal           *goalProposal // the goal proposal memory holds
 }
 
 func memoryUpdate(key, value string, ttl time.Duration, note string) Update {
@@ -174,15 +180,21 @@ func (in interpreter) answer(a AnswerLine) []Update {
 			out = append(out, injuryAnswer(key, a, note)...)
 		} else if u, ok := goalDateAnswer(a, note); ok {
 			out = append(out, u)
+		} else if us, ok := in.proposalAnswer(a, note); ok {
+			out = append(out, us...)
 		} else {
 			own = false
 		}
 	}
-	if a.Kind != "tap" || !own {
+	switch {
+	case a.Kind != "tap":
+		said := in.statement(ans, a.Day, a.AnsweredAt, note)
+		if hasKind(out, UpdateGoal) { // the answer to "what's your goal" is the goal, not a proposal
+			said = slices.DeleteFunc(said, func(u Update) bool { return u.Key == keyGoalProposal })
+		}
+		out = append(out, said...)
+	case !own: // a tap on a model's prompt may still state an intent
 		out = append(out, in.intents(ans, a.AnsweredAt, note)...)
-	}
-	if a.Kind != "tap" {
-		out = append(out, injuries(ans, a.Day, note, in.injuries)...)
 	}
 	if len(out) == 0 {
 		out = append(out, memoryUpdate("answer:"+a.PromptID, clipText(a.Question, 100)+" → "+ans, answeredTTL, note))
@@ -197,8 +209,7 @@ func (in interpreter) memo(m MemoLine) []Update {
 		return nil
 	}
 	note := "Voice memo: " + clipText(text, 300)
-	out := in.intents(text, m.At, note)
-	out = append(out, injuries(text, m.Day, note, in.injuries)...)
+	out := in.statement(text, m.Day, m.At, note)
 	out = append(out, memoryUpdate(keyLatestMemo, text+" ("+m.Day+")", 7*24*time.Hour, note))
 	return out
 }

@@ -407,7 +407,32 @@ func (e *Expectation) fieldOrCoach() string {
 
 // claim runs a fact check: hits are the sentences that state the fact.
 func (e *Expectation) claim(d *dashboard.Document, catalog map[string]content.Item) string {
-	text := e.textOf(d, catalog)
+	return e.claimIn(e.textOf(d, catalog), fieldText(d, e.fieldOrCoach()))
+}
+
+// onChat runs a text check (a fact, a pattern, a word count) on the
+// coach's chat replies.
+func (e *Expectation) onChat(replies []string, catalog map[string]content.Item) string {
+	if len(replies) == 0 {
+		return "the timeline has no chat replies"
+	}
+	text := strings.Join(replies, "\n")
+	switch e.Check {
+	case CheckFigure, CheckDate, CheckStance:
+		return e.claimIn(maskTitles(text, catalog), text)
+	case CheckEntity:
+		return e.claimIn(text, text)
+	case CheckMentions:
+		return e.mentionsIn(text)
+	case CheckWords:
+		return count("words in chat", len(strings.Fields(text)), e.Min, e.Max)
+	}
+	return "check " + e.Check + " does not read the chat"
+}
+
+// claimIn runs a fact check on text (shown is the text as the report
+// quotes it).
+func (e *Expectation) claimIn(text, shown string) string {
 	var hits []string
 	for _, s := range sentences(text) {
 		if e.res["about"] != nil && !e.res["about"].MatchString(s) {
@@ -422,7 +447,7 @@ func (e *Expectation) claim(d *dashboard.Document, catalog map[string]content.It
 	case e.Absent && len(hits) > 0:
 		return field + " states " + strings.Join(hits, "; ")
 	case !e.Absent && len(hits) == 0:
-		return fmt.Sprintf("%s does not state %s: %q", field, e.factLabel(), clip(fieldText(d, field), 300))
+		return fmt.Sprintf("%s does not state %s: %q", field, e.factLabel(), clip(shown, 300))
 	}
 	return ""
 }

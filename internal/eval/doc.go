@@ -36,6 +36,11 @@
 //	{"check": "entity", "names": ["Ember Core 30"], "day": 4} "Week 1, Day 4 of Ember Core 30", "Ember Core 30, day four"
 //	{"check": "stance", "stance": "away_from_goal"}           "moving away from your goal", "creeping up"
 //
+// A scenario's timeline may include chat messages the member types on
+// the kiosk ({"chat": {"message": "my knee hurts"}}); the fact checks read
+// the coach's replies with "field": "chat", and the plan's checks see what
+// the chat kept.
+//
 // A figure matches at the precision it is written with ("207 lb" states
 // 206.8; "74.4 kg" does not state 74) or within tolerance; about binds
 // it to its sentence (the goal's 70 kg is not the weight's 74 kg). A

@@ -45,7 +45,8 @@ const (
 	// CheckPromptCount: min/max prompts.
 	CheckPromptCount = "prompt_count"
 	// CheckMentions: field's text matches pattern, or with absent does not.
-	// Fields: briefing, feedback, cta, prompts, coach (all of them). For
+	// Fields: briefing, feedback, cta, prompts, coach (all of them), chat
+	// (the coach's replies to the timeline's chat messages). For
 	// what a plan states, use the fact checks below: a pattern written
 	// from one coach's sentence fails every other wording of the fact.
 	CheckMentions = "mentions"
@@ -153,7 +154,11 @@ type Expectation struct {
 	when  time.Time                 // a date check's date
 }
 
-var textFields = []string{"briefing", "feedback", "cta", "prompts", "coach"}
+var textFields = []string{"briefing", "feedback", "cta", "prompts", "coach", fieldChat}
+
+// fieldChat is the text of the coach's chat replies (After.Chat), not of
+// the plan.
+const fieldChat = "chat"
 
 // check validates the expectation and compiles its patterns.
 func (e *Expectation) check() error {
@@ -301,6 +306,9 @@ type After struct {
 	Memory  []agent.MemoryEntry
 	Program *ProgramAfter
 	Goals   []health.Goal
+	// Chat are the coach's replies to the subject's chat messages of the
+	// timeline, oldest first (field "chat").
+	Chat []string
 }
 
 // ProgramAfter is the member's program after the run.
@@ -322,6 +330,9 @@ func (e *Expectation) evaluate(d *dashboard.Document, catalog map[string]content
 		return e.programCheck(after.Program)
 	case CheckGoal:
 		return e.goalCheck(after.Goals)
+	}
+	if e.Field == fieldChat {
+		return e.onChat(after.Chat, catalog)
 	}
 	if d == nil {
 		return "no plan was written"
@@ -593,7 +604,10 @@ func fieldText(d *dashboard.Document, field string) string {
 }
 
 func (e *Expectation) mentions(d *dashboard.Document) string {
-	text := fieldText(d, e.Field)
+	return e.mentionsIn(fieldText(d, e.Field))
+}
+
+func (e *Expectation) mentionsIn(text string) string {
 	hit := e.res["pattern"].MatchString(text)
 	switch {
 	case e.Absent && hit:

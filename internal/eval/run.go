@@ -199,6 +199,7 @@ func runScenario(ctx context.Context, sc *Scenario, opts Options, gr *Grader) (r
 	if err != nil {
 		return fail(fmt.Errorf("state after the run: %w", err))
 	}
+	after.Chat = chatReplies(setup, sc.Subject)
 	res.Checks = grade(sc, gr, final, facts, after, inst.Runtime == RuntimeHeuristic)
 	res.Passed = true
 	for _, c := range res.Checks {
@@ -210,6 +211,23 @@ func runScenario(ctx context.Context, sc *Scenario, opts Options, gr *Grader) (r
 		res.Judge = opts.Judge.Score(ctx, sc, final.Raw)
 	}
 	return res
+}
+
+// chatReplies are the coach's replies to member's chat turns among runs.
+func chatReplies(runs []agent.Run, member string) []string {
+	var out []string
+	for _, r := range runs {
+		if r.Assignment != "" || r.ThreadID == nil || r.Member != member {
+			continue
+		}
+		var o struct {
+			Reply string `json:"reply"`
+		}
+		if json.Unmarshal(r.Output, &o) == nil && o.Reply != "" {
+			out = append(out, o.Reply)
+		}
+	}
+	return out
 }
 
 // outputSource says where a run's accepted output came from.

@@ -223,7 +223,7 @@ type ImportSpec struct {
 
 // Event is one thing that happened before the graded run: Day days ago at
 // At (default 04:00 for runs, 08:00 otherwise), exactly one of Run,
-// Answer, Memo.
+// Answer, Memo, Chat.
 type Event struct {
 	Day    int          `json:"day"`
 	At     string       `json:"at,omitempty"`
@@ -231,6 +231,7 @@ type Event struct {
 	Run    bool         `json:"run,omitempty"`
 	Answer *AnswerEvent `json:"answer,omitempty"`
 	Memo   *MemoEvent   `json:"memo,omitempty"`
+	Chat   *ChatEvent   `json:"chat,omitempty"`
 }
 
 // AnswerEvent answers a prompt of the member's newest plan.
@@ -245,6 +246,13 @@ type AnswerEvent struct {
 type MemoEvent struct {
 	Prompt     string `json:"prompt,omitempty"`
 	Transcript string `json:"transcript"`
+}
+
+// ChatEvent is a message the member types in their chat on the household
+// screen (one conversation per member through the timeline). The coach's
+// replies are field "chat" of the fact checks.
+type ChatEvent struct {
+	Message string `json:"message"`
 }
 
 //go:embed scenarios/*.json
@@ -448,13 +456,13 @@ func (m MemberSpec) check() error {
 
 func (ev Event) check(members map[string]bool) error {
 	n := 0
-	for _, set := range []bool{ev.Run, ev.Answer != nil, ev.Memo != nil} {
+	for _, set := range []bool{ev.Run, ev.Answer != nil, ev.Memo != nil, ev.Chat != nil} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return errors.New("an event is exactly one of run, answer or memo")
+		return errors.New("an event is exactly one of run, answer, memo or chat")
 	}
 	if ev.Member != "" && !members[ev.Member] {
 		return fmt.Errorf("member %q is not in the household", ev.Member)
@@ -470,6 +478,9 @@ func (ev Event) check(members map[string]bool) error {
 	}
 	if m := ev.Memo; m != nil && strings.TrimSpace(m.Transcript) == "" {
 		return errors.New("a memo needs a transcript")
+	}
+	if c := ev.Chat; c != nil && strings.TrimSpace(c.Message) == "" {
+		return errors.New("a chat needs a message")
 	}
 	return nil
 }

@@ -53,13 +53,14 @@ func seed(ctx context.Context, sc *Scenario, inst *Instance, clk *Clock) ([]agen
 		}
 	}
 	var runs []agent.Run
+	threads := map[string]int64{} // each member's chat
 	for i, ev := range sc.Timeline {
 		clk.Set(ev.when(sc))
 		member := ev.Member
 		if member == "" {
 			member = sc.Subject
 		}
-		r, err := play(ctx, inst, member, ev)
+		r, err := play(ctx, inst, member, ev, threads)
 		if err != nil {
 			return runs, fmt.Errorf("timeline[%d]: %w", i, err)
 		}
@@ -259,8 +260,9 @@ func seedProgram(ctx context.Context, sc *Scenario, m MemberSpec, inst *Instance
 	return nil
 }
 
-// play performs one timeline event at the clock's time.
-func play(ctx context.Context, inst *Instance, member string, ev Event) (*agent.Run, error) {
+// play performs one timeline event at the clock's time; threads are the
+// members' chats so far.
+func play(ctx context.Context, inst *Instance, member string, ev Event, threads map[string]int64) (*agent.Run, error) {
 	switch {
 	case ev.Run:
 		r, err := inst.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
@@ -286,6 +288,19 @@ func play(ctx context.Context, inst *Instance, member string, ev Event) (*agent.
 			return nil, err
 		}
 		return nil, inst.Dashboards.SetTranscript(ctx, m.ID, ev.Memo.Transcript, false)
+	case ev.Chat != nil:
+		// Typed by the member on the household screen: the production
+		// chat path, Heard included.
+		r, err := inst.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: ev.Chat.Message,
+			ThreadID: threads[member], Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
+		if err != nil {
+			return nil, err
+		}
+		if r.Status != agent.StatusSucceeded && r.Status != agent.StatusFellBack {
+			return &r, fmt.Errorf("chat turn %s: %s", r.Status, r.Error)
+		}
+		threads[member] = *r.ThreadID
+		return &r, nil
 	}
 	return nil, nil
 }

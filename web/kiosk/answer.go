@@ -25,11 +25,15 @@ type answers struct {
 	privacy    Privacy    // nil: the toggle is refused
 	log        *slog.Logger
 	gate       modelGate // a transcribed memo calls the model
+	listener   Listener  // nil: answers are not acknowledged
 }
 
 // kioskAnswer records a tap (one of the prompt's options) or a typed
 // answer. The prompt turns into the answer through the live stream, on this
-// screen as on every other one showing it; the answer itself is empty.
+// screen as on every other one showing it; the answer itself carries the
+// coach's short acknowledgement (a flash) of what it understood, and an
+// answer that changes today re-plans the day (the new plan arrives over
+// the stream too).
 func (h *answers) kioskAnswer(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
@@ -40,14 +44,26 @@ func (h *answers) kioskAnswer(c echo.Context) error {
 	if kind != "tap" && kind != "text" {
 		return apperr.FieldErrors(map[string]string{"kind": "must be tap or text"})
 	}
-	_, err := h.dashboards.RecordAnswer(ctx, id, c.FormValue("prompt"), c.FormValue("answer"), kind, 0)
+	a, err := h.dashboards.RecordAnswer(ctx, id, c.FormValue("prompt"), c.FormValue("answer"), kind, 0)
 	if err != nil && !apperr.Is(err, apperr.Conflict) { // answered elsewhere first: show that answer
 		return err
+	}
+	ack := ""
+	if err == nil && h.listener != nil {
+		// The answer is stored: a failure to read it now only costs the
+		// acknowledgement (the next run still applies it).
+		if ack, err = h.listener.HeardAnswer(ctx, id, a); err != nil {
+			h.log.Warn("kiosk: acknowledge an answer", "member", id, "err", err)
+			ack = ""
+		}
 	}
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	httpkit.NewSSE(c) // 200 with no events: the stream patches the coach column
+	sse := httpkit.NewSSE(c) // the stream patches the coach column
+	if ack != "" {
+		_ = sse.PatchElementTempl(views.Flash(ack, false))
+	}
 	return nil
 }
 

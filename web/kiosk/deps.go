@@ -52,6 +52,13 @@ type DayPreparer interface {
 	PrepareDay(ctx context.Context, member string) (agent.Run, error)
 }
 
+// Listener is what the coach makes of an answer the moment it is given:
+// the acknowledgement to show ("" for none); an answer that changes what
+// today should be also asks for a re-plan of the member's day.
+type Listener interface {
+	HeardAnswer(ctx context.Context, member string, a dashboard.Answer) (string, error)
+}
+
 // Privacy switches a member's "private figures" flag and tells screens.
 type Privacy interface {
 	SetPrivateFigures(ctx context.Context, member string, on bool) error

@@ -32,6 +32,7 @@ type Deps struct {
 	Voice      Voice       // nil: voice memos are refused
 	Privacy    Privacy     // nil: the privacy toggle is refused
 	Coach      DayPreparer // nil: no "prepare my day now"
+	Listener   Listener    // nil: answers get no acknowledgement and no re-plan (the next run reads them)
 	Alerts     Alerts      // nil: no admin badge on the household view
 	Messages   Messages    // nil: no messages from the coach
 	Agents     Agents      // nil: the coach cannot chat

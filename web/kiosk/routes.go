@@ -34,7 +34,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	dash := &dashboardPages{board: b, household: deps.Household, live: deps.Live, detached: opt.Streams}
 	forms := &entryForms{board: b, household: deps.Household, loc: loc}
 	ans := &answers{household: deps.Household, dashboards: deps.Dashboards, voice: deps.Voice, privacy: deps.Privacy, log: log,
-		gate: gate}
+		gate: gate, listener: deps.Listener}
 	wf := &workflowAnswers{household: deps.Household, workflows: deps.Workflows}
 	prep := &preparer{household: deps.Household, dashboards: deps.Dashboards, coach: deps.Coach, loc: loc, gate: gate}
 	prog := &programControls{programs: deps.Programs}

@@ -138,6 +138,25 @@ func (l *Limiter) Take(client, member string) error {
 	return l.takeLocked(l.opt.Clock.Now(), client, member)
 }
 
+// TakeMember charges one model call to the member alone: a call the
+// server makes on the member's behalf (a re-plan after what they said)
+// that no client asked for. It returns a *Denied when the member's bucket
+// is empty.
+func (l *Limiter) TakeMember(member string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.opt.Clock.Now()
+	mb, err := l.bucketLocked(now, "m "+member, l.opt.Member)
+	if err != nil {
+		return err
+	}
+	if wait := mb.wait(now); wait > 0 {
+		return &Denied{Member: true, RetryAfter: wait}
+	}
+	mb.tokens--
+	return nil
+}
+
 // Turn is Take for a chat turn: also the member's one turn slot. The
 // slot is held until the turn is bound to it and reports done
 // (Slot.Bind), it is released (Slot.Release: the turn did not start), or

@@ -60,6 +60,30 @@ func TestBucketsRefillOnTheClock(t *testing.T) {
 	}
 }
 
+// A call the server makes for a member (a re-plan after what they said)
+// shares the member's bucket with the calls their screens make, and
+// leaves every client's bucket alone.
+func TestTakeMemberSharesTheMembersBucket(t *testing.T) {
+	clock := clockwork.NewFakeClock()
+	l := New(Options{Client: Rule{Burst: 1, Every: time.Minute}, Member: Rule{Burst: 2, Every: 30 * time.Second}, Clock: clock})
+	if err := l.TakeMember("theo"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Take("10.0.0.5", "theo"); err != nil { // the screen's one token is still there
+		t.Fatal(err)
+	}
+	if d := denied(t, l.TakeMember("theo")); !d.Member || d.RetryAfter != 30*time.Second {
+		t.Fatalf("third call for theo: %+v", d)
+	}
+	if err := l.TakeMember("maya"); err != nil {
+		t.Fatalf("maya has her own bucket: %v", err)
+	}
+	clock.Advance(30 * time.Second)
+	if err := l.TakeMember("theo"); err != nil {
+		t.Fatalf("after 30 s: %v", err)
+	}
+}
+
 // IPv6 clients are grouped by their /64: a device hopping addresses in
 // its network stays one client.
 func TestIPv6ClientsShareTheirSlash64(t *testing.T) {
