@@ -11,7 +11,7 @@ import (
 // answer and the tools it called.
 func (f *fixture) ask(member, message string, thread int64) (string, []string, int64) {
 	f.t.Helper()
-	r, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: member, Message: message, ThreadID: thread, Chat: true})
+	r, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: member, Message: message, ThreadID: thread, FromMember: true})
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -185,6 +185,8 @@ func (s *chatPages) adminChatSend(c echo.Context) error {
 	if len(errs) == 0 {
 		if err = s.memberExists(c.Request().Context(), member); err == nil {
 			var run agent.Run
+			// The admin's words, even as the member: answered, never heard
+			// as the member's own (no FromMember).
 			run, err = s.agents.StartFreeform(c.Request().Context(), agent.FreeformRequest{Agent: agentID, Member: member,
 				Message: msg, ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
 			if err == nil {

@@ -158,7 +158,7 @@ func (h threads) message(c echo.Context) error {
 	}
 	httpkit.Owner(c, t.Member)
 	run, err := agents.StartFreeform(ctx, agent.FreeformRequest{Agent: t.Agent, Member: t.Member, Message: b.Content,
-		ThreadID: t.ID, Trigger: agent.TriggerAPI, Chat: true})
+		ThreadID: t.ID, Trigger: agent.TriggerAPI, FromMember: true})
 	if err != nil {
 		return err
 	}

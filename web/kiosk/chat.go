@@ -189,7 +189,7 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		return err
 	}
 	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
-		ThreadID: thread, Trigger: agent.TriggerManual, Chat: true, Surface: agent.SurfaceKiosk})
+		ThreadID: thread, Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
 	if err != nil {
 		slot.Release()
 		return err
