@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jonboulle/clockwork"
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
@@ -96,6 +97,9 @@ type buildOptions struct {
 	// mutant breaks one judgement of the heuristic coach (the eval's
 	// mutation score; coach.Mutant).
 	mutant coach.Mutant
+	// clock drives the database's now and the scheduler's timers (tests:
+	// a fake clock fires a scheduled task when it is advanced).
+	clock clockwork.Clock
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
@@ -105,6 +109,9 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 	db, err := OpenDatabase(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
+	}
+	if opts.clock != nil && opts.now == nil {
+		opts.now = opts.clock.Now
 	}
 	if opts.now != nil {
 		db.Now = opts.now // before any service copies the clock

@@ -56,6 +56,7 @@ var toolLabels = map[string]string{
 	"calculate_goal_progress":    "worked out your goal progress",
 	"suggest_calorie_target":     "worked out a calorie target",
 	"calculate_remaining_macros": "worked out what's left for today",
+	"send_message":               "sent a message",
 	"remember":                   "made a note",
 	"forget":                     "dropped a note",
 }
@@ -66,14 +67,17 @@ var toolLabels = map[string]string{
 // and says plainly when it cannot answer without a model.
 func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatTurn) (string, error) {
 	// A scheduled action or a to-do asking for a message to the member
-	// gets a note on its topic (request.go); a person chatting does not.
+	// gets one written from its words and sent (request.go); a person
+	// chatting does not.
 	if !turn.Chat {
 		m, err := r.c.member(ctx, scope)
 		if err != nil {
 			return "", err
 		}
-		if reply, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); ok {
-			return reply, err
+		if msg, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); err != nil {
+			return "", err
+		} else if ok {
+			return r.send(ctx, turn, msg)
 		}
 	}
 	var topics []string
@@ -102,6 +106,18 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 		lines = append(lines, ls...)
 	}
 	return strings.Join(append(lines, replyNote), "\n"), nil
+}
+
+// send delivers msg to the member through send_message, staged in the
+// turn's run and sent in its commit, and returns it as the turn's reply.
+// A turn that does not offer the tool (a definition's "Try it") answers
+// with the message it would send.
+func (r *replier) send(ctx context.Context, turn agent.ChatTurn, msg string) (string, error) {
+	if _, err := chatTool[map[string]any](ctx, turn, "send_message", map[string]string{"text": msg}); err != nil &&
+		!apperr.Is(err, apperr.NotFound) {
+		return "", err
+	}
+	return msg, nil
 }
 
 // chatTool runs a tool through the turn (so it shows and is recorded) and
