@@ -32,6 +32,8 @@ type Exec struct {
 	mems map[string]*Memory
 
 	stage *Stager
+	// askedModel is set once a model request was made: the prompt was sent.
+	askedModel bool
 	// committed is set once the run's commit transaction committed (a
 	// driver may commit itself: a workflow step's write and checkpoint).
 	committed bool
@@ -147,6 +149,17 @@ func (x *Exec) MarkFellBack(reason string) {
 	x.update(func(r *Run) { r.FallbackReason = reason })
 }
 
+// discardStaged drops the writes staged so far, recorded on the run with
+// why (a model's reply that was not used): what a later answer stages is
+// then all the commit applies.
+func (x *Exec) discardStaged(reason string) {
+	if x.stage.Len() == 0 {
+		return
+	}
+	out := x.stage.discard(reason)
+	x.update(func(r *Run) { r.Effects = append(r.Effects, out...) })
+}
+
 // NoModelReason reports why this run cannot use the model now:
 // FallbackNoModel without one (and for demo runs and runs asked for
 // built-in, which are the heuristic planner's by design), FallbackBudget
@@ -249,6 +262,9 @@ func (x *Exec) invalid(source, output string, errs []ValidationError) {
 // callModel runs one model attempt under the global cap and books its usage.
 func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
 	x.update(func(r *Run) { r.Attempts++ })
+	x.mu.Lock()
+	x.askedModel = true
+	x.mu.Unlock()
 	if err := acquire(ctx, x.o.modelSlot); err != nil {
 		return Result{}, err
 	}
@@ -287,12 +303,28 @@ func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
 	defer end()
 	x.update(func(r *Run) { r.Attempts++ })
 	res, err := x.o.rt.Heuristic.Execute(ctx, req)
+	x.mu.Lock()
+	asked := x.askedModel
+	x.mu.Unlock()
 	x.update(func(r *Run) {
 		if r.Model == "" {
 			r.Model = res.Model
 		}
+		if !asked {
+			r.Prompt = r.Prompt.notSent("heuristic run")
+		}
 	})
 	return res, err
+}
+
+// notSent is p marked as never sent, for why (nil stays nil).
+func (p *Prompt) notSent(why string) *Prompt {
+	if p == nil || p.NotSent != "" {
+		return p
+	}
+	c := *p
+	c.NotSent = why
+	return &c
 }
 
 // Heuristic runs the engine's heuristic runtime on req (its Planner makes
@@ -356,7 +388,7 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx
 			}
 		}
 		final = x.o.succeed(x.snapshot())
-		final.Effects = effects
+		final.Effects = append(final.Effects, effects...) // after any discarded earlier (discardStaged)
 		return x.o.runs.save(ctx, tx, &final)
 	})
 	end()

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 )
 
@@ -112,7 +114,9 @@ func (d definitionTuning) CoachTuning(ctx context.Context) (Tuning, error) {
 	if err != nil {
 		return Tuning{}, err
 	}
-	return TuningOf(v.Definition), nil
+	t := TuningOf(v.Definition)
+	t.Source = fmt.Sprintf("definition %s v%d", AgentID, v.Number)
+	return t, nil
 }
 
 // DefinitionRuntime is what the coach gives its declarative definition
@@ -138,8 +142,17 @@ func DefinitionRuntime(deps Deps, box *agent.Toolbox) (vars definition.VarsFunc,
 		}
 		return g.promptVars(scope.Memory), nil
 	}
+	// A definition's heuristic answers with the message a request asks
+	// for, not sending it: send_message is a tool the definition may or
+	// may not offer, and "Try it" is the admin trying the agent out.
 	turn := func(scope agent.Scope, user string) agent.ChatTurn {
-		return agent.ChatTurn{Message: user, Call: box.Caller(scope)}
+		call := box.Caller(scope)
+		return agent.ChatTurn{Message: user, Call: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+			if name == "send_message" {
+				return nil, apperr.NotFoundf("unknown tool %q", name)
+			}
+			return call(ctx, name, args)
+		}}
 	}
 	own = func(ctx context.Context, scope agent.Scope, _, user string, structured bool) (string, error) {
 		if !structured {

@@ -149,7 +149,7 @@ func inputHash(g *Gathered, mem *agent.Memory) (string, error) {
 func TestCheckpointKnowsEveryPrivateField(t *testing.T) {
 	handled := []string{
 		"Gathered.now", "Gathered.civil", "Gathered.loc", "Gathered.seed", "Gathered.facts", "Gathered.byID", "Gathered.stateID", "Gathered.base",
-		"ProgramView.stateID", "ProgramView.updatedAt", "ProgramView.anchorDate", "ProgramView.anchorDay", "ProgramView.days",
+		"ProgramView.stateID", "ProgramView.daySince", "ProgramView.anchorDate", "ProgramView.anchorDay", "ProgramView.days",
 		"PromptsView.latestAt", "Gathered.mutant",
 	}
 	seen := map[reflect.Type]bool{}
@@ -342,7 +342,7 @@ func TestWeeklyReview(t *testing.T) {
 				t.Fatal(err)
 			}
 			if q.Question != weeklyQuestion || !slices.Equal(q.Values, []string{"harder", "same", "easier"}) ||
-				!strings.Contains(q.Context, "Training:") {
+				!strings.Contains(q.Context, "workout this week") || len(strings.Split(q.Context, "\n")) > maxSummaryLines {
 				t.Errorf("question %+v", q)
 			}
 			if _, err := rt.Resume(f.ctx, r.ID, "ask", json.RawMessage(`{"choice":"`+c.choice+`"}`)); err != nil {

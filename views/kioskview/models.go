@@ -209,7 +209,10 @@ type CTAView struct {
 	Message string
 	Label   string
 	Sheet   string // weight | meal | workout | "" (then Href)
-	Href    string
+	// Day is the past day the CTA asks to fill (YYYY-MM-DD, "" for
+	// today): its sheet opens dated on it.
+	Day  string
+	Href string
 }
 
 // PromptView is one coach question and its state.
@@ -230,8 +233,9 @@ type WorkflowPrompt struct {
 	Run      int64
 	Step     string // the suspended step's path
 	Question string
-	Context  string
-	Options  []string // tapped by index
+	// Context is the summary the question refers to, a few short lines.
+	Context []string
+	Options []string // tapped by index
 }
 
 // CoachArea is the coach's voice.
