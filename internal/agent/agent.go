@@ -57,6 +57,11 @@ type Agent struct {
 	// (FreeformRequest.FromMember), never for a scheduled action, a to-do
 	// or the admin's words, and the memory is saved with the answer.
 	Heard func(ctx context.Context, scope Scope, message string) error
+	// RequestNote is added to the system prompt of a turn no person typed
+	// (a scheduled action, a to-do): what the agent does with such a
+	// request, e.g. which tool delivers a message to the member. The
+	// engine says before it that the message is not the member speaking.
+	RequestNote string
 	// Chat configures the agent's chat threads.
 	Chat Conversation
 	// Instructions, when set, is a chat turn's system prompt for the

@@ -147,6 +147,17 @@ func (x *Exec) MarkFellBack(reason string) {
 	x.update(func(r *Run) { r.FallbackReason = reason })
 }
 
+// discardStaged drops the writes staged so far, recorded on the run with
+// why (a model's reply that was not used): what a later answer stages is
+// then all the commit applies.
+func (x *Exec) discardStaged(reason string) {
+	if x.stage.Len() == 0 {
+		return
+	}
+	out := x.stage.discard(reason)
+	x.update(func(r *Run) { r.Effects = append(r.Effects, out...) })
+}
+
 // NoModelReason reports why this run cannot use the model now:
 // FallbackNoModel without one (and for demo runs and runs asked for
 // built-in, which are the heuristic planner's by design), FallbackBudget
@@ -356,7 +367,7 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx
 			}
 		}
 		final = x.o.succeed(x.snapshot())
-		final.Effects = effects
+		final.Effects = append(final.Effects, effects...) // after any discarded earlier (discardStaged)
 		return x.o.runs.save(ctx, tx, &final)
 	})
 	end()

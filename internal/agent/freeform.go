@@ -247,12 +247,13 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 			return err
 		}
 	}
-	system := joinNonEmpty("\n\n", WithDataRule(instructions), "## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
+	system := joinNonEmpty("\n\n", WithDataRule(instructions), requestSection(reg.def, req), "## Working memory\n"+mem.Serialize(),
+		recallSection(recalled, o.opts.Location))
 	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
 
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
 		FromMember: req.FromMember}
-	reply, fromModel, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
+	reply, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
 	if err != nil {
 		return err
 	}
@@ -270,7 +271,10 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	out, _ := json.Marshal(map[string]string{"reply": reply})
 	x.update(func(r *Run) { r.Output = out })
 	var answer ThreadMessage
-	err = x.commit(ctx, fromModel, func(tx *store.Tx) error {
+	// Whoever answered (the model, or the heuristic after the model's own
+	// writes were discarded), the writes still staged are that answer's:
+	// a message the turn sends goes out with its reply, in one commit.
+	err = x.commit(ctx, true, func(tx *store.Tx) error {
 		for i, c := range calls {
 			id := fmt.Sprintf("call_%d_%d", x.run.ID, i+1)
 			args := c.args
@@ -303,11 +307,13 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 
 // chatReply asks the model through the engine's loop, streaming its text
 // into cs (or, without one, with the budget spent or after a model error,
-// the agent's heuristic reply); fromModel says whose reply it is, calls
-// are the tool calls the turn made. The model and the heuristic reply
-// call tools through box, the turn's surface's tools.
+// the agent's heuristic reply); calls are the tool calls the turn made.
+// The model and the heuristic reply call tools through box, the turn's
+// surface's tools. When the heuristic answers after the model, the writes
+// the model staged are discarded first: only the answer given stages what
+// the commit applies.
 func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, x *Exec, mem *Memory, req Request, turn ChatTurn,
-	cs *ChatStream) (reply string, fromModel bool, calls []recordedCall, err error) {
+	cs *ChatStream) (reply string, calls []recordedCall, err error) {
 	scope := x.Scope(x.run.Agent, mem)
 	var mu sync.Mutex
 	traced := func(book bool) ToolCaller {
@@ -337,9 +343,10 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 		}
 	}
 	streamed := false
-	heuristic := func(fallback string) (string, bool, []recordedCall, error) {
+	heuristic := func(fallback string) (string, []recordedCall, error) {
 		if fallback != "" {
 			x.MarkFellBack(fallback)
+			x.discardStaged("the model's reply was not used (" + fallback + ")")
 		}
 		if streamed {
 			cs.add(ChatEvent{Type: ChatReset})
@@ -353,17 +360,17 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 		}
 		res, err := x.heuristic(ctx, req)
 		if err != nil {
-			return "", false, calls, fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
+			return "", calls, fmt.Errorf("heuristic reply: %w%s", err, fallbackNote(fallback))
 		}
 		out, _ := text.Clean(text.Multi, strings.TrimSpace(res.Output))
 		for _, line := range strings.SplitAfter(out, "\n") {
 			cs.add(ChatEvent{Type: ChatDelta, Text: line})
 		}
-		return out, false, calls, nil
+		return out, calls, nil
 	}
 	switch fallback, err := x.NoModelReason(ctx); {
 	case err != nil:
-		return "", false, nil, err
+		return "", nil, err
 	case fallback == FallbackNoModel:
 		return heuristic("")
 	case fallback != "":
@@ -387,13 +394,27 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 	var invalid *InvalidOutputError
 	switch {
 	case err == nil:
-		return out.(string), true, calls, nil
+		return out.(string), calls, nil
 	case errors.As(err, &invalid):
 		return heuristic("model_error: empty reply")
 	case ctx.Err() != nil:
-		return "", false, calls, fmt.Errorf("reason: %w", err)
+		return "", calls, fmt.Errorf("reason: %w", err)
 	}
 	return heuristic("model_error: " + err.Error())
+}
+
+// requestSection tells the model, in a turn no person typed (a scheduled
+// action or a to-do), whose words the message is: the household's admin's
+// or the agent's own, never the member's, so its "me" and "my" are not the
+// member speaking to it; the agent's RequestNote follows.
+func requestSection(def Agent, req FreeformRequest) string {
+	if req.Chat {
+		return ""
+	}
+	return joinNonEmpty("\n", "## This turn\nThe message is not the member speaking: it is a request run for the member "+
+		"(trigger "+string(req.Trigger)+"), written by the household's admin, by the member when they scheduled it, or by you "+
+		"as a to-do. Act on it with your tools; your reply is kept as the run's record and is not shown to the member.",
+		def.RequestNote)
 }
 
 // title makes a thread title from its first message.
