@@ -2,10 +2,8 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"math"
 	"strconv"
 	"strings"
@@ -14,8 +12,6 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
-	"hearth/internal/coach"
-	"hearth/internal/messages"
 	"hearth/internal/schedule"
 	"hearth/internal/store"
 )
@@ -109,8 +105,7 @@ func (a *App) buildScheduler() error {
 	if catchUp == 0 {
 		catchUp = -1 // HEARTH_CATCHUP=0 turns catch-up off
 	}
-	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, deliver: messageDelivery{msgs: a.Messages, log: a.log}.deliver,
-		answer: a.answerScheduled}
+	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, answer: a.answerScheduled}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp, Clock: a.opts.Clock,
 		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
@@ -151,9 +146,6 @@ func (a *App) buildScheduler() error {
 type scheduleRunner struct {
 	o      *agent.Orchestrator
 	system func(ctx context.Context, job, trigger string) error
-	// deliver hands a freeform run's output to its member when it was
-	// meant for them (nil: never).
-	deliver func(ctx context.Context, r agent.Run, prompt, trigger string)
 	// answer runs an agent made in admin (a definition without code),
 	// reporting whether agentID is one (nil: none are).
 	answer func(ctx context.Context, agentID, memberID, prompt, trigger, origin string) (runID int64, ok bool, err error)
@@ -242,51 +234,14 @@ func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prom
 			return id, err
 		}
 	}
+	// A message the prompt asks for goes out in the run's own commit,
+	// through the agent's send_message (the model's, or the heuristic's
+	// written from the prompt's words): nothing reads the prompt after.
 	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
 		return 0, err
 	}
-	if s.deliver != nil {
-		s.deliver(ctx, r, prompt, trig)
-	}
 	return r.ID, runErr(r)
-}
-
-// messageDelivery sends the output of scheduled actions and heartbeat
-// to-dos meant for a member ("Add a short hydration reminder", "Remind
-// Maya to log dinner") to that member as a message from the coach. A run
-// that sent one itself (send_message) is not delivered twice.
-type messageDelivery struct {
-	msgs *messages.Service
-	log  *slog.Logger
-}
-
-func (d messageDelivery) deliver(ctx context.Context, r agent.Run, prompt, trig string) {
-	if d.msgs == nil || r.Member == "" || (r.Status != agent.StatusSucceeded && r.Status != agent.StatusFellBack) {
-		return
-	}
-	ask := prompt
-	if todo, ok := schedule.TodoText(prompt); ok {
-		ask = todo
-	}
-	if !coach.MeantForMember(ask) {
-		return
-	}
-	if n, err := d.msgs.SentByRun(ctx, r.ID); err != nil || n > 0 {
-		if err != nil {
-			d.log.Warn("message not delivered", "run", r.ID, "err", err)
-		}
-		return
-	}
-	var out struct {
-		Reply string `json:"reply"`
-	}
-	if err := json.Unmarshal(r.Output, &out); err != nil || strings.TrimSpace(out.Reply) == "" {
-		return
-	}
-	if _, err := d.msgs.Send(ctx, r.Member, r.Agent, out.Reply, messages.Via{Source: trig, RunID: r.ID}); err != nil {
-		d.log.Warn("message not delivered", "run", r.ID, "member", r.Member, "err", err)
-	}
 }
 
 // Idle reports whether the agent has no queued or running run.

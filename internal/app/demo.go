@@ -62,11 +62,9 @@ func (a *App) demoMessage(ctx context.Context) {
 		a.log.Warn("demo reminder not scheduled", "err", err)
 		return
 	}
-	r, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: demoReminder,
-		Trigger: agent.TriggerDemo})
-	if err != nil {
+	// The run sends the reminder itself (send_message, in its commit).
+	if _, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: demoReminder,
+		Trigger: agent.TriggerDemo}); err != nil {
 		a.log.Warn("demo reminder not sent", "err", err)
-		return
 	}
-	messageDelivery{msgs: a.Messages, log: a.log}.deliver(ctx, r, demoReminder, string(agent.TriggerDemo))
 }

@@ -28,11 +28,12 @@ func waitMessages(t *testing.T, a *App, member string, want int) []messages.Mess
 	return ms
 }
 
-// Output of scheduled actions and heartbeat to-dos meant for a member
-// reaches that member: with the built-in coach, "Add a short hydration
-// reminder" becomes a hydration note (not a numbers summary), a to-do
-// "Remind Theo to log his dinner" a meal note with his day's facts; a task
-// that is not a message for the member ("Review…") sends nothing.
+// What scheduled actions and heartbeat to-dos ask the coach to tell a
+// member reaches that member, sent by the run itself (send_message): with
+// the built-in coach, "Add a short hydration reminder" becomes a hydration
+// note (not a numbers summary), a to-do "Remind Theo to log his dinner" a
+// meal reminder with his day's facts; a task that is not a message for
+// the member ("Review…") sends nothing.
 func TestScheduledOutputReachesTheMember(t *testing.T) {
 	ctx := context.Background()
 	a := startedApp(t)
@@ -57,7 +58,7 @@ func TestScheduledOutputReachesTheMember(t *testing.T) {
 	task("maya", "Add a short hydration reminder")
 	ms := waitMessages(t, a, "maya", before+1)
 	if len(ms) != before+1 || !strings.HasPrefix(ms[0].Text, "Hydration reminder:") || strings.Contains(ms[0].Text, "Weight:") ||
-		ms[0].Source != schedule.TriggerManual || ms[0].RunID == 0 {
+		ms[0].Source != schedule.TriggerSchedule || ms[0].RunID == 0 {
 		t.Fatalf("maya's messages %+v", ms)
 	}
 

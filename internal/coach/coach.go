@@ -123,6 +123,13 @@ func Toolset(deps Deps) []agent.ToolFactory {
 	return factories
 }
 
+// requestNote tells the model what to do with a scheduled action or a
+// to-do (agent.Agent.RequestNote): the heuristic does the same (request.go).
+const requestNote = "When the request asks you to tell the member something (a reminder, a check-in, a note, a question), " +
+	"write that message to them in your voice (\"you\", \"your\"), about what was asked, and deliver it with send_message: " +
+	"nothing reaches them otherwise. When the request calls the member \"me\" (\"check in with me about my knee\"), they " +
+	"scheduled it themselves: \"me\" and \"my\" are theirs. A request for something else (review, plan, note) sends nothing."
+
 // New returns the health-coach agent: its tools (coach tools, working-memory
 // tools and, when given, the scheduling tools), the daily-dashboard
 // assignment, default model settings and a no-model chat reply. Register it
@@ -140,6 +147,7 @@ func New(deps Deps) agent.Agent {
 		Model:        DefaultTuning().Model,
 		Reply:        r.Reply,
 		Heard:        r.Heard,
+		RequestNote:  requestNote,
 		ToolLabels:   toolLabels,
 		SurfaceTools: map[agent.Surface][]string{agent.SurfaceKiosk: KioskTools},
 	}

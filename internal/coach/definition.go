@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 )
 
@@ -138,8 +139,17 @@ func DefinitionRuntime(deps Deps, box *agent.Toolbox) (vars definition.VarsFunc,
 		}
 		return g.promptVars(scope.Memory), nil
 	}
+	// A definition's heuristic answers with the message a request asks
+	// for, not sending it: send_message is a tool the definition may or
+	// may not offer, and "Try it" is the admin trying the agent out.
 	turn := func(scope agent.Scope, user string) agent.ChatTurn {
-		return agent.ChatTurn{Message: user, Call: box.Caller(scope)}
+		call := box.Caller(scope)
+		return agent.ChatTurn{Message: user, Call: func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+			if name == "send_message" {
+				return nil, apperr.NotFoundf("unknown tool %q", name)
+			}
+			return call(ctx, name, args)
+		}}
 	}
 	own = func(ctx context.Context, scope agent.Scope, _, user string, structured bool) (string, error) {
 		if !structured {

@@ -60,6 +60,7 @@ var toolLabels = map[string]string{
 	"calculate_goal_progress":    "worked out your goal progress",
 	"suggest_calorie_target":     "worked out a calorie target",
 	"calculate_remaining_macros": "worked out what's left for today",
+	"send_message":               "sent a message",
 	"remember":                   "made a note",
 	"forget":                     "dropped a note",
 }
@@ -70,14 +71,17 @@ var toolLabels = map[string]string{
 // and says plainly when it cannot answer without a model.
 func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatTurn) (string, error) {
 	// A scheduled action or a to-do asking for a message to the member
-	// gets a note on its topic (request.go); a person chatting does not.
+	// gets one written from its words and sent (request.go); a person
+	// chatting does not.
 	if !turn.Chat {
 		m, err := r.c.member(ctx, scope)
 		if err != nil {
 			return "", err
 		}
-		if reply, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); ok {
-			return reply, err
+		if msg, ok, err := r.request(ctx, m, r.c.clock(scope), turn.Message); err != nil {
+			return "", err
+		} else if ok {
+			return r.send(ctx, turn, msg)
 		}
 	}
 	// What the member tells the coach (a sore knee, feeling sick, a goal)
@@ -141,6 +145,18 @@ func topicsOf(msg string) []string {
 		topics = slices.DeleteFunc(topics, func(t string) bool { return t == "trained" })
 	}
 	return topics
+}
+
+// send delivers msg to the member through send_message, staged in the
+// turn's run and sent in its commit, and returns it as the turn's reply.
+// A turn that does not offer the tool (a definition's "Try it") answers
+// with the message it would send.
+func (r *replier) send(ctx context.Context, turn agent.ChatTurn, msg string) (string, error) {
+	if _, err := chatTool[map[string]any](ctx, turn, "send_message", map[string]string{"text": msg}); err != nil &&
+		!apperr.Is(err, apperr.NotFound) {
+		return "", err
+	}
+	return msg, nil
 }
 
 // chatTool runs a tool through the turn (so it shows and is recorded) and

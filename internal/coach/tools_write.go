@@ -10,6 +10,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/messages"
+	"hearth/internal/schedule"
 	"hearth/internal/store"
 )
 
@@ -113,9 +114,21 @@ func (t *Tools) sendMessage() agent.Tool {
 				return nil, errors.New("the message is empty")
 			}
 			err := scope.Stage(func(ctx context.Context, tx *store.Tx) error {
-				_, err := t.c.msgs.SendTx(ctx, tx, scope.MemberID, scope.AgentID, a.Text, messages.Via{Source: "tool", RunID: scope.RunID})
+				_, err := t.c.msgs.SendTx(ctx, tx, scope.MemberID, scope.AgentID, a.Text, messages.Via{Source: messageSource(scope.Origin), RunID: scope.RunID})
 				return err
 			})
 			return map[string]any{"staged": err == nil, "note": stagedNote}, err
 		})
+}
+
+// messageSource says what a message answers, for the admin's list: a
+// scheduled task, a to-do the heartbeat took, or the coach on its own.
+func messageSource(origin string) string {
+	switch {
+	case strings.HasPrefix(origin, "task:"):
+		return schedule.TriggerSchedule
+	case strings.HasPrefix(origin, "todo:"):
+		return schedule.TriggerHeartbeat
+	}
+	return "tool"
 }
