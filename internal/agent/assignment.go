@@ -41,6 +41,15 @@ type Assignment interface {
 type Prompt struct {
 	System string `json:"system"`
 	User   string `json:"user"`
+	// Source says where the instructions come from (an agent definition
+	// and its version, or the agent's built-in prompt), for the run view.
+	Source string `json:"source,omitempty"`
+	// NotSent says why no model saw the prompt ("heuristic run"): it is
+	// what the run would have sent. Empty when a model was asked.
+	NotSent string `json:"not_sent,omitempty"`
+	// Notes say what the prompt could not use as written (a definition
+	// whose placeholder has no value, so the built-in prompt was used).
+	Notes []string `json:"notes,omitempty"`
 	// Model optionally overrides the agent's model settings for this run
 	// (non-zero fields win), so a run's prompt and settings come from one
 	// snapshot of, e.g., an admin-edited definition.

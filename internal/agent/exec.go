@@ -32,6 +32,8 @@ type Exec struct {
 	mems map[string]*Memory
 
 	stage *Stager
+	// askedModel is set once a model request was made: the prompt was sent.
+	askedModel bool
 	// committed is set once the run's commit transaction committed (a
 	// driver may commit itself: a workflow step's write and checkpoint).
 	committed bool
@@ -260,6 +262,9 @@ func (x *Exec) invalid(source, output string, errs []ValidationError) {
 // callModel runs one model attempt under the global cap and books its usage.
 func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
 	x.update(func(r *Run) { r.Attempts++ })
+	x.mu.Lock()
+	x.askedModel = true
+	x.mu.Unlock()
 	if err := acquire(ctx, x.o.modelSlot); err != nil {
 		return Result{}, err
 	}
@@ -298,12 +303,28 @@ func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
 	defer end()
 	x.update(func(r *Run) { r.Attempts++ })
 	res, err := x.o.rt.Heuristic.Execute(ctx, req)
+	x.mu.Lock()
+	asked := x.askedModel
+	x.mu.Unlock()
 	x.update(func(r *Run) {
 		if r.Model == "" {
 			r.Model = res.Model
 		}
+		if !asked {
+			r.Prompt = r.Prompt.notSent("heuristic run")
+		}
 	})
 	return res, err
+}
+
+// notSent is p marked as never sent, for why (nil stays nil).
+func (p *Prompt) notSent(why string) *Prompt {
+	if p == nil || p.NotSent != "" {
+		return p
+	}
+	c := *p
+	c.NotSent = why
+	return &c
 }
 
 // Heuristic runs the engine's heuristic runtime on req (its Planner makes

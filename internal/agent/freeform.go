@@ -241,15 +241,16 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
 	}
 	msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
-	instructions := reg.def.SystemPrompt
+	instructions, source := reg.def.SystemPrompt, "the agent's built-in chat instructions"
 	if reg.def.Instructions != nil {
 		if instructions, err = reg.def.Instructions(ctx, x.run.Member); err != nil {
 			return err
 		}
+		source = "the agent's definition"
 	}
 	system := joinNonEmpty("\n\n", WithDataRule(instructions), requestSection(reg.def, req), "## Working memory\n"+mem.Serialize(),
 		recallSection(recalled, o.opts.Location))
-	x.SetPrompt(Prompt{System: system, User: userMsg.Content})
+	x.SetPrompt(Prompt{System: system, User: userMsg.Content, Source: source})
 
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
 		FromMember: req.FromMember}

@@ -203,7 +203,10 @@ func (o *Orchestrator) reuse(ctx context.Context, x *Exec, check func(context.Co
 	if last.ReusedFrom != nil {
 		src = *last.ReusedFrom
 	}
-	x.update(func(r *Run) { r.ReusedFrom, r.Model = &src, last.Model })
+	x.update(func(r *Run) {
+		r.ReusedFrom, r.Model = &src, last.Model
+		r.Prompt = r.Prompt.notSent(fmt.Sprintf("the same input as run #%d: its output was reused", src))
+	})
 	return out.(json.RawMessage), true, nil
 }
 

@@ -34,7 +34,10 @@ func (a *App) registerAgents(ctx context.Context) error {
 		Contexts: contexts,
 		Hooks:    a.definitionHooks(),
 		Vars:     map[string][]string{coach.AgentID: coach.TemplateVariables()},
-		Needs:    map[string]func(definition.Definition) []definition.Need{coach.AgentID: coach.Needs},
+		// The coach's daily run renders its prompts with its own variables.
+		OwnTemplates: map[string]bool{coach.AgentID: true},
+		UserFields:   memberFields,
+		Needs:        map[string]func(definition.Definition) []definition.Need{coach.AgentID: coach.Needs},
 	})
 	if _, err := coach.Seed(ctx, repo, box.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
@@ -79,9 +82,14 @@ func (a *App) definitionHooks() map[string]definition.HookFunc {
 	return hooks
 }
 
+// memberFields are the fields memberData may hold: what {{user.<field>}}
+// may name (definition.Registry.UserFields; a save naming another is
+// refused). goal_weight_kg, height_cm and age are there when known.
+var memberFields = []string{"id", "name", "unit", "targets", "goals", "sex", "activity_level", "goal_weight_kg", "height_cm", "age"}
+
 // memberData is $user and {{user.…}} in definitions: the member's profile
 // (id, name, unit, targets, goal weight, height, age, sex, activity level)
-// and active goals. The editor lists these fields (definition.UserFields).
+// and active goals, the fields memberFields lists.
 func (a *App) memberData(ctx context.Context, member string) (map[string]any, error) {
 	m, err := a.DB.Member(ctx, member)
 	if err != nil {

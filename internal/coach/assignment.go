@@ -69,23 +69,32 @@ func (a *DailyDashboard) Prompt(ctx context.Context, gathered any, mem *agent.Me
 		return agent.Prompt{}, errGathered
 	}
 	t := a.c.resolveTuning(ctx)
+	notes := t.notes
 	vars := g.promptVars(mem)
 	user, err := render(t.UserTemplate, vars)
 	if err != nil {
 		a.c.log.Warn("coach: user template failed; using the built-in one", "err", err)
+		notes = append(notes, "the user template of "+t.sourceName()+" cannot be filled ("+err.Error()+"): the built-in one was used")
 		if user, err = render(DefaultTuning().UserTemplate, vars); err != nil {
 			return agent.Prompt{}, err
 		}
 	}
 	// The system prompt's placeholders are filled from the same facts (an
 	// admin may name them there too): none reaches the model as written.
+	// One that cannot be filled (saved before saves checked them) gives
+	// the built-in prompt, and the run says so.
 	system, err := render(t.SystemPrompt, vars)
 	if err != nil {
 		a.c.log.Warn("coach: system prompt failed; using the built-in one", "err", err)
+		notes = append(notes, "the system prompt of "+t.sourceName()+" cannot be filled ("+err.Error()+"): the built-in one was used")
 		system = DefaultTuning().SystemPrompt
 	}
+	source := t.Source
+	if source == "" {
+		source = "the coach's built-in prompts"
+	}
 	// The tuned model settings travel with the prompt: one snapshot per run.
-	return agent.Prompt{System: system, User: user, Model: t.Model}, nil
+	return agent.Prompt{System: system, User: user, Model: t.Model, Source: source, Notes: notes}, nil
 }
 
 // ValidateDomain implements agent.Assignment: content ids exist with their

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"hearth/internal/agent"
@@ -113,7 +114,9 @@ func (d definitionTuning) CoachTuning(ctx context.Context) (Tuning, error) {
 	if err != nil {
 		return Tuning{}, err
 	}
-	return TuningOf(v.Definition), nil
+	t := TuningOf(v.Definition)
+	t.Source = fmt.Sprintf("definition %s v%d", AgentID, v.Number)
+	return t, nil
 }
 
 // DefinitionRuntime is what the coach gives its declarative definition

@@ -39,6 +39,12 @@ type Tuning struct {
 	SystemPrompt string
 	UserTemplate string
 	Model        agent.ModelSettings
+	// Source names where the prompts come from ("definition
+	// health-coach v3"); "" is the built-in ones.
+	Source string
+	// notes say which parts of the source's prompts could not be used
+	// and were replaced by the built-in ones (resolveTuning).
+	notes []string
 }
 
 // TuningSource supplies the coach's tuning for a run.
@@ -92,7 +98,8 @@ func render(tmpl string, vars map[string]string) (string, error) {
 }
 
 // resolveTuning returns the run's tuning: the source's, with empty or
-// invalid parts replaced by the defaults (and a warning logged).
+// invalid parts replaced by the defaults (and a warning logged, and a note
+// the run's prompt shows).
 func (c *core) resolveTuning(ctx context.Context) Tuning {
 	def := DefaultTuning()
 	if c.tuning == nil {
@@ -101,6 +108,7 @@ func (c *core) resolveTuning(ctx context.Context) Tuning {
 	t, err := c.tuning.CoachTuning(ctx)
 	if err != nil {
 		c.log.Warn("coach: tuning source failed; using the built-in prompts", "err", err)
+		def.notes = []string{"the coach's definition could not be read (" + err.Error() + "): the built-in prompts were used"}
 		return def
 	}
 	if strings.TrimSpace(t.SystemPrompt) == "" {
@@ -111,6 +119,15 @@ func (c *core) resolveTuning(ctx context.Context) Tuning {
 	} else if err := CheckTemplate(t.UserTemplate); err != nil {
 		c.log.Warn("coach: tuned user template is invalid; using the built-in one", "err", err)
 		t.UserTemplate = def.UserTemplate
+		t.notes = append(t.notes, "the user template of "+t.sourceName()+" cannot be filled ("+err.Error()+"): the built-in one was used")
 	}
 	return t
+}
+
+// sourceName names the tuning's source for a note.
+func (t Tuning) sourceName() string {
+	if t.Source == "" {
+		return "the tuning"
+	}
+	return t.Source
 }

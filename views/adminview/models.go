@@ -136,11 +136,16 @@ type AttemptView struct {
 // RunDetail is everything the run page shows.
 type RunDetail struct {
 	RunView
-	System, User string // the prompt sent to the model
-	Output       string // pretty-printed JSON
-	ToolCalls    []ToolCallView
-	Effects      []EffectView
-	Validation   []AttemptView
+	System, User string // the prompt sent to the model (or that would have been: NotSent)
+	// PromptSource says where the prompt's instructions come from
+	// ("definition health-coach v3"); NotSent why no model saw it
+	// ("heuristic run"); PromptNotes what it could not use as written.
+	PromptSource, NotSent string
+	PromptNotes           []string
+	Output                string // pretty-printed JSON
+	ToolCalls             []ToolCallView
+	Effects               []EffectView
+	Validation            []AttemptView
 	// Steps trace a declarative definition's pipeline (agents, sub-agents,
 	// what their hooks were given); none for runs no definition shaped.
 	Steps []PipelineStepView

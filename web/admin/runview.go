@@ -125,6 +125,7 @@ func (s *core) runDetail(r agent.Run) adminview.RunDetail {
 	d := adminview.RunDetail{RunView: s.runView(r), Output: indentJSON(r.Output)}
 	if r.Prompt != nil {
 		d.System, d.User = r.Prompt.System, r.Prompt.User
+		d.PromptSource, d.NotSent, d.PromptNotes = r.Prompt.Source, r.Prompt.NotSent, r.Prompt.Notes
 	}
 	for _, tc := range r.ToolCalls {
 		d.ToolCalls = append(d.ToolCalls, adminview.ToolCallView{Name: tc.Name, Args: indentJSON(tc.Args),

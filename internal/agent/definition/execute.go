@@ -57,7 +57,7 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	}
 	inv.updateStep(idx, func(s *Step) { s.System, s.User = system, user })
 	if c.depth == 0 {
-		inv.x.SetPrompt(agent.Prompt{System: system, User: user})
+		inv.x.SetPrompt(agent.Prompt{System: system, User: user, Source: fmt.Sprintf("definition %s v%d", cur.AgentID, cur.Number)})
 	}
 	specs, caller, err := inv.tools(def, scope, idx)
 	inv.x.Timing(agent.PhasePrompt, t)

@@ -45,6 +45,16 @@ type Registry struct {
 	// callers supply (for example the variables the coach's assignment
 	// renders into its user template).
 	Vars map[string][]string
+	// UserFields are the member's fields {{user.<field>}} may name (the
+	// app's member data: id, name, unit…); a path below one
+	// ({{user.targets.calories}}) is that field's. Nil: not checked. An
+	// agent whose Vars list user.<field> names may name only those.
+	UserFields []string
+	// OwnTemplates marks agents whose own code renders their definition's
+	// system prompt and user template (the coach's daily run) with the
+	// names in Vars and nothing else: a save that names anything more is
+	// refused, since the run could not fill it.
+	OwnTemplates map[string]bool
 	// Needs, per agent id, lists what that agent's assignments cannot do
 	// without in its definition (the coach's daily dashboard: the
 	// dashboard document schema); a save that removes it is refused with

@@ -146,29 +146,81 @@ func (reg Registry) validate(d *Definition, g graph) error {
 
 // checkTemplate checks the {{…}} placeholders of the system prompt and the
 // user template: each must name something the run has a value for, so no
-// placeholder is ever sent to a model as written.
+// placeholder is ever sent to a model as written, and no saved prompt is
+// one its run must replace with its code default (a coach's system prompt
+// naming {{user.favourite_food}} was saved, and its daily runs silently
+// used the built-in prompt).
 func (reg Registry) checkTemplate(d *Definition, parentKeys []string, p problems) {
+	fields := reg.userFields(d.AgentID)
+	own := reg.OwnTemplates[d.AgentID]
 	for _, f := range []struct{ field, text string }{{"system_prompt", d.SystemPrompt}, {"user_template", d.UserTemplate}} {
 		vars, err := TemplateVariables(f.text)
 		if err != nil {
 			p.add(f.field, "%s", err.Error())
 		}
 		known := slices.Concat(templateParams, d.ContextTypes, reg.Vars[d.AgentID], parentKeys)
-		var unknown []string
-		for _, v := range vars {
-			// Paths reach into user, extras, input and the values parents map in.
-			root, _, dotted := strings.Cut(v, ".")
-			if slices.Contains(templateRoots, root) || slices.Contains(parentKeys, root) || (!dotted && slices.Contains(known, v)) {
-				continue
-			}
-			unknown = append(unknown, "{{"+v+"}}")
+		if own {
+			known = reg.Vars[d.AgentID]
 		}
-		if len(unknown) > 0 {
+		var unknown, unknownUser []string
+		for _, v := range vars {
+			root, path, dotted := strings.Cut(v, ".")
+			switch {
+			case own && slices.Contains(known, v):
+			case own && root == "user" && dotted && fields != nil:
+				unknownUser = append(unknownUser, "{{"+v+"}}")
+			case own:
+				unknown = append(unknown, "{{"+v+"}}")
+			case root == "user" && dotted && fields != nil:
+				// The member's fields are known: a path must start with one.
+				if field, _, _ := strings.Cut(path, "."); !slices.Contains(fields, field) {
+					unknownUser = append(unknownUser, "{{"+v+"}}")
+				}
+			// Paths reach into user, extras, input and the values parents map in.
+			case slices.Contains(templateRoots, root) || slices.Contains(parentKeys, root) || (!dotted && slices.Contains(known, v)):
+			default:
+				unknown = append(unknown, "{{"+v+"}}")
+			}
+		}
+		if len(unknownUser) > 0 {
+			p.add(f.field, "unknown member field %s: the member's fields are %s", strings.Join(unknownUser, ", "), userList(fields))
+		}
+		switch {
+		case len(unknown) == 0:
+		case own:
+			p.add(f.field, "unknown variable %s: this agent's runs fill only %s", strings.Join(unknown, ", "), wrapList(known))
+		default:
 			p.add(f.field, "unknown variable %s: use a declared context type (%s), a parameter (%s), user.<field>, extras.<name> or input.<name>",
 				strings.Join(unknown, ", "), listOrNone(d.ContextTypes), strings.Join(templateParams, ", "))
 		}
 	}
 }
+
+// userFields are the member fields agentID's templates may name: the
+// user.<field> names of its Vars when it declares any (its own renderer
+// fills only those), else the registry's UserFields.
+func (reg Registry) userFields(agentID string) []string {
+	var own []string
+	for _, v := range reg.Vars[agentID] {
+		if f, ok := strings.CutPrefix(v, "user."); ok {
+			own = append(own, f)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return reg.UserFields
+}
+
+func userList(fields []string) string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = "{{user." + f + "}}"
+	}
+	return strings.Join(out, ", ")
+}
+
+func wrapList(names []string) string { return strings.Join(wrapVars(names), ", ") }
 
 func (reg Registry) checkTools(d *Definition, p problems) {
 	avail := reg.ToolIDs()
