@@ -130,9 +130,21 @@
   document.addEventListener('input', (e) => {
     if (e.target instanceof HTMLInputElement && e.target.classList.contains('when-now')) e.target.dataset.touched = '1';
   }, true);
+  // A call to action about a past day ("No meals logged yesterday") opens
+  // its sheet on that day, at the time it is now: following it fills the
+  // gap it names. The day is kept on the sheet element until it opens.
+  window.hearthSheetDay = (name, day) => {
+    const sheet = document.getElementById('sheet-' + name);
+    if (sheet && /^\d{4}-\d{2}-\d{2}$/.test(day || '')) sheet.hearthDay = day;
+  };
   window.hearthSheetOpened = (sheet) => {
+    const day = sheet.hearthDay;
+    delete sheet.hearthDay;
     for (const i of sheet.querySelectorAll('input.when-now')) {
-      if (!i.dataset.touched && !i.getAttribute('aria-invalid')) i.value = localNow();
+      if (day) {
+        i.value = day + localNow().slice(10);
+        delete i.dataset.touched;
+      } else if (!i.dataset.touched && !i.getAttribute('aria-invalid')) i.value = localNow();
     }
   };
 

@@ -91,6 +91,22 @@ func OpenSheet(name string) string {
 	return ""
 }
 
+// OpenSheetOn opens a logging sheet dated on the day in the clicked
+// element's value (a call to action about a past day): the expression is
+// fixed text, the day travels in the plain value attribute.
+func OpenSheetOn(name string) string {
+	if OpenSheet(name) == "" {
+		return ""
+	}
+	return "window.hearthSheetDay && window.hearthSheetDay('" + name + "', el.value); " + OpenSheet(name)
+}
+
+// SafeDay reports whether s is a YYYY-MM-DD date (a CTA's day).
+func SafeDay(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil && len(s) == len(time.DateOnly)
+}
+
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // WorkoutTypes are the choices of the workout sheet.

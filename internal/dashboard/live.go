@@ -103,6 +103,21 @@ func (c CTA) Subject() Subject {
 	return s
 }
 
+// MissingDay is the day a call to action about a past day asks to be
+// filled (YYYY-MM-DD: the day before docDay, the document's day, for
+// DayYesterday), "" for one about today or any day. The kiosk opens the
+// CTA's sheet dated on it, so following the CTA answers it (ctaDone).
+func (c CTA) MissingDay(docDay string) string {
+	if c.Subject().Day != DayYesterday {
+		return ""
+	}
+	d, err := time.Parse(time.DateOnly, docDay)
+	if err != nil {
+		return ""
+	}
+	return d.AddDate(0, 0, -1).Format(time.DateOnly)
+}
+
 // recordOf is the record kind each action opens.
 var recordOf = map[string]string{ActionOpenWeight: RecordWeight, ActionOpenNutrition: RecordMeal,
 	ActionOpenWorkout: RecordWorkout, ActionPlayUpNext: RecordUpNext}
@@ -114,8 +129,8 @@ func ctaDone(b board.Board, c CTA, t *Today, docDay string) bool {
 	day := b.Day(now)
 	if s.Day == DayYesterday {
 		day = b.Day(now.AddDate(0, 0, -1))
-		if d, err := time.ParseInLocation(time.DateOnly, docDay, loc); err == nil {
-			day = d.AddDate(0, 0, -1).Format(time.DateOnly)
+		if d := c.MissingDay(docDay); d != "" {
+			day = d
 		}
 	}
 	// since: an entry after the document was prepared, or on today, answers

@@ -209,7 +209,10 @@ type CTAView struct {
 	Message string
 	Label   string
 	Sheet   string // weight | meal | workout | "" (then Href)
-	Href    string
+	// Day is the past day the CTA asks to fill (YYYY-MM-DD, "" for
+	// today): its sheet opens dated on it.
+	Day  string
+	Href string
 }
 
 // PromptView is one coach question and its state.

@@ -130,9 +130,11 @@ var ctaSheet = map[string]struct{ sheet, label string }{
 	dashboard.ActionOpenWorkout:   {"workout", "Log a workout"},
 }
 
-func ctaView(c dashboard.CTA, upNext *kioskview.ContentCard) (kioskview.CTAView, bool) {
+// ctaView is the CTA as the coach column shows it; one about a past day
+// of the document's (docDay) opens its sheet dated on that day.
+func ctaView(c dashboard.CTA, upNext *kioskview.ContentCard, docDay string) (kioskview.CTAView, bool) {
 	if m, ok := ctaSheet[c.Action]; ok {
-		return kioskview.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet}, true
+		return kioskview.CTAView{Message: c.Message, Label: m.label, Sheet: m.sheet, Day: c.MissingDay(docDay)}, true
 	}
 	if c.Action == dashboard.ActionPlayUpNext {
 		if upNext == nil {
@@ -147,7 +149,10 @@ func (d docView) coach(upNext *kioskview.ContentCard) kioskview.CoachArea {
 	t := d.today
 	a := kioskview.CoachArea{MemberID: d.member.ID, Chip: d.chip(), HasDoc: t.Doc != nil, Transcribes: d.transcribes,
 		CanPrepare: d.canPrepare && (t.Doc == nil || t.Doc.Day != t.Day)}
-	ctas := t.CTAs
+	ctas, docDay := t.CTAs, ""
+	if t.Doc != nil {
+		docDay = t.Doc.Day
+	}
 	if t.Doc == nil {
 		a.Onboarding = true
 		a.Briefing = greeting(d.member.Name, d.now.In(d.loc))
@@ -156,7 +161,7 @@ func (d docView) coach(upNext *kioskview.ContentCard) kioskview.CoachArea {
 		a.Briefing, a.BriefingUpdated, a.Feedback = t.Briefing, t.BriefingUpdated, t.Feedback
 	}
 	for _, c := range ctas {
-		if v, ok := ctaView(c, upNext); ok {
+		if v, ok := ctaView(c, upNext, docDay); ok {
 			a.CTAs = append(a.CTAs, v)
 		}
 	}
