@@ -7,7 +7,7 @@
 // build tag sqlite_fts5 is required, 92 chat threads told from request
 // threads), 120-129 evals (definition drafts,
 // eval runs), 122 the origin of chat threads (kiosk or admin), 124 device
-// tokens (internal/devices).
+// tokens (internal/devices), 126 when a member reached their program day.
 // Version 9 is a Go migration in internal/store (repair_text: normalises
 // control characters in text stored before package text existed); so is
 // version 42 (bodyscans.go: body scans with one figure, rebuilt in Go to keep

@@ -26,22 +26,28 @@ type gatheredCheckpoint struct {
 
 // programCheckpoint is a ProgramView with its unexported fields.
 type programCheckpoint struct {
-	View       ProgramView   `json:"view"`
-	StateID    int64         `json:"state_id"`
-	UpdatedAt  time.Time     `json:"updated_at"`
+	View     ProgramView `json:"view"`
+	StateID  int64       `json:"state_id"`
+	DaySince time.Time   `json:"day_since"`
+	// UpdatedAt is the marker a checkpoint stored before day_since held
+	// (read only when DaySince is missing).
+	UpdatedAt  time.Time     `json:"updated_at,omitzero"`
 	AnchorDate string        `json:"anchor_date"`
 	AnchorDay  int           `json:"anchor_day"`
 	Days       []content.Day `json:"days"`
 }
 
 func programOut(v ProgramView) programCheckpoint {
-	return programCheckpoint{View: v, StateID: v.stateID, UpdatedAt: v.updatedAt, AnchorDate: v.anchorDate,
+	return programCheckpoint{View: v, StateID: v.stateID, DaySince: v.daySince, AnchorDate: v.anchorDate,
 		AnchorDay: v.anchorDay, Days: v.days}
 }
 
 func (p programCheckpoint) in() ProgramView {
 	v := p.View
-	v.stateID, v.updatedAt, v.anchorDate, v.anchorDay, v.days = p.StateID, p.UpdatedAt, p.AnchorDate, p.AnchorDay, p.Days
+	v.stateID, v.daySince, v.anchorDate, v.anchorDay, v.days = p.StateID, p.DaySince, p.AnchorDate, p.AnchorDay, p.Days
+	if v.daySince.IsZero() {
+		v.daySince = p.UpdatedAt
+	}
 	return v
 }
 

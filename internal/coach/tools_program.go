@@ -41,7 +41,7 @@ type ProgramView struct {
 	Text          string                 `json:"text"`
 
 	stateID    int64
-	updatedAt  time.Time
+	daySince   time.Time // when the member reached Day (program.State.DaySince)
 	anchorDate string
 	anchorDay  int
 	days       []content.Day
@@ -72,7 +72,7 @@ func (c *core) programView(ctx context.Context, member string, now time.Time) (P
 	v := ProgramView{HasProgram: true, ProgramID: st.ProgramID, Title: td.ProgramTitle, Status: string(st.Status),
 		StartDate: st.StartDate, Pattern: st.Pattern, Pace: string(td.Pace), RestWeekdays: st.RestWeekdays, Day: td.Day, TotalDays: td.TotalDays,
 		Week: td.Week, Today: string(td.Status), RestReason: td.RestReason, ExpectedDay: td.ExpectedDay, Behind: td.Behind,
-		Ahead: td.Ahead, StartsInDays: td.StartsInDays, Note: td.Note, stateID: st.ID, updatedAt: st.UpdatedAt,
+		Ahead: td.Ahead, StartsInDays: td.StartsInDays, Note: td.Note, stateID: st.ID, daySince: st.DaySince,
 		anchorDate: st.AnchorDate, anchorDay: st.AnchorDay}
 	if td.Item != nil {
 		e := content.MenuOf([]content.Item{*td.Item})[0]

@@ -77,7 +77,11 @@ type State struct {
 	// CurrentDay is the next program day to do (1-based, never a rest day
 	// while active); on completion it stays at the last day reached.
 	CurrentDay int `json:"current_day"`
-	TotalDays  int `json:"total_days"`
+	// DaySince is when the member reached CurrentDay (declared, advanced
+	// or set there): a session of that day done since finishes it.
+	// Pattern, pace, pause and resume changes leave it alone.
+	DaySince  time.Time `json:"day_since"`
+	TotalDays int       `json:"total_days"`
 	// Pattern is "daily" or the training weekdays, e.g. "mon,tue,thu,fri,sat".
 	Pattern      string   `json:"pattern"`
 	Pace         Pace     `json:"pace"`

@@ -10,7 +10,7 @@ import (
 )
 
 const stateCols = `id, member_id, program_id, status, start_date, anchor_date, anchor_day, current_day, pattern,
-	note, paused_at, ended_at, created_at, updated_at, pace`
+	note, paused_at, ended_at, created_at, updated_at, pace, day_since`
 
 func scanState(row store.Scanner) (State, error) {
 	var (
@@ -18,9 +18,10 @@ func scanState(row store.Scanner) (State, error) {
 		status, pace    string
 		paused, ended   sql.NullString
 		created, update string
+		since           string
 	)
 	if err := row.Scan(&st.ID, &st.MemberID, &st.ProgramID, &status, &st.StartDate, &st.AnchorDate, &st.AnchorDay,
-		&st.CurrentDay, &st.Pattern, &st.Note, &paused, &ended, &created, &update, &pace); err != nil {
+		&st.CurrentDay, &st.Pattern, &st.Note, &paused, &ended, &created, &update, &pace, &since); err != nil {
 		return st, err
 	}
 	st.Status, st.Pace = Status(status), Pace(pace)
@@ -34,7 +35,13 @@ func scanState(row store.Scanner) (State, error) {
 	if st.CreatedAt, err = store.ParseTime(created); err != nil {
 		return st, err
 	}
-	st.UpdatedAt, err = store.ParseTime(update)
+	if st.UpdatedAt, err = store.ParseTime(update); err != nil {
+		return st, err
+	}
+	st.DaySince = st.UpdatedAt // a row written before day_since existed
+	if since != "" {
+		st.DaySince, err = store.ParseTime(since)
+	}
 	return st, err
 }
 

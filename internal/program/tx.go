@@ -67,8 +67,8 @@ func DeclareTx(ctx context.Context, tx *store.Tx, now time.Time, member string, 
 		}
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO program_states (member_id, program_id, status, start_date, anchor_date,
-		anchor_day, current_day, pattern, note, created_at, updated_at) VALUES (?,?,'active',?,?,?,?,?,'',?,?)`,
-		member, d.ProgramID, d.StartDate, d.StartDate, max(d.AnchorDay, 1), d.FirstDay, d.Pattern, ts, ts)
+		anchor_day, current_day, pattern, note, created_at, updated_at, day_since) VALUES (?,?,'active',?,?,?,?,?,'',?,?,?)`,
+		member, d.ProgramID, d.StartDate, d.StartDate, max(d.AnchorDay, 1), d.FirstDay, d.Pattern, ts, ts, ts)
 	if err != nil {
 		return 0, false, fmt.Errorf("program: declare %s for %s: %w", d.ProgramID, member, err)
 	}
@@ -82,8 +82,9 @@ func DeclareTx(ctx context.Context, tx *store.Tx, now time.Time, member string, 
 // day to do (several sessions may be passed at once). Guard: active, at
 // fromDay.
 func AdvanceTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
-	return guarded(ctx, tx, "advance", stateID, `UPDATE program_states SET current_day = ?, updated_at = ?
-		WHERE id = ? AND status = 'active' AND current_day = ?`, day, store.FormatTime(now), stateID, fromDay)
+	ts := store.FormatTime(now)
+	return guarded(ctx, tx, "advance", stateID, `UPDATE program_states SET current_day = ?, updated_at = ?, day_since = ?
+		WHERE id = ? AND status = 'active' AND current_day = ?`, day, ts, ts, stateID, fromDay)
 }
 
 // FinishTx completes an active state whose last training day was done:
@@ -93,7 +94,7 @@ func AdvanceTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, 
 func FinishTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int) (bool, error) {
 	ts := store.FormatTime(now)
 	return guarded(ctx, tx, "finish", stateID, `UPDATE program_states SET status = 'completed', current_day = ?,
-		ended_at = ?, updated_at = ? WHERE id = ? AND status = 'active' AND current_day = ?`, day, ts, ts, stateID, fromDay)
+		ended_at = ?, updated_at = ?, day_since = ? WHERE id = ? AND status = 'active' AND current_day = ?`, day, ts, ts, ts, stateID, fromDay)
 }
 
 // PauseTx pauses an active state, keeping its position. A non-empty note
@@ -116,12 +117,15 @@ func ResumeTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, a
 }
 
 // SetDayTx moves an active or paused state from fromDay to day (a training
-// day), re-anchoring the schedule so day is due on anchor (YYYY-MM-DD).
-// Guard: active or paused, at fromDay.
+// day), re-anchoring the schedule so day is due on anchor (YYYY-MM-DD); a
+// move to another day starts it now (DaySince). Guard: active or paused,
+// at fromDay.
 func SetDayTx(ctx context.Context, tx *store.Tx, now time.Time, stateID int64, fromDay, day int, anchor string) (bool, error) {
+	ts := store.FormatTime(now)
 	return guarded(ctx, tx, "set the day of", stateID, `UPDATE program_states SET current_day = ?, anchor_date = ?,
-		anchor_day = ?, updated_at = ? WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
-		day, anchor, day, store.FormatTime(now), stateID, fromDay)
+		anchor_day = ?, updated_at = ?, day_since = CASE WHEN ? THEN ? ELSE day_since END
+		WHERE id = ? AND status IN ('active','paused') AND current_day = ?`,
+		day, anchor, day, ts, day != fromDay, ts, stateID, fromDay)
 }
 
 // endTx ends an active or paused state as status (Completed or Abandoned),
