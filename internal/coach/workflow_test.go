@@ -342,7 +342,7 @@ func TestWeeklyReview(t *testing.T) {
 				t.Fatal(err)
 			}
 			if q.Question != weeklyQuestion || !slices.Equal(q.Values, []string{"harder", "same", "easier"}) ||
-				!strings.Contains(q.Context, "Training:") {
+				!strings.Contains(q.Context, "workout this week") || len(strings.Split(q.Context, "\n")) > maxSummaryLines {
 				t.Errorf("question %+v", q)
 			}
 			if _, err := rt.Resume(f.ctx, r.ID, "ask", json.RawMessage(`{"choice":"`+c.choice+`"}`)); err != nil {

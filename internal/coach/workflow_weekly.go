@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/internal/messages"
 	"hearth/internal/program"
 	"hearth/internal/store"
 	"hearth/internal/text"
@@ -40,6 +41,11 @@ const (
 
 // weeklyQuestion is what the review asks on the kiosk.
 const weeklyQuestion = "How did this week feel? Harder, same, or easier next week?"
+
+// weeklyAcks are what the kiosk says once an answer is tapped; what the
+// answer changed follows as a message from the coach (adjustWeek).
+var weeklyAcks = []string{"Noted: a harder week next. I'll tell you what changes.",
+	"Noted: the same again next week.", "Noted: an easier week next. I'll tell you what changes."}
 
 // weekSummary is the summarise step's output.
 type weekSummary struct {
@@ -97,7 +103,8 @@ func WeeklyReviewWorkflow(deps Deps) (*workflow.Workflow, error) {
 				return nil, err
 			}
 			return nil, sc.Suspend(workflow.Question{Question: weeklyQuestion, Options: []string{"Harder", "Same", "Easier"},
-				Values: []string{ChoiceHarder, ChoiceSame, ChoiceEasier}, Field: "choice", Context: s.Summary})
+				Values: []string{ChoiceHarder, ChoiceSame, ChoiceEasier}, Field: "choice", Context: s.Summary,
+				Acks: weeklyAcks})
 		}}
 	adjust := &workflow.Step{ID: "adjust", Description: "Adjust the program's pace or the coach's choices, and remember the decision",
 		Input: choiceSchema, Output: adjustedSchema,
@@ -139,18 +146,58 @@ func (c *core) weekFacts(ctx context.Context, member string, now time.Time) (wee
 	return f, err
 }
 
-// heuristicSummary is the week in the tools' own words.
+// maxSummaryLines and maxSummaryLine bound the summary the question shows
+// on the kiosk: read at a glance from a few steps away, not a block of
+// figures (issue 32 saw "Meals: 7 days to Fri 27 Nov 2026: 6 logged
+// (missing Fri 27 Nov), daily average 1,414 of 1,700 kcal (83%)…").
+const (
+	maxSummaryLines = 3
+	maxSummaryLine  = 80
+)
+
+// heuristicSummary is the week at a glance, one short line each: training
+// against the member's usual, the weight and its week's change, the days
+// with meals logged (the program's place when there is no weight).
 func (f weekFacts) heuristicSummary() string {
-	parts := []string{"Training: " + f.Training.Stats.Text + "."}
-	if f.Weight.Readings > 0 {
-		parts = append(parts, "Weight: "+f.Weight.Text+".")
+	st := f.Training.Stats
+	train := upperFirst(plural(st.ThisWeek, "workout")) + " this week"
+	if st.UsualPerWeek != nil {
+		train += ", you usually do " + num(*st.UsualPerWeek)
 	}
-	parts = append(parts, "Meals: "+f.Nutrition.Text+".")
-	if f.Program.HasProgram {
-		parts = append(parts, "Program: "+f.Program.Text+".")
+	lines := []string{train + "."}
+	if f.Weight.Readings > 0 && f.Weight.CurrentText != "" {
+		w := "Weight " + f.Weight.CurrentText
+		if f.Weight.Change7dText != "" {
+			w += ", " + f.Weight.Change7dText + " in 7 days"
+		}
+		lines = append(lines, w+".")
 	}
-	s, _ := text.Clean(text.Multi, strings.Join(parts, " "))
-	return clipText(s, 800)
+	if n := f.Nutrition; n.DaysLogged+n.DaysMissing > 0 {
+		lines = append(lines, fmt.Sprintf("Meals logged on %d of %d days.", n.DaysLogged, n.DaysLogged+n.DaysMissing))
+	}
+	if p := f.Program; p.HasProgram && len(lines) < maxSummaryLines && p.Week != "" {
+		lines = append(lines, p.Title+": "+p.Week+".")
+	}
+	for i, l := range lines {
+		l, _ = text.Clean(text.Line, l)
+		lines[i] = clipText(l, maxSummaryLine)
+	}
+	return strings.Join(lines[:min(len(lines), maxSummaryLines)], "\n")
+}
+
+// checkSummary holds a model's summary to the kiosk's glance: three short
+// lines at most.
+func checkSummary(s string) []agent.ValidationError {
+	lines := strings.Split(s, "\n")
+	if len(lines) > maxSummaryLines {
+		return []agent.ValidationError{{Path: "/summary", Message: fmt.Sprintf("has %d lines; write %d short lines at most", len(lines), maxSummaryLines)}}
+	}
+	for _, l := range lines {
+		if n := len([]rune(strings.TrimSpace(l))); n > maxSummaryLine+20 || n == 0 {
+			return []agent.ValidationError{{Path: "/summary", Message: fmt.Sprintf("each line must be 1 to %d characters (one is %d)", maxSummaryLine, n)}}
+		}
+	}
+	return nil
 }
 
 func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSummary, error) {
@@ -180,8 +227,9 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 	if err != nil {
 		return out, err
 	}
-	system := Persona + "\n\n## This run\nWrite the member's weekly review: two or three short sentences on their week, " +
-		"warm and concrete, quoting only figures from the facts.\n\n## Working memory\n" + mem.Serialize()
+	system := Persona + "\n\n## This run\nWrite the member's weekly review, shown above a question on the kiosk: at most three " +
+		"short lines (one sentence each, under 80 characters, separated by new lines) on their week, warm and concrete, " +
+		"quoting only figures from the facts.\n\n## Working memory\n" + mem.Serialize()
 	end := x.Phase(ctx, agent.PhasePrompt)
 	x.SetPrompt(agent.Prompt{System: system, User: string(facts)})
 	end()
@@ -201,6 +249,9 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 				return nil, []agent.ValidationError{{Path: "/summary", Message: "is empty"}}, nil
 			}
 			if errs := checkNumbers("/summary", clean, numbers); len(errs) > 0 {
+				return nil, errs, nil
+			}
+			if errs := checkSummary(clean); len(errs) > 0 {
 				return nil, errs, nil
 			}
 			return clean, nil, nil
@@ -249,31 +300,39 @@ func (c *core) adjustWeek(ctx context.Context, sc *workflow.Context) (adjustment
 			return adjustment{}, err
 		}
 	}
+	// tell is what the member reads about the change, in their words.
+	var tell string
 	switch in.Choice {
 	case ChoiceHarder:
 		next, ok := morePattern(pat)
 		switch {
 		case !hasProgram:
 			out.Decision = "asked for a harder week; no program to speed up, so the coach will suggest one"
+			tell = "You asked for a harder week. You're not on a program yet: I'll suggest one."
 		case !ok:
 			out.Decision = st.ProgramTitle + " already trains every day; kept as it is"
+			tell = "You asked for a harder week. " + st.ProgramTitle + " already trains every day, so it stays as it is."
 		default:
+			tell = fmt.Sprintf("A harder week next: %s now trains on %s (was %s).", st.ProgramTitle, weekdayList(next), weekdayList(pat))
 			out.Pattern = next.String()
 			out.Decision = fmt.Sprintf("%s now trains %s (was %s)", st.ProgramTitle, out.Pattern, pat.String())
 		}
 	case ChoiceEasier:
 		next, ok := lessPattern(pat)
 		if hasProgram && ok {
+			tell = fmt.Sprintf("An easier week next: %s now trains on %s (was %s).", st.ProgramTitle, weekdayList(next), weekdayList(pat))
 			out.Pattern = next.String()
 			out.Decision = fmt.Sprintf("%s now trains %s (was %s)", st.ProgramTitle, out.Pattern, pat.String())
 		} else {
 			out.Decision = "the coach offers the light options first for a week"
+			tell = "An easier week next: I'll offer the lighter options first for a week."
 			if err := mem.Set(keyEasierWeek, "Asked for an easier week ("+dateOf(now, c.loc)+"): offer light options first", 7*24*time.Hour); err != nil {
 				return adjustment{}, err
 			}
 		}
 	default:
 		out.Decision = "keeps the same pace"
+		tell = "Same pace next week: your plan stays as it is."
 	}
 	if out.Pattern != "" {
 		o, err := c.prog.SetPatternOp(sc.Member, out.Pattern)
@@ -292,9 +351,30 @@ func (c *core) adjustWeek(ctx context.Context, sc *workflow.Context) (adjustment
 				return err
 			}
 		}
+		// The member hears what their answer changed, with the change.
+		if c.msgs != nil {
+			if _, err := c.msgs.SendTx(ctx, tx, sc.Member, AgentID, tell, messages.Via{Source: "weekly review", RunID: x.RunID()}); err != nil {
+				return err
+			}
+		}
 		return sc.Complete(ctx, tx, out)
 	})
 	return out, err
+}
+
+// weekdayList names a pattern's training days as a person says them:
+// "Mon, Wed and Fri", "every day".
+func weekdayList(p program.Pattern) string {
+	if p.Count() == 7 {
+		return "every day"
+	}
+	var days []string
+	for _, d := range week {
+		if p.Has(d) {
+			days = append(days, d.String()[:3])
+		}
+	}
+	return joinAnd(days)
 }
 
 // morePattern adds a training day: the rest day with the fewest training

@@ -11,8 +11,23 @@ type Question struct {
 	Options  []string `json:"options"`
 	Values   []string `json:"values"`
 	Field    string   `json:"field"`
-	// Context is shown with the question (a summary it refers to).
+	// Context is shown with the question (a summary it refers to), one
+	// line per "\n": a few short lines a person reads at a glance.
 	Context string `json:"context,omitempty"`
+	// Acks are what the screen says once option i is tapped ("Noted: an
+	// easier week next."), one per option; none gives a plain thanks.
+	Acks []string `json:"acks,omitempty"`
+}
+
+// Ack is what the screen says once option i is tapped.
+func (q Question) Ack(i int) string {
+	if i >= 0 && i < len(q.Acks) && q.Acks[i] != "" {
+		return q.Acks[i]
+	}
+	if i >= 0 && i < len(q.Options) {
+		return "Thanks, noted: " + q.Options[i] + "."
+	}
+	return "Thanks, noted."
 }
 
 // QuestionSchema is the Suspend schema of a step that asks a Question.
@@ -24,6 +39,7 @@ var QuestionSchema = map[string]any{
 		"values":   map[string]any{"type": "array", "minItems": 2, "maxItems": 6, "items": map[string]any{"type": "string", "minLength": 1, "maxLength": 80}},
 		"field":    map[string]any{"type": "string", "pattern": "^[a-z_]{1,40}$"},
 		"context":  map[string]any{"type": "string", "maxLength": 800},
+		"acks":     map[string]any{"type": "array", "maxItems": 6, "items": map[string]any{"type": "string", "maxLength": 200}},
 	},
 }
 

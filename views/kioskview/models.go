@@ -233,8 +233,9 @@ type WorkflowPrompt struct {
 	Run      int64
 	Step     string // the suspended step's path
 	Question string
-	Context  string
-	Options  []string // tapped by index
+	// Context is the summary the question refers to, a few short lines.
+	Context []string
+	Options []string // tapped by index
 }
 
 // CoachArea is the coach's voice.

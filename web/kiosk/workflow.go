@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"hearth/web/httpkit"
 
@@ -12,6 +13,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/dashboard"
 	"hearth/internal/workflow"
+	"hearth/views"
 	"hearth/views/kioskview"
 )
 
@@ -44,12 +46,28 @@ func (s *dashboardModels) workflowQuestions(ctx context.Context, a *kioskview.Co
 			continue
 		}
 		a.Questions = append(a.Questions, kioskview.WorkflowPrompt{Run: w.Run, Step: w.Path, Question: q.Question,
-			Context: q.Context, Options: q.Options})
+			Context: contextLines(q.Context), Options: q.Options})
 	}
 	if room := maxPrompts - len(a.Questions); len(a.Prompts) > room {
 		a.Prompts = a.Prompts[:max(room, a.Ahead)]
 	}
 	return nil
+}
+
+// maxContextLines is how many lines of a question's summary the kiosk
+// shows: read at a glance, the question below it.
+const maxContextLines = 3
+
+// contextLines splits a question's summary into its lines (empty ones
+// dropped, three at most).
+func contextLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && len(out) < maxContextLines {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // workflowAnswers resume suspended workflow runs with a member's answer.
@@ -106,6 +124,7 @@ func (h *workflowAnswers) kioskWorkflowAnswer(c echo.Context) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+member)
 	}
-	httpkit.NewSSE(c) // the stream patches the coach column
-	return nil
+	// The tap is acknowledged at once; the stream patches the coach
+	// column (the question goes, what it changed may follow as a message).
+	return httpkit.NewSSE(c).PatchElementTempl(views.Flash(q.Ack(i), false))
 }
