@@ -23,7 +23,7 @@ func clockApp(t *testing.T, at time.Time) (*App, *clockwork.FakeClock) {
 	t.Helper()
 	ctx := context.Background()
 	clk := clockwork.NewFakeClockAt(at)
-	a, err := newApp(ctx, testConfig(t), nil, buildOptions{Options: Options{Clock: clk, Now: clk.Now}})
+	a, err := NewWith(ctx, testConfig(t), nil, Options{Now: clk.Now, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
