@@ -318,7 +318,7 @@ func TestChatAnswersByDay(t *testing.T) {
 		t.Errorf("last week: %q", reply)
 	}
 	reply, _, _ = f.ask("maya", "What did I do on Monday?", 0)
-	if !strings.HasPrefix(reply, "On Mon 16 Feb: Mon 16 Feb: ") || !strings.Contains(reply, "core session") || !strings.Contains(reply, "18 min.") {
+	if !strings.HasPrefix(reply, "On Mon 16 Feb: ") || strings.Count(reply, "Mon 16 Feb") != 1 || !strings.Contains(reply, "core session") || !strings.Contains(reply, "18 min.") {
 		t.Errorf("Monday's workout: %q", reply)
 	}
 	reply, _, _ = f.ask("maya", "What did I eat today?", 0)

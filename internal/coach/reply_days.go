@@ -133,7 +133,11 @@ func (r *replier) workoutsOn(ctx context.Context, turn agent.ChatTurn, when aske
 	var done []string
 	for _, x := range slices.Backward(w.Recent) {
 		if x.Date >= from && x.Date <= to {
-			done = append(done, x.Text)
+			text := x.Text
+			if from == to { // the label names the day already
+				text = strings.TrimPrefix(text, when.from.Format("Mon 2 Jan")+": ")
+			}
+			done = append(done, text)
 		}
 	}
 	if len(done) == 0 {
