@@ -164,7 +164,11 @@ var stanceWords = map[string]string{
 	// Safety at a low body weight or intake.
 	"caution_eat":          `\beat (enough|more)|\benough (food|to eat)|\bfuel|\bnourish|\bdoctor\b|\bGP\b|\bdietitian|\bunder-?eating`,
 	"declined_weight_loss": `\b(won't|will not|not going to|can't|cannot|shouldn't) (set|push|aim|plan)|\brather not (set|push|aim)|\bnot (a goal|something) I('ll| will| can)`,
-	"weight_loss_push":     `\b(lose|losing|drop|dropping|shed|shedding|cut|cutting)\b[^.]{0,20}\b(weight|kg|kilos?|lbs?|pounds)\b|\bcalorie deficit|\beat less`,
+	// A health condition or life stage: their clinician's advice first.
+	"clinician_advice": `\b(doctor|GP|midwife|obstetrician|clinician|physio(therapist)?|cardiologist|specialist|nurse|care team|medical team)('s|s)?\b`,
+	// A sudden change on the scale: check it again before counting it.
+	"weigh_again":      `\bweigh (yourself |in )?again|\b(re-?weigh|weigh-in tomorrow|weigh tomorrow)|\bstep on the scale (again|tomorrow)|\bcheck (it |that )?(again )?(tomorrow|with another weigh-in)|\banother (weigh-in|reading)`,
+	"weight_loss_push": `\b(lose|losing|drop|dropping|shed|shedding|cut|cutting)\b[^.]{0,20}\b(weight|kg|kilos?|lbs?|pounds)\b|\bcalorie deficit|\beat less`,
 }
 
 // stances compiles the vocabulary.

@@ -28,7 +28,8 @@ const (
 	CheckPlaylist = "playlist"
 	// CheckNoContent: no pick (Up Next, alternates, playlist) has any of
 	// tags, kinds, ids, areas (body areas it loads, from the catalog's
-	// metadata or its kind) or a title matching pattern.
+	// metadata or its kind), impact or intensity (its metadata's level:
+	// low, moderate, high) or a title matching pattern.
 	CheckNoContent = "no_content"
 	// CheckOffers: Up Next or an alternate is one of ids, of one of kinds,
 	// has one of tags, or belongs to program.
@@ -132,6 +133,8 @@ type Expectation struct {
 	Value      string   `json:"value,omitempty"`
 	Day        int      `json:"day,omitempty"`
 	Areas      []string `json:"areas,omitempty"`
+	Impact     []string `json:"impact,omitempty"`
+	Intensity  []string `json:"intensity,omitempty"`
 	Record     string   `json:"record,omitempty"`
 	RecordDay  string   `json:"record_day,omitempty"`
 	Macro      string   `json:"macro,omitempty"`
@@ -210,7 +213,8 @@ func (e *Expectation) check() error {
 	case CheckCTACount, CheckPromptCount:
 		return need(e.Min != nil || e.Max != nil, "min or max is required")
 	case CheckNoContent:
-		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs)+len(e.Areas) > 0 || e.Pattern != "", "tags, kinds, ids, areas or pattern is required")
+		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs)+len(e.Areas)+len(e.Impact)+len(e.Intensity) > 0 || e.Pattern != "",
+			"tags, kinds, ids, areas, impact, intensity or pattern is required")
 	case CheckOffers:
 		return need(len(e.Tags)+len(e.Kinds)+len(e.IDs) > 0 || e.Program != "", "tags, kinds, ids or program is required")
 	case CheckRun:
@@ -254,6 +258,8 @@ func (e *Expectation) Label() string {
 	add("program", e.Program)
 	add("value", e.Value)
 	add("areas", strings.Join(e.Areas, ","))
+	add("impact", strings.Join(e.Impact, ","))
+	add("intensity", strings.Join(e.Intensity, ","))
 	add("record", e.Record)
 	add("record_day", e.RecordDay)
 	add("macro", e.Macro)
@@ -502,10 +508,18 @@ func (e *Expectation) noContent(d *dashboard.Document, catalog map[string]conten
 		// kind's guess (an unknown id has none; GraderContent reports it).
 		loads := ""
 		if _, ok := catalog[c.ContentID]; ok {
-			for _, a := range it.Meta().Areas {
+			m := it.Meta()
+			for _, a := range m.Areas {
 				if slices.Contains(e.Areas, a) {
 					hit, loads = true, " loads the "+a
 				}
+			}
+			// Impact and intensity as the coach reads them too.
+			if slices.Contains(e.Impact, m.Impact) {
+				hit, loads = true, loads+" is "+m.Impact+" impact"
+			}
+			if slices.Contains(e.Intensity, m.Intensity) {
+				hit, loads = true, loads+" is "+m.Intensity+" intensity"
 			}
 		}
 		if hit {
