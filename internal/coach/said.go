@@ -99,7 +99,12 @@ const bodyParts = `knee|knees|back|lower back|shoulder|shoulders|ankle|ankles|hi
 // part ("knee surgery", "back pain") or before it ("arthritis in both
 // knees", "surgery on my left knee").
 const conditions = `surgery|operation|replacement|reconstruction|arthritis|osteoarthritis|tendinitis|tendonitis|bursitis|` +
-	`fracture|tear|sprain|strain|injury|pain|problems?|issues?`
+	`fracture|tear|sprain|strain|injury|pain|problems?|issues?|trouble`
+
+// complaints are how people say a part bothers them without naming an
+// injury ("my lower back gives me trouble", "my knee keeps acting up").
+const complaints = `(?:gives|giving|given)\s+me\s+(?:some\s+|a\s+lot\s+of\s+|real\s+|constant\s+)?(?:trouble|grief|problems|pain|hell)|` +
+	`(?:bothers|bothering|troubles|troubling)\s+me|(?:acts|acting|plays|playing|flares|flaring)\s+up|is\s+killing\s+me|lets\s+me\s+down`
 
 // namedConditions name an injury without its body part; each loads the
 // part it belongs to.
@@ -112,10 +117,14 @@ var namedConditions = map[string]string{
 
 var (
 	reInjury = regexp.MustCompile(`\b(?:(bad|sore|injured|hurt|hurting|painful|stiff|weak|dodgy|tweaked|pulled|sprained|strained|broken|twisted|arthritic)\s+(?:my\s+)?)((?:left|right)\s+)?(` + bodyParts + `)\b` +
-		`|\b(?:my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is\s+|has\s+been\s+|keeps\s+)?(hurts|hurting|injured|aches|aching|is\s+sore|` + conditions + `)\b`)
-	reInjuryIn = regexp.MustCompile(`\b(` + conditions + `)\s+(?:in|on|of|to)\s+(?:my\s+|both\s+|the\s+|each\s+|both\s+my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\b`)
-	reNamed    = regexp.MustCompile(`\b(` + namedAlt() + `)\b`)
-	reHealed   = regexp.MustCompile(`\b((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is|feels|'s|is\s+feeling|has)\s+(?:much\s+|a\s+lot\s+)?(better|fine|healed|ok|okay|good|great|back\s+to\s+normal)\b` +
+		`|\b(?:my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is\s+|has\s+been\s+|keeps\s+|sometimes\s+|often\s+|always\s+)?(hurts|hurting|injured|aches|aching|is\s+sore|` + complaints + `|` + conditions + `)\b`)
+	reInjuryIn  = regexp.MustCompile(`\b(` + conditions + `)\s+(?:in|on|of|to|with)\s+(?:my\s+|both\s+|the\s+|each\s+|both\s+my\s+)?((?:left|right)\s+)?(` + bodyParts + `)\b`)
+	reComplaint = regexp.MustCompile(`^(?:` + complaints + `)$`)
+	// reNotSaid: a negation just before a match ("no knee problems", "I
+	// don't have a bad back") means the member said they are fine.
+	reNotSaid = regexp.MustCompile(`(?:\b(?:no|not|never|without|nothing\s+wrong\s+with)|n't\s+(?:have|got))\s+(?:any\s+|a\s+)?(?:my\s+)?$`)
+	reNamed   = regexp.MustCompile(`\b(` + namedAlt() + `)\b`)
+	reHealed  = regexp.MustCompile(`\b((?:left|right)\s+)?(` + bodyParts + `)\s+(?:is|feels|'s|is\s+feeling|has)\s+(?:much\s+|a\s+lot\s+)?(better|fine|healed|ok|okay|good|great|back\s+to\s+normal)\b` +
 		`|\bno\s+more\s+((?:left|right)\s+)?(` + bodyParts + `)\s+pain\b`)
 )
 
@@ -169,22 +178,48 @@ func injuries(text, day, note string, known []string) []Update {
 		said[key] = true
 		out = append(out, memoryUpdate(key, phrase+" (said "+day+")", 0, note))
 	}
-	for _, m := range reInjury.FindAllStringSubmatch(low, -1) {
+	for _, ix := range reNamed.FindAllStringSubmatchIndex(low, -1) {
+		if m := submatches(low, ix); !notSaid(low, ix[0]) {
+			keep("", namedConditions[m[1]], m[1]) // "slipped disc": the back; a name says more than a part
+		}
+	}
+	for _, ix := range reInjury.FindAllStringSubmatchIndex(low, -1) {
+		if notSaid(low, ix[0]) {
+			continue
+		}
+		m := submatches(low, ix)
 		if m[3] != "" {
 			keep(m[2], m[3], strings.TrimSpace(m[1]+" "+m[2]+m[3]))
 			continue
 		}
 		phrase := strings.TrimSpace("sore " + m[4] + m[5])
-		if m[6] != "" && !strings.Contains(m[6], "sore") {
+		switch {
+		case reComplaint.MatchString(m[6]):
+			phrase = strings.TrimSpace(m[4]+m[5]) + " trouble" // "lower back trouble"
+		case m[6] != "" && !strings.Contains(m[6], "sore"):
 			phrase = strings.TrimSpace(m[4]+m[5]) + " " + strings.Fields(m[6])[0]
 		}
 		keep(m[4], m[5], phrase)
 	}
-	for _, m := range reInjuryIn.FindAllStringSubmatch(low, -1) {
-		keep(m[2], m[3], m[0]) // "arthritis in both knees"
+	for _, ix := range reInjuryIn.FindAllStringSubmatchIndex(low, -1) {
+		if m := submatches(low, ix); !notSaid(low, ix[0]) {
+			keep(m[2], m[3], m[0]) // "arthritis in both knees"
+		}
 	}
-	for _, m := range reNamed.FindAllStringSubmatch(low, -1) {
-		keep("", namedConditions[m[1]], m[1]) // "slipped disc": the back
+	return out
+}
+
+// notSaid reports a negation just before position i of low.
+func notSaid(low string, i int) bool { return reNotSaid.MatchString(low[:i]) }
+
+// submatches turns a match's index pairs into its strings ("" for a group
+// that did not take part).
+func submatches(s string, ix []int) []string {
+	out := make([]string, len(ix)/2)
+	for i := range out {
+		if ix[2*i] >= 0 {
+			out[i] = s[ix[2*i]:ix[2*i+1]]
+		}
 	}
 	return out
 }

@@ -33,6 +33,17 @@ func TestInjuriesInWhatWasSaid(t *testing.T) {
 		{"a slipped disc, no heavy lifting", nil, []string{"remember:injury:back=slipped disc (said d)"}},
 		{"my tennis elbow is acting up", nil, []string{"remember:injury:elbow=tennis elbow (said d)"}},
 		{"I'm back on track after a week away", nil, nil},
+		{"tore my ACL skiing, a torn ACL is no joke", nil, []string{"remember:injury:knee=torn acl (said d)"}},
+		{"herniated disc two years ago", nil, []string{"remember:injury:back=herniated disc (said d)"}},
+		// A part that bothers them, in everyday words (issue 32).
+		{"My lower back gives me trouble after long days", nil, []string{"remember:injury:lower-back=lower back trouble (said d)"}},
+		{"my right shoulder keeps acting up", nil, []string{"remember:injury:right-shoulder=right shoulder trouble (said d)"}},
+		{"the knee has been giving me grief", nil, []string{"remember:injury:knee=knee trouble (said d)"}},
+		{"some trouble with my left hip", nil, []string{"remember:injury:left-hip=trouble with my left hip (said d)"}},
+		// Said to be fine: nothing to keep.
+		{"I have no knee problems", nil, nil},
+		{"I don't have a bad back", nil, nil},
+		{"no issues with my shoulders", nil, nil},
 	} {
 		var got []string
 		for _, u := range injuries(c.text, "d", "", c.known) {
