@@ -16,6 +16,10 @@ type MemberInfo struct {
 	Name string      `json:"name"`
 	Unit health.Unit `json:"unit"`
 	Sex  string      `json:"sex,omitempty"`
+	// Age is from the birth date on the profile (0: unknown); LifeStage
+	// names a minor or an older adult (conditions.go).
+	Age       int    `json:"age,omitempty"`
+	LifeStage string `json:"life_stage,omitempty"`
 }
 
 // Gaps are the data-quality facts behind CTAs and onboarding.
@@ -115,6 +119,8 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	g := &Gathered{Member: MemberInfo{ID: m.ID, Name: m.Name, Unit: c.memberUnit(m.Unit), Sex: m.Sex}, Date: dateOf(now, c.loc),
 		Weekday: now.In(c.loc).Weekday().String(), now: now, civil: civilDate(now, c.loc), loc: c.loc}
 	g.seed = int(g.civil.Unix()/86400) + salt(m.ID)
+	g.Member.Age = m.AgeOn(g.civil)
+	g.Member.LifeStage = lifeStage(g.Member.Age)
 	if g.Weight, err = call[WeightView](ctx, env, "get_weight_trend", nil); err != nil {
 		return nil, err
 	}
@@ -158,7 +164,7 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	if gp, ok := pendingProposal(env.Memory, g.Updates); ok {
 		g.GoalProposal = &gp.Goal
 	}
-	g.Safety = safetyOf(g, injuriesSaid(env.Memory, g.Updates))
+	g.Safety = safetyOf(g, memberSaid(env.Memory, g.Updates))
 	g.mutateSafety()
 	g.careForGoals()
 	g.buildMenu(menu.Items)

@@ -27,13 +27,14 @@ import (
 // kept only once the member taps to confirm it.
 
 // statement interprets free text the member said, whatever the way: the
-// program intents, injuries (and the ones that are better), how they feel
+// program intents, injuries and health conditions (and the ones that are
+// better or over), how they feel
 // today, and a goal they name (a proposal to confirm, not a goal yet).
 // Every recogniser of what members say belongs here, so that answers,
 // voice memos and chat all hear it.
 func (in interpreter) statement(text, day string, at time.Time, note string) []Update {
 	out := in.intents(text, at, note)
-	out = append(out, injuries(text, day, note, in.injuries)...)
+	out = append(out, in.heard(text, day, note)...)
 	out = append(out, feelings(text, day, note, in.unwell, in.recovering)...)
 	if g, ok := goalSaid(text, civilDate(at, in.loc)); ok && len(in.goal(g, "")) > 0 {
 		out = append(out, proposeGoal(g, day, note))
@@ -340,6 +341,8 @@ func newInterpreter(programs []ProgramBrief, current ProgramView, goals GoalsVie
 		switch {
 		case strings.HasPrefix(e.Key, keyInjury):
 			in.injuries = append(in.injuries, e.Key)
+		case strings.HasPrefix(e.Key, keyCondition):
+			in.conditions = append(in.conditions, e.Key)
 		case e.Key == keyUnwell:
 			in.unwell = true
 		case e.Key == keyRecovering:

@@ -41,13 +41,19 @@ const (
 	// MutantIgnoreAbsence: weeks without a workout are not an absence (no
 	// welcome back, no gentle restart).
 	MutantIgnoreAbsence Mutant = "ignore-absence"
+	// MutantIgnoreConditions: a health condition the member stated
+	// (pregnancy, osteoporosis, a heart condition) changes nothing.
+	MutantIgnoreConditions Mutant = "ignore-conditions"
+	// MutantIgnoreAge: the member's age (a minor, an older adult) is not
+	// in the facts.
+	MutantIgnoreAge Mutant = "ignore-age"
 )
 
 // Mutants lists every mutant.
 func Mutants() []Mutant {
 	return []Mutant{MutantIgnoreInjuries, MutantIgnoreBodyAreas, MutantIgnoreRecovery, MutantAnyAlternate, MutantIgnoreUnit,
 		MutantIgnoreGoalDate, MutantIgnoreLoggedSessions, MutantIgnoreTrend, MutantIgnoreLowWeight, MutantIgnoreCalorieTarget,
-		MutantReaskAnswered, MutantIgnoreAbsence}
+		MutantReaskAnswered, MutantIgnoreAbsence, MutantIgnoreConditions, MutantIgnoreAge}
 }
 
 // mutateFacts switches the mutant's judgement off in the facts read
@@ -59,6 +65,8 @@ func (c *core) mutateFacts(g *Gathered) {
 		g.Training.Completed = nil
 	case MutantIgnoreTrend:
 		g.Weight.Plateau, g.Weight.MovingAway = false, false
+	case MutantIgnoreAge:
+		g.Member.Age, g.Member.LifeStage = 0, ""
 	}
 }
 
@@ -71,9 +79,13 @@ func (g *Gathered) mutateSafety() {
 	case MutantIgnoreBodyAreas:
 		g.Safety.AvoidAreas = nil
 	case MutantIgnoreInjuries:
-		g.Safety.Injuries, g.Safety.AvoidAreas, g.Safety.AvoidHighImpact, g.Safety.FollowUps = nil, nil, false, nil
+		s := &g.Safety
+		s.Injuries, s.AvoidAreas, s.FollowUps = nil, nil, nil
+		s.AvoidHighImpact = s.ConditionImpact || s.LifeStage == lifeStageOlder // what is left without the injuries
 	case MutantIgnoreLowWeight:
-		g.Safety.LowBodyWeight, g.Safety.LowIntake, g.Safety.NoWeightLossPush, g.Safety.AvoidHighIntensity = false, false, false, false
+		s := &g.Safety
+		s.LowBodyWeight, s.LowIntake = false, false
+		s.NoWeightLossPush, s.AvoidHighIntensity = s.ConditionPush || s.LifeStage == lifeStageMinor, s.ConditionIntensity
 	}
 }
 

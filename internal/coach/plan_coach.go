@@ -87,6 +87,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	if c := p.cautionLine(); c != "" {
 		s = append(s, c)
 	}
+	if c := p.conditionLine(); c != "" {
+		s = append(s, c)
+	}
 	// What the member told the coach comes before the day's figures: an
 	// over-long briefing drops sentences from the end.
 	s = append(s, p.acknowledgements()...)
@@ -235,6 +238,10 @@ func (p *planner) prompts() []dashboard.Prompt {
 	for _, f := range g.Safety.FollowUps {
 		id, q := g.injuryPrompt(f)
 		mc(id, q, optInjuryBetter, optInjuryStill)
+	}
+	for _, f := range g.Safety.ConditionFollowUps {
+		id, q := g.conditionPrompt(f)
+		mc(id, q, optConditionStill, optConditionOver)
 	}
 	for _, m := range g.missedGoals() {
 		id, q := g.goalDatePrompt(m)

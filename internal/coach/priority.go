@@ -12,6 +12,7 @@ import (
 const (
 	PromptReading    = "reading confirmation"   // confirm-weight-YYYYMMDD: a set-aside weigh-in
 	PromptInjury     = "injury follow-up"       // injury-<part>-YYYYMMDD
+	PromptCondition  = "condition follow-up"    // condition-<name>-YYYYMMDD
 	PromptWorkflow   = "workflow question"      // a waiting workflow question (issue 18 adds its id prefix)
 	PromptGoalDate   = "missed goal date"       // goal-date-<id>-<date>
 	PromptGoal       = "goal question"          // goal, goal-proposal-<hash> (a goal said in passing), program-next after a program
@@ -23,10 +24,10 @@ const (
 // PromptPriority is the one written priority among the coach's prompts: a
 // document holds at most dashboard.MaxPrompts, taken in this order (in a class,
 // in the order the planner found them). Safety comes first (a reading that
-// may be wrong, an injury), then what the member is in the middle of (a
-// workflow's waiting question), then goals, the program, the check-in and
-// the open invitation. To add a class, add it here and to promptClassOf.
-var PromptPriority = []string{PromptReading, PromptInjury, PromptWorkflow, PromptGoalDate, PromptGoal, PromptProgram,
+// may be wrong, an injury, a health condition), then what the member is in
+// the middle of (a workflow's waiting question), then goals, the program,
+// the check-in and the open invitation. To add a class, add it here and to promptClassOf.
+var PromptPriority = []string{PromptReading, PromptInjury, PromptCondition, PromptWorkflow, PromptGoalDate, PromptGoal, PromptProgram,
 	PromptCheckIn, PromptOnboarding}
 
 // AheadOfWorkflowQuestions reports whether a document prompt ranks above a
@@ -45,6 +46,8 @@ func promptClassOf(id string) string {
 		return PromptReading
 	case strings.HasPrefix(id, promptInjuryPrefix):
 		return PromptInjury
+	case strings.HasPrefix(id, promptConditionPrefix):
+		return PromptCondition
 	case strings.HasPrefix(id, promptGoalDatePrefix):
 		return PromptGoalDate
 	case id == promptGoal || id == promptNext || strings.HasPrefix(id, promptGoalProposalPrefix):

@@ -51,13 +51,14 @@ func TestPromptPriorityDecides(t *testing.T) {
 func TestByPriorityOrdersEveryClass(t *testing.T) {
 	ps := []dashboard.Prompt{{ID: promptOnboarding}, {ID: "someone-elses"}, {ID: dailyPrefix + "sleep-20260218"},
 		{ID: promptBehind}, {ID: promptGoal}, {ID: promptGoalDatePrefix + "3-2026-02-01"}, {ID: promptInjuryPrefix + "knee-20260201"},
-		{ID: promptConfirmPrefix + "20260218"}, {ID: promptCheckIn}, {ID: promptNext}}
+		{ID: promptConfirmPrefix + "20260218"}, {ID: promptConditionPrefix + "heart-20251101"}, {ID: promptCheckIn}, {ID: promptNext}}
 	byPriority(ps)
 	var got []string
 	for _, p := range ps {
 		got = append(got, p.ID)
 	}
-	want := []string{promptConfirmPrefix + "20260218", promptInjuryPrefix + "knee-20260201", promptGoalDatePrefix + "3-2026-02-01",
+	want := []string{promptConfirmPrefix + "20260218", promptInjuryPrefix + "knee-20260201", promptConditionPrefix + "heart-20251101",
+		promptGoalDatePrefix + "3-2026-02-01",
 		promptGoal, promptNext, promptBehind, dailyPrefix + "sleep-20260218", promptCheckIn, promptOnboarding, "someone-elses"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("order\n%v\nwant\n%v", got, want)

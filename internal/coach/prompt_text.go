@@ -65,6 +65,16 @@ func (g *Gathered) factsText() string {
 	if b := g.Weight.BMI; b != nil {
 		lines = append(lines, "BMI: "+num(*b))
 	}
+	if a := g.Member.Age; a > 0 {
+		line := fmt.Sprintf("Age: %d", a)
+		if g.Member.LifeStage != "" {
+			line += " (" + g.Member.LifeStage + ")"
+		}
+		lines = append(lines, line)
+	}
+	if c := g.Safety.Conditions; len(c) > 0 {
+		lines = append(lines, "Health conditions the member stated: "+strings.Join(c, ", "))
+	}
 	for _, x := range g.Goals.Goals {
 		if x.Status == "active" && x.TargetDate != "" {
 			lines = append(lines, fmt.Sprintf("Goal target date: %s by %s", agent.Quote(x.Description), x.TargetDate))

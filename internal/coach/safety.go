@@ -46,15 +46,37 @@ type Safety struct {
 	AvoidAreas      []string         `json:"avoid_areas,omitempty"`
 	AvoidHighImpact bool             `json:"avoid_high_impact"`
 	// AvoidHighIntensity: at very low intake the body is under-fuelled, so
-	// no high-intensity session either.
+	// no high-intensity session either (nor with some conditions).
 	AvoidHighIntensity bool `json:"avoid_high_intensity"`
+	// Conditions are the health conditions the member stated ("pregnancy",
+	// "heart condition"; conditions.go), with what they change on their
+	// own (ConditionPush, ConditionImpact, ConditionIntensity) and whose
+	// advice comes first (Clinician, "midwife's or doctor's").
+	Conditions         []string            `json:"conditions,omitempty"`
+	ConditionFollowUps []ConditionFollowUp `json:"condition_follow_ups,omitempty"`
+	ConditionPush      bool                `json:"condition_no_weight_loss_push,omitempty"`
+	ConditionImpact    bool                `json:"condition_avoid_high_impact,omitempty"`
+	ConditionIntensity bool                `json:"condition_avoid_high_intensity,omitempty"`
+	Clinician          string              `json:"clinician,omitempty"`
+	// Age and LifeStage ("minor", "older adult") are the member's, from
+	// their birth date: a minor gets no weight-loss push, an older adult
+	// nothing high-impact.
+	Age       int    `json:"age,omitempty"`
+	LifeStage string `json:"life_stage,omitempty"`
 	// Rules are the above as sentences for a model.
 	Rules []string `json:"rules"`
 }
 
-// safetyOf derives the safety facts from the gathered views and the
-// injuries memory (or this run's updates) holds.
-func safetyOf(g *Gathered, injuries map[string]string) Safety {
+// safetyOf derives the safety facts from the gathered views and what the
+// member said that memory (or this run's updates) holds: injuries and
+// health conditions (key → value).
+func safetyOf(g *Gathered, said map[string]string) Safety {
+	injuries := map[string]string{}
+	for k, v := range said {
+		if strings.HasPrefix(k, keyInjury) {
+			injuries[k] = v
+		}
+	}
 	s := Safety{Rules: []string{}}
 	if b := g.Weight.BMI; b != nil && *b < UnderweightBMI {
 		s.LowBodyWeight = true
@@ -97,6 +119,13 @@ func safetyOf(g *Gathered, injuries map[string]string) Safety {
 		}
 		s.Rules = append(s.Rules, rule+", as Up Next, alternate or playlist item; acknowledge it in the briefing.")
 	}
+	if g.mutant != MutantIgnoreConditions {
+		held := conditionsHeld(said)
+		s.conditionLimits(held, g.Member)
+		s.ConditionFollowUps = conditionFollowUps(held, g.civil)
+	} else {
+		s.conditionLimits(nil, g.Member)
+	}
 	if len(g.Weight.Questioned) > 0 {
 		s.Rules = append(s.Rules, "A recent weigh-in far from the trend was set aside (questioned_readings): never present it as "+
 			"the current weight or a goal reached; ask the member to confirm it.")
@@ -125,7 +154,7 @@ var weightLossPush = regexp.MustCompile(`(?i)\b(lose|losing|drop|dropping|shed|c
 
 // goalPush finds words that push toward the goal weight (a push toward a
 // lower weight when the goal is below the current weight).
-var goalPush = regexp.MustCompile(`(?i)at this pace you reach|toward(s)? your goal|at your goal|goal weight`)
+var goalPush = regexp.MustCompile(`(?i)at this pace you reach|toward(s)? your goal|at your goal|goal weight|(your|the) goal (of|at) [\d.]+ ?(kg|lb)`)
 
 // negation words just before a match make it no push ("I won't push you
 // to lose weight").
@@ -196,10 +225,14 @@ func (g *Gathered) checkSafety(doc dashboard.Document, items map[string]content.
 					"%q pushes toward a lower weight, but the member's %s: no weight-loss push today", m, lowWhy(s))})
 			}
 		}
-		if !cautionWords.MatchString(doc.Coach.Briefing) {
+		if (s.LowBodyWeight || s.LowIntake) && !cautionWords.MatchString(doc.Coach.Briefing) {
 			out = append(out, agent.ValidationError{Path: "/coach/briefing", Message: fmt.Sprintf(
 				"the member's %s: the briefing must caution them kindly to eat enough (and see a doctor if that is hard)", lowWhy(s))})
 		}
+	}
+	if len(s.Conditions) > 0 && !clinicianWords.MatchString(doc.Coach.Briefing) {
+		out = append(out, agent.ValidationError{Path: "/coach/briefing", Message: fmt.Sprintf(
+			"the member told you about their %s: say in the briefing that their %s advice comes first", joinAnd(s.Conditions), s.Clinician)})
 	}
 	if len(s.Injuries) > 0 && !s.acknowledged(doc.Coach.Briefing) {
 		out = append(out, agent.ValidationError{Path: "/coach/briefing", Message: fmt.Sprintf(
@@ -228,21 +261,37 @@ func (s Safety) reasons() string {
 	if len(s.Injuries) > 0 {
 		r = append(r, "their "+joinAnd(s.Injuries))
 	}
-	if s.AvoidHighIntensity {
+	if len(s.Conditions) > 0 {
+		r = append(r, "their "+joinAnd(s.Conditions))
+	}
+	if s.LifeStage == lifeStageOlder {
+		r = append(r, fmt.Sprintf("their age (%d)", s.Age))
+	}
+	if s.LowIntake {
 		r = append(r, "very low intake")
 	}
 	return strings.Join(r, "; ")
 }
 
-// lowWhy names the reason there is no weight-loss push.
+// lowWhy names the reason there is no weight-loss push ("the member's
+// …").
 func lowWhy(s Safety) string {
+	var r []string
 	switch {
 	case s.LowBodyWeight && s.LowIntake:
-		return "BMI is under 18.5 and intake is very low"
+		r = append(r, "BMI is under 18.5 and intake is very low")
 	case s.LowBodyWeight:
-		return "BMI is under 18.5"
+		r = append(r, "BMI is under 18.5")
+	case s.LowIntake:
+		r = append(r, "intake is very low")
 	}
-	return "intake is very low"
+	if s.ConditionPush {
+		r = append(r, "health ("+joinAnd(s.Conditions)+") rules it out")
+	}
+	if s.LifeStage == lifeStageMinor {
+		r = append(r, fmt.Sprintf("age is %d (a minor)", s.Age))
+	}
+	return strings.Join(r, "; ")
 }
 
 type pathText struct{ path, text string }

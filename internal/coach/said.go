@@ -3,6 +3,7 @@ package coach
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -237,23 +238,51 @@ func namedAlt() string {
 // injuriesSaid are the injuries memory (or this run's updates) holds: key
 // → what the member said.
 func injuriesSaid(mem *agent.Memory, updates []Update) map[string]string {
+	return saidUnder(mem, updates, keyInjury)
+}
+
+// memberSaid is everything about their body the member told the coach that
+// memory (or this run's updates) holds: injuries, health conditions and
+// preferences, key → value.
+func memberSaid(mem *agent.Memory, updates []Update) map[string]string {
+	return saidUnder(mem, updates, keyInjury, keyCondition, keyPreference)
+}
+
+// saidUnder are the entries under the key prefixes, with this run's
+// updates applied.
+func saidUnder(mem *agent.Memory, updates []Update, prefixes ...string) map[string]string {
+	has := func(k string) bool {
+		return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(k, p) })
+	}
 	said := map[string]string{}
 	if mem != nil {
 		for _, e := range mem.All() {
-			if strings.HasPrefix(e.Key, keyInjury) {
+			if has(e.Key) {
 				said[e.Key] = e.Value
 			}
 		}
 	}
 	for _, u := range updates {
 		switch {
-		case u.Kind == UpdateMemory && strings.HasPrefix(u.Key, keyInjury):
+		case u.Kind == UpdateMemory && has(u.Key):
 			said[u.Key] = u.Value
 		case u.Kind == UpdateForget:
 			delete(said, u.Key)
 		}
 	}
 	return said
+}
+
+// keyPreference keeps how the member likes to train (preference:<name>).
+const keyPreference = "preference:"
+
+// heard is what the coach takes from anything the member says, typed, in
+// a voice memo or (through the same interpreter) in chat: injuries and
+// health conditions (and the ones said to be over), kept in typed memory
+// keys.
+func (in interpreter) heard(text, day, note string) []Update {
+	out := injuries(text, day, note, in.injuries)
+	return append(out, conditionsSaid(text, day, note, in.conditions)...)
 }
 
 // injuryLines are the injuries as the member said them, sorted.
@@ -297,13 +326,28 @@ func (p *planner) acknowledgements() []string {
 	}
 	for _, u := range p.g.Updates {
 		if u.Kind == UpdateMemory && u.Key == keyCareLoseWeight {
-			s = append(s, "You asked for a lower weight; at your weight I won't set that goal. Let's build strength and energy instead.")
+			s = append(s, fmt.Sprintf("You asked for a lower weight; %s I won't set that goal. Let's build strength and energy instead.", p.declinedBecause()))
 		}
 	}
 	if inj := p.injuryLines(); len(inj) > 0 {
 		s = append(s, fmt.Sprintf("I'm keeping your %s in mind; tell me when it's better.", joinAnd(inj)))
 	}
 	return s
+}
+
+// declinedBecause says why a lower weight is not set as a goal, as the
+// start of a sentence ("at your weight", "with your pregnancy").
+func (p *planner) declinedBecause() string {
+	s := p.g.Safety
+	switch {
+	case s.LowBodyWeight || s.LowIntake:
+		return "at your weight"
+	case s.ConditionPush:
+		return "with your " + joinAnd(s.Conditions) + ","
+	case s.LifeStage == lifeStageMinor:
+		return fmt.Sprintf("at %d", s.Age)
+	}
+	return "for now"
 }
 
 // lowerFirst lower-cases the first letter ("Get stronger" → "get stronger").

@@ -130,6 +130,26 @@ func TestHeuristicSentences(t *testing.T) {
 		{"back after weeks", func(g *Gathered) {
 			g.Training.Stats.LastWorkout, g.Training.Stats.DaysSinceLast, g.Training.Stats.RestDays = "2026-01-10", intOf(39), intOf(39)
 		}, "briefing", "Welcome back, Maya! It's been 39 days since your last workout, so we'll restart gently."},
+		{"pregnancy", func(g *Gathered) {
+			g.Safety.conditionLimits(map[string]string{keyCondition + "pregnancy": "pregnancy (said 2026-02-17)"}, g.Member)
+		}, "briefing", "You told me about your pregnancy, so I'll keep sessions low-impact and at a moderate intensity and won't push for a lower weight. Your midwife's or doctor's advice comes first; tell me if it changes."},
+		{"heart condition", func(g *Gathered) {
+			g.Safety.conditionLimits(map[string]string{keyCondition + "heart": "heart condition (said 2026-02-17)"}, g.Member)
+		}, "briefing", "You told me about your heart condition, so I'll keep sessions at a moderate intensity. Your doctor's or cardiologist's advice comes first; tell me if it changes."},
+		{"osteoporosis at 70", func(g *Gathered) {
+			g.Member.Age, g.Member.LifeStage = 70, lifeStageOlder
+			g.Safety.conditionLimits(map[string]string{keyCondition + "osteoporosis": "osteoporosis (said 2026-02-17)"}, g.Member)
+		}, "briefing", "You told me about your osteoporosis, so I'll keep sessions low-impact and won't push for a lower weight. Your doctor's advice comes first; tell me if it changes. Today's pick"},
+		{"a minor", func(g *Gathered) {
+			g.Member.Age, g.Member.LifeStage = 15, lifeStageMinor
+			g.Weight.CurrentText, g.Weight.Current = "53.2 kg", f64(53.2)
+			g.Weight.Goal = GoalView{Status: health.ETAOnTrack, Goal: f64(50), ETA: "2026-05-20", ETAText: "Wed 20 May"}
+			g.Safety.conditionLimits(nil, g.Member)
+		}, "briefing", "Weight 53.2 kg. At 15, what counts is being active, about an hour a day, not a lower weight."},
+		{"an older adult", func(g *Gathered) {
+			g.Member.Age, g.Member.LifeStage = 72, lifeStageOlder
+			g.Safety.conditionLimits(nil, g.Member)
+		}, "briefing", "At 72, I'll keep your sessions low-impact."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

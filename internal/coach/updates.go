@@ -113,6 +113,8 @@ type interpreter struct {
 	today    time.Time // civil date of the run
 	loc      *time.Location
 	injuries []string // the injury keys memory holds
+	// conditions: the condition keys memory holds.
+	conditions []string
 	// unwell and recovering: memory holds keyUnwell, keyRecovering.
 	unwell, recovering bool
 	proposal           *goalProposal // the goal proposal memory holds
@@ -178,6 +180,8 @@ func (in interpreter) answer(a AnswerLine) []Update {
 			out = append(out, checkInAnswer(kind, ans, a.Day, note)...)
 		} else if key, ok := injuryPromptKey(a.PromptID); ok {
 			out = append(out, injuryAnswer(key, a, note)...)
+		} else if key, ok := conditionPromptKey(a.PromptID); ok {
+			out = append(out, conditionAnswer(key, a, note)...)
 		} else if u, ok := goalDateAnswer(a, note); ok {
 			out = append(out, u)
 		} else if us, ok := in.proposalAnswer(a, note); ok {
