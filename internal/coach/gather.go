@@ -79,6 +79,8 @@ type Gathered struct {
 	GoalProposal *GoalSpec `json:"goal_proposal,omitempty"`
 	Gaps         Gaps      `json:"gaps"`
 	Safety       Safety    `json:"safety"`
+	// Walking is the walking progression of a member who only walks.
+	Walking *WalkPlan `json:"walking_plan,omitempty"`
 
 	now     time.Time
 	civil   time.Time // today as a civil date
@@ -167,6 +169,7 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	g.Safety = safetyOf(g, memberSaid(env.Memory, g.Updates))
 	g.mutateSafety()
 	g.careForGoals()
+	g.Walking = g.walkPlan()
 	g.buildMenu(menu.Items)
 	g.Gaps = gapsOf(g)
 	g.mutateGaps()

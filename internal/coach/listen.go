@@ -343,6 +343,8 @@ func newInterpreter(programs []ProgramBrief, current ProgramView, goals GoalsVie
 			in.injuries = append(in.injuries, e.Key)
 		case strings.HasPrefix(e.Key, keyCondition):
 			in.conditions = append(in.conditions, e.Key)
+		case strings.HasPrefix(e.Key, keyPreference):
+			in.preferences = append(in.preferences, e.Key)
 		case e.Key == keyUnwell:
 			in.unwell = true
 		case e.Key == keyRecovering:

@@ -90,6 +90,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	if c := p.conditionLine(); c != "" {
 		s = append(s, c)
 	}
+	if w := p.walkLine(); w != "" {
+		s = append(s, w)
+	}
 	// What the member told the coach comes before the day's figures: an
 	// over-long briefing drops sentences from the end.
 	s = append(s, p.acknowledgements()...)
@@ -134,6 +137,8 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 	}
 	easy := p.takeItEasy()
 	switch {
+	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && p.g.Safety.unsafe(*prog.Item) == notAWalk && pick != "":
+		return fmt.Sprintf("Today's %s session, %s, isn't a walk, so today's pick is a walk: %s.", prog.Title, prog.Item.Title, pick)
 	case prog.HasProgram && prog.Today == string(program.DayTraining) && prog.Item != nil && !p.safe(*prog.Item) && pick != "":
 		return fmt.Sprintf("Today's %s session, %s, %s, so today's pick spares it: %s.", prog.Title, prog.Item.Title,
 			strings.TrimPrefix(p.g.Safety.unsafe(*prog.Item), "it "), pick)

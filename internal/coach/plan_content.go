@@ -162,8 +162,12 @@ func (p *planner) light(n int) *content.MenuEntry {
 	return &c[n]
 }
 
-// variety is an ad-hoc pick: a kind not trained lately, by rotation.
+// variety is an ad-hoc pick: a kind not trained lately, by rotation (for
+// a member who only walks, the walk nearest their progression).
 func (p *planner) variety() *content.MenuEntry {
+	if w := p.walkPick(); w != nil {
+		return w
+	}
 	recent := map[string]bool{}
 	for _, w := range p.g.Training.Recent {
 		recent[strings.ToLower(w.Type)] = true

@@ -63,6 +63,9 @@ type Safety struct {
 	// nothing high-impact.
 	Age       int    `json:"age,omitempty"`
 	LifeStage string `json:"life_stage,omitempty"`
+	// OnlyWalks: the member said they only walk; every pick is a walk
+	// (warm-ups and cool-downs aside).
+	OnlyWalks bool `json:"only_walks,omitempty"`
 	// Rules are the above as sentences for a model.
 	Rules []string `json:"rules"`
 }
@@ -119,6 +122,11 @@ func safetyOf(g *Gathered, said map[string]string) Safety {
 		}
 		s.Rules = append(s.Rules, rule+", as Up Next, alternate or playlist item; acknowledge it in the briefing.")
 	}
+	if _, ok := said[keyWalkingOnly]; ok {
+		s.OnlyWalks = true
+		s.Rules = append(s.Rules, "The member said they only walk (no gym classes): pick walks only (warm-ups and cool-downs aside), "+
+			"and build the walks up a little each week.")
+	}
 	if g.mutant != MutantIgnoreConditions {
 		held := conditionsHeld(said)
 		s.conditionLimits(held, g.Member)
@@ -146,8 +154,14 @@ func (s Safety) unsafe(e content.MenuEntry) string {
 			return "it loads the " + a
 		}
 	}
+	if s.OnlyWalks && e.Kind != content.KindWalk && !isSupport(e.Kind) {
+		return notAWalk
+	}
 	return ""
 }
+
+// notAWalk is why a pick does not suit a member who only walks.
+const notAWalk = "it is not a walk"
 
 // weightLossPush finds words that push toward a lower weight.
 var weightLossPush = regexp.MustCompile(`(?i)\b(lose|losing|drop|dropping|shed|cut)\b[^.]{0,20}\b(weight|kg|kilos?|lbs?|pounds)\b|calorie deficit|eat less`)
@@ -269,6 +283,9 @@ func (s Safety) reasons() string {
 	}
 	if s.LowIntake {
 		r = append(r, "very low intake")
+	}
+	if s.OnlyWalks {
+		r = append(r, "they only walk")
 	}
 	return strings.Join(r, "; ")
 }

@@ -277,12 +277,13 @@ func saidUnder(mem *agent.Memory, updates []Update, prefixes ...string) map[stri
 const keyPreference = "preference:"
 
 // heard is what the coach takes from anything the member says, typed, in
-// a voice memo or (through the same interpreter) in chat: injuries and
-// health conditions (and the ones said to be over), kept in typed memory
-// keys.
+// a voice memo or (through the same interpreter) in chat: injuries,
+// health conditions and how they like to train (and the ones said to be
+// over), kept in typed memory keys.
 func (in interpreter) heard(text, day, note string) []Update {
 	out := injuries(text, day, note, in.injuries)
-	return append(out, conditionsSaid(text, day, note, in.conditions)...)
+	out = append(out, conditionsSaid(text, day, note, in.conditions)...)
+	return append(out, preferencesSaid(text, day, note, in.preferences)...)
 }
 
 // injuryLines are the injuries as the member said them, sorted.

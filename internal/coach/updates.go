@@ -115,6 +115,8 @@ type interpreter struct {
 	injuries []string // the injury keys memory holds
 	// conditions: the condition keys memory holds.
 	conditions []string
+	// preferences: the preference keys memory holds.
+	preferences []string
 	// unwell and recovering: memory holds keyUnwell, keyRecovering.
 	unwell, recovering bool
 	proposal           *goalProposal // the goal proposal memory holds
