@@ -27,6 +27,7 @@ const (
 const (
 	optReadingWrong = "No, it's a mistake"
 	optReadingRight = "Yes, it's right"
+	optReadingAgain = "I'll weigh again tomorrow"
 )
 
 // Limits of the document schema the heuristic stays within.
@@ -81,7 +82,10 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		}
 		s = append(s, line)
 	}
-	if q := g.Weight.Questioned; len(q) > 0 {
+	switch q := g.Weight.Questioned; {
+	case len(q) > 0 && q[0].Sudden:
+		s = append(s, fmt.Sprintf("I set aside the reading of %s: %s from the weigh-in before is more than a day-to-day swing, so I'm not counting it yet.", shortDate(q[0].Date), q[0].ChangeText))
+	case len(q) > 0:
 		s = append(s, fmt.Sprintf("I set aside the reading of %s: it's far from your trend, so I'm not counting it until you confirm it below.", shortDate(q[0].Date)))
 	}
 	if c := p.cautionLine(); c != "" {
@@ -235,7 +239,12 @@ func (p *planner) prompts() []dashboard.Prompt {
 			cands = append(cands, dashboard.Prompt{ID: id, Type: dashboard.PromptMultipleChoice, Question: clipText(q, maxQuestion), Options: keep})
 		}
 	}
-	if q := g.Weight.Questioned; len(q) > 0 {
+	switch q := g.Weight.Questioned; {
+	case len(q) > 0 && q[0].Sudden:
+		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
+			fmt.Sprintf("Your scale recorded %s on %s, %s on the weigh-in before. Weigh again tomorrow to check?", q[0].Text, shortDate(q[0].Date), q[0].ChangeText),
+			optReadingAgain, optReadingWrong, optReadingRight)
+	case len(q) > 0:
 		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
 			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, shortDate(q[0].Date)),
 			optReadingWrong, optReadingRight)

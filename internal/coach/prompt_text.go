@@ -90,7 +90,11 @@ func (g *Gathered) factsText() string {
 		lines = append(lines, "The 30-day weight trend is moving away from the goal weight: say so plainly, with the goal")
 	}
 	for _, q := range g.Weight.Questioned {
-		lines = append(lines, fmt.Sprintf("Questioned weigh-in (far from the trend, left out of the figures above): %s on %s", q.Text, q.Date))
+		why := "far from the trend"
+		if q.Sudden {
+			why = q.ChangeText + " on the weigh-in before, within a day and a half: ask them to weigh again tomorrow"
+		}
+		lines = append(lines, fmt.Sprintf("Questioned weigh-in (%s; left out of the figures above): %s on %s", why, q.Text, q.Date))
 	}
 	lines = append(lines, priorityText())
 	for _, r := range g.Safety.Rules {

@@ -135,7 +135,7 @@ func safetyOf(g *Gathered, said map[string]string) Safety {
 		s.conditionLimits(nil, g.Member)
 	}
 	if len(g.Weight.Questioned) > 0 {
-		s.Rules = append(s.Rules, "A recent weigh-in far from the trend was set aside (questioned_readings): never present it as "+
+		s.Rules = append(s.Rules, "A recent weigh-in far from the trend (or a sudden change from the one before) was set aside (questioned_readings): never present it as "+
 			"the current weight or a goal reached; ask the member to confirm it.")
 	}
 	return s

@@ -62,7 +62,9 @@ func (c *core) weightView(ctx context.Context, m health.Member, now time.Time) (
 }
 
 // questioned are the readings of the last QuestionedDays that the
-// plausibility rules set aside (in rs, not in kept), newest first.
+// plausibility rules set aside (in rs, not in kept), newest first. One a
+// later kept weigh-in confirmed (within health.SuddenChangeKg of it: the
+// member weighed again and the change held) is no longer asked about.
 func questioned(rs, kept []health.WeightReading, now time.Time, u health.Unit, loc *time.Location) []QuestionedReading {
 	if len(rs) == len(kept) {
 		return nil
@@ -74,14 +76,41 @@ func questioned(rs, kept []health.WeightReading, now time.Time, u health.Unit, l
 	var out []QuestionedReading
 	from := now.AddDate(0, 0, -QuestionedDays)
 	for _, r := range rs {
-		if in[r.ID] || r.MeasuredAt.Before(from) {
+		if in[r.ID] || r.MeasuredAt.Before(from) || confirmedLater(r, kept) {
 			continue
 		}
-		out = append(out, QuestionedReading{ID: r.ID, Date: dateOf(r.MeasuredAt, loc),
-			Value: math.Round(u.FromKg(r.WeightKg)*10) / 10, Text: u.Format(r.WeightKg)})
+		q := QuestionedReading{ID: r.ID, Date: dateOf(r.MeasuredAt, loc),
+			Value: math.Round(u.FromKg(r.WeightKg)*10) / 10, Text: u.Format(r.WeightKg)}
+		if prev, ok := keptBefore(r, kept); ok && health.SuddenChange(r.WeightKg, r.MeasuredAt, prev) {
+			q.Sudden, q.ChangeText = true, u.FormatDelta(r.WeightKg-prev.WeightKg)
+		}
+		out = append(out, q)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Date > out[j].Date })
 	return out
+}
+
+// confirmedLater reports a kept weigh-in after r within
+// health.SuddenChangeKg of it.
+func confirmedLater(r health.WeightReading, kept []health.WeightReading) bool {
+	for _, k := range kept {
+		if k.MeasuredAt.After(r.MeasuredAt) && math.Abs(k.WeightKg-r.WeightKg) <= health.SuddenChangeKg {
+			return true
+		}
+	}
+	return false
+}
+
+// keptBefore is the newest kept weigh-in before r.
+func keptBefore(r health.WeightReading, kept []health.WeightReading) (health.WeightReading, bool) {
+	var prev health.WeightReading
+	ok := false
+	for _, k := range kept {
+		if k.MeasuredAt.Before(r.MeasuredAt) && (!ok || k.MeasuredAt.After(prev.MeasuredAt)) {
+			prev, ok = k, true
+		}
+	}
+	return prev, ok
 }
 
 func goalView(p health.Progress, u health.Unit, loc *time.Location) GoalView {

@@ -32,7 +32,8 @@ type WeightView struct {
 	// BMI is the current weight over the height squared (when the height
 	// is known), one decimal.
 	BMI *float64 `json:"bmi,omitempty"`
-	// Questioned are recent readings far from the trend, left out of every
+	// Questioned are recent readings far from the trend (or a sudden change
+	// from the weigh-in before), left out of every
 	// figure above until the member confirms them.
 	Questioned []QuestionedReading `json:"questioned_readings,omitempty"`
 	// Plateau: the raw readings of the last PlateauDays held within
@@ -48,6 +49,11 @@ type QuestionedReading struct {
 	Date  string  `json:"date"`
 	Value float64 `json:"value"`
 	Text  string  `json:"text"`
+	// Sudden: a change of more than health.SuddenChangeKg from the weigh-in
+	// before (ChangeText, "+3 kg"), not far from the trend: weighing again
+	// the next day tells.
+	Sudden     bool   `json:"sudden_change,omitempty"`
+	ChangeText string `json:"change_text,omitempty"`
 }
 
 // GoalView is progress toward a goal weight (calculate_goal_progress).

@@ -22,6 +22,15 @@ const (
 	TrendMinReadings = 3
 	// MaxTrendDeviation is how far (a share) a weigh-in may lie from the trend.
 	MaxTrendDeviation = 0.15
+	// SuddenChangeKg: a weigh-in more than this from the previous one
+	// within SuddenChangeWindow ("3 kg overnight") is questioned however
+	// close to the trend it is: a day-to-day swing of about 1 kg is
+	// common, more than twice that is more likely the scale, clothes or a
+	// typo than the body. A reading past the window (weighing again the
+	// next day) is compared with the trend only, so a real change counts
+	// from its second day.
+	SuddenChangeKg     = 2.5
+	SuddenChangeWindow = 36 * time.Hour
 	// MaxPlausibleMealKcal is the most one meal plausibly holds; MaxMealKcal
 	// is the hard limit past which nothing is stored.
 	MaxPlausibleMealKcal = 5000.0
@@ -37,6 +46,9 @@ type Verdict struct {
 	// Message explains an implausible figure in the member's unit, e.g.
 	// "6.9 kg is far from your trend of 70.5 kg".
 	Message string
+	// Sudden: implausible as a sudden change from the weigh-in before
+	// (SuddenChangeKg), not as far from the trend.
+	Sudden bool
 }
 
 // WeightBounds is the possible range of a weigh-in in the unit: 2–400 kg,
@@ -86,7 +98,7 @@ func CheckWeight(kg float64, at time.Time, skip int64, history []WeightReading, 
 		}
 	}
 	if inWindow < TrendMinReadings {
-		return Verdict{Plausible: true}
+		return suddenChange(kg, at, before, u)
 	}
 	// The trend compared with is the one the weight widget shows: the
 	// moving average of all the history given (not only the window, whose
@@ -97,8 +109,40 @@ func CheckWeight(kg float64, at time.Time, skip int64, history []WeightReading, 
 	v := Verdict{Plausible: math.Abs(kg-trend) <= trend*MaxTrendDeviation, TrendKg: trend}
 	if !v.Plausible {
 		v.Message = fmt.Sprintf("%s is far from your trend of %s", u.Format(kg), u.Format(trend))
+		return v
+	}
+	if j := suddenChange(kg, at, before, u); !j.Plausible {
+		j.TrendKg = trend
+		return j
 	}
 	return v
+}
+
+// suddenChange judges kg at at against the newest of before (by time, then
+// id): more than SuddenChangeKg from it within SuddenChangeWindow is
+// implausible.
+func suddenChange(kg float64, at time.Time, before []WeightReading, u Unit) Verdict {
+	var prev *WeightReading
+	for i, r := range before {
+		if prev == nil || r.MeasuredAt.After(prev.MeasuredAt) || r.MeasuredAt.Equal(prev.MeasuredAt) && r.ID > prev.ID {
+			prev = &before[i]
+		}
+	}
+	if prev == nil || !SuddenChange(kg, at, *prev) {
+		return Verdict{Plausible: true}
+	}
+	dir := "above"
+	if kg < prev.WeightKg {
+		dir = "below"
+	}
+	return Verdict{Sudden: true, Message: fmt.Sprintf("%s is %s %s your last weigh-in of %s", u.Format(kg), u.Format(math.Abs(kg-prev.WeightKg)), dir,
+		u.Format(prev.WeightKg))}
+}
+
+// SuddenChange reports a weigh-in of kg at at more than SuddenChangeKg
+// from prev, taken within SuddenChangeWindow before it.
+func SuddenChange(kg float64, at time.Time, prev WeightReading) bool {
+	return at.Sub(prev.MeasuredAt) <= SuddenChangeWindow && math.Abs(kg-prev.WeightKg) > SuddenChangeKg
 }
 
 // CheckMeal says whether one meal's calories are plausible.
@@ -134,8 +178,9 @@ func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightRead
 		return ra.ID < rb.ID
 	})
 	var t runningTrend
-	var keptAt []time.Time // kept readings' times, oldest first
-	lo := 0                // keptAt[lo:] are within the window of the reading at hand
+	var last *WeightReading // the newest kept reading (the sudden-change rule's previous weigh-in)
+	var keptAt []time.Time  // kept readings' times, oldest first
+	lo := 0                 // keptAt[lo:] are within the window of the reading at hand
 	drop := make([]bool, len(readings))
 	dropped := false
 	for g := 0; g < len(order); {
@@ -155,7 +200,8 @@ func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightRead
 		var keep []int
 		for _, i := range order[g:end] {
 			kg := readings[i].WeightKg
-			ok := InWeightRange(kg, KG) && (inWindow < TrendMinReadings || math.Abs(kg-trend) <= trend*MaxTrendDeviation)
+			ok := InWeightRange(kg, KG) && (inWindow < TrendMinReadings || math.Abs(kg-trend) <= trend*MaxTrendDeviation) &&
+				(last == nil || !SuddenChange(kg, at, *last))
 			if !ok {
 				drop[i], dropped = true, true
 				continue
@@ -165,6 +211,7 @@ func PlausibleWeights(readings []WeightReading, loc *time.Location) []WeightRead
 		for _, i := range keep {
 			t.add(readings[i].WeightKg, dayNum(at, loc))
 			keptAt = append(keptAt, at)
+			last = &readings[i]
 		}
 		g = end
 	}

@@ -11,12 +11,20 @@ import (
 func TestCheckWeight(t *testing.T) {
 	utc := time.UTC
 	now := on(utc, 2026, 3, 15, 7, 0)
+	// Two to six days ago: the trend rule alone (the newest reading is
+	// older than SuddenChangeWindow).
 	var hist []WeightReading
-	for d := 1; d <= 5; d++ {
+	for d := 2; d <= 6; d++ {
 		r := w(now.AddDate(0, 0, -d), 70.5)
-		r.ID = int64(d)
+		r.ID = int64(d - 1)
 		hist = append(hist, r)
 	}
+	yesterday := w(now.AddDate(0, 0, -1), 70.5)
+	yesterday.ID = 9
+	withYesterday := append([]WeightReading{yesterday}, hist...)
+	tonight := w(now.Add(-10*time.Hour), 70.5) // weighed last night, again this morning
+	tonight.ID = 10
+	withTonight := []WeightReading{hist[0], tonight}
 	tests := []struct {
 		name    string
 		kg      float64
@@ -33,6 +41,12 @@ func TestCheckWeight(t *testing.T) {
 		{"two readings only: no trend", 6.9, hist[:2], KG, true, ""},
 		{"readings older than 14 days do not count", 6.9, []WeightReading{
 			w(now.AddDate(0, 0, -15), 70), w(now.AddDate(0, 0, -16), 70), w(now.AddDate(0, 0, -20), 70)}, KG, true, ""},
+		// Sudden change: against the last weigh-in within 36 hours.
+		{"3 kg overnight", 73.6, withYesterday, KG, false, "73.6 kg is 3.1 kg above your last weigh-in of 70.5 kg"},
+		{"3 kg since last night, one reading only", 67.4, withTonight, KG, false, "67.4 kg is 3.1 kg below your last weigh-in of 70.5 kg"},
+		{"2.5 kg overnight is a day's swing", 73.0, withYesterday, KG, true, ""},
+		{"3 kg two days later counts", 73.6, hist, KG, true, ""},
+		{"overnight in pounds", LB.ToKg(162), withYesterday, LB, false, "162 lb is 6.6 lb above your last weigh-in of 155.4 lb"},
 		{"later readings do not count", 6.9, []WeightReading{
 			w(now.Add(time.Hour), 70), w(now.Add(2*time.Hour), 70), w(now.Add(3*time.Hour), 70)}, KG, true, ""},
 	}
@@ -93,6 +107,36 @@ func TestPlausibleWeightsDropsAConfirmedTypo(t *testing.T) {
 	}
 	if tr := WeightTrend(got, Member{}, now, utc); tr.CurrentKg == nil || *tr.CurrentKg < 70 {
 		t.Errorf("current after dropping the typo: %v", tr.CurrentKg)
+	}
+}
+
+// TestPlausibleWeightsQuestionsASuddenChange: 3 kg up overnight after two
+// steady weeks is set aside; the same weight the next day is kept (the
+// change is real), and the overnight reading stays set aside.
+func TestPlausibleWeightsQuestionsASuddenChange(t *testing.T) {
+	utc := time.UTC
+	now := on(utc, 2026, 3, 15, 7, 0)
+	var rs []WeightReading
+	for d := 14; d >= 1; d-- {
+		r := w(now.AddDate(0, 0, -d), 70.1)
+		r.ID = int64(20 - d)
+		rs = append(rs, r)
+	}
+	jump := w(now, 73.1)
+	jump.ID = 30
+	kept := PlausibleWeights(append(rs, jump), utc)
+	if len(kept) != len(rs) || kept[len(kept)-1].ID == 30 {
+		t.Fatalf("the overnight jump was kept: %d of %d", len(kept), len(rs)+1)
+	}
+	again := w(now.AddDate(0, 0, 1), 73.0)
+	again.ID = 31
+	kept = PlausibleWeights(append(rs, jump, again), utc)
+	ids := map[int64]bool{}
+	for _, r := range kept {
+		ids[r.ID] = true
+	}
+	if !ids[31] || ids[30] {
+		t.Fatalf("next day: kept %v, want 31 (the weight held) and not 30", ids)
 	}
 }
 

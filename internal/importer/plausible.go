@@ -47,11 +47,20 @@ func (w *writer) checkPlausible(r *record) error {
 			}
 			pw.readings = stored
 		}
-		if v := health.CheckWeight(x.WeightKg, x.MeasuredAt, 0, pw.readings, health.KG, time.UTC); !v.Plausible {
+		v := health.CheckWeight(x.WeightKg, x.MeasuredAt, 0, pw.readings, health.KG, time.UTC)
+		switch {
+		case !v.Plausible && v.Sudden:
+			w.warn(Problem{Line: r.line, Element: r.label, Message: fmt.Sprintf("the weight %s on %s: %s; imported as it is; check it",
+				health.KG.Format(x.WeightKg), x.MeasuredAt.UTC().Format(time.DateOnly), v.Message)})
+		case !v.Plausible:
 			w.warn(Problem{Line: r.line, Element: r.label, Message: fmt.Sprintf("the weight %s on %s is far from the trend around then (%s): imported as it is; check it",
 				health.KG.Format(x.WeightKg), x.MeasuredAt.UTC().Format(time.DateOnly), health.KG.Format(v.TrendKg))})
 		}
-		pw.readings = append(pw.readings, health.WeightReading{MeasuredAt: x.MeasuredAt, WeightKg: x.WeightKg})
+		if v.Plausible {
+			// The next reading is judged against plausible ones only, as
+			// the kiosk's check is (a typo is no one's last weigh-in).
+			pw.readings = append(pw.readings, health.WeightReading{MeasuredAt: x.MeasuredAt, WeightKg: x.WeightKg})
+		}
 		if n := len(pw.readings); n >= 2*windowReadings {
 			// Memory stays flat however long the file: the newest readings
 			// are the trend (the window is 14 days; a file rarely has more

@@ -30,3 +30,19 @@ func TestImplausibleFiguresAreWarned(t *testing.T) {
 		t.Fatalf("meal warnings %v", s.Warnings)
 	}
 }
+
+// A sudden change in a file (3.5 kg up overnight) is warned like the kiosk
+// asks about it; the same weight the next day is not.
+func TestSuddenChangeIsWarned(t *testing.T) {
+	db := newDB(t)
+	data := "date,weight,unit\n2024-01-01 07:00,70.0,kg\n2024-01-02 07:00,70.1,kg\n2024-01-03 07:00,73.6,kg\n" +
+		"2024-01-04 07:00,73.5,kg\n"
+	s := mustImportBytes(t, db, "w.csv", data, Options{})
+	if s.Added != 4 {
+		t.Fatalf("added %d, want every row", s.Added)
+	}
+	if len(s.Warnings) != 1 || s.Warnings[0].Line != 4 ||
+		!hasWarning(s, "the weight 73.6 kg on 2024-01-03: 73.6 kg is 3.5 kg above your last weigh-in of 70.1 kg") {
+		t.Fatalf("warnings %v", s.Warnings)
+	}
+}
