@@ -47,7 +47,12 @@ func rememberFacts(mem *agent.Memory, g *Gathered, doc dashboard.Document) ([]st
 		{keyFlagWeighIn, gp.WeighInStale, func() string {
 			return fmt.Sprintf("no weigh-in for %d days (as of %s)", *gp.DaysSinceWeighIn, g.Date)
 		}, flagTTL},
-		{keyFlagMeals, gp.NoMealsYesterday, func() string { return "no meals logged on " + g.Yesterday.Date }, flagTTL},
+		{keyFlagMeals, gp.NoMealsYesterday, func() string {
+			if gp.DaysWithoutMeals >= 2 {
+				return fmt.Sprintf("no meals logged for %d days, since %s (as of %s)", gp.DaysWithoutMeals, gp.LastMealDay, g.Date)
+			}
+			return "no meals logged on " + g.Yesterday.Date
+		}, flagTTL},
 		{keyObsProtein, gp.ProteinLow, func() string {
 			return fmt.Sprintf("protein averaged %s g against a %s g target over the 7 days to %s", num(*gp.ProteinAvg), num(*gp.ProteinTarget), g.Week.Through)
 		}, obsTTL},

@@ -25,13 +25,17 @@ type MemberInfo struct {
 // Gaps are the data-quality facts behind CTAs and onboarding.
 type Gaps struct {
 	// Onboarding: no goals, no program and no data yet.
-	Onboarding       bool     `json:"onboarding"`
-	NeverWeighed     bool     `json:"never_weighed"`
-	WeighInStale     bool     `json:"weigh_in_stale"` // 5+ days since the last weigh-in
-	DaysSinceWeighIn *int     `json:"days_since_weigh_in,omitempty"`
-	NoRecentMeals    bool     `json:"no_recent_meals"`    // nothing logged in the last 7 days
-	NoMealsYesterday bool     `json:"no_meals_yesterday"` // logged lately, but not yesterday
-	ProteinLow       bool     `json:"protein_low"`        // 7-day average under 90% of target
+	Onboarding       bool `json:"onboarding"`
+	NeverWeighed     bool `json:"never_weighed"`
+	WeighInStale     bool `json:"weigh_in_stale"` // 5+ days since the last weigh-in
+	DaysSinceWeighIn *int `json:"days_since_weigh_in,omitempty"`
+	NoRecentMeals    bool `json:"no_recent_meals"`    // nothing logged in the last 7 days
+	NoMealsYesterday bool `json:"no_meals_yesterday"` // logged lately, but not yesterday
+	// DaysWithoutMeals: the complete days since the last one with a meal
+	// (0 when yesterday had one, or when nothing was ever logged).
+	DaysWithoutMeals int      `json:"days_without_meals,omitempty"`
+	LastMealDay      string   `json:"last_meal_day,omitempty"`
+	ProteinLow       bool     `json:"protein_low"` // 7-day average under 90% of target
 	ProteinAvg       *float64 `json:"protein_avg,omitempty"`
 	ProteinTarget    *float64 `json:"protein_target,omitempty"`
 	NoWorkouts       bool     `json:"no_workouts"`
@@ -266,6 +270,10 @@ func gapsOf(g *Gathered) Gaps {
 	gp.WeighInStale = gp.DaysSinceWeighIn != nil && *gp.DaysSinceWeighIn >= StaleWeighInDays
 	gp.NoRecentMeals = g.Week.DaysLogged == 0
 	gp.NoMealsYesterday = g.Week.DaysLogged > 0 && g.Yesterday.Meals == 0
+	if last, err := time.Parse(time.DateOnly, g.Week.LastLogged); err == nil && g.Yesterday.Meals == 0 {
+		gp.LastMealDay = g.Week.LastLogged
+		gp.DaysWithoutMeals = max(0, int(g.civil.Sub(last).Hours()/24)-1)
+	}
 	if t := g.Week.Average.Protein.Target; t != nil && g.Week.DaysLogged >= minLoggedForAvg {
 		avg := g.Week.Average.Protein.Consumed
 		gp.ProteinAvg, gp.ProteinTarget = &avg, t

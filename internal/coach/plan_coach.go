@@ -193,10 +193,19 @@ func (p *planner) ctas() []dashboard.CTA {
 			Record: dashboard.RecordWeight, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
 			Message: fmt.Sprintf("No weigh-in for %d days. Step on the scale today.", *gp.DaysSinceWeighIn)})
 	}
+	// How long a gap has lasted, as a person reads it from the same record:
+	// two days without a meal are not "yesterday", five weeks not "today".
 	switch {
+	case gp.NoRecentMeals && gp.DaysWithoutMeals > 0:
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenNutrition,
+			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
+			Message: fmt.Sprintf("No meals logged for %d days, since %s. Log today's meals to pick it up again.", gp.DaysWithoutMeals, g.dateText(gp.LastMealDay))})
 	case gp.NoRecentMeals:
 		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Log today's meals to see calories and protein against your targets.", Action: dashboard.ActionOpenNutrition,
 			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroNone})
+	case gp.NoMealsYesterday && gp.DaysWithoutMeals >= 2:
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Message: fmt.Sprintf("No meals logged for %d days.", gp.DaysWithoutMeals),
+			Action: dashboard.ActionOpenNutrition, Record: dashboard.RecordMeal, Day: dashboard.DayYesterday, Macro: dashboard.MacroNone})
 	case gp.NoMealsYesterday:
 		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Message: "No meals logged yesterday.", Action: dashboard.ActionOpenNutrition,
 			Record: dashboard.RecordMeal, Day: dashboard.DayYesterday, Macro: dashboard.MacroNone})

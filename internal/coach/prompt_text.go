@@ -133,6 +133,8 @@ func (g *Gathered) gapsText() string {
 		gs = append(gs, fmt.Sprintf("no weigh-in for %d days", *gp.DaysSinceWeighIn))
 	}
 	switch {
+	case gp.DaysWithoutMeals >= 2:
+		gs = append(gs, fmt.Sprintf("no meals logged for %d days (the last on %s): say how long", gp.DaysWithoutMeals, gp.LastMealDay))
 	case gp.NoRecentMeals:
 		gs = append(gs, "no meals logged in the last 7 days")
 	case gp.NoMealsYesterday:

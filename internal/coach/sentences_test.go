@@ -130,6 +130,15 @@ func TestHeuristicSentences(t *testing.T) {
 		{"back after weeks", func(g *Gathered) {
 			g.Training.Stats.LastWorkout, g.Training.Stats.DaysSinceLast, g.Training.Stats.RestDays = "2026-01-10", intOf(39), intOf(39)
 		}, "briefing", "Welcome back, Maya! It's been 39 days since your last workout, so we'll restart gently."},
+		{"no meals yesterday", func(g *Gathered) { g.Week.LastLogged = "2026-02-16" }, "cta", "No meals logged yesterday."},
+		{"no meals for two days", func(g *Gathered) {
+			g.Week.DaysLogged, g.Week.LastLogged = 4, "2026-02-15"
+		}, "cta", "No meals logged for 2 days."},
+		{"no meals for five weeks", func(g *Gathered) {
+			g.Week.DaysLogged, g.Week.LastLogged = 0, "2026-01-13"
+		}, "cta", "No meals logged for 35 days, since Tue 13 Jan. Log today's meals to pick it up again."},
+		{"never a meal", func(g *Gathered) { g.Week.DaysLogged = 0 },
+			"cta", "Log today's meals to see calories and protein against your targets."},
 		{"pregnancy", func(g *Gathered) {
 			g.Safety.conditionLimits(map[string]string{keyCondition + "pregnancy": "pregnancy (said 2026-02-17)"}, g.Member)
 		}, "briefing", "You told me about your pregnancy, so I'll keep sessions low-impact and at a moderate intensity and won't push for a lower weight. Your midwife's or doctor's advice comes first; tell me if it changes."},

@@ -172,6 +172,15 @@ func (c *core) nutritionHistory(ctx context.Context, m health.Member, n int, now
 	for _, d := range p.MissingDays {
 		v.MissingDays = append(v.MissingDays, dateOf(d, c.loc))
 	}
+	// The newest meal before today, however old: "no meals for 35 days",
+	// not only "none this week".
+	last, err := c.rec.Meals(ctx, m.ID, store.Range{To: health.LocalDay(now, c.loc), Desc: true, Limit: 1})
+	if err != nil {
+		return NutritionHistoryView{}, err
+	}
+	if len(last) > 0 {
+		v.LastLogged = dateOf(last[0].EatenAt, c.loc)
+	}
 	return v, nil
 }
 

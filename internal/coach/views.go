@@ -93,14 +93,17 @@ type DayLine struct {
 // NutritionHistoryView is get_nutrition_history's result: the complete days
 // before today; averages are over logged days.
 type NutritionHistoryView struct {
-	From        string             `json:"from"`
-	Through     string             `json:"through"`
-	Days        []DayLine          `json:"days"`
-	DaysLogged  int                `json:"days_logged"`
-	DaysMissing int                `json:"days_missing"`
-	MissingDays []string           `json:"missing_days,omitempty"`
-	Average     health.MacroBudget `json:"average"`
-	Text        string             `json:"text"`
+	From        string    `json:"from"`
+	Through     string    `json:"through"`
+	Days        []DayLine `json:"days"`
+	DaysLogged  int       `json:"days_logged"`
+	DaysMissing int       `json:"days_missing"`
+	MissingDays []string  `json:"missing_days,omitempty"`
+	// LastLogged is the last day before today with a meal, however long
+	// ago ("" when none ever): how long a gap has lasted.
+	LastLogged string             `json:"last_logged,omitempty"`
+	Average    health.MacroBudget `json:"average"`
+	Text       string             `json:"text"`
 }
 
 // WorkoutLine is one workout.
