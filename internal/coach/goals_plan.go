@@ -86,7 +86,21 @@ func (g *Gathered) hasGoalWeight() bool {
 type missedGoal struct {
 	GoalLine
 	DaysAgo int
+	said    bool // the briefing's weight line named it
 }
+
+// missedWeightGoal is the weight goal whose date passed (nil: none).
+func (g *Gathered) missedWeightGoal() *missedGoal {
+	for _, m := range g.missedGoals() {
+		if m.Kind == "weight" {
+			return &m
+		}
+	}
+	return nil
+}
+
+// quoteGoal quotes a goal as the member wrote it ("Run 5 km").
+func quoteGoal(s string) string { return "\u201c" + strings.TrimSpace(s) + "\u201d" }
 
 // missedGoals are the active goals whose target date is before today.
 func (g *Gathered) missedGoals() []missedGoal {

@@ -67,6 +67,7 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		}
 		line += "."
 		noPush := g.Safety.NoWeightLossPush && g.goalBelow()
+		missedWeight := g.missedWeightGoal()
 		switch {
 		case w.Goal.Status == health.ETAReached && len(w.Questioned) == 0:
 			line += " You're at your goal weight."
@@ -77,10 +78,24 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 			line += " Your weigh-ins have held steady for two weeks."
 		case w.MovingAway:
 			line += fmt.Sprintf(" Your weight is moving away from your goal of %s %s.", num(*w.Goal.Goal), w.Unit)
+		case missedWeight != nil && w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "":
+			// A date that passed is what a person reads first: the ETA
+			// is a new date measured against it, not a fresh promise.
+			line += fmt.Sprintf(" The date you set for %s %s, %s, has passed; at this pace you'd get there around %s.",
+				num(*w.Goal.Goal), w.Unit, g.dateText(missedWeight.TargetDate), g.etaText())
+			missedWeight.said = true
 		case w.Goal.Status == health.ETAOnTrack && w.Goal.Goal != nil && w.Goal.ETA != "":
 			line += fmt.Sprintf(" At this pace you reach %s %s around %s.", num(*w.Goal.Goal), w.Unit, g.etaText())
 		}
 		s = append(s, line)
+		if missedWeight != nil && !missedWeight.said && w.Goal.Goal != nil {
+			s = append(s, fmt.Sprintf("The date you set for %s %s, %s, has passed.", num(*w.Goal.Goal), w.Unit, g.dateText(missedWeight.TargetDate)))
+		}
+	}
+	for _, m := range g.missedGoals() {
+		if m.Kind != "weight" || g.Weight.CurrentText == "" {
+			s = append(s, fmt.Sprintf("The date you set for %s, %s, has passed.", quoteGoal(m.Description), g.dateText(m.TargetDate)))
+		}
 	}
 	switch q := g.Weight.Questioned; {
 	case len(q) > 0 && q[0].Sudden:

@@ -81,7 +81,7 @@ func (g *Gathered) factsText() string {
 		}
 	}
 	for _, m := range g.missedGoals() {
-		lines = append(lines, fmt.Sprintf("Missed goal date: %s was due %s (%d days ago): raise it and offer to set a new date", agent.Quote(m.Description), m.TargetDate, m.DaysAgo))
+		lines = append(lines, fmt.Sprintf("Missed goal date: %s was due %s (%d days ago): say so in the briefing (an ETA is then a new date, measured against it) and offer to set a new date", agent.Quote(m.Description), m.TargetDate, m.DaysAgo))
 	}
 	if g.Weight.Plateau {
 		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))

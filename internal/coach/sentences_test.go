@@ -130,6 +130,19 @@ func TestHeuristicSentences(t *testing.T) {
 		{"back after weeks", func(g *Gathered) {
 			g.Training.Stats.LastWorkout, g.Training.Stats.DaysSinceLast, g.Training.Stats.RestDays = "2026-01-10", intOf(39), intOf(39)
 		}, "briefing", "Welcome back, Maya! It's been 39 days since your last workout, so we'll restart gently."},
+		{"a weight goal's date passed", func(g *Gathered) {
+			g.Weight.CurrentText, g.Weight.Current = "88 kg", f64(88)
+			g.Weight.Goal = GoalView{Status: health.ETAOnTrack, Goal: f64(85), ETA: "2026-09-05", ETAText: "Sat 5 Sep"}
+			g.Goals.Goals = []GoalLine{{ID: 1, Kind: "weight", Description: "Reach 85 kg", Status: "active", TargetDate: "2026-02-08"}}
+		}, "briefing", "Weight 88 kg. The date you set for 85 kg, Sun 8 Feb, has passed; at this pace you'd get there around Sat 5 Sep."},
+		{"a weight goal's date passed on a plateau", func(g *Gathered) {
+			g.Weight.CurrentText, g.Weight.Current, g.Weight.Plateau = "88 kg", f64(88), true
+			g.Weight.Goal = GoalView{Goal: f64(85)}
+			g.Goals.Goals = []GoalLine{{ID: 1, Kind: "weight", Description: "Reach 85 kg", Status: "active", TargetDate: "2026-02-08"}}
+		}, "briefing", "a plateau, with your goal at 85 kg. The date you set for 85 kg, Sun 8 Feb, has passed."},
+		{"another goal's date passed", func(g *Gathered) {
+			g.Goals.Goals = []GoalLine{{ID: 2, Kind: "custom", Description: "Run 5 km", Status: "active", TargetDate: "2026-02-01"}}
+		}, "briefing", "The date you set for \u201cRun 5 km\u201d, Sun 1 Feb, has passed."},
 		{"no meals yesterday", func(g *Gathered) { g.Week.LastLogged = "2026-02-16" }, "cta", "No meals logged yesterday."},
 		{"no meals for two days", func(g *Gathered) {
 			g.Week.DaysLogged, g.Week.LastLogged = 4, "2026-02-15"
