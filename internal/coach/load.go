@@ -106,9 +106,14 @@ const (
 	// their least-squares slope is under PlateauKgPerWeek and they stay
 	// within PlateauBandKg (at least plateauMinReadings of them, spanning
 	// plateauMinSpan days).
-	PlateauDays        = 14
-	PlateauBandKg      = 1.5
-	PlateauKgPerWeek   = 0.15
+	PlateauDays      = 14
+	PlateauBandKg    = 1.5
+	PlateauKgPerWeek = 0.15
+	// PlateauTightBandKg: readings of those days that all stay within this
+	// are flat whatever their slope: two weeks of weigh-ins within half a
+	// kilo is what a person calls flat (a slope of 0.2 kg a week through
+	// them is well inside a scale's day-to-day noise).
+	PlateauTightBandKg = 0.5
 	plateauMinReadings = 4
 	plateauMinSpan     = 10
 	// AwayKg: a 30-day trend change this large away from the goal is said
@@ -117,6 +122,11 @@ const (
 	// last 30 days says it, once they span awayMinSpan days.
 	AwayKg      = 0.5
 	awayMinSpan = 14
+	// AwayRecentDays, AwayRecentKg: the weigh-ins of the last three weeks
+	// moving this much away from the goal say it too, whatever the 30-day
+	// change (a rise after a drop: the month's change starts in the drop).
+	AwayRecentDays = 21
+	AwayRecentKg   = 1.0
 )
 
 // plateau reports whether the raw readings of the last PlateauDays are
@@ -128,7 +138,7 @@ func plateau(rs []health.WeightReading, now time.Time) bool {
 	if f.n < plateauMinReadings || f.hi-f.lo > PlateauBandKg || f.span < plateauMinSpan {
 		return false
 	}
-	return f.ok && math.Abs(f.slope*7) < PlateauKgPerWeek
+	return f.ok && (math.Abs(f.slope*7) < PlateauKgPerWeek || f.hi-f.lo <= PlateauTightBandKg)
 }
 
 // fit is the least-squares line through the raw readings of a window.
@@ -174,24 +184,29 @@ func fitReadings(rs []health.WeightReading, now time.Time, days int) fit {
 
 // movingAway reports a trend moving away from the goal weight: the 30-day
 // trend change, or without one the fitted change of the readings of the
-// last 30 days (at least plateauMinReadings, spanning awayMinSpan days).
+// last 30 days (at least plateauMinReadings, spanning awayMinSpan days);
+// or the fitted change of the readings of the last AwayRecentDays, by
+// AwayRecentKg.
 func movingAway(w WeightView, u health.Unit, rs []health.WeightReading, now time.Time) bool {
-	if w.Goal.Goal == nil || w.Current == nil {
+	if w.Goal.Goal == nil || w.Current == nil || *w.Goal.Goal == *w.Current {
 		return false
 	}
-	var ch float64
+	sign := 1.0 // away is up
+	if *w.Goal.Goal > *w.Current {
+		sign = -1
+	}
 	switch f := fitReadings(rs, now, 30); {
 	case w.Change30d != nil:
-		ch = u.ToKg(*w.Change30d)
+		if sign*u.ToKg(*w.Change30d) >= AwayKg {
+			return true
+		}
 	case f.ok && f.n >= plateauMinReadings && f.span >= awayMinSpan:
-		ch = f.slope * f.span
-	default:
-		return false
+		if sign*f.slope*f.span >= AwayKg {
+			return true
+		}
 	}
-	if *w.Goal.Goal < *w.Current {
-		return ch >= AwayKg
-	}
-	return *w.Goal.Goal > *w.Current && ch <= -AwayKg
+	f := fitReadings(rs, now, AwayRecentDays)
+	return f.ok && f.n >= plateauMinReadings && f.span >= awayMinSpan && sign*f.slope*f.span >= AwayRecentKg
 }
 
 // dateText renders a date as "Mon 16 Feb", with the year when it is more

@@ -47,9 +47,47 @@ func TestMovingAwayOverAnySpan(t *testing.T) {
 		{"three weeks down, away from a higher goal", view(60, 55, nil), series(21, 56.5, 55), true},
 		{"ten days up: too short to say", view(70, 73, nil), series(10, 72, 73), false},
 		{"three weeks flat", view(70, 73, nil), series(21, 73, 73.2), false},
+		// Issue 32: 3 kg up in the last three weeks after a drop; the 30-day
+		// change (+0.4, starting in the drop) is too small to say it.
+		{"three weeks up after a drop", view(62, 69, f64(0.4)), append(series(60, 70, 66)[:39], series(21, 66, 69)...), true},
+		{"half a kilo up in three weeks after a drop", view(62, 66.5, f64(0.1)), append(series(60, 70, 66)[:39], series(21, 66, 66.5)...), false},
 	} {
 		if got := movingAway(c.w, health.KG, c.rs, now); got != c.want {
 			t.Errorf("%s: movingAway = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Two weeks of weigh-ins within half a kilo are flat whatever their slope;
+// a steady loss past that is not; a wide band is not (issue 32: 15
+// weigh-ins within 0.42 kg were not called flat).
+func TestPlateauAsAPersonReadsIt(t *testing.T) {
+	now := time.Date(2026, 2, 18, 4, 0, 0, 0, time.UTC)
+	series := func(days int, from, to float64) []health.WeightReading {
+		var rs []health.WeightReading
+		for d := days; d >= 1; d-- {
+			v := from + (to-from)*float64(days-d)/float64(days-1)
+			rs = append(rs, health.WeightReading{MeasuredAt: now.AddDate(0, 0, -d).Add(3 * time.Hour), WeightKg: v})
+		}
+		return rs
+	}
+	zigzag := series(15, 66, 66)
+	for i := range zigzag {
+		zigzag[i].WeightKg += []float64{0.3, -0.3}[i%2]
+	}
+	for _, c := range []struct {
+		name string
+		rs   []health.WeightReading
+		want bool
+	}{
+		{"15 weigh-ins within 0.42 kg, drifting down", series(15, 66.42, 66.0), true},
+		{"level", series(15, 66, 66.05), true},
+		{"a steady loss of 0.8 kg in two weeks", series(15, 66.8, 66.0), false},
+		{"noisy within 0.6 kg around a level", zigzag, true},
+		{"too few", series(3, 66, 66), false},
+	} {
+		if got := plateau(c.rs, now); got != c.want {
+			t.Errorf("%s: plateau = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

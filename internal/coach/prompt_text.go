@@ -87,7 +87,7 @@ func (g *Gathered) factsText() string {
 		lines = append(lines, fmt.Sprintf("Plateau: the raw weigh-ins of the last %d days are flat; the smoothed trend may still be catching up, so do not give a goal ETA", PlateauDays))
 	}
 	if g.Weight.MovingAway {
-		lines = append(lines, "The 30-day weight trend is moving away from the goal weight: say so plainly, with the goal")
+		lines = append(lines, "The weight is moving away from the goal weight (the 30-day trend, or the weigh-ins of the last 3 weeks): say so plainly, with the goal")
 	}
 	for _, q := range g.Weight.Questioned {
 		why := "far from the trend"
