@@ -13,10 +13,11 @@ import (
 const maxAutoAdvance = 7
 
 // completionUpdate detects that the member finished the current program
-// day (a done tap or a logged workout with its content id, since they
-// reached that day: a pattern, pace or pause change in between does not
-// hide it) and returns the advance (or completion) it calls for.
-func completionUpdate(v ProgramView, done []Completion) (Update, bool) {
+// day (a done tap or a logged workout with its content id, after since:
+// when they reached that day, see completedSince; a pattern, pace or pause
+// change in between does not hide it) and returns the advance (or
+// completion) it calls for.
+func completionUpdate(v ProgramView, done []Completion, since time.Time) (Update, bool) {
 	if !v.HasProgram || v.Status != string(program.Active) || v.Day < 1 || v.Day > len(v.days) {
 		return Update{}, false
 	}
@@ -27,7 +28,7 @@ func completionUpdate(v ProgramView, done []Completion) (Update, bool) {
 		id := v.days[day-1].ContentID
 		i := -1
 		for j, c := range done {
-			if !used[j] && c.ContentID == id && c.At.After(v.daySince) {
+			if !used[j] && c.ContentID == id && c.At.After(since) {
 				i = j
 				break
 			}

@@ -210,8 +210,9 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 		}
 	}
 	us = keepLastDeclare(us)
+	since := completedSince(g.base, g.civil, c.loc)
 	if !hasKind(us, UpdateDeclare) {
-		if u, ok := completionUpdate(g.base, g.Training.Completed); ok {
+		if u, ok := completionUpdate(g.base, g.Training.Completed, since); ok {
 			us = append(us, u)
 		}
 	}
@@ -220,11 +221,43 @@ func (c *core) interpret(ctx context.Context, g *Gathered, mem *agent.Memory) er
 	if err != nil {
 		return err
 	}
+	// A day set by this run ("Skip ahead to Day 5", a resumption) may be
+	// one the member already did: sessions done since the state last
+	// changed count for it as they count for any day.
+	if moved(us) && !hasKind(us, UpdateAdvance) && !hasKind(us, UpdateComplete) {
+		if u, ok := completionUpdate(prog, g.Training.Completed, since); ok {
+			var more []Update
+			if prog, more, err = c.applyProgram(ctx, prog, []Update{u}, g.civil, g.Training.Completed); err != nil {
+				return err
+			}
+			us = append(us, more...)
+		}
+	}
 	g.Program, g.Updates = prog, us
 	if g.Updates == nil {
 		g.Updates = []Update{}
 	}
 	return nil
+}
+
+// moved reports an update that sets the program's day without a session
+// done: a set day, a resumption, a pace change.
+func moved(us []Update) bool {
+	return hasKind(us, UpdateSetDay) || hasKind(us, UpdateResume) || hasKind(us, UpdatePace)
+}
+
+// completedSince is when finished sessions start to count for the
+// program's day: after the member reached it, or, when that was today,
+// from the start of today. A session done this morning before a "skip to
+// day 5" tap is today's session done, as a person reads it.
+func completedSince(v ProgramView, today time.Time, loc *time.Location) time.Time {
+	if loc == nil || v.daySince.IsZero() {
+		return v.daySince
+	}
+	if day := health.LocalDay(v.daySince, loc); dateOf(day, loc) == today.Format(time.DateOnly) {
+		return day.Add(-time.Nanosecond)
+	}
+	return v.daySince
 }
 
 func hasKind(us []Update, kind string) bool {
