@@ -108,6 +108,14 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 			cur.UpNext.Alternates = append(cur.UpNext.Alternates, p.ref(*e, "", ReasonDifferentKind))
 		}
 	}
+	if p.g.Walking != nil {
+		// A member who only walks: the other walks are the alternates.
+		for _, e := range p.candidates(func(e content.MenuEntry) bool { return e.Kind == content.KindWalk }) {
+			if len(cur.UpNext.Alternates) < 2 {
+				cur.UpNext.Alternates = append(cur.UpNext.Alternates, p.ref(e, "", ReasonVariety))
+			}
+		}
+	}
 	cur.PlaylistSuggestion = p.playlist(main)
 	return cur, primary
 }

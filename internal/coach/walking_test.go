@@ -78,5 +78,8 @@ func TestWalkingProgression(t *testing.T) {
 		if p := d.Curated.UpNext.Primary; p == nil || g.byID[p.ContentID].Kind != content.KindWalk {
 			t.Errorf("Up Next %+v, want a walk", p)
 		}
+		if a := d.Curated.UpNext.Alternates; len(a) != 1 || g.byID[a[0].ContentID].Kind != content.KindWalk {
+			t.Errorf("alternates %+v, want the other walk", a)
+		}
 	}
 }
