@@ -359,3 +359,28 @@ func TestChatWeekPlan(t *testing.T) {
 		t.Errorf("no program: %q", reply)
 	}
 }
+
+// The coach's judgement holds in chat: a member it must not push toward a
+// lower weight (a condition said now or before, their age) gets their
+// weight without the ETA toward a lower goal, and why.
+func TestChatWeightWithoutPushWhenRuledOut(t *testing.T) {
+	f := newFixture(t, fixtureOpts{})
+	goal := 50.0
+	born := time.Date(2010, 9, 1, 0, 0, 0, 0, time.UTC)
+	f.member(health.Member{ID: "lia", Name: "Lia", GoalWeightKg: &goal, BirthDate: &born})
+	f.member(health.Member{ID: "ida", Name: "Ida", GoalWeightKg: &goal})
+	for d := 21; d >= 1; d-- {
+		f.weigh("lia", d, 54.5-float64(21-d)*0.06)
+		f.weigh("ida", d, 54.5-float64(21-d)*0.06)
+	}
+	for _, c := range []struct{ member, ask, want string }{
+		{"lia", "How is my weight going?", "At 15, what counts is being active, not a lower weight."},
+		{"ida", "I'm pregnant. How is my weight going?", "With your pregnancy I won't push for a lower weight; your midwife's or doctor's advice comes first."},
+		{"ida", "And now, how is my weight going?", "With your pregnancy I won't push"}, // kept from the last message
+	} {
+		reply, _, _ := f.ask(c.member, c.ask, 0)
+		if !strings.Contains(reply, c.want) || strings.Contains(reply, "50 kg") || strings.Contains(reply, "ETA") {
+			t.Errorf("%s %q: reply %q, want %q and no goal ETA", c.member, c.ask, reply, c.want)
+		}
+	}
+}

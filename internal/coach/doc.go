@@ -54,6 +54,10 @@
 //	                      "I'm exhausted", "I've got the flu")
 //	injury:<side-part>    an injury or limitation the member mentioned, kept
 //	                      until they say it is better; named in every briefing
+//	condition:<name>      pregnancy (280 days, asked again every 28),
+//	                      osteoporosis, heart (asked again every 90 days): a
+//	                      health condition the member stated (conditions.go)
+//	preference:walking-only  "I only walk" (90 days): walks and a progression
 //	proposal:goal         a goal the member named in passing (JSON: goal,
 //	                      said), 7 days; asked about (goal-proposal-<hash>)
 //	                      until they tap to add it or not

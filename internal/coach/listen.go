@@ -276,6 +276,18 @@ func acknowledge(us []Update) Understood {
 			hurt = append(hurt, part)
 		case x.Kind == UpdateForget && strings.HasPrefix(x.Key, keyInjury):
 			healed = append(healed, part)
+		case x.Kind == UpdateMemory && strings.HasPrefix(x.Key, keyCondition):
+			if c, ok := conditionOf(x.Key); ok {
+				say(fmt.Sprintf("Noted — I'll plan around your %s. Your %s advice comes first.", c.name, c.clinician))
+			}
+		case x.Kind == UpdateForget && strings.HasPrefix(x.Key, keyCondition):
+			if c, ok := conditionOf(x.Key); ok {
+				say(fmt.Sprintf("Noted — I've taken your %s off my list.", c.name))
+			}
+		case x.Kind == UpdateMemory && x.Key == keyWalkingOnly:
+			say("Noted — walks only, a little longer each week.")
+		case x.Kind == UpdateForget && x.Key == keyWalkingOnly:
+			say("Noted — more than walks from now on.")
 		case x.Kind == UpdateMemory && x.Key == keyUnwell:
 			say("Noted — rest up: I'll keep to light options until you feel better.")
 		case x.Kind == UpdateMemory && x.Key == keyRecovering:

@@ -95,6 +95,10 @@ func TestAcknowledgements(t *testing.T) {
 		{[]Update{proposeGoal(GoalSpec{Kind: "custom", Description: "Run a 5k", TargetDate: "2027-03-31"}, "d", "")},
 			"Shall I add “Run a 5k” as a goal, by Wed 31 Mar 2027? Tap “Add the goal” on your dashboard to keep it.", true},
 		{[]Update{{Kind: UpdatePause, Title: "Ember Core 30"}}, "Noted — Ember Core 30 is paused.", true},
+		{[]Update{mem(keyCondition+"pregnancy", "pregnancy (said d)")},
+			"Noted — I'll plan around your pregnancy. Your midwife's or doctor's advice comes first.", true},
+		{[]Update{{Kind: UpdateForget, Key: keyCondition + "heart"}}, "Noted — I've taken your heart condition off my list.", true},
+		{[]Update{mem(keyWalkingOnly, "only walks (said d)")}, "Noted — walks only, a little longer each week.", true},
 		{[]Update{mem("checkin:energy", "Normal (said d)")}, "Thanks — noted.", false},
 		{[]Update{mem("note:member", "I like mornings")}, "Thanks — noted.", false},
 		{nil, "", false},
@@ -124,6 +128,7 @@ func TestListenerAcknowledgesAnswers(t *testing.T) {
 		{"checkin-energy-20260218", "Normal", "tap", "Thanks — noted.", false},
 		{promptOnboarding, "I have a bad left knee", "text", "Noted — I'm re-planning today to go easy on your left knee.", true},
 		{promptOnboarding, "I like mornings", "text", "Thanks — noted.", false},
+		{promptOnboarding, "I have osteoporosis", "text", "Noted — I'll plan around your osteoporosis. Your doctor's advice comes first.", true},
 		{promptGoal, optStronger, "tap", "Noted — your goal: get stronger. I'll plan with it in mind.", true},
 	} {
 		u, err := l.Answer(f.ctx, "nova", dashboard.Answer{MemberID: "nova", Day: day, PromptID: c.prompt, Answer: c.answer, Kind: c.kind,

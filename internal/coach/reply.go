@@ -87,12 +87,13 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 	// What the member tells the coach (a sore knee, feeling sick, a goal)
 	// is acknowledged first, from what Heard will keep of it.
 	var heard Understood
+	var heardUpdates []Update
 	if turn.FromMember {
-		u, _, err := r.c.heardInChat(ctx, scope, turn.Message)
+		u, us, err := r.c.heardInChat(ctx, scope, turn.Message)
 		if err != nil {
 			return "", err
 		}
-		heard = u
+		heard, heardUpdates = u, us
 	}
 	topics := topicsOf(turn.Message)
 	if len(topics) == 0 && len(turn.Recalled) > 0 && agent.RefersBack(turn.Message) {
@@ -119,7 +120,7 @@ func (r *replier) Reply(ctx context.Context, scope agent.Scope, turn agent.ChatT
 			lines = append(lines, "Your dashboard shows today's new plan in a moment.")
 			continue
 		}
-		ls, err := r.topic(ctx, scope, turn, topic)
+		ls, err := r.topic(ctx, scope, turn, topic, heardUpdates)
 		if err != nil {
 			return "", err
 		}
@@ -181,7 +182,7 @@ func chatTool[T any](ctx context.Context, turn agent.ChatTurn, name string, args
 	return t, nil
 }
 
-func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatTurn, topic string) ([]string, error) {
+func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatTurn, topic string, heard []Update) ([]string, error) {
 	switch topic {
 	case "recall":
 		if len(turn.Recalled) == 0 {
@@ -207,6 +208,18 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 		}
 		if w.Readings == 0 {
 			return []string{"You haven't logged a weight yet: step on the scale and I'll start your trend."}, nil
+		}
+		// The coach's judgement holds in chat too: no progress toward a
+		// lower goal for a member it must not push (a condition, their age,
+		// a low body weight), said or known.
+		if why, ok, err := r.noWeightLossPush(ctx, scope, w, heard); err != nil {
+			return nil, err
+		} else if ok && w.Goal.Goal != nil && w.Current != nil && *w.Goal.Goal < *w.Current {
+			line := "Weight: " + w.CurrentText
+			if w.Change7dText != "" {
+				line += ", trend " + w.Change7dText + " over 7 days"
+			}
+			return []string{line + ".", why}, nil
 		}
 		out := []string{"Weight: " + w.Text + "."}
 		if w.Goal.Text != "" && !strings.Contains(w.Text, w.Goal.Text) {
@@ -318,4 +331,26 @@ func (r *replier) Heard(ctx context.Context, scope agent.Scope, message string) 
 		r.c.replan(scope.MemberID, scope.RunID)
 	}
 	return nil
+}
+
+// noWeightLossPush says whether (and why, as a sentence) the member must
+// not be pushed toward a lower weight: a condition memory or this message
+// holds, their age, a BMI under UnderweightBMI.
+func (r *replier) noWeightLossPush(ctx context.Context, scope agent.Scope, w WeightView, heard []Update) (string, bool, error) {
+	m, err := r.c.member(ctx, scope)
+	if err != nil {
+		return "", false, err
+	}
+	age := m.AgeOn(civilDate(r.c.clock(scope), r.c.loc))
+	s := Safety{}
+	s.conditionLimits(conditionsHeld(memberSaid(scope.Memory, heard)), MemberInfo{Age: age, LifeStage: lifeStage(age)})
+	switch {
+	case s.ConditionPush:
+		return fmt.Sprintf("With your %s I won't push for a lower weight; your %s advice comes first.", joinAnd(s.Conditions), s.Clinician), true, nil
+	case s.LifeStage == lifeStageMinor:
+		return fmt.Sprintf("At %d, what counts is being active, not a lower weight.", s.Age), true, nil
+	case w.BMI != nil && *w.BMI < UnderweightBMI:
+		return fmt.Sprintf("Your BMI is %s, under %s, so I won't push for a lower weight: eat enough to fuel your days.", num(*w.BMI), num(UnderweightBMI)), true, nil
+	}
+	return "", false, nil
 }
