@@ -187,18 +187,17 @@ func conditionFollowUps(held map[string]string, today time.Time) []ConditionFoll
 // the condition and the day it was said, so each follow-up is a new
 // question.
 func (g *Gathered) conditionPrompt(f ConditionFollowUp) (id, question string) {
-	return promptConditionPrefix + strings.TrimPrefix(f.Key, keyCondition) + "-" + strings.ReplaceAll(f.Since, "-", ""),
+	return followUpID(promptConditionPrefix, keyCondition, f.Key, f.Since),
 		fmt.Sprintf("You told me about your %s on %s. Is it still something I should plan around?", f.Name, g.dateText(f.Since))
 }
 
 // conditionPromptKey returns the memory key of a condition follow-up
 // prompt id ("condition-pregnancy-20260110" → "condition:pregnancy").
 func conditionPromptKey(id string) (string, bool) {
-	rest, ok := strings.CutPrefix(id, promptConditionPrefix)
-	if !ok || len(rest) < 10 || rest[len(rest)-9] != '-' {
+	key, ok := followUpKey(id, promptConditionPrefix, keyCondition)
+	if !ok {
 		return "", false
 	}
-	key := keyCondition + rest[:len(rest)-9]
 	_, known := conditionOf(key)
 	return key, known
 }

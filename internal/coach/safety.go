@@ -422,18 +422,31 @@ func injuryFollowUps(injuries map[string]string, today time.Time) []InjuryFollow
 // injuryPrompt asks how an injury is now; its id carries the injury and
 // the day it was said, so each follow-up is a new question.
 func (g *Gathered) injuryPrompt(f InjuryFollowUp) (id, question string) {
-	return promptInjuryPrefix + strings.TrimPrefix(f.Key, keyInjury) + "-" + strings.ReplaceAll(f.Since, "-", ""),
+	return followUpID(promptInjuryPrefix, keyInjury, f.Key, f.Since),
 		fmt.Sprintf("You told me about your %s on %s. How is it now?", f.Said, g.dateText(f.Since))
 }
 
 // injuryPromptKey returns the injury memory key of an injury follow-up
 // prompt id ("injury-left-knee-20260210" → "injury:left-knee").
 func injuryPromptKey(id string) (string, bool) {
-	rest, ok := strings.CutPrefix(id, promptInjuryPrefix)
+	return followUpKey(id, promptInjuryPrefix, keyInjury)
+}
+
+// followUpID is the id of a follow-up prompt about the memory key said on
+// since: the prompt prefix, the key without its prefix, and the day
+// ("injury-left-knee-20260210").
+func followUpID(promptPrefix, keyPrefix, key, since string) string {
+	return promptPrefix + strings.TrimPrefix(key, keyPrefix) + "-" + strings.ReplaceAll(since, "-", "")
+}
+
+// followUpKey is followUpID read back: the memory key the prompt id asks
+// about.
+func followUpKey(id, promptPrefix, keyPrefix string) (string, bool) {
+	rest, ok := strings.CutPrefix(id, promptPrefix)
 	if !ok || len(rest) < 10 || rest[len(rest)-9] != '-' {
 		return "", false
 	}
-	return keyInjury + rest[:len(rest)-9], true
+	return keyPrefix + rest[:len(rest)-9], true
 }
 
 // injuryAnswer interprets the answer to an injury follow-up.

@@ -407,13 +407,7 @@ func firstMatch(re *regexp.Regexp, low string, ofGroup int) ([]string, bool) {
 		if ofGroup > 0 && ix[2*ofGroup] >= 0 {
 			continue
 		}
-		m := make([]string, len(ix)/2)
-		for g := range m {
-			if ix[2*g] >= 0 {
-				m[g] = low[ix[2*g]:ix[2*g+1]]
-			}
-		}
-		return m, true
+		return submatches(low, ix), true
 	}
 	return nil, false
 }
