@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/agent/llm"
 	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/testkit"
 )
 
 // Admin → Model follows a connection check live: the page's stream shows
@@ -38,7 +39,7 @@ func TestAdminModelLiveCheck(t *testing.T) {
 		!strings.Contains(page, `/admin/live/model`) {
 		t.Fatalf("page: %d %.400s", code, page)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience)
 	defer cancel()
 	s := env.openLive(ctx, "/admin/live/model")
 	s.waitEvent(t, 5*time.Second, `id="model-status"`, "Test connection")

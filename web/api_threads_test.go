@@ -52,7 +52,7 @@ func TestThreadMessageStreamsTheAnswer(t *testing.T) {
 			ChunkDelay: 150 * time.Millisecond},
 	)
 	_, hs := modelApp(t, srv)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience)
 	defer cancel()
 	resp := apiDo(t, ctx, hs, "POST", "/api/agents/health-coach/threads", `{"member":"maya"}`, nil)
 	var th agent.Thread

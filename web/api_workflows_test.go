@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/testkit"
 )
 
 // sseEvent is one event of a text/event-stream.
@@ -62,7 +62,7 @@ func TestWorkflowEventsFollowARun(t *testing.T) {
 	}
 	var run struct{ ID int64 }
 	_ = json.Unmarshal(rec.Body.Bytes(), &run)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/api/workflow-runs/"+itoa(run.ID)+"/events", nil)
 	resp, err := http.DefaultClient.Do(req)

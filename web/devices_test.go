@@ -27,6 +27,7 @@ import (
 	"hearth/internal/app"
 	"hearth/internal/devices"
 	"hearth/internal/qr"
+	"hearth/internal/testkit"
 )
 
 // devClock is the device service's clock, moved by the tests.
@@ -113,7 +114,7 @@ func (b *devBrowser) do(method, path string, form url.Values, hdr ...string) *ht
 		}
 		body = strings.NewReader(form.Encode())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience)
 	defer cancel()
 	if strings.Contains(path, "/live/") {
 		ctx, cancel = context.WithTimeout(ctx, 300*time.Millisecond)

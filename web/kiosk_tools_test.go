@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
 	"hearth/internal/coach"
+	"hearth/internal/testkit"
 )
 
 // kioskForm posts a kiosk form in-process as a plain browser form (no
@@ -34,7 +34,7 @@ func kioskForm(a *app.App, path string, form url.Values, remote string) *httptes
 // or failed).
 func waitIdle(t testing.TB, a *app.App, member string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Patience)
 	defer cancel()
 	for _, cs := range a.Agents.ActiveChats(member) {
 		for _, changed, done := cs.Next(0); !done; _, changed, done = cs.Next(0) {

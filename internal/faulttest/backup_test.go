@@ -197,7 +197,9 @@ func TestRestoreOntoNewMachine(t *testing.T) {
 	dataDir := t.TempDir()
 	target := filepath.Join(t.TempDir(), "usb")
 	p := startHearth(t, dataDir)
-	if code, body := p.post("/api/v1/members/maya/weight", `{"weight_kg": 66.6}`); code != 201 {
+	// confirm: the backup is under test, not the plausibility rule (66.6 kg is
+	// a sudden change from the demo's last weigh-in).
+	if code, body := p.post("/api/v1/members/maya/weight", `{"weight_kg": 66.6, "confirm": true}`); code != 201 {
 		t.Fatalf("write: %d %s", code, body)
 	}
 	list := backedUp(t, dataDir, target)

@@ -42,6 +42,12 @@ func NeedTool(t testing.TB, name, pkg string) string {
 	return path
 }
 
+// Patience bounds a wait for something that should happen soon: a test
+// that passes never waits it out, so it is generous. Under -race with two
+// CPU-burning loops (make stress-test) a run queued behind the app's own
+// startup runs took over 20 s to reach its next step.
+const Patience = 60 * time.Second
+
 // WaitFor checks cond until it holds, and fails t when d has passed first,
 // naming what it waited for. It is for a condition the test cannot be told
 // about (a row another process writes, a server's state); where an event
