@@ -20,6 +20,8 @@ import (
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 
+	"hearth/internal/agent"
+	"hearth/internal/coach"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/household"
@@ -180,6 +182,46 @@ func TestBoardGoalETAAgreesAfterAWeighIn(t *testing.T) {
 	}
 	if !sameDay(t, widget, said) {
 		t.Errorf("the widget says on pace for %q, the briefing %q", widget, said)
+	}
+}
+
+// Observed: after "I'm pregnant" the briefing held back any push toward
+// the lower goal while the weight widget beside it still said "on pace for
+// Mon 18 Jan". One screen, one stance: the real coach's run holds the pace
+// back (dashboard.Document.GoalPaceHeld) and the widget follows; without
+// the condition both show it.
+func TestBoardHoldsGoalPaceWithTheCoach(t *testing.T) {
+	k := newKiosk(t)
+	ctx := context.Background()
+	now := time.Now()
+	goal := 62.0
+	for _, id := range []string{"cy", "di"} {
+		k.newMember(health.Member{ID: id, Name: id, Sex: "female", GoalWeightKg: &goal})
+		for d := 28; d >= 1; d-- {
+			k.weighAt(id, now.AddDate(0, 0, -d), 70-0.1*float64(28-d))
+		}
+	}
+	said := "pregnancy (said " + now.Format(time.DateOnly) + ")"
+	if _, err := k.app.Agents.Memory().Set(ctx, coach.AgentID, "cy", "condition:pregnancy", said, 0, agent.AdminActor("test")); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"cy", "di"} {
+		r, err := k.app.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+			Member: id, Trigger: agent.TriggerManual})
+		if err != nil || r.Status != agent.StatusSucceeded {
+			t.Fatalf("%s's run: %v %+v", id, err, r)
+		}
+	}
+	_, held := k.get("/m/cy")
+	if w := widgetHTML(t, held, "w-weight"); strings.Contains(w, "on pace for") {
+		t.Errorf("the widget shows a pace toward 62 kg during a pregnancy:\n%s", w)
+	}
+	if b := briefingOf(held); !strings.Contains(b, "pregnancy") {
+		t.Errorf("briefing %q does not name the pregnancy", b)
+	}
+	_, plain := k.get("/m/di")
+	if w := widgetHTML(t, plain, "w-weight"); !strings.Contains(w, "on pace for") {
+		t.Errorf("without a condition the widget shows no pace:\n%s", w)
 	}
 }
 

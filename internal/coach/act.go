@@ -32,6 +32,7 @@ func (a *DailyDashboard) Act(ctx context.Context, tx *store.Tx, act *agent.ActEn
 	now := a.c.clock(act.Scope)
 	member := act.Scope.MemberID
 	doc.GeneratedAt = now.UTC().Truncate(time.Second)
+	doc.GoalPaceHeld = g.Safety.NoWeightLossPush && g.goalBelow()
 	if err := a.c.catalogTitles(ctx, &doc); err != nil {
 		return err
 	}

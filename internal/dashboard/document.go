@@ -25,6 +25,12 @@ type Document struct {
 	GeneratedAt time.Time `json:"generated_at"`
 	Curated     Curated   `json:"curated"`
 	Coach       Coach     `json:"coach"`
+	// GoalPaceHeld says the coach holds back any pace toward a lower goal
+	// weight (a health condition, a minor, low body weight or intake), so
+	// the screen's weight widget does too: one screen, one stance. The
+	// coach's act step sets it; it is not in schema.json, so a model
+	// cannot.
+	GoalPaceHeld bool `json:"goal_pace_held,omitempty"`
 }
 
 // Curated is the "invisible elf" content: no agent voice.

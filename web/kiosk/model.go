@@ -50,6 +50,9 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 	if err != nil {
 		return d, err
 	}
+	if dv.today.Doc != nil && dv.today.Doc.Document.GoalPaceHeld {
+		d.State.Weight.ETA = "" // the coach holds back the pace toward a lower goal: so does the widget
+	}
 	var discover []content.Item
 	if dv.today.Doc == nil && s.deps.Catalog != nil {
 		if discover, err = s.deps.Catalog.List(ctx, content.Filter{MaxDuration: 20, Limit: discoverItems}); err != nil {
