@@ -28,9 +28,9 @@ type Document struct {
 	// GoalPaceHeld says the coach holds back any pace toward a lower goal
 	// weight (a health condition, a minor, low body weight or intake), so
 	// the screen's weight widget does too: one screen, one stance. The
-	// coach's act step sets it; it is not in schema.json, so a model
-	// cannot.
-	GoalPaceHeld bool `json:"goal_pace_held,omitempty"`
+	// coach's act step sets it; it is stored in its own column, never in
+	// the JSON a model writes and schema.json describes.
+	GoalPaceHeld bool `json:"-"`
 }
 
 // Curated is the "invisible elf" content: no agent voice.

@@ -56,10 +56,11 @@ func (s *Store) PutTx(ctx context.Context, tx *store.Tx, now time.Time, member, 
 	if err != nil {
 		return fmt.Errorf("dashboard: encode: %w", err)
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO dashboards (member_id, day, run_id, document, sources, created_at)
-		VALUES (?,?,?,?,?,?) ON CONFLICT (member_id, day) DO UPDATE SET run_id=excluded.run_id,
-		document=excluded.document, sources=excluded.sources, created_at=excluded.created_at, quotes='[]'`,
-		member, day, runID, string(raw), sources, store.FormatTime(now))
+	_, err = tx.ExecContext(ctx, `INSERT INTO dashboards (member_id, day, run_id, document, sources, created_at, goal_pace_held)
+		VALUES (?,?,?,?,?,?,?) ON CONFLICT (member_id, day) DO UPDATE SET run_id=excluded.run_id,
+		document=excluded.document, sources=excluded.sources, created_at=excluded.created_at, quotes='[]',
+		goal_pace_held=excluded.goal_pace_held`,
+		member, day, runID, string(raw), sources, store.FormatTime(now), doc.GoalPaceHeld)
 	if err != nil {
 		return fmt.Errorf("dashboard: put: %w", err)
 	}
@@ -85,7 +86,7 @@ func (s *Store) latest(ctx context.Context, q store.Queryer, member, day string)
 }
 
 func (s *Store) one(ctx context.Context, q store.Queryer, where string, args ...any) (Stored, error) {
-	st, err := store.One(ctx, q, scanStored, `SELECT member_id, day, run_id, document, sources, created_at, quotes FROM dashboards `+where, args...)
+	st, err := store.One(ctx, q, scanStored, `SELECT member_id, day, run_id, document, sources, created_at, quotes, goal_pace_held FROM dashboards `+where, args...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, apperr.NotFoundf("no dashboard for this day")
 	}
@@ -96,7 +97,8 @@ func scanStored(row store.Scanner) (Stored, error) {
 	var st Stored
 	var raw, created, quotes string
 	var run sql.NullInt64
-	if err := row.Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created, &quotes); err != nil {
+	var held bool
+	if err := row.Scan(&st.MemberID, &st.Day, &run, &raw, &st.Sources, &created, &quotes, &held); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return st, err
 		}
@@ -106,6 +108,7 @@ func scanStored(row store.Scanner) (Stored, error) {
 	if err := json.Unmarshal([]byte(raw), &st.Document); err != nil {
 		return st, fmt.Errorf("dashboard: decode: %w", err)
 	}
+	st.Document.GoalPaceHeld = held
 	if err := json.Unmarshal([]byte(quotes), &st.Quotes); err != nil {
 		return st, fmt.Errorf("dashboard: decode quotes: %w", err)
 	}
