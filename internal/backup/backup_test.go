@@ -24,6 +24,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
+	"hearth/internal/testkit"
 )
 
 // household is a live data directory: a database with a member, a voice
@@ -108,7 +109,12 @@ func TestBackupDuringWritesRestoresEveryCommittedRow(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Writers are committing before the backup starts: wait on acks, not time.
+	testkit.WaitFor(t, testkit.Patience, "acknowledged writes before the backup", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked) >= 20
+	})
 	mu.Lock()
 	before := make([]int64, 0, len(acked))
 	for id := range acked {

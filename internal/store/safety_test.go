@@ -14,6 +14,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
+	"hearth/internal/testkit"
 )
 
 // Every connection, the writer and each reader of the pool, commits with
@@ -137,7 +138,9 @@ func TestSnapshotDuringWrites(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	// The writers are running before the snapshot starts, and go on after
+	// it ends: wait on commits, not on time.
+	testkit.WaitFor(t, testkit.Patience, "writes before the snapshot", func() bool { return committed.Load() >= 20 })
 	var before int64
 	if err := db.Read.QueryRow(`SELECT count(*) FROM weight_readings`).Scan(&before); err != nil {
 		t.Fatal(err)
@@ -150,7 +153,8 @@ func TestSnapshotDuringWrites(t *testing.T) {
 			t.Errorf("progress %d/%d", done, total)
 		}
 	})
-	time.Sleep(50 * time.Millisecond)
+	after := committed.Load()
+	testkit.WaitFor(t, testkit.Patience, "writes after the snapshot", func() bool { return committed.Load() >= after+20 })
 	stop.Store(true)
 	wg.Wait()
 	if err != nil {
