@@ -169,15 +169,9 @@ func conditionFollowUps(held map[string]string, today time.Time) []ConditionFoll
 	var out []ConditionFollowUp
 	for key, v := range held {
 		c, _ := conditionOf(key)
-		m := reSaidOn.FindStringSubmatch(v)
-		if m == nil {
-			continue
+		if since, ok := saidDaysAgo(v, today, c.followUpDays); ok {
+			out = append(out, ConditionFollowUp{Key: key, Name: c.name, Since: since})
 		}
-		since, err := time.Parse(time.DateOnly, m[1])
-		if err != nil || today.Sub(since) < time.Duration(c.followUpDays)*24*time.Hour {
-			continue
-		}
-		out = append(out, ConditionFollowUp{Key: key, Name: c.name, Since: m[1]})
 	}
 	slices.SortFunc(out, func(a, b ConditionFollowUp) int { return strings.Compare(a.Key, b.Key) })
 	return out

@@ -404,19 +404,27 @@ type InjuryFollowUp struct {
 func injuryFollowUps(injuries map[string]string, today time.Time) []InjuryFollowUp {
 	var out []InjuryFollowUp
 	for key, v := range injuries {
-		m := reSaidOn.FindStringSubmatch(v)
-		if m == nil {
-			continue
+		if since, ok := saidDaysAgo(v, today, InjuryFollowUpDays); ok {
+			said, _, _ := strings.Cut(v, " (said")
+			out = append(out, InjuryFollowUp{Key: key, Said: asNoun(strings.TrimSpace(said)), Since: since})
 		}
-		since, err := time.Parse(time.DateOnly, m[1])
-		if err != nil || today.Sub(since) < InjuryFollowUpDays*24*time.Hour {
-			continue
-		}
-		said, _, _ := strings.Cut(v, " (said")
-		out = append(out, InjuryFollowUp{Key: key, Said: asNoun(strings.TrimSpace(said)), Since: m[1]})
 	}
 	slices.SortFunc(out, func(a, b InjuryFollowUp) int { return strings.Compare(a.Key, b.Key) })
 	return out
+}
+
+// saidDaysAgo returns the day a note was said ("… (said 2026-02-10)") when
+// that is days or more before today.
+func saidDaysAgo(note string, today time.Time, days int) (since string, ok bool) {
+	m := reSaidOn.FindStringSubmatch(note)
+	if m == nil {
+		return "", false
+	}
+	t, err := time.Parse(time.DateOnly, m[1])
+	if err != nil || today.Sub(t) < time.Duration(days)*24*time.Hour {
+		return "", false
+	}
+	return m[1], true
 }
 
 // injuryPrompt asks how an injury is now; its id carries the injury and
