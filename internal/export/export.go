@@ -39,8 +39,8 @@ var kinds = []kind{
 		`SELECT measured_at, weight_kg, body_fat_pct, lean_mass_kg, source FROM weight_readings WHERE member_id = ? ORDER BY measured_at, id`},
 	{"meals.csv", []string{"eaten_at", "name", "energy_kcal", "protein_g", "carbs_g", "fat_g", "source"},
 		`SELECT eaten_at, name, calories, protein_g, carbs_g, fat_g, source FROM meals WHERE member_id = ? ORDER BY eaten_at, id`},
-	{"workouts.csv", []string{"started_at", "type", "title", "duration_min", "avg_hr_bpm", "max_hr_bpm", "energy_kcal", "content_id", "source"},
-		`SELECT started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, content_id, source FROM workouts WHERE member_id = ? ORDER BY started_at, id`},
+	{"workouts.csv", []string{"started_at", "type", "title", "duration_min", "avg_hr_bpm", "max_hr_bpm", "energy_kcal", "distance_km", "content_id", "source"},
+		`SELECT started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id, source FROM workouts WHERE member_id = ? ORDER BY started_at, id`},
 	{"body_scans.csv", []string{"scanned_at", "body_fat_pct", "lean_mass_kg", "fat_mass_kg", "bone_mass_kg", "visceral_fat", "source"},
 		`SELECT scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat, source FROM body_scans WHERE member_id = ? ORDER BY scanned_at, id`},
 	{"goals.csv", []string{"created_at", "kind", "description", "target", "unit", "target_date", "status"},
@@ -70,7 +70,7 @@ var kinds = []kind{
 // Units names the unit of each numeric column (also stated in the headers).
 var Units = map[string]string{"weight_kg": "kg", "body_fat_pct": "%", "lean_mass_kg": "kg", "energy_kcal": "kcal",
 	"protein_g": "g", "carbs_g": "g", "fat_g": "g", "duration_min": "min", "avg_hr_bpm": "bpm", "max_hr_bpm": "bpm",
-	"fat_mass_kg": "kg", "bone_mass_kg": "kg", "size_bytes": "bytes"}
+	"fat_mass_kg": "kg", "bone_mass_kg": "kg", "distance_km": "km", "size_bytes": "bytes"}
 
 // FileName is the download name of a member's export.
 func FileName(member string, now time.Time) string {

@@ -9,3 +9,13 @@ func Files() []string {
 	}
 	return out
 }
+
+// QueryOf is the query that fills an export file ("" for none).
+func QueryOf(file string) string {
+	for _, k := range kinds {
+		if k.file == file {
+			return k.query
+		}
+	}
+	return ""
+}
