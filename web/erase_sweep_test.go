@@ -388,10 +388,12 @@ func TestErasedMemberLeavesNoRecordedReply(t *testing.T) {
 		}
 	}
 
-	// Theo's own request, recorded before the erase, must survive it.
+	// Theo's own request, recorded before the erase, must survive it. The
+	// figure is near the demo's Theo (about 77.8 kg today, internal/demo):
+	// one 2.5 kg from his last weigh-in is questioned, not stored.
 	theoKey := "erase-sweep-theo-0000000001"
 	if rec := s.do(swReq{method: http.MethodPost, path: "/api/v1/members/theo/weight", ctype: "application/json",
-		body: []byte(`{"weight_kg": 80.2}`), key: theoKey}); rec.Code != http.StatusCreated {
+		body: []byte(`{"weight_kg": 77.9}`), key: theoKey}); rec.Code != http.StatusCreated {
 		t.Fatalf("Theo's weigh-in: %d %s", rec.Code, rec.Body)
 	}
 
