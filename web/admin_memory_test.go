@@ -134,7 +134,7 @@ func TestMemoryPageUpdatesAfterARun(t *testing.T) {
 	defer cancel()
 	s := env.openLive(ctx, "/admin/live/memory/tester/ada")
 	s.waitEvent(t, 2*time.Second, `id="memory"`, "Nothing remembered")
-	if _, err := env.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "note", Member: "ada"}); err != nil {
+	if _, err := env.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "note", Member: "ada"}); err != nil {
 		t.Fatal(err)
 	}
 	s.waitEvent(t, 3*time.Second, `id="memory"`, "last_note", "Keep going, ada!", "run:1")

@@ -67,11 +67,11 @@ func TestRunHistoryAndDetailPages(t *testing.T) {
 	env := newAdminEnv(t)
 	ctx := context.Background()
 	for _, m := range []string{"ada", "bo"} {
-		if _, err := env.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "note", Member: m}); err != nil {
+		if _, err := env.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "note", Member: m}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := env.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hello"}); err != nil {
+	if _, err := env.orch.Run(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "hello"}); err != nil {
 		t.Fatal(err)
 	}
 	code, body := env.page("/admin/runs")
@@ -116,10 +116,10 @@ func TestRunHistoryStreamFollowsItsFilter(t *testing.T) {
 	defer cancel()
 	s := env.openLive(ctx, "/admin/live/runs?agent=&assignment=&member=bo&status=&limit=50")
 	s.waitEvent(t, 2*time.Second, `id="runs-table"`, "No runs match")
-	if _, err := env.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "note", Member: "ada"}); err != nil {
+	if _, err := env.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "note", Member: "ada"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "note", Member: "bo"}); err != nil {
+	if _, err := env.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "note", Member: "bo"}); err != nil {
 		t.Fatal(err)
 	}
 	ev := s.waitEvent(t, 3*time.Second, `id="row-2"`, `data-status="succeeded"`)

@@ -206,7 +206,7 @@ func TestBoardHoldsGoalPaceWithTheCoach(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"cy", "di"} {
-		r, err := k.app.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		r, err := k.app.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: id, Trigger: agent.TriggerManual})
 		if err != nil || r.Status != agent.StatusSucceeded {
 			t.Fatalf("%s's run: %v %+v", id, err, r)

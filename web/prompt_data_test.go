@@ -111,7 +111,7 @@ func TestQuotedMealNameIsNeverAToolCall(t *testing.T) {
 	}
 
 	whole.Store(true)
-	daily, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+	daily, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 		Member: "maya", Trigger: agent.TriggerManual})
 	if err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func sweepOver(tb testing.TB, opts ...appOption) *swServer {
 // everyone.
 func (s *swServer) documents() {
 	s.tb.Helper()
-	runs, err := s.app.Agents.RunAssignmentForAll(context.Background(), coach.AgentID, coach.DailyDashboardID, agent.TriggerManual)
+	runs, err := s.app.Agents.RunEach(context.Background(), agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Trigger: agent.TriggerManual})
 	if err != nil {
 		s.tb.Fatal(err)
 	}

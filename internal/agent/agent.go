@@ -54,7 +54,7 @@ type Agent struct {
 	// Heard, when set, lets the agent note in its working memory what the
 	// member said in a chat (scope.Memory is the agent's memory of the
 	// member); it runs in every turn the member typed themselves
-	// (FreeformRequest.FromMember), never for a scheduled action, a to-do
+	// (Request.FromMember), never for a scheduled action, a to-do
 	// or the admin's words, and the memory is saved with the answer.
 	Heard func(ctx context.Context, scope Scope, message string) error
 	// RequestNote is added to the system prompt of a turn no person typed
@@ -64,10 +64,13 @@ type Agent struct {
 	RequestNote string
 	// Chat configures the agent's chat threads.
 	Chat Conversation
-	// Instructions, when set, is a chat turn's system prompt for the
-	// member (in place of SystemPrompt): an agent made in admin expands
-	// its prompt's placeholders and adds its context sections per member.
-	Instructions func(ctx context.Context, member string) (string, error)
+	// Converse, when set, answers a chat turn in place of the chat loop's
+	// own reasoning, on the turn's run: an agent made in admin runs its
+	// whole definition there (rules, sub-agents, hooks, output schema), as
+	// it does through the API and a schedule. The thread, the history, the
+	// streamed answer and the commit stay the loop's; tool calls reported
+	// through turn.Record show as chips and are stored in the thread.
+	Converse func(ctx context.Context, x *Exec, turn ChatTurn) (string, error)
 	// ToolLabels say what each tool does in the member's words, for the
 	// chips a chat shows while the agent calls it ("checked your weight
 	// trend"); a tool without one shows its name.
@@ -89,6 +92,8 @@ type AgentInfo struct {
 	Assignments []AssignmentInfo `json:"assignments"`
 	Tools       []string         `json:"tools"`
 	Model       string           `json:"model,omitempty"`
+	// AdminMade: the agent exists only as a definition made in admin.
+	AdminMade bool `json:"admin_made,omitempty"`
 }
 
 // HasAssignment is nil when the agent has the assignment, NotFound

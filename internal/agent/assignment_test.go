@@ -175,16 +175,16 @@ func TestRunRequestErrors(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	ctx := context.Background()
 	for _, tc := range []struct {
-		req  agent.AssignmentRequest
+		req  agent.Request
 		code apperr.Code
 	}{
-		{agent.AssignmentRequest{Agent: "nope", Assignment: "daily", Member: "ada"}, apperr.NotFound},
-		{agent.AssignmentRequest{Agent: "tester", Assignment: "nope", Member: "ada"}, apperr.NotFound},
-		{agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "zed"}, apperr.NotFound},
-		{agent.AssignmentRequest{Agent: "tester", Assignment: "daily"}, apperr.Invalid},
-		{agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada", Trigger: "cron"}, apperr.Invalid},
+		{agent.Request{Agent: "nope", Assignment: "daily", Member: "ada"}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Assignment: "nope", Member: "ada"}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Assignment: "daily", Member: "zed"}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Assignment: "daily"}, apperr.Invalid},
+		{agent.Request{Agent: "tester", Assignment: "daily", Member: "ada", Trigger: "cron"}, apperr.Invalid},
 	} {
-		if _, err := f.orch.RunAssignment(ctx, tc.req); !apperr.Is(err, tc.code) {
+		if _, err := f.orch.Run(ctx, tc.req); !apperr.Is(err, tc.code) {
 			t.Errorf("%+v: err = %v, want %s", tc.req, err, tc.code)
 		}
 	}

@@ -48,7 +48,7 @@ const MaxThreadTitleLen = 80
 // CreateThread starts an empty thread of agentID with member; title ""
 // is filled from the first message.
 func (o *Orchestrator) CreateThread(ctx context.Context, agentID, member, title string) (Thread, error) {
-	if _, err := o.chatAgent(ctx, agentID); err != nil {
+	if _, _, err := o.resolve(ctx, agentID); err != nil {
 		return Thread{}, err
 	}
 	if member == "" {

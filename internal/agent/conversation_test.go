@@ -45,7 +45,7 @@ func TestChatStreamsDeltasToolsAndTheStoredAnswer(t *testing.T) {
 		llmtest.Reply{Content: "You are ada, and you are doing well.", Chunks: []string{"You are ", "ada, ", "and you are ", "doing well."},
 			ChunkDelay: 30 * time.Millisecond},
 	)
-	r, err := f.orch.StartFreeform(context.Background(), agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "Who am I?"})
+	r, err := f.orch.Start(context.Background(), agent.Request{Agent: "tester", Member: "ada", Message: "Who am I?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestChatFallbackAfterAPartialStreamResets(t *testing.T) {
 	f := newFixture(t, fixtureOpts{model: true, clientMod: func(c *llm.OpenAIConfig) { c.RequestTimeout = 400 * time.Millisecond }})
 	f.srv.Push(llmtest.Reply{Content: "Half an answer that never ends", Chunks: []string{"Half ", "an answer ", "that never ends"},
 		ChunkDelay: 250 * time.Millisecond})
-	r, err := f.orch.StartFreeform(context.Background(), agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hi"})
+	r, err := f.orch.Start(context.Background(), agent.Request{Agent: "tester", Member: "ada", Message: "hi"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestChatThreadsAreToldFromRequestThreads(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	ctx := context.Background()
 	request := chat(t, f, "ada", "Remind Ada to drink water", 0)
-	typed, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "How am I doing?", Chat: true})
+	typed, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "How am I doing?", Chat: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,21 +246,21 @@ func TestChatThreadsAreToldFromRequestThreads(t *testing.T) {
 func TestSurfacesAreKeptApart(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	ctx := context.Background()
-	admin, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "as the admin", Chat: true})
+	admin, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "as the admin", Chat: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.orch.StartFreeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hi", Chat: true,
-		ThreadID: *admin.ThreadID, Surface: agent.SurfaceKiosk}); !apperr.Is(err, apperr.NotFound) {
+	if _, err := f.orch.Start(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "hi", Chat: true,
+		Thread: *admin.ThreadID, Surface: agent.SurfaceKiosk}); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("a kiosk message on an admin thread: %v, want NotFound", err)
 	}
-	kiosk, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "on the screen", Chat: true,
+	kiosk, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "on the screen", Chat: true,
 		Surface: agent.SurfaceKiosk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.orch.Freeform(ctx, agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "the admin reads on", Chat: true,
-		ThreadID: *kiosk.ThreadID}); err != nil {
+	if _, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Member: "ada", Message: "the admin reads on", Chat: true,
+		Thread: *kiosk.ThreadID}); err != nil {
 		t.Fatalf("the admin continues a kiosk thread: %v", err)
 	}
 	ts, err := f.orch.Threads().Chats(ctx, "tester", "ada", agent.SurfaceKiosk, 10)

@@ -3,90 +3,18 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"sync"
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
 )
 
-// AssignmentRequest asks for one assignment run for one member.
-type AssignmentRequest struct {
-	Agent      string
-	Assignment string
-	Member     string
-	// Trigger defaults to TriggerAPI.
-	Trigger Trigger
-	// Origin names what started the run beyond its trigger (see Run.Origin).
-	Origin string
-	// BuiltIn runs the heuristic planner even when a model is configured
-	// (a run the caller could not charge to a model-call budget); a run
-	// it joins keeps its own way.
-	BuiltIn bool
-}
-
 // ErrClosed refuses a run once the orchestrator is closing.
 var ErrClosed = apperr.New(apperr.Conflict, "the agent orchestrator is shutting down")
 
-// StartAssignment queues a run and returns it at once (status queued). If a
-// run of the same (agent, assignment, member) is already queued or running,
-// that run is returned instead of starting another. Unknown agent,
-// assignment or member is NotFound.
-func (o *Orchestrator) StartAssignment(ctx context.Context, req AssignmentRequest) (Run, error) {
-	run, _, err := o.startAssignment(ctx, req)
-	return run, err
-}
-
-// RunAssignment starts (or joins) the run and waits for it to finish. If
-// ctx ends first the error is ctx's and the run carries on.
-func (o *Orchestrator) RunAssignment(ctx context.Context, req AssignmentRequest) (Run, error) {
-	run, _, err := o.startAssignment(ctx, req)
-	if err != nil {
-		return Run{}, err
-	}
-	return o.Wait(ctx, run.ID)
-}
-
-// StartAssignmentForAll queues the assignment for every member (joining
-// runs already active) and returns the runs in member order.
-func (o *Orchestrator) StartAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger Trigger) ([]Run, error) {
-	if _, _, err := o.assignment(agentID, assignmentID); err != nil {
-		return nil, err
-	}
-	ids, err := o.sortedMembers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	runs := make([]Run, 0, len(ids))
-	for _, id := range ids {
-		r, err := o.StartAssignment(ctx, AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: id, Trigger: trigger})
-		if err != nil {
-			return runs, fmt.Errorf("agent: start %s/%s for %s: %w", agentID, assignmentID, id, err)
-		}
-		runs = append(runs, r)
-	}
-	return runs, nil
-}
-
-// RunAssignmentForAll runs the assignment for every member and waits for
-// all of them. At most Options.MaxConcurrentRuns execute at once.
-func (o *Orchestrator) RunAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger Trigger) ([]Run, error) {
-	started, err := o.StartAssignmentForAll(ctx, agentID, assignmentID, trigger)
-	if err != nil {
-		return started, err
-	}
-	out := make([]Run, len(started))
-	errs := make([]error, len(started))
-	var wg sync.WaitGroup
-	for i, r := range started {
-		wg.Go(func() { out[i], errs[i] = o.Wait(ctx, r.ID) })
-	}
-	wg.Wait()
-	return out, errors.Join(errs...)
-}
-
-func (o *Orchestrator) startAssignment(ctx context.Context, req AssignmentRequest) (Run, *inflight, error) {
+// startAssignment queues an assignment run and returns it at once (status
+// queued). If a run of the same (agent, assignment, member) is already
+// queued or running, that run is returned instead of starting another.
+func (o *Orchestrator) startAssignment(ctx context.Context, req Request) (Run, *inflight, error) {
 	reg, ca, err := o.assignment(req.Agent, req.Assignment)
 	if err != nil {
 		return Run{}, nil, err

@@ -73,7 +73,7 @@ func Example() {
 		Assignments: []agent.Assignment{greeting{}}}); err != nil {
 		panic(err)
 	}
-	run, err := orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "greeter", Assignment: "greeting", Member: "ada"})
+	run, err := orch.Run(ctx, agent.Request{Agent: "greeter", Assignment: "greeting", Member: "ada"})
 	if err != nil {
 		panic(err)
 	}

@@ -38,7 +38,7 @@ type Exec struct {
 	// driver may commit itself: a workflow step's write and checkpoint).
 	committed bool
 	// builtIn: the run uses the heuristic planner whatever model is set
-	// (AssignmentRequest.BuiltIn).
+	// (Request.BuiltIn).
 	builtIn bool
 }
 
@@ -180,7 +180,7 @@ func (x *Exec) NoModelReason(ctx context.Context) (string, error) {
 
 // Reasoning is one request to the reasoning loop.
 type Reasoning struct {
-	Request
+	ModelRequest
 	// Check validates a reply and returns the accepted output, or what is
 	// wrong with it (sent back for a correction); a non-nil error ends the
 	// loop with that error (a sub-agent the check ran could not run).
@@ -218,7 +218,7 @@ func (x *Exec) Reason(ctx context.Context, rq Reasoning) (any, error) {
 	var last []ValidationError
 	for attempt := 1; attempt <= tries; attempt++ {
 		end := x.Phase(ctx, PhaseReason)
-		res, err := x.callModel(ctx, rq.Request)
+		res, err := x.callModel(ctx, rq.ModelRequest)
 		end()
 		if err != nil {
 			return nil, err
@@ -260,7 +260,7 @@ func (x *Exec) invalid(source, output string, errs []ValidationError) {
 }
 
 // callModel runs one model attempt under the global cap and books its usage.
-func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
+func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) {
 	x.update(func(r *Run) { r.Attempts++ })
 	x.mu.Lock()
 	x.askedModel = true
@@ -298,7 +298,7 @@ func (x *Exec) callModel(ctx context.Context, req Request) (Result, error) {
 }
 
 // heuristic runs the heuristic runtime with planner and records it.
-func (x *Exec) heuristic(ctx context.Context, req Request) (Result, error) {
+func (x *Exec) heuristic(ctx context.Context, req ModelRequest) (Result, error) {
 	end := x.Phase(ctx, PhaseReason)
 	defer end()
 	x.update(func(r *Run) { r.Attempts++ })
@@ -330,7 +330,7 @@ func (p *Prompt) notSent(why string) *Prompt {
 // Heuristic runs the engine's heuristic runtime on req (its Planner makes
 // the output), for drivers that answer without a model (a definition's
 // "Try it" with no model configured). The run records the heuristic.
-func (x *Exec) Heuristic(ctx context.Context, req Request) (Result, error) {
+func (x *Exec) Heuristic(ctx context.Context, req ModelRequest) (Result, error) {
 	return x.heuristic(ctx, req)
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -22,41 +23,10 @@ const MaxChatMessageLen = 4000
 // has no Reply function.
 const defaultReply = "I can't think this through right now (no language model is available), but I've kept your message."
 
-// FreeformRequest is one chat message from a member to an agent.
-type FreeformRequest struct {
-	Agent   string
-	Member  string
-	Message string
-	// ThreadID continues a thread of this agent and member; 0 starts one.
-	ThreadID int64
-	// Trigger defaults to TriggerAPI.
-	Trigger Trigger
-	// Chat says a person is typing in a chat (the kiosk, the admin, the
-	// threads API): the message is theirs to be answered, not a scheduled
-	// request for the agent to relay something to the member.
-	Chat bool
-	// FromMember says the member typed the message themselves (the
-	// kiosk's chat, the threads API on their behalf); it implies Chat.
-	// Only such a turn is the member's own words, which the agent's Heard
-	// may note: a scheduled action, a to-do, the admin chatting as the
-	// member and the agents API are someone else's words.
-	FromMember bool
-	// Origin names what started the run beyond its trigger (see Run.Origin).
-	Origin string
-	// Surface is where the message was typed ("" = SurfaceAdmin): a new
-	// thread is started there, a kiosk message may only continue a kiosk
-	// thread, and the turn gets the surface's tools (Agent.SurfaceTools).
-	Surface Surface
-}
-
-// StartFreeform records the message on its thread (created if ThreadID is
+// startFreeform records the message on its thread (created if Thread is
 // 0) and queues the chat run, returning it at once. Turns on one thread run
 // one after another.
-func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (Run, error) {
-	reg, err := o.chatAgent(ctx, req.Agent)
-	if err != nil {
-		return Run{}, err
-	}
+func (o *Orchestrator) startFreeform(ctx context.Context, reg *registered, req Request) (Run, error) {
 	msg := strings.TrimSpace(req.Message)
 	switch {
 	case req.Member == "":
@@ -90,8 +60,8 @@ func (o *Orchestrator) StartFreeform(ctx context.Context, req FreeformRequest) (
 	}
 	r := Run{Agent: req.Agent, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin}
 	var userMsg ThreadMessage
-	err = o.db.Tx(ctx, func(tx *store.Tx) error {
-		threadID := req.ThreadID
+	err := o.db.Tx(ctx, func(tx *store.Tx) error {
+		threadID := req.Thread
 		if threadID == 0 {
 			t := Thread{Agent: req.Agent, Member: req.Member, Title: title(msg), Chat: req.Chat, Origin: req.Surface}
 			if err := o.threads.create(ctx, tx, &t); err != nil {
@@ -160,16 +130,6 @@ func (o *Orchestrator) publishChat(cs *ChatStream, event string) {
 	o.pub.Publish(live.TopicAdmin, live.KindChat, u)
 }
 
-// Freeform sends a chat message and waits for the reply: the finished run,
-// whose Output is {"reply": "..."} and ThreadID the thread.
-func (o *Orchestrator) Freeform(ctx context.Context, req FreeformRequest) (Run, error) {
-	r, err := o.StartFreeform(ctx, req)
-	if err != nil {
-		return Run{}, err
-	}
-	return o.Wait(ctx, r.ID)
-}
-
 // ChatTurn is a chat message as an agent's Reply sees it.
 type ChatTurn struct {
 	Message string
@@ -179,13 +139,16 @@ type ChatTurn struct {
 	// Recalled are older messages found by full-text search, best first,
 	// when the message refers back to something said before.
 	Recalled []Recalled
-	// Chat says a person typed the message (FreeformRequest.Chat).
+	// Chat says a person typed the message (Request.Chat).
 	Chat bool
-	// FromMember says the member typed it (FreeformRequest.FromMember).
+	// FromMember says the member typed it (Request.FromMember).
 	FromMember bool
 	// Call runs one of the agent's tools for the member: the call shows as
 	// it happens (a chip) and is recorded on the run and in the thread.
 	Call ToolCaller
+	// Record reports a tool call Converse made itself (the call shows as a
+	// chip and is stored in the thread).
+	Record func(name string, args json.RawMessage, result any, err error)
 }
 
 // recordedCall is a tool call a turn made, for its thread.
@@ -196,7 +159,7 @@ type recordedCall struct {
 	err    string
 }
 
-func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, req FreeformRequest, cs *ChatStream) error {
+func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, req Request, cs *ChatStream) error {
 	if err := o.startRunning(ctx, x); err != nil {
 		return err
 	}
@@ -236,25 +199,23 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	if err != nil {
 		return err
 	}
-	msgs := make([]Message, 0, len(history)+1)
-	for _, m := range history {
-		msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
-	}
-	msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
-	instructions, source := reg.def.SystemPrompt, "the agent's built-in chat instructions"
-	if reg.def.Instructions != nil {
-		if instructions, err = reg.def.Instructions(ctx, x.run.Member); err != nil {
-			return err
-		}
-		source = "the agent's definition"
-	}
-	system := joinNonEmpty("\n\n", WithDataRule(instructions), requestSection(reg.def, req), "## Working memory\n"+mem.Serialize(),
-		recallSection(recalled, o.opts.Location))
-	x.SetPrompt(Prompt{System: system, User: userMsg.Content, Source: source})
-
 	turn := ChatTurn{Message: userMsg.Content, Thread: userMsg.ThreadID, History: history, Recalled: recalled, Chat: req.Chat,
 		FromMember: req.FromMember}
-	reply, calls, err := o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, Request{System: system, Messages: msgs}, turn, cs)
+	var reply string
+	var calls []recordedCall
+	if reg.def.Converse != nil {
+		reply, calls, err = o.converse(ctx, reg, x, turn, cs)
+	} else {
+		msgs := make([]Message, 0, len(history)+1)
+		for _, m := range history {
+			msgs = append(msgs, Message{Role: m.Role, Content: m.Content})
+		}
+		msgs = append(msgs, Message{Role: RoleUser, Content: userMsg.Content})
+		system := joinNonEmpty("\n\n", WithDataRule(reg.def.SystemPrompt), requestSection(reg.def, req),
+			"## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
+		x.SetPrompt(Prompt{System: system, User: userMsg.Content, Source: "the agent's built-in chat instructions"})
+		reply, calls, err = o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, ModelRequest{System: system, Messages: msgs}, turn, cs)
+	}
 	if err != nil {
 		return err
 	}
@@ -306,6 +267,42 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 	return nil
 }
 
+// converse answers a turn with the agent's own Converse (an agent made in
+// admin runs its definition): the tool calls it reports show as chips and
+// are stored in the thread; the answer shows when it is complete.
+func (o *Orchestrator) converse(ctx context.Context, reg *registered, x *Exec, turn ChatTurn, cs *ChatStream) (string, []recordedCall, error) {
+	var mu sync.Mutex
+	var calls []recordedCall
+	turn.Record = func(name string, args json.RawMessage, result any, callErr error) {
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		rc := recordedCall{name: name, args: args}
+		if callErr != nil {
+			rc.err = callErr.Error()
+		} else {
+			rc.result, _ = json.Marshal(result)
+		}
+		mu.Lock()
+		calls = append(calls, rc)
+		mu.Unlock()
+		cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: args})
+		o.publishChat(cs, "tool")
+	}
+	reply, err := reg.def.Converse(ctx, x, turn)
+	if err != nil {
+		return "", calls, err
+	}
+	reply, _ = text.Clean(text.Multi, strings.TrimSpace(reply)) // the answer reaches screens
+	if reply == "" {
+		return "", calls, errors.New("the agent's answer is empty")
+	}
+	cs.add(ChatEvent{Type: ChatDelta, Text: reply})
+	mu.Lock()
+	defer mu.Unlock()
+	return reply, slices.Clone(calls), nil
+}
+
 // chatReply asks the model through the engine's loop, streaming its text
 // into cs (or, without one, with the budget spent or after a model error,
 // the agent's heuristic reply); calls are the tool calls the turn made.
@@ -313,7 +310,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 // surface's tools. When the heuristic answers after the model, the writes
 // the model staged are discarded first: only the answer given stages what
 // the commit applies.
-func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, x *Exec, mem *Memory, req Request, turn ChatTurn,
+func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, x *Exec, mem *Memory, req ModelRequest, turn ChatTurn,
 	cs *ChatStream) (reply string, calls []recordedCall, err error) {
 	scope := x.Scope(x.run.Agent, mem)
 	var mu sync.Mutex
@@ -386,7 +383,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 		streamed = true
 		cs.add(ChatEvent{Type: ChatDelta, Text: string(text.WithoutCR([]byte(t)))})
 	}
-	out, err := x.Reason(ctx, Reasoning{Request: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError, error) {
+	out, err := x.Reason(ctx, Reasoning{ModelRequest: req, Retries: -1, Check: func(_ context.Context, raw string) (any, []ValidationError, error) {
 		if s, _ := text.Clean(text.Multi, raw); strings.TrimSpace(s) != "" { // model text reaches screens
 			return strings.TrimSpace(s), nil, nil
 		}
@@ -408,7 +405,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 // action or a to-do), whose words the message is: the household's admin's
 // or the agent's own, never the member's, so its "me" and "my" are not the
 // member speaking to it; the agent's RequestNote follows.
-func requestSection(def Agent, req FreeformRequest) string {
+func requestSection(def Agent, req Request) string {
 	if req.Chat {
 		return ""
 	}

@@ -69,20 +69,20 @@ func TestOnlyTheMembersOwnWordsAreHeard(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	f.listener(t)
 	ctx := context.Background()
-	send := func(req agent.FreeformRequest) {
+	send := func(req agent.Request) {
 		t.Helper()
 		req.Agent, req.Member = "listener", "ada"
-		r, err := f.orch.Freeform(ctx, req)
+		r, err := f.orch.Run(ctx, req)
 		if err != nil || r.Status != agent.StatusSucceeded {
 			t.Fatalf("%+v: %v %s", req, err, fmtRun(r))
 		}
 	}
-	send(agent.FreeformRequest{Message: "My left knee hurts", FromMember: true, Surface: agent.SurfaceKiosk})
+	send(agent.Request{Message: "My left knee hurts", FromMember: true, Surface: agent.SurfaceKiosk})
 	want := map[string]string{"heard": "My left knee hurts"}
 	if got := f.listenerMemory(t, "ada"); !maps.Equal(got, want) {
 		t.Fatalf("after the member's own turn: %v, want %v", got, want)
 	}
-	for _, req := range []agent.FreeformRequest{
+	for _, req := range []agent.Request{
 		{Message: "Remind Ada to do 10 minutes of stretching before bed", Trigger: agent.TriggerSchedule},
 		{Message: "[to-do] Check in with Ada about her knee", Trigger: agent.TriggerSchedule, Origin: "todo:1"},
 		{Message: "Pretend I'm Ada: I feel great", Chat: true, Trigger: agent.TriggerManual},
@@ -105,7 +105,7 @@ func TestHeuristicTurnCommitsItsOwnWritesOnly(t *testing.T) {
 	f := newFixture(t, fixtureOpts{model: true})
 	f.listener(t)
 	f.srv.Push(llmtest.Tool("note_it", map[string]any{"text": "from the model"}), llmtest.Error(503))
-	r, err := f.orch.Freeform(context.Background(), agent.FreeformRequest{Agent: "listener", Member: "ada",
+	r, err := f.orch.Run(context.Background(), agent.Request{Agent: "listener", Member: "ada",
 		Message: "Remind Ada to stretch", Trigger: agent.TriggerSchedule})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 func chat(t *testing.T, f *fixture, member, msg string, thread int64) agent.Run {
 	t.Helper()
-	r, err := f.orch.Freeform(context.Background(), agent.FreeformRequest{Agent: "tester", Member: member, Message: msg, ThreadID: thread})
+	r, err := f.orch.Run(context.Background(), agent.Request{Agent: "tester", Member: member, Message: msg, Thread: thread})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,18 +89,18 @@ func TestChatRequestErrors(t *testing.T) {
 	bobs := chat(t, f, "bob", "mine", 0)
 	ctx := context.Background()
 	for _, tc := range []struct {
-		req  agent.FreeformRequest
+		req  agent.Request
 		code apperr.Code
 	}{
-		{agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "  "}, apperr.Invalid},
-		{agent.FreeformRequest{Agent: "tester", Member: "ada", Message: strings.Repeat("x", agent.MaxChatMessageLen+1)}, apperr.Invalid},
-		{agent.FreeformRequest{Agent: "nope", Member: "ada", Message: "hi"}, apperr.NotFound},
-		{agent.FreeformRequest{Agent: "tester", Member: "zed", Message: "hi"}, apperr.NotFound},
-		{agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hi", ThreadID: *bobs.ThreadID}, apperr.NotFound},
-		{agent.FreeformRequest{Agent: "tester", Member: "ada", Message: "hi", ThreadID: 999}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Member: "ada", Message: "  "}, apperr.Invalid},
+		{agent.Request{Agent: "tester", Member: "ada", Message: strings.Repeat("x", agent.MaxChatMessageLen+1)}, apperr.Invalid},
+		{agent.Request{Agent: "nope", Member: "ada", Message: "hi"}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Member: "zed", Message: "hi"}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Member: "ada", Message: "hi", Thread: *bobs.ThreadID}, apperr.NotFound},
+		{agent.Request{Agent: "tester", Member: "ada", Message: "hi", Thread: 999}, apperr.NotFound},
 	} {
-		if _, err := f.orch.Freeform(ctx, tc.req); !apperr.Is(err, tc.code) {
-			t.Errorf("%+v: err = %v, want %s", tc.req.ThreadID, err, tc.code)
+		if _, err := f.orch.Run(ctx, tc.req); !apperr.Is(err, tc.code) {
+			t.Errorf("%+v: err = %v, want %s", tc.req.Thread, err, tc.code)
 		}
 	}
 	if msgs, _ := f.orch.Threads().Messages(ctx, *bobs.ThreadID, 0, 0); len(msgs) != 2 {

@@ -318,7 +318,7 @@ func (f *fixture) run(t *testing.T, member string) agent.Run {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r, err := f.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: member})
+	r, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "daily", Member: member})
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}

@@ -271,7 +271,7 @@ func TestBuiltInRunNeverCallsTheModel(t *testing.T) {
 	f.srv.Otherwise(func(llmtest.Request) llmtest.Reply { return jsonOut("from the model", 1) })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r, err := f.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada", BuiltIn: true})
+	r, err := f.orch.Run(ctx, agent.Request{Agent: "tester", Assignment: "daily", Member: "ada", BuiltIn: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,8 @@ type Orchestrator struct {
 
 	mu          sync.Mutex
 	closed      bool
-	resolve     Resolver // agents made in admin, for chats
+	defs        Definitions // agents made in admin
+	durable     map[[2]string]Durable
 	agents      map[string]*registered
 	order       []string
 	active      map[runKey]*inflight
@@ -146,6 +147,7 @@ func NewOrchestrator(db *store.DB, rt Runtimes, members Members, pub live.Publis
 		byID:        map[int64]*inflight{},
 		threadLocks: map[int64]*threadLock{},
 		chats:       map[int64]*ChatStream{},
+		durable:     map[[2]string]Durable{},
 	}, nil
 }
 
@@ -193,44 +195,6 @@ func (o *Orchestrator) Toolbox(agentID string) (*Toolbox, error) {
 		return nil, err
 	}
 	return reg.tools, nil
-}
-
-// Resolver finds an agent that is not registered in code (an agent made
-// in admin) for chat threads: the agent as a chat runs it and the toolbox
-// it may call (nil: none). Unknown ids are NotFound.
-type Resolver func(ctx context.Context, id string) (Agent, *Toolbox, error)
-
-// SetResolver makes agents the resolver knows available to chat threads
-// (CreateThread, StartFreeform) next to the registered ones. Set it before
-// serving.
-func (o *Orchestrator) SetResolver(f Resolver) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.resolve = f
-}
-
-// chatAgent is a registered agent, else one the resolver knows, resolved
-// afresh (a definition saved a moment ago takes effect on the next turn).
-func (o *Orchestrator) chatAgent(ctx context.Context, id string) (*registered, error) {
-	reg, err := o.agent(id)
-	o.mu.Lock()
-	resolve := o.resolve
-	o.mu.Unlock()
-	if err == nil || resolve == nil || !apperr.Is(err, apperr.NotFound) {
-		return reg, err
-	}
-	a, box, err := resolve(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	a.ID, a.Assignments, a.Tools = id, nil, nil
-	if reg, err = compileAgent(a); err != nil {
-		return nil, err
-	}
-	if box != nil {
-		reg.tools = box
-	}
-	return reg, nil
 }
 
 func (o *Orchestrator) agent(id string) (*registered, error) {

@@ -20,7 +20,7 @@ func TestSimultaneousRequestsShareOneRun(t *testing.T) {
 	slow.Delay = 300 * time.Millisecond
 	f.srv.Push(slow)
 
-	req := agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada", Trigger: agent.TriggerManual}
+	req := agent.Request{Agent: "tester", Assignment: "daily", Member: "ada", Trigger: agent.TriggerManual}
 	var wg sync.WaitGroup
 	runs := make([]agent.Run, 2)
 	errs := make([]error, 2)
@@ -28,7 +28,7 @@ func TestSimultaneousRequestsShareOneRun(t *testing.T) {
 	for i := range 2 {
 		wg.Go(func() {
 			<-start
-			runs[i], errs[i] = f.orch.RunAssignment(context.Background(), req)
+			runs[i], errs[i] = f.orch.Run(context.Background(), req)
 		})
 	}
 	close(start)
@@ -53,15 +53,15 @@ func TestBackgroundRunReturnsQueuedAtOnce(t *testing.T) {
 	slow.Delay = 200 * time.Millisecond
 	f.srv.Push(slow)
 	ctx := context.Background()
-	req := agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada"}
-	r, err := f.orch.StartAssignment(ctx, req)
+	req := agent.Request{Agent: "tester", Assignment: "daily", Member: "ada"}
+	r, err := f.orch.Start(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Status != agent.StatusQueued || r.ID == 0 || r.Trigger != agent.TriggerAPI {
 		t.Fatal(fmtRun(r))
 	}
-	again, err := f.orch.StartAssignment(ctx, req)
+	again, err := f.orch.Start(ctx, req)
 	if err != nil || again.ID != r.ID {
 		t.Fatalf("second start = %v, %v", again.ID, err)
 	}
@@ -83,7 +83,7 @@ func TestFanOutToAllMembersWithBoundedModelCalls(t *testing.T) {
 		r.Delay = 50 * time.Millisecond
 		return r
 	})
-	runs, err := f.orch.RunAssignmentForAll(context.Background(), "tester", "daily", agent.TriggerSchedule)
+	runs, err := f.orch.RunEach(context.Background(), agent.Request{Agent: "tester", Assignment: "daily", Trigger: agent.TriggerSchedule})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestFanOutToAllMembersWithBoundedModelCalls(t *testing.T) {
 		}
 	}
 	mustEqual(t, "model calls in flight at most", f.srv.MaxConcurrent(), 1)
-	if _, err := f.orch.RunAssignmentForAll(context.Background(), "tester", "nope", agent.TriggerSchedule); !apperr.Is(err, apperr.NotFound) {
+	if _, err := f.orch.RunEach(context.Background(), agent.Request{Agent: "tester", Assignment: "nope", Trigger: agent.TriggerSchedule}); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("unknown assignment: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func TestMarkInterrupted(t *testing.T) {
 func TestCloseInterruptsRunningRuns(t *testing.T) {
 	f := newFixture(t, fixtureOpts{model: true})
 	f.srv.Push(llmtest.Reply{Hang: true})
-	r, err := f.orch.StartAssignment(context.Background(), agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada"})
+	r, err := f.orch.Start(context.Background(), agent.Request{Agent: "tester", Assignment: "daily", Member: "ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestCloseInterruptsRunningRuns(t *testing.T) {
 	if got.Status != agent.StatusInterrupted {
 		t.Fatal(fmtRun(got))
 	}
-	if _, err := f.orch.StartAssignment(ctx, agent.AssignmentRequest{Agent: "tester", Assignment: "daily", Member: "ada"}); !apperr.Is(err, apperr.Conflict) {
+	if _, err := f.orch.Start(ctx, agent.Request{Agent: "tester", Assignment: "daily", Member: "ada"}); !apperr.Is(err, apperr.Conflict) {
 		t.Fatalf("start after close: %v", err)
 	}
 }

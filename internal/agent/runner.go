@@ -93,7 +93,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 
 	settings := reg.def.Model.Merge(p.Model)
 	rq := Reasoning{
-		Request: Request{
+		ModelRequest: ModelRequest{
 			System:        p.System,
 			Messages:      []Message{{Role: RoleUser, Content: p.User, Pinned: true}},
 			Output:        &ca.output,
@@ -149,7 +149,7 @@ func (o *Orchestrator) plan(ctx context.Context, ca *compiledAssignment, x *Exec
 		b, err := json.Marshal(v)
 		return string(b), err
 	}
-	res, err := x.heuristic(ctx, Request{System: p.System, Output: &ca.output, Planner: planner})
+	res, err := x.heuristic(ctx, ModelRequest{System: p.System, Output: &ca.output, Planner: planner})
 	if err != nil {
 		return reasoned{}, fmt.Errorf("heuristic plan: %w%s", err, fallbackNote(fallback))
 	}

@@ -11,7 +11,7 @@ import (
 //
 // On error the Result still carries what was spent (usage, tool calls made).
 type Runtime interface {
-	Execute(ctx context.Context, req Request) (Result, error)
+	Execute(ctx context.Context, req ModelRequest) (Result, error)
 }
 
 // Role is who wrote a conversation message.
@@ -49,8 +49,8 @@ type OutputSchema struct {
 // plan, or an agent's canned chat reply.
 type Planner func(ctx context.Context) (string, error)
 
-// Request is one reasoning step.
-type Request struct {
+// ModelRequest is one reasoning step sent to a runtime.
+type ModelRequest struct {
 	System   string
 	Messages []Message
 	// Tools are offered to the model; CallTool executes them for the run's

@@ -49,7 +49,7 @@ func TestShapeDrivesTheModelPath(t *testing.T) {
 	f.srv.Push(llmtest.JSON(map[string]any{"title": "a", "score": 1}, 5, 5), llmtest.JSON(map[string]any{"title": "b", "score": 2}, 5, 5))
 	run := func() agent.Run {
 		t.Helper()
-		r, err := f.orch.RunAssignment(context.Background(), agent.AssignmentRequest{Agent: "shaped", Assignment: "daily", Member: "ada"})
+		r, err := f.orch.Run(context.Background(), agent.Request{Agent: "shaped", Assignment: "daily", Member: "ada"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func TestPromptModelSettingsOverrideAgentPerRun(t *testing.T) {
 	f.srv.Push(llmtest.JSON(output{Title: "x", Score: 1}, 10, 5))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r, err := f.orch.RunAssignment(ctx, agent.AssignmentRequest{Agent: "tuned", Assignment: "daily", Member: "ada"})
+	r, err := f.orch.Run(ctx, agent.Request{Agent: "tuned", Assignment: "daily", Member: "ada"})
 	if err != nil || r.Status != agent.StatusSucceeded {
 		t.Fatalf("run: %v %v", fmtRun(r), err)
 	}

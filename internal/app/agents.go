@@ -105,7 +105,7 @@ func (a *App) buildScheduler() error {
 	if catchUp == 0 {
 		catchUp = -1 // HEARTH_CATCHUP=0 turns catch-up off
 	}
-	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob, answer: a.answerScheduled}
+	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp, Clock: a.opts.Clock,
 		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
@@ -113,15 +113,12 @@ func (a *App) buildScheduler() error {
 			if agentID == schedule.SystemAgent {
 				return checkSystemJob(assignmentID)
 			}
-			info, err := a.Agents.Agent(agentID)
+			info, err := a.Agents.Resolve(context.Background(), agentID)
 			if err != nil {
-				if a.adminMade(agentID) { // an agent made in admin: freeform actions only
-					if assignmentID != "" {
-						return fmt.Errorf("agent %s is made in admin and has no assignments: give it a prompt", agentID)
-					}
-					return nil
-				}
 				return err
+			}
+			if info.AdminMade && assignmentID != "" { // freeform actions only
+				return fmt.Errorf("agent %s is made in admin and has no assignments: give it a prompt", agentID)
 			}
 			if assignmentID == "" {
 				return nil
@@ -146,9 +143,6 @@ func (a *App) buildScheduler() error {
 type scheduleRunner struct {
 	o      *agent.Orchestrator
 	system func(ctx context.Context, job, trigger string) error
-	// answer runs an agent made in admin (a definition without code),
-	// reporting whether agentID is one (nil: none are).
-	answer func(ctx context.Context, agentID, memberID, prompt, trigger, origin string) (runID int64, ok bool, err error)
 }
 
 func trigger(t string) agent.Trigger {
@@ -179,23 +173,6 @@ func runNote(ctx context.Context, o *agent.Orchestrator, id int64) string {
 	return "fell back to the built-in coach: " + why
 }
 
-// adminMade reports whether agentID is an agent made in admin: no code
-// agent registered under it, a current definition.
-func (a *App) adminMade(agentID string) bool {
-	return a.Definitions != nil && definition.IsAdminMade(context.Background(), a.Agents, a.Definitions, agentID)
-}
-
-// answerScheduled runs a scheduled action of an agent made in admin
-// through its definition (definition.Runner.Answer); ok is false for any
-// other agent.
-func (a *App) answerScheduled(ctx context.Context, agentID, memberID, prompt, trig, origin string) (int64, bool, error) {
-	if !a.adminMade(agentID) {
-		return 0, false, nil
-	}
-	res, err := a.Definitions.Answer(ctx, agentID, definition.Params{Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
-	return res.RunID, true, err
-}
-
 func runErr(r agent.Run) error {
 	switch r.Status {
 	case agent.StatusFailed, agent.StatusInterrupted:
@@ -208,8 +185,9 @@ func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID
 	if agentID == schedule.SystemAgent {
 		return 0, s.system(ctx, assignmentID, trig)
 	}
+	req := agent.Request{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig), Origin: origin}
 	if memberID == "" {
-		runs, err := s.o.RunAssignmentForAll(ctx, agentID, assignmentID, trigger(trig))
+		runs, err := s.o.RunEach(ctx, req)
 		if err != nil {
 			return 0, err
 		}
@@ -221,25 +199,21 @@ func (s scheduleRunner) RunAssignment(ctx context.Context, agentID, assignmentID
 		}
 		return last, errors.Join(errs...)
 	}
-	r, err := s.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: memberID, Trigger: trigger(trig), Origin: origin})
+	r, err := s.o.Run(ctx, req)
 	if err != nil {
 		return 0, err
 	}
 	return r.ID, runErr(r)
 }
 
+// RunFreeform runs a scheduled prompt. A message the prompt asks for goes
+// out in the run's own commit, through the agent's send_message (the
+// model's, or the heuristic's written from the prompt's words): nothing
+// reads the prompt after. An agent made in admin runs its definition.
 func (s scheduleRunner) RunFreeform(ctx context.Context, agentID, memberID, prompt, trig, origin string) (int64, error) {
-	if s.answer != nil {
-		if id, ok, err := s.answer(ctx, agentID, memberID, prompt, trig, origin); ok {
-			return id, err
-		}
-	}
-	// A message the prompt asks for goes out in the run's own commit,
-	// through the agent's send_message (the model's, or the heuristic's
-	// written from the prompt's words): nothing reads the prompt after.
-	r, err := s.o.Freeform(ctx, agent.FreeformRequest{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
+	r, err := s.o.Run(ctx, agent.Request{Agent: agentID, Member: memberID, Message: prompt, Trigger: trigger(trig), Origin: origin})
 	if err != nil {
-		return 0, err
+		return r.ID, err
 	}
 	return r.ID, runErr(r)
 }

@@ -63,7 +63,7 @@ func TestDemoHouseholdGetsDashboardsFromHeuristicCoach(t *testing.T) {
 		t.Fatalf("default daily-dashboard task missing: %+v", tasks)
 	}
 
-	runs, err := a.Agents.RunAssignmentForAll(ctx, coach.AgentID, coach.DailyDashboardID, agent.TriggerManual)
+	runs, err := a.Agents.RunEach(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Trigger: agent.TriggerManual})
 	if err != nil {
 		t.Fatal(err)
 	}

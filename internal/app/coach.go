@@ -60,7 +60,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 		return err
 	}
 	a.Definitions = definition.NewService(repo, runner)
-	a.Agents.SetResolver(runner.ChatAgent) // agents made in admin can be chatted with
+	a.Agents.SetDefinitions(runner) // agents made in admin run through the one entry
 	if err := a.Schedule.EnsureDefault(ctx); err != nil {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}

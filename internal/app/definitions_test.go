@@ -25,7 +25,7 @@ func TestEditedCoachDefinitionDrivesNextRun(t *testing.T) {
 	run := func() string {
 		t.Helper()
 		before := len(srv.ChatRequests())
-		r, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: "maya", Trigger: agent.TriggerManual})
 		if err != nil {
 			t.Fatal(err)

@@ -31,7 +31,7 @@ func (a *App) seedDemo(ctx context.Context) (bool, error) {
 // the one engine, triggered by "demo" (which always uses the built-in
 // planner). A failure is logged: the kiosk still offers "Prepare my day".
 func (a *App) prepareDemoDays(ctx context.Context) {
-	runs, err := a.Agents.RunAssignmentForAll(ctx, coach.AgentID, coach.DailyDashboardID, agent.TriggerDemo)
+	runs, err := a.Agents.RunEach(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Trigger: agent.TriggerDemo})
 	for _, r := range runs {
 		if r.Status != agent.StatusSucceeded {
 			a.log.Warn("demo plan not prepared", "member", r.Member, "run", r.ID, "status", r.Status, "error", r.Error)
@@ -63,7 +63,7 @@ func (a *App) demoMessage(ctx context.Context) {
 		return
 	}
 	// The run sends the reminder itself (send_message, in its commit).
-	if _, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: demoReminder,
+	if _, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: member, Message: demoReminder,
 		Trigger: agent.TriggerDemo}); err != nil {
 		a.log.Warn("demo reminder not sent", "err", err)
 	}

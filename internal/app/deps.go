@@ -46,6 +46,6 @@ func (a *App) webDeps() web.Deps {
 type dayPreparer struct{ agents *agent.Orchestrator }
 
 func (p dayPreparer) PrepareDay(ctx context.Context, member string) (agent.Run, error) {
-	return p.agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+	return p.agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 		Member: member, Trigger: agent.TriggerManual})
 }

@@ -31,7 +31,7 @@ func layoutApp(t *testing.T) (*running, map[string]string) {
 	if _, err := a.Household.CreateMember(ctx, household.MemberInput{ID: "nova", Name: "Novalee Featherstonehaugh-Smythe"}); err != nil {
 		t.Fatal(err)
 	}
-	if r, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+	if r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 		Member: "nova", Trigger: agent.TriggerManual}); err != nil || r.Status != agent.StatusSucceeded {
 		t.Fatalf("nova's day: %+v %v", r, err)
 	}

@@ -52,9 +52,9 @@ func (a *App) requestReplan(member string, after int64) {
 // may have read them before what was said was stored: once it ends,
 // another runs.
 func (a *App) replanDay(ctx context.Context, member string, builtIn bool) error {
-	req := agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: member,
+	req := agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: member,
 		Trigger: agent.TriggerManual, Origin: replanOrigin, BuiltIn: builtIn}
-	r, err := a.Agents.StartAssignment(ctx, req)
+	r, err := a.Agents.Start(ctx, req)
 	if err != nil {
 		return fmt.Errorf("app: re-plan %s: %w", member, err)
 	}
@@ -62,7 +62,7 @@ func (a *App) replanDay(ctx context.Context, member string, builtIn bool) error 
 		if _, err := a.Agents.Wait(ctx, r.ID); err != nil {
 			return err
 		}
-		if r, err = a.Agents.StartAssignment(ctx, req); err != nil {
+		if r, err = a.Agents.Start(ctx, req); err != nil {
 			return fmt.Errorf("app: re-plan %s: %w", member, err)
 		}
 	}

@@ -168,7 +168,7 @@ func TestLivingWithHearthInBrowser(t *testing.T) {
 		if _, err := a.Household.CreateMember(ctx, household.MemberInput{ID: "nova", Name: "Nova"}); err != nil {
 			t.Fatal(err)
 		}
-		if r, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		if r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: "nova", Trigger: agent.TriggerManual}); err != nil || r.Status != agent.StatusSucceeded {
 			t.Fatalf("nova's day: %+v %v", r, err)
 		}

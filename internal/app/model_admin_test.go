@@ -56,7 +56,7 @@ func TestAdminModelPage(t *testing.T) {
 		Location: time.UTC, Demo: true, KioskIdle: 10 * time.Minute, CatchUp: 12 * time.Hour, Prices: app.DefaultPrices,
 		OpenAIBaseURL: model.URL(), Model: "small-model"})
 	ctx := context.Background()
-	run, err := srv.app.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+	run, err := srv.app.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 		Member: "maya", Trigger: agent.TriggerManual})
 	if err != nil || run.Status != agent.StatusSucceeded || run.FallbackReason != "" {
 		t.Fatalf("run %+v: %v", run, err)

@@ -131,7 +131,7 @@ func TestCoachRunPatchesOpenKiosk(t *testing.T) {
 	var per []int
 	for range 5 {
 		before := pc.mark()
-		r, err := srv.app.Agents.RunAssignment(context.Background(), agent.AssignmentRequest{Agent: coach.AgentID,
+		r, err := srv.app.Agents.Run(context.Background(), agent.Request{Agent: coach.AgentID,
 			Assignment: coach.DailyDashboardID, Member: "maya", Trigger: agent.TriggerManual})
 		if err != nil || r.Status != agent.StatusSucceeded {
 			t.Fatalf("run: %+v %v", r, err)

@@ -52,7 +52,7 @@ func TestChatStatementReplansWithinTheModelBudget(t *testing.T) {
 	}
 	say := func(msg string) {
 		t.Helper()
-		r, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: "theo", Message: msg, FromMember: true,
+		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: "theo", Message: msg, FromMember: true,
 			Surface: agent.SurfaceKiosk, Trigger: agent.TriggerManual})
 		if err != nil || r.Status == agent.StatusFailed {
 			t.Fatalf("chat %q: %s %q %v", msg, r.Status, r.Error, err)

@@ -34,7 +34,7 @@ func TestSelfReschedulingModelCreatesAtMostOneTask(t *testing.T) {
 	})
 	chat := func() agent.Run {
 		t.Helper()
-		r, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: "maya", Message: "Check in with me later"})
+		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: "maya", Message: "Check in with me later"})
 		if err != nil {
 			t.Fatal(err)
 		}

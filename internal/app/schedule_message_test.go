@@ -105,7 +105,7 @@ func TestScheduledStretchingReminderLeavesTheMembersMemory(t *testing.T) {
 	ctx := context.Background()
 	a, clk := clockApp(t, time.Date(2026, 11, 28, 14, 0, 0, 0, time.UTC))
 	// Theo's own word on the kiosk, which the coach hears.
-	if _, err := a.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: "theo",
+	if _, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: "theo",
 		Message: "I have a bad left knee", FromMember: true, Surface: agent.SurfaceKiosk}); err != nil {
 		t.Fatal(err)
 	}

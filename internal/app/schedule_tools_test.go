@@ -27,7 +27,7 @@ func TestCoachSchedulesFollowUpThroughModel(t *testing.T) {
 		"schedule": when, "prompt": "Ask Maya how her knee feels after yesterday's run"}))
 	run := func() agent.Run {
 		t.Helper()
-		r, err := a.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: "maya", Trigger: agent.TriggerManual})
 		if err != nil {
 			t.Fatal(err)

@@ -42,7 +42,7 @@ func minimalDoc() map[string]any {
 
 func dailyRun(t *testing.T, a *App, member string) agent.Run {
 	t.Helper()
-	r, err := a.Agents.RunAssignment(context.Background(), agent.AssignmentRequest{Agent: coach.AgentID,
+	r, err := a.Agents.Run(context.Background(), agent.Request{Agent: coach.AgentID,
 		Assignment: coach.DailyDashboardID, Member: member, Trigger: agent.TriggerManual})
 	if err != nil {
 		t.Fatal(err)

@@ -227,7 +227,7 @@ func TestDailyDashboardHeuristicHouseholds(t *testing.T) {
 	for _, h := range households {
 		h.seed(f, h.id)
 	}
-	runs, err := f.orch.RunAssignmentForAll(f.ctx, AgentID, DailyDashboardID, agent.TriggerSchedule)
+	runs, err := f.orch.RunEach(f.ctx, agent.Request{Agent: AgentID, Assignment: DailyDashboardID, Trigger: agent.TriggerSchedule})
 	if err != nil {
 		t.Fatal(err)
 	}

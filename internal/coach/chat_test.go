@@ -29,7 +29,7 @@ func (f *fixture) askAs(fromMember bool, member, message string, thread int64) (
 	if fromMember {
 		surface = agent.SurfaceKiosk
 	}
-	r, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: member, Message: message, ThreadID: thread,
+	r, err := f.orch.Run(f.ctx, agent.Request{Agent: AgentID, Member: member, Message: message, Thread: thread,
 		Chat: true, FromMember: fromMember, Surface: surface})
 	if err != nil {
 		f.t.Fatal(err)
@@ -146,7 +146,7 @@ func TestChatIsHeardAndRecalled(t *testing.T) {
 
 	// Not the member's words.
 	f.askAs(false, "maya", "My right shoulder hurts", 0)
-	if _, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: "maya",
+	if _, err := f.orch.Run(f.ctx, agent.Request{Agent: AgentID, Member: "maya",
 		Message: "Remind Maya that her back hurts less when she stretches", Trigger: agent.TriggerSchedule}); err != nil {
 		t.Fatal(err)
 	}

@@ -165,7 +165,7 @@ func (f *fixture) onProgram(member, prog string, daysAgo int, pattern string, ad
 // run runs the daily dashboard for one member and returns the run.
 func (f *fixture) run(member string) agent.Run {
 	f.t.Helper()
-	r, err := f.orch.RunAssignment(f.ctx, agent.AssignmentRequest{Agent: AgentID, Assignment: DailyDashboardID, Member: member})
+	r, err := f.orch.Run(f.ctx, agent.Request{Agent: AgentID, Assignment: DailyDashboardID, Member: member})
 	if err != nil {
 		f.t.Fatalf("run %s: %v", member, err)
 	}

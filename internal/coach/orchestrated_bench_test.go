@@ -108,7 +108,7 @@ func BenchmarkDailyDashboardOrchestrated(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				runs, err := o.RunAssignmentForAll(ctx, coach.AgentID, coach.DailyDashboardID, agent.TriggerSchedule)
+				runs, err := o.RunEach(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Trigger: agent.TriggerSchedule})
 				if err != nil {
 					b.Fatal(err)
 				}

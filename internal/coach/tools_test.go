@@ -262,7 +262,7 @@ func TestAnalysisTools(t *testing.T) {
 func TestNoModelReply(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	seedMaya(f)
-	r, err := f.orch.Freeform(f.ctx, agent.FreeformRequest{Agent: AgentID, Member: "maya", Message: "How is my weight doing?"})
+	r, err := f.orch.Run(f.ctx, agent.Request{Agent: AgentID, Member: "maya", Message: "How is my weight doing?"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestNewWiresToolsAndPublishesAfterCommit(t *testing.T) {
 		info.Assignments[0].Schedule != DailyDashboardSchedule {
 		t.Fatalf("agent info %+v", info)
 	}
-	r, err := f.orch.RunAssignment(f.ctx, agent.AssignmentRequest{Agent: "coach-under-test", Assignment: DailyDashboardID, Member: "ada"})
+	r, err := f.orch.Run(f.ctx, agent.Request{Agent: "coach-under-test", Assignment: DailyDashboardID, Member: "ada"})
 	if err != nil {
 		t.Fatal(err)
 	}

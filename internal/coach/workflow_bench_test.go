@@ -96,7 +96,7 @@ func BenchmarkDailyDashboardWorkflowVsAssignment(b *testing.B) {
 		as.weigh(b, kg)
 		wf.weigh(b, kg)
 		t0 := time.Now()
-		r, err := as.o.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		r, err := as.o.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: as.ids[0], Trigger: agent.TriggerSchedule})
 		if err != nil || r.Status != agent.StatusSucceeded {
 			b.Fatalf("assignment: %v %s %s", err, r.Status, r.Error)

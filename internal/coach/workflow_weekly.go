@@ -234,7 +234,7 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 	x.SetPrompt(agent.Prompt{System: system, User: string(facts)})
 	end()
 	res, err := x.Reason(ctx, agent.Reasoning{
-		Request: agent.Request{System: system, Messages: []agent.Message{{Role: agent.RoleUser, Content: string(facts)}},
+		ModelRequest: agent.ModelRequest{System: system, Messages: []agent.Message{{Role: agent.RoleUser, Content: string(facts)}},
 			Output: &agent.OutputSchema{Name: "weekly_summary", Schema: modelSummarySchema}},
 		Retries: 1,
 		Check: func(_ context.Context, raw string) (any, []agent.ValidationError, error) {

@@ -72,7 +72,7 @@ func (j *Judge) Score(ctx context.Context, sc *Scenario, plan string) *JudgeScor
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## The member's situation\n%s\n\n%s\n\n## The plan\n%s\n", sc.Title, sc.Description, plan)
-	res, err := j.Runtime.Execute(ctx, agent.Request{System: JudgeRubric, Model: j.Model,
+	res, err := j.Runtime.Execute(ctx, agent.ModelRequest{System: JudgeRubric, Model: j.Model,
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: b.String()}},
 		Output:   &agent.OutputSchema{Name: "plan_review", Schema: judgeSchema}})
 	s := &JudgeScore{TokensIn: res.Usage.InputTokens, TokensOut: res.Usage.OutputTokens}

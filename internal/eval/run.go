@@ -157,7 +157,7 @@ func runScenario(ctx context.Context, sc *Scenario, opts Options, gr *Grader) (r
 		return fail(fmt.Errorf("facts: %w", err))
 	}
 	start := time.Now()
-	run, err := inst.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID,
+	run, err := inst.Agents.Run(ctx, agent.Request{Agent: coach.AgentID,
 		Assignment: coach.DailyDashboardID, Member: sc.Subject, Trigger: agent.TriggerSchedule})
 	if err != nil {
 		return fail(fmt.Errorf("run: %w", err))

@@ -265,7 +265,7 @@ func seedProgram(ctx context.Context, sc *Scenario, m MemberSpec, inst *Instance
 func play(ctx context.Context, inst *Instance, member string, ev Event, threads map[string]int64) (*agent.Run, error) {
 	switch {
 	case ev.Run:
-		r, err := inst.Agents.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
+		r, err := inst.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
 			Member: member, Trigger: agent.TriggerSchedule})
 		if err != nil {
 			return nil, err
@@ -291,8 +291,8 @@ func play(ctx context.Context, inst *Instance, member string, ev Event, threads 
 	case ev.Chat != nil:
 		// Typed by the member on the household screen: the production
 		// chat path, Heard included.
-		r, err := inst.Agents.Freeform(ctx, agent.FreeformRequest{Agent: coach.AgentID, Member: member, Message: ev.Chat.Message,
-			ThreadID: threads[member], Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
+		r, err := inst.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: member, Message: ev.Chat.Message,
+			Thread: threads[member], Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
 		if err != nil {
 			return nil, err
 		}

@@ -64,7 +64,7 @@ func TestHangingModelKeepsServerHealthy(t *testing.T) {
 	model.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Hang: true} })
 	a, dir := newApp(t, map[string]string{"OPENAI_BASE_URL": model.URL(), "OPENAI_API_KEY": "sk-test"})
 	ctx := context.Background()
-	run, err := a.Agents.StartAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: "maya"})
+	run, err := a.Agents.Start(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: "maya"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestModelFaultsFallBack(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			start := time.Now()
-			r, err := o.RunAssignment(ctx, agent.AssignmentRequest{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: "maya"})
+			r, err := o.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: "maya"})
 			if err != nil {
 				t.Fatal(err)
 			}

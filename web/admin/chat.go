@@ -187,8 +187,8 @@ func (s *chatPages) adminChatSend(c echo.Context) error {
 			var run agent.Run
 			// The admin's words, even as the member: answered, never heard
 			// as the member's own (no FromMember).
-			run, err = s.agents.StartFreeform(c.Request().Context(), agent.FreeformRequest{Agent: agentID, Member: member,
-				Message: msg, ThreadID: thread, Trigger: agent.TriggerManual, Chat: true})
+			run, err = s.agents.Start(c.Request().Context(), agent.Request{Agent: agentID, Member: member,
+				Message: msg, Thread: thread, Trigger: agent.TriggerManual, Chat: true})
 			if err == nil {
 				return c.Redirect(http.StatusSeeOther, adminChatURL(agentID, member, *run.ThreadID))
 			}

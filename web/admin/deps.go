@@ -29,9 +29,8 @@ type HouseholdAdmin interface {
 type Agents interface {
 	Agents() []agent.AgentInfo
 	Agent(id string) (agent.AgentInfo, error)
-	StartAssignment(ctx context.Context, req agent.AssignmentRequest) (agent.Run, error)
-	StartAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger agent.Trigger) ([]agent.Run, error)
-	StartFreeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
+	Start(ctx context.Context, req agent.Request) (agent.Run, error)
+	StartEach(ctx context.Context, req agent.Request) ([]agent.Run, error)
 	Threads() *agent.ThreadStore
 	ActiveChats(member string) []*agent.ChatStream
 	ToolLabel(agentID, tool string) string

@@ -116,16 +116,16 @@ func (s *runPages) adminRunNow(c echo.Context) error {
 		return apperr.FieldErrors(map[string]string{"member": `choose a member or "all"`})
 	}
 	var runs []agent.Run
+	req := agent.Request{Agent: agentID, Assignment: asID, Member: member, Trigger: agent.TriggerManual}
 	if member == "all" {
 		httpkit.Owner(c, "") // every member's runs
 		var err error
-		if runs, err = s.agents.StartAssignmentForAll(ctx, agentID, asID, agent.TriggerManual); err != nil {
+		if runs, err = s.agents.StartEach(ctx, req); err != nil {
 			return err
 		}
 	} else {
 		httpkit.Owner(c, member)
-		r, err := s.agents.StartAssignment(ctx, agent.AssignmentRequest{Agent: agentID, Assignment: asID,
-			Member: member, Trigger: agent.TriggerManual})
+		r, err := s.agents.Start(ctx, req)
 		if err != nil {
 			return err
 		}

@@ -50,13 +50,13 @@ type chatBody struct {
 	ThreadID int64  `json:"thread_id"`
 }
 
-func (h agents) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
-	if _, err := h.agents.Agent(c.Param("agent")); err != nil && !definition.IsAdminMade(c.Request().Context(), h.agents, h.defs, c.Param("agent")) {
-		return agent.FreeformRequest{}, err
+func (h agents) chatRequest(c echo.Context) (agent.Request, error) {
+	if _, err := h.agents.Resolve(c.Request().Context(), c.Param("agent")); err != nil {
+		return agent.Request{}, err
 	}
 	var b chatBody
 	if err := httpkit.BindJSON(c, &b); err != nil {
-		return agent.FreeformRequest{}, err
+		return agent.Request{}, err
 	}
 	errs := map[string]string{}
 	if strings.TrimSpace(b.Member) == "" {
@@ -69,52 +69,36 @@ func (h agents) chatRequest(c echo.Context) (agent.FreeformRequest, error) {
 		errs["thread_id"] = "must be a thread id"
 	}
 	if len(errs) > 0 {
-		return agent.FreeformRequest{}, apperr.FieldErrors(errs)
+		return agent.Request{}, apperr.FieldErrors(errs)
 	}
 	httpkit.Owner(c, strings.TrimSpace(b.Member))
-	return agent.FreeformRequest{Agent: c.Param("agent"), Member: b.Member, Message: b.Message,
-		ThreadID: b.ThreadID, Trigger: agent.TriggerAPI}, nil
+	return agent.Request{Agent: c.Param("agent"), Member: b.Member, Message: b.Message,
+		Thread: b.ThreadID, Trigger: agent.TriggerAPI}, nil
 }
 
-// run sends a chat message and answers with the finished run; the
+// run sends a message and answers with the finished run; a code agent's
 // reply is in its output and thread_id names the conversation. An agent
-// made in admin answers through its definition (definition.Runner.Answer):
-// the run's output is its composed result, and without a model it is a
-// recorded run that says the agent needs one.
+// made in admin runs its definition (the run's output is its composed
+// result; without a model, a recorded run that says it needs one).
 func (h agents) run(c echo.Context) error {
 	req, err := h.chatRequest(c)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	if definition.IsAdminMade(ctx, h.agents, h.defs, req.Agent) {
-		res, err := h.defs.Answer(ctx, req.Agent, definition.Params{Member: req.Member, Message: req.Message, Trigger: agent.TriggerAPI})
-		if res.RunID == 0 {
-			return err
-		}
-		run, gerr := h.agents.Runs().Get(ctx, res.RunID)
-		if gerr != nil {
-			return gerr
-		}
-		return c.JSON(http.StatusOK, run) // a failed run carries its error
-	}
-	run, err := h.agents.Freeform(c.Request().Context(), req)
+	run, err := h.agents.Run(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, run)
+	return c.JSON(http.StatusOK, run) // a failed run carries its error
 }
 
-// runBackground queues the chat run and answers 202 at once.
+// runBackground queues the run and answers 202 at once.
 func (h agents) runBackground(c echo.Context) error {
 	req, err := h.chatRequest(c)
 	if err != nil {
 		return err
 	}
-	if definition.IsAdminMade(c.Request().Context(), h.agents, h.defs, req.Agent) {
-		return apperr.New(apperr.Conflict, "agent %q is made in admin: run it with POST /api/agents/%s/run", req.Agent, req.Agent)
-	}
-	run, err := h.agents.StartFreeform(c.Request().Context(), req)
+	run, err := h.agents.Start(c.Request().Context(), req)
 	if err != nil {
 		return err
 	}
@@ -155,18 +139,18 @@ func (h agents) assignmentRun(c echo.Context) error {
 	orch := h.agents
 	var runs []agent.Run
 	var err error
+	req := agent.Request{Agent: agentID, Assignment: assignmentID, Member: b.Member, Trigger: agent.TriggerAPI}
 	switch {
 	case b.All && b.Wait:
-		runs, err = orch.RunAssignmentForAll(ctx, agentID, assignmentID, agent.TriggerAPI)
+		runs, err = orch.RunEach(ctx, req)
 	case b.All:
-		runs, err = orch.StartAssignmentForAll(ctx, agentID, assignmentID, agent.TriggerAPI)
+		runs, err = orch.StartEach(ctx, req)
 	default:
-		req := agent.AssignmentRequest{Agent: agentID, Assignment: assignmentID, Member: b.Member, Trigger: agent.TriggerAPI}
 		var r agent.Run
 		if b.Wait {
-			r, err = orch.RunAssignment(ctx, req)
+			r, err = orch.Run(ctx, req)
 		} else {
-			r, err = orch.StartAssignment(ctx, req)
+			r, err = orch.Start(ctx, req)
 		}
 		runs = []agent.Run{r}
 	}

@@ -95,12 +95,11 @@ type Live interface {
 type Agents interface {
 	Agents() []agent.AgentInfo
 	Agent(id string) (agent.AgentInfo, error)
-	StartAssignment(ctx context.Context, req agent.AssignmentRequest) (agent.Run, error)
-	RunAssignment(ctx context.Context, req agent.AssignmentRequest) (agent.Run, error)
-	StartAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger agent.Trigger) ([]agent.Run, error)
-	RunAssignmentForAll(ctx context.Context, agentID, assignmentID string, trigger agent.Trigger) ([]agent.Run, error)
-	StartFreeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
-	Freeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
+	Resolve(ctx context.Context, id string) (agent.AgentInfo, error)
+	Start(ctx context.Context, req agent.Request) (agent.Run, error)
+	Run(ctx context.Context, req agent.Request) (agent.Run, error)
+	StartEach(ctx context.Context, req agent.Request) ([]agent.Run, error)
+	RunEach(ctx context.Context, req agent.Request) ([]agent.Run, error)
 	Threads() *agent.ThreadStore
 	CreateThread(ctx context.Context, agentID, member, title string) (agent.Thread, error)
 	DeleteThread(ctx context.Context, id int64) error
@@ -114,7 +113,6 @@ type Agents interface {
 type Definitions interface {
 	List(ctx context.Context) ([]definition.Summary, error)
 	Active(ctx context.Context, agentID string) (definition.Version, error)
-	Answer(ctx context.Context, agentID string, p definition.Params) (definition.Result, error)
 }
 
 // Schedules is the scheduler as the task API uses it (*schedule.Service).

@@ -157,8 +157,8 @@ func (h threads) message(c echo.Context) error {
 		return err
 	}
 	httpkit.Owner(c, t.Member)
-	run, err := agents.StartFreeform(ctx, agent.FreeformRequest{Agent: t.Agent, Member: t.Member, Message: b.Content,
-		ThreadID: t.ID, Trigger: agent.TriggerAPI, FromMember: true})
+	run, err := agents.Start(ctx, agent.Request{Agent: t.Agent, Member: t.Member, Message: b.Content,
+		Thread: t.ID, Trigger: agent.TriggerAPI, FromMember: true})
 	if err != nil {
 		return err
 	}

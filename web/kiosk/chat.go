@@ -188,8 +188,8 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	run, err := a.StartFreeform(ctx, agent.FreeformRequest{Agent: kioskChatAgent, Member: member, Message: msg,
-		ThreadID: thread, Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
+	run, err := a.Start(ctx, agent.Request{Agent: kioskChatAgent, Member: member, Message: msg,
+		Thread: thread, Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
 	if err != nil {
 		slot.Release()
 		return err

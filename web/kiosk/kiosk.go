@@ -107,7 +107,7 @@ type Messages interface {
 // (*agent.Orchestrator).
 type Agents interface {
 	Agent(id string) (agent.AgentInfo, error)
-	StartFreeform(ctx context.Context, req agent.FreeformRequest) (agent.Run, error)
+	Start(ctx context.Context, req agent.Request) (agent.Run, error)
 	Threads() *agent.ThreadStore
 	DeleteThread(ctx context.Context, id int64) error
 	ChatStream(runID int64) (*agent.ChatStream, bool)

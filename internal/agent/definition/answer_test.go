@@ -17,11 +17,10 @@ func TestAnswerWithoutAModelRecordsANeedsAModelRun(t *testing.T) {
 	f := newFixture(t)
 	f.save(def("greeter", "agent:greeter\nYou greet."))
 	r := f.runnerOn(f.engine(nil, agent.Options{}))
-	res, err := r.Answer(context.Background(), "greeter", Params{Member: "ada", Message: "hi", Origin: "task:4"})
+	run, err := r.Answer(context.Background(), agent.Request{Agent: "greeter", Member: "ada", Message: "hi", Origin: "task:4"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := f.run(res.RunID)
 	var out NeedsModelOutput
 	if err := json.Unmarshal(run.Output, &out); err != nil {
 		t.Fatal(err)
@@ -30,14 +29,14 @@ func TestAnswerWithoutAModelRecordsANeedsAModelRun(t *testing.T) {
 		out.Message == "" || run.Agent != "greeter" || run.Origin != "task:4" {
 		t.Fatalf("run = %+v (output %s)", run, run.Output)
 	}
-	if _, err := r.Answer(context.Background(), "nobody", Params{Member: "ada", Message: "hi"}); !apperr.Is(err, apperr.NotFound) {
+	if _, err := r.Answer(context.Background(), agent.Request{Agent: "nobody", Member: "ada", Message: "hi"}, true); !apperr.Is(err, apperr.NotFound) {
 		t.Fatalf("unknown agent: %v", err)
 	}
 
 	m := newFakeModel()
 	m.reply("greeter", "Hello Ada")
-	res, err = f.runner(m).Answer(context.Background(), "greeter", Params{Member: "ada", Message: "hi"})
-	if err != nil || res.Output != "Hello Ada" || f.run(res.RunID).Status != agent.StatusSucceeded {
-		t.Fatalf("with a model: %+v, %v", res, err)
+	run, err = f.runner(m).Answer(context.Background(), agent.Request{Agent: "greeter", Member: "ada", Message: "hi"}, true)
+	if err != nil || string(run.Output) != `"Hello Ada"` || run.Status != agent.StatusSucceeded {
+		t.Fatalf("with a model: %+v, %v", run, err)
 	}
 }

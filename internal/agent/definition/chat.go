@@ -2,8 +2,8 @@ package definition
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"slices"
 
 	"hearth/internal/agent"
 )
@@ -13,57 +13,65 @@ import (
 const NeedsModelReply = "I'm an agent made in Hearth's admin, and I need a language model to answer: " +
 	"none is configured yet (set OPENAI_API_KEY or OPENAI_BASE_URL, then check Admin → Model)."
 
-// ChatAgent is an agent made in admin as a conversation runs it, for the
-// orchestrator's chat loop (agent.Resolver): the answer streams, tool calls
-// show as chips and are stored in the thread, working memory and recall
-// work as for the coach. The definition gives the system prompt (its
-// placeholders expanded for the member, its context sections added), the
-// model settings and the tools the model may call. Its rules, sub-agents,
-// hooks and output schema shape its runs (the API, a schedule, "Try it"),
-// not conversation turns, whose answer is free text. Without a model the
-// answer is NeedsModelReply. Agents with code (the coach) are registered
-// and never reach here; an unknown id is NotFound.
-func (r *Runner) ChatAgent(ctx context.Context, id string) (agent.Agent, *agent.Toolbox, error) {
+// Resolve is an agent made in admin as the orchestrator runs it in a
+// conversation (agent.Definitions): Converse runs its whole definition on
+// the turn's run, as the API and a schedule do (context, templates, the
+// tools it lists, rules with their retries, sub-agents, hooks, output
+// schema), with the thread's earlier messages as PreviousMessages. The
+// chat loop keeps the thread, the chips of its tool calls and the commit.
+// An output that is not text is answered as its JSON. Without a model the
+// answer is NeedsModelReply (the run records FallbackNeedsModel). Agents
+// with code (the coach) are registered and never reach here; an unknown id
+// is NotFound.
+func (r *Runner) Resolve(ctx context.Context, id string) (agent.Agent, *agent.Toolbox, error) {
 	cur, err := r.repo.current(ctx, id)
 	if err != nil {
 		return agent.Agent{}, nil, err
 	}
 	def := cur.Definition
-	var box *agent.Toolbox
-	if len(def.ToolIDs) > 0 {
-		all, ok := r.repo.reg.Tools.(*agent.Toolbox)
-		if !ok {
-			return agent.Agent{}, nil, definitionErr(id, "its tools cannot be offered in a conversation")
-		}
+	var box *agent.Toolbox // for the chips' labels
+	if all, ok := r.repo.reg.Tools.(*agent.Toolbox); ok && len(def.ToolIDs) > 0 {
 		if box, err = all.Only(def.ToolIDs); err != nil {
 			return agent.Agent{}, nil, definitionErr(id, "%v", err)
 		}
 	}
-	// The chat loop adds the agent's working memory itself.
-	def.ContextTypes = slices.DeleteFunc(slices.Clone(def.ContextTypes), func(c string) bool { return c == ContextWorkingMemory })
 	return agent.Agent{
-		ID:           id,
-		Description:  fmt.Sprintf("Made in admin (version %d)", cur.Number),
-		SystemPrompt: def.SystemPrompt,
+		ID:          id,
+		Description: fmt.Sprintf("Made in admin (version %d)", cur.Number),
 		Model: agent.ModelSettings{Model: def.Model, Temperature: def.Temperature, MaxTokens: def.MaxTokens,
 			MaxIterations: def.MaxIterations},
-		Instructions: func(ctx context.Context, member string) (string, error) {
-			return r.chatInstructions(ctx, &def, member)
+		Converse: func(ctx context.Context, x *agent.Exec, turn agent.ChatTurn) (string, error) {
+			return r.converse(ctx, id, x, turn)
 		},
-		Reply: func(context.Context, agent.Scope, agent.ChatTurn) (string, error) { return NeedsModelReply, nil },
 	}, box, nil
 }
 
-// chatInstructions renders def's system prompt for member with its context
-// sections, as an invoke would.
-func (r *Runner) chatInstructions(ctx context.Context, def *Definition, member string) (string, error) {
-	inv, err := r.newInvocation(ctx, Params{Member: member})
+// converse runs id's current definition for one chat turn on x.
+func (r *Runner) converse(ctx context.Context, id string, x *agent.Exec, turn agent.ChatTurn) (string, error) {
+	cur, err := r.repo.current(ctx, id)
 	if err != nil {
 		return "", err
 	}
-	sections, err := inv.contexts(ctx, def, nil)
+	if !r.engine.HasModel() {
+		x.MarkFellBack(FallbackNeedsModel)
+		return NeedsModelReply, nil
+	}
+	p := Params{Member: x.Member(), Message: turn.Message}
+	for _, m := range turn.History {
+		p.PreviousMessages = append(p.PreviousMessages, agent.Message{Role: m.Role, Content: m.Content})
+	}
+	inv, err := r.newInvocation(ctx, p)
 	if err != nil {
 		return "", err
 	}
-	return inv.system(def, sections, inv.vars(def, call{}, sections, nil))
+	inv.observe = turn.Record
+	n, err := r.drive(ctx, x, cur, inv, turn.Message)
+	if err != nil {
+		return "", err
+	}
+	if s, ok := n.composed.(string); ok {
+		return s, nil
+	}
+	b, err := json.MarshalIndent(n.composed, "", "  ")
+	return string(b), err
 }

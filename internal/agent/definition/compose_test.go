@@ -29,11 +29,11 @@ func TestRulesOnSubAgentKeysCheckTheComposedResult(t *testing.T) {
 	f.save(p)
 	m := newFakeModel()
 	replies := []string{`{"days": "7"}`, `{"days": "3"}`}
-	m.on("planner", func(_ context.Context, req agent.Request) (string, error) {
+	m.on("planner", func(_ context.Context, req agent.ModelRequest) (string, error) {
 		n := len(m.requests("planner")) - 1
 		return replies[min(n, len(replies)-1)], nil
 	})
-	m.on("summer", func(_ context.Context, req agent.Request) (string, error) {
+	m.on("summer", func(_ context.Context, req agent.ModelRequest) (string, error) {
 		if req.Messages[0].Content == "3" {
 			return `{"ok": true}`, nil
 		}

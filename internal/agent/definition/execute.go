@@ -77,7 +77,7 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 		base = slices.Clone(inv.params.PreviousMessages)
 	}
 	base = append(base, agent.Message{Role: agent.RoleUser, Content: user, Pinned: true})
-	req := agent.Request{System: system, Messages: base, Tools: specs, CallTool: caller, Model: def.Model,
+	req := agent.ModelRequest{System: system, Messages: base, Tools: specs, CallTool: caller, Model: def.Model,
 		Temperature: def.Temperature, MaxTokens: def.MaxTokens, MaxIterations: def.MaxIterations}
 	if def.OutputSchema != nil {
 		req.Output = &agent.OutputSchema{Name: schemaName(def.AgentID), Schema: def.OutputSchema, Loose: !strictCompatible(def.OutputSchema)}

@@ -225,16 +225,16 @@ func (f *fixture) run(id int64) agent.Run {
 // prompt's first line ("agent:<id>"); it records every request.
 type fakeModel struct {
 	mu      sync.Mutex
-	reqs    []agent.Request
-	answers map[string]func(ctx context.Context, req agent.Request) (string, error)
+	reqs    []agent.ModelRequest
+	answers map[string]func(ctx context.Context, req agent.ModelRequest) (string, error)
 }
 
 func newFakeModel() *fakeModel {
-	return &fakeModel{answers: map[string]func(context.Context, agent.Request) (string, error){}}
+	return &fakeModel{answers: map[string]func(context.Context, agent.ModelRequest) (string, error){}}
 }
 
 // on sets the answer of one agent.
-func (m *fakeModel) on(agentID string, fn func(ctx context.Context, req agent.Request) (string, error)) {
+func (m *fakeModel) on(agentID string, fn func(ctx context.Context, req agent.ModelRequest) (string, error)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.answers[agentID] = fn
@@ -242,10 +242,10 @@ func (m *fakeModel) on(agentID string, fn func(ctx context.Context, req agent.Re
 
 // reply makes an agent always answer text.
 func (m *fakeModel) reply(agentID, text string) {
-	m.on(agentID, func(context.Context, agent.Request) (string, error) { return text, nil })
+	m.on(agentID, func(context.Context, agent.ModelRequest) (string, error) { return text, nil })
 }
 
-func (m *fakeModel) Execute(ctx context.Context, req agent.Request) (agent.Result, error) {
+func (m *fakeModel) Execute(ctx context.Context, req agent.ModelRequest) (agent.Result, error) {
 	id, _, _ := strings.Cut(strings.TrimPrefix(req.System, "agent:"), "\n")
 	id = strings.TrimSpace(id)
 	m.mu.Lock()
@@ -261,10 +261,10 @@ func (m *fakeModel) Execute(ctx context.Context, req agent.Request) (agent.Resul
 	return res, err
 }
 
-func (m *fakeModel) requests(agentID string) []agent.Request {
+func (m *fakeModel) requests(agentID string) []agent.ModelRequest {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []agent.Request
+	var out []agent.ModelRequest
 	for _, r := range m.reqs {
 		if strings.HasPrefix(r.System, "agent:"+agentID+"\n") || r.System == "agent:"+agentID {
 			out = append(out, r)

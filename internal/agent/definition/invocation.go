@@ -25,6 +25,9 @@ type invocation struct {
 	now    time.Time
 	// heuristic: no model; every step is answered by its agent's heuristic.
 	heuristic bool
+	// observe, when set, hears every tool call of the pipeline (a
+	// conversation turn shows them as chips and keeps them in its thread).
+	observe func(name string, args json.RawMessage, result any, err error)
 
 	mu    sync.Mutex
 	steps []Step

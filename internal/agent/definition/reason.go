@@ -20,12 +20,12 @@ type compose func(ctx context.Context, output any) ([]agent.ValidationError, err
 // reason asks the model through the engine's loop until the output passes
 // the schema, the rules and (after composing its sub-agents' results) the
 // rules on their keys, at most 1 + MaxRetries times.
-func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int, req agent.Request, after compose) (any, error) {
+func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int, req agent.ModelRequest, after compose) (any, error) {
 	src := agent.SourceModel
 	if c.key != "" {
 		src += " (sub-agent " + c.key + ")"
 	}
-	out, err := inv.x.Reason(ctx, agent.Reasoning{Request: req, Retries: max(cur.MaxRetries, 0), Source: src,
+	out, err := inv.x.Reason(ctx, agent.Reasoning{ModelRequest: req, Retries: max(cur.MaxRetries, 0), Source: src,
 		Check: func(ctx context.Context, raw string) (any, []agent.ValidationError, error) {
 			inv.updateStep(idx, func(s *Step) { s.Attempts++ })
 			out, errs := cur.check(raw)
@@ -50,7 +50,7 @@ func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int
 
 // plan answers a step with its agent's heuristic (no model configured),
 // checked like a model's reply: schema and rules.
-func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.Request, system, user string, after compose) (any, error) {
+func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.ModelRequest, system, user string, after compose) (any, error) {
 	h := inv.r.opts.heuristicFor(cur.AgentID)
 	if h == nil {
 		return nil, errNoModel

@@ -40,6 +40,7 @@ type MemberData func(ctx context.Context, member string) (map[string]any, error)
 // ledger, model-call limit and budget.
 type Engine interface {
 	Execute(ctx context.Context, req agent.TaskRequest, drive agent.Driver) (agent.Run, error)
+	StartExecute(ctx context.Context, req agent.TaskRequest, drive agent.Driver) (agent.Run, error)
 	HasModel() bool
 	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)
 }
@@ -183,17 +184,7 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	var out node
 	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
 		Trigger: p.Trigger, Origin: p.Origin}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
-		switch why, err := x.NoModelReason(ctx); {
-		case err != nil:
-			return nil, err
-		case why == agent.FallbackBudget:
-			return nil, errBudget
-		case why == agent.FallbackNoModel && heuristic:
-		case why != "":
-			return nil, errNoModel
-		}
-		inv.x = x
-		n, _, err := inv.execute(ctx, cur, call{path: []string{agentID}, message: p.Message})
+		n, err := r.drive(ctx, x, cur, inv, p.Message)
 		if err != nil {
 			return nil, err
 		}
@@ -211,6 +202,26 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 	return res, nil
 }
 
+// drive runs cur's pipeline for message on x: the body of every run of an
+// agent made in admin, an invoke's and a conversation turn's alike.
+func (r *Runner) drive(ctx context.Context, x *agent.Exec, cur *current, inv *invocation, message string) (node, error) {
+	switch why, err := x.NoModelReason(ctx); {
+	case err != nil:
+		return node{}, err
+	case why == agent.FallbackBudget:
+		return node{}, errBudget
+	case why == agent.FallbackNoModel && inv.heuristic:
+	case why != "":
+		return node{}, errNoModel
+	}
+	inv.x = x
+	n, _, err := inv.execute(ctx, cur, call{path: []string{cur.AgentID}, message: message})
+	if raw, jerr := marshalJSON(inv.trace()); jerr == nil { // the run page shows every step
+		x.SetSteps(raw)
+	}
+	return n, err
+}
+
 // FallbackNeedsModel is the fallback reason of a run Answer recorded for an
 // agent that needs a model when none is configured.
 const FallbackNeedsModel = "needs_model"
@@ -221,33 +232,51 @@ type NeedsModelOutput struct {
 	Message    string `json:"message"`
 }
 
-// Answer is Invoke for the API and the scheduler, where an agent made in
-// admin is a first-class agent: without a model (the heuristics are for
-// "Try it", not for answering as the agent) the answer is a recorded run
-// that says the agent needs one (status fell_back, reason needs_model,
-// output NeedsModelOutput) instead of an error. Conversations (chat
-// threads) can call it with PreviousMessages.
-func (r *Runner) Answer(ctx context.Context, agentID string, p Params) (Result, error) {
-	if r.engine.HasModel() {
-		return r.Invoke(ctx, agentID, p)
-	}
-	res := Result{AgentID: agentID}
+// Answer runs an agent made in admin for the orchestrator
+// (agent.Definitions): a request that is not a chat turn (the agents API,
+// a scheduled prompt) is one invoke of its definition, a first-class run.
+// Without a model (the heuristics are for "Try it", not for answering as
+// the agent) the answer is a recorded run that says the agent needs one
+// (status fell_back, reason needs_model, output NeedsModelOutput) instead
+// of an error. With wait unset it returns the queued run at once.
+func (r *Runner) Answer(ctx context.Context, req agent.Request, wait bool) (agent.Run, error) {
+	p := Params{Member: req.Member, Message: req.Message, Trigger: req.Trigger, Origin: req.Origin}
 	if err := r.checkParams(&p); err != nil {
-		return res, err
+		return agent.Run{}, err
 	}
-	cur, err := r.repo.current(ctx, agentID)
+	cur, err := r.repo.current(ctx, req.Agent)
 	if err != nil {
-		return res, err
+		return agent.Run{}, err
 	}
-	res.Version = cur.Number
-	out := NeedsModelOutput{NeedsModel: true, Message: errNoModel.Message}
-	run, err := r.engine.Execute(ctx, agent.TaskRequest{Agent: agentID, Assignment: AssignmentInvoke, Member: p.Member,
-		Trigger: p.Trigger, Origin: p.Origin}, func(_ context.Context, x *agent.Exec) (json.RawMessage, error) {
-		x.MarkFellBack(FallbackNeedsModel)
-		return marshalJSON(out)
-	})
-	res.RunID, res.Output, res.Composed = run.ID, out, out
-	return res, err
+	task := agent.TaskRequest{Agent: req.Agent, Assignment: AssignmentInvoke, Member: p.Member, Trigger: p.Trigger, Origin: p.Origin}
+	var drive agent.Driver
+	if r.engine.HasModel() {
+		inv, err := r.newInvocation(ctx, p)
+		if err != nil {
+			return agent.Run{}, err
+		}
+		drive = func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+			n, err := r.drive(ctx, x, cur, inv, p.Message)
+			if err != nil {
+				return nil, err
+			}
+			return marshalJSON(n.composed)
+		}
+	} else {
+		out := NeedsModelOutput{NeedsModel: true, Message: errNoModel.Message}
+		drive = func(_ context.Context, x *agent.Exec) (json.RawMessage, error) {
+			x.MarkFellBack(FallbackNeedsModel)
+			return marshalJSON(out)
+		}
+	}
+	if !wait {
+		return r.engine.StartExecute(ctx, task, drive)
+	}
+	run, err := r.engine.Execute(ctx, task, drive)
+	if run.ID != 0 && run.Status.Terminal() {
+		return run, nil // a failed run carries its error
+	}
+	return run, err
 }
 
 // withoutHeuristic names an agent of cur's pipeline (cur itself or a

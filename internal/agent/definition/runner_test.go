@@ -189,8 +189,8 @@ func TestSubAgentBatchesRunInParallelAndInOrder(t *testing.T) {
 	b := newBarrier(2)
 	var mu sync.Mutex
 	spans := map[string][2]time.Time{}
-	side := func(id string) func(ctx context.Context, req agent.Request) (string, error) {
-		return func(ctx context.Context, req agent.Request) (string, error) {
+	side := func(id string) func(ctx context.Context, req agent.ModelRequest) (string, error) {
+		return func(ctx context.Context, req agent.ModelRequest) (string, error) {
 			start := time.Now()
 			met := b.wait(ctx)
 			mu.Lock()
@@ -204,7 +204,7 @@ func TestSubAgentBatchesRunInParallelAndInOrder(t *testing.T) {
 	}
 	m.on("left", side("left"))
 	m.on("right", side("right"))
-	m.on("after", func(_ context.Context, req agent.Request) (string, error) {
+	m.on("after", func(_ context.Context, req agent.ModelRequest) (string, error) {
 		mu.Lock()
 		spans["after"] = [2]time.Time{time.Now(), time.Now()}
 		mu.Unlock()
@@ -340,7 +340,7 @@ func TestHooksFireAroundAgentsToolsAndSubAgents(t *testing.T) {
 	d.SubAgents = []SubAgent{{Key: "child", AgentID: "child", After: []HookRef{{Hook: "notify", Source: "tip"}, {Hook: "trace", Source: "nope"}}}}
 	f.save(d)
 	m := newFakeModel()
-	m.on("hooked", func(ctx context.Context, req agent.Request) (string, error) {
+	m.on("hooked", func(ctx context.Context, req agent.ModelRequest) (string, error) {
 		if _, err := req.CallTool(ctx, "send_update", json.RawMessage(`{"message":"On it, one moment."}`)); err != nil {
 			return "", err
 		}
@@ -417,7 +417,7 @@ func TestInvokesOfOneAgentAndMemberMayOverlap(t *testing.T) {
 	f.save(def("greeter", "agent:greeter"))
 	b := newBarrier(2)
 	m := newFakeModel()
-	m.on("greeter", func(ctx context.Context, _ agent.Request) (string, error) {
+	m.on("greeter", func(ctx context.Context, _ agent.ModelRequest) (string, error) {
 		if !b.wait(ctx) {
 			return "", context.DeadlineExceeded
 		}
@@ -486,7 +486,7 @@ func TestInvokesShareTheEnginesModelLimit(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
 	for _, id := range []string{"a", "b", "c"} {
-		m.on("leaf-"+id, func(context.Context, agent.Request) (string, error) {
+		m.on("leaf-"+id, func(context.Context, agent.ModelRequest) (string, error) {
 			mu.Lock()
 			inFlight++
 			most = max(most, inFlight)
@@ -518,7 +518,7 @@ func TestFailedInvokeAppliesNoStagedWrites(t *testing.T) {
 	d.MaxRetries = 1
 	f.save(d)
 	m := newFakeModel()
-	m.on("forgetful", func(ctx context.Context, req agent.Request) (string, error) {
+	m.on("forgetful", func(ctx context.Context, req agent.ModelRequest) (string, error) {
 		if _, err := req.CallTool(ctx, "remember", json.RawMessage(`{"key":"mood","value":"grumpy","ttl_hours":0}`)); err != nil {
 			return "", err
 		}

@@ -46,6 +46,9 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 		t := time.Now()
 		res, err := inv.reg.Tools.Call(ctx, scope, name, args)
 		inv.x.Timing("tools", t)
+		if inv.observe != nil {
+			inv.observe(name, args, res, err)
+		}
 		if len(hooks.After) > 0 {
 			v := map[string]any{"tool": name, "args": parsed, "result": nil, "error": ""}
 			if err != nil {

@@ -122,7 +122,7 @@ func (c *OpenAI) Check(ctx context.Context, progress func(CheckReport)) CheckRep
 	rep.Profile = p
 
 	step(StepStructured, func() (string, string) {
-		res, err := c.Execute(ctx, agent.Request{
+		res, err := c.Execute(ctx, agent.ModelRequest{
 			Messages:  []agent.Message{{Role: agent.RoleUser, Content: "What is 2 + 3? Give the sum and the word \"five\"."}},
 			Output:    &agent.OutputSchema{Name: "check", Schema: checkSchema},
 			MaxTokens: 200,
@@ -146,7 +146,7 @@ func (c *OpenAI) Check(ctx context.Context, progress func(CheckReport)) CheckRep
 		add := agent.ToolSpec{Name: "add", Description: "Add two whole numbers.", Parameters: map[string]any{
 			"type": "object", "additionalProperties": false, "required": []any{"a", "b"},
 			"properties": map[string]any{"a": map[string]any{"type": "integer"}, "b": map[string]any{"type": "integer"}}}}
-		res, err := c.Execute(ctx, agent.Request{
+		res, err := c.Execute(ctx, agent.ModelRequest{
 			Messages:      []agent.Message{{Role: agent.RoleUser, Content: "Use the add tool to add 2 and 3, then tell me the result."}},
 			Tools:         []agent.ToolSpec{add},
 			MaxIterations: 3, MaxTokens: 200,
@@ -178,7 +178,7 @@ func (c *OpenAI) Check(ctx context.Context, progress func(CheckReport)) CheckRep
 	step(StepStream, func() (string, string) {
 		pieces, first := 0, time.Duration(0)
 		start := time.Now()
-		res, err := c.Execute(ctx, agent.Request{
+		res, err := c.Execute(ctx, agent.ModelRequest{
 			Messages:  []agent.Message{{Role: agent.RoleUser, Content: "Say hello to the household in five words."}},
 			MaxTokens: 60,
 			OnDelta: func(string) {

@@ -48,7 +48,7 @@ func run(t *testing.T, c *llm.OpenAI) (agent.Result, []string, error) {
 		called = append(called, name)
 		return box.Call(ctx, agent.Scope{MemberID: "maya"}, name, args)
 	}
-	res, err := c.Execute(context.Background(), agent.Request{
+	res, err := c.Execute(context.Background(), agent.ModelRequest{
 		System:   "You are the coach.",
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "Write today's dashboard.", Pinned: true}},
 		Tools:    box.Specs(), CallTool: caller, MaxTokens: 800,
@@ -262,7 +262,7 @@ func TestVLLMXGrammarRefusalStepsToMinimal(t *testing.T) {
 	c, _ := runtimeFor(t, srv, nil)
 	schema := map[string]any{"type": "object", "additionalProperties": false, "required": []string{"tags"},
 		"properties": map[string]any{"tags": map[string]any{"type": "array", "uniqueItems": true, "items": map[string]any{"type": "string"}}}}
-	res, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "tags?"}},
+	res, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "tags?"}},
 		Output: &agent.OutputSchema{Name: "tags", Schema: schema}})
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestErrorsCarryTheServersMessage(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			srv := llmtest.NewFamily(t, tc.fam)
 			c, _ := runtimeFor(t, srv, func(cfg *llm.OpenAIConfig) { cfg.APIKey = tc.key })
-			_, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}})
+			_, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v\nwant it to contain %q", err, tc.want)
 			}
@@ -323,7 +323,7 @@ func TestContextWindowTrimsOldestHistory(t *testing.T) {
 		msgs = append(msgs, agent.Message{Role: role, Content: strings.Repeat("h", 300)})
 	}
 	msgs = append(msgs, agent.Message{Role: agent.RoleUser, Content: "LAST question"})
-	req := agent.Request{Messages: msgs, MaxTokens: 50}
+	req := agent.ModelRequest{Messages: msgs, MaxTokens: 50}
 	res, err := c.Execute(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestContextWindowTrimsOldestHistory(t *testing.T) {
 	if _, err := c.Execute(context.Background(), req); err != nil || len(srv.Refusals()) != 1 {
 		t.Fatalf("second call: %v, refusals %d", err, len(srv.Refusals()))
 	}
-	big := agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: strings.Repeat("x", 5000), Pinned: true}}}
+	big := agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: strings.Repeat("x", 5000), Pinned: true}}}
 	if _, err := c.Execute(context.Background(), big); err == nil || !strings.Contains(err.Error(), "does not fit the model's context window of 400 tokens") {
 		t.Fatalf("oversized pinned prompt: %v", err)
 	}
@@ -363,7 +363,7 @@ func TestVLLMContextFromModelList(t *testing.T) {
 	for range 10 {
 		msgs = append(msgs, agent.Message{Role: agent.RoleUser, Content: strings.Repeat("h", 400)})
 	}
-	res, err := c.Execute(context.Background(), agent.Request{Messages: msgs, MaxTokens: 200})
+	res, err := c.Execute(context.Background(), agent.ModelRequest{Messages: msgs, MaxTokens: 200})
 	if err != nil || res.Output != "ok" {
 		t.Fatalf("%q, %v", res.Output, err)
 	}
@@ -398,7 +398,7 @@ func TestStreamingAcrossFamilies(t *testing.T) {
 			c, _ := runtimeFor(t, srv, nil)
 			var pieces []string
 			calls := 0
-			res, err := c.Execute(context.Background(), agent.Request{
+			res, err := c.Execute(context.Background(), agent.ModelRequest{
 				Messages: []agent.Message{{Role: agent.RoleUser, Content: "weather?"}},
 				Tools:    []agent.ToolSpec{lookupSpec},
 				CallTool: func(context.Context, string, json.RawMessage) (any, error) { calls++; return "sunny", nil },
@@ -432,7 +432,7 @@ func TestStreamingAcrossFamilies(t *testing.T) {
 func TestStreamFailures(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Reply{StreamCut: true}, llmtest.Reply{Content: "late", Delay: 400 * time.Millisecond})
 	c, _ := runtimeFor(t, srv, func(cfg *llm.OpenAIConfig) { cfg.FirstTokenTimeout = 100 * time.Millisecond })
-	req := agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, OnDelta: func(string) {}}
+	req := agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, OnDelta: func(string) {}}
 	if _, err := c.Execute(context.Background(), req); err == nil || !strings.Contains(err.Error(), "ended without an answer") {
 		t.Fatalf("cut stream: %v", err)
 	}
@@ -447,7 +447,7 @@ func TestNoAuthorizationWithoutKey(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
 	srv := llmtest.New(t, llmtest.Text("hi", 1, 1))
 	c, _ := runtimeFor(t, srv, func(cfg *llm.OpenAIConfig) { cfg.APIKey = "" })
-	if _, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
+	if _, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range srv.Requests() {
@@ -468,7 +468,7 @@ func TestFinishReasonQuirks(t *testing.T) {
 			srv := llmtest.New(t, call, llmtest.Reply{Content: "done", FinishReason: "length"})
 			c, _ := runtimeFor(t, srv, nil)
 			n := 0
-			res, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}},
+			res, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}},
 				Tools: []agent.ToolSpec{lookupSpec}, CallTool: func(context.Context, string, json.RawMessage) (any, error) { n++; return 1, nil }})
 			if err != nil || n != 1 || res.Output != "done" || res.FinishReason != "length" {
 				t.Fatalf("err %v, calls %d, output %q, finish %q", err, n, res.Output, res.FinishReason)
@@ -483,7 +483,7 @@ func TestRefusedTokenFieldIsSwitched(t *testing.T) {
 	refuse := llmtest.Reply{Status: 400, Body: `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error","param":"max_tokens","code":"unsupported_parameter"}}`}
 	srv := llmtest.New(t, refuse, llmtest.Text("fine", 1, 1))
 	c, store := runtimeFor(t, srv, nil)
-	res, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, MaxTokens: 10})
+	res, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, MaxTokens: 10})
 	if err != nil || res.Output != "fine" {
 		t.Fatalf("%q %v", res.Output, err)
 	}
@@ -501,7 +501,7 @@ func TestOllamaRecognisedByFingerprint(t *testing.T) {
 	fam.Models = nil
 	srv := llmtest.NewFamily(t, fam, llmtest.Text("hi", 1, 1))
 	c, _ := runtimeFor(t, srv, nil)
-	if _, err := c.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
+	if _, err := c.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := c.Profile(context.Background(), "m"); p.Family != llm.FamilyOllama || !strings.Contains(p.Detected, "fp_ollama") {

@@ -18,7 +18,7 @@ type Heuristic struct{}
 var _ agent.Runtime = Heuristic{}
 
 // Execute calls req.Planner.
-func (Heuristic) Execute(ctx context.Context, req agent.Request) (agent.Result, error) {
+func (Heuristic) Execute(ctx context.Context, req agent.ModelRequest) (agent.Result, error) {
 	res := agent.Result{Model: HeuristicModel}
 	if req.Planner == nil {
 		return res, errors.New("llm: the heuristic runtime needs a planner")

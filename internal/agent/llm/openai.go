@@ -199,7 +199,7 @@ const maxAdaptations = 8
 // still calling tools after MaxIterations turns is an error. A refusal the
 // endpoint's profile can step down from is retried at once, one rung down,
 // and remembered.
-func (c *OpenAI) Execute(ctx context.Context, req agent.Request) (res agent.Result, err error) {
+func (c *OpenAI) Execute(ctx context.Context, req agent.ModelRequest) (res agent.Result, err error) {
 	model := req.Model
 	if model == "" {
 		model = c.cfg.Model
@@ -218,7 +218,7 @@ func (c *OpenAI) Execute(ctx context.Context, req agent.Request) (res agent.Resu
 // call is one Execute: the conversation and the profile as it adapts.
 type call struct {
 	c     *OpenAI
-	req   agent.Request
+	req   agent.ModelRequest
 	p     Profile
 	model string
 	res   *agent.Result

@@ -42,7 +42,7 @@ func TestToolLoopExecutesToolsAndSendsResultsBack(t *testing.T) {
 		return map[string]string{"answer": "sunny"}, nil
 	}
 	temp := 0.2
-	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.Request{
+	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.ModelRequest{
 		System:   "be brief",
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "weather?"}},
 		Tools:    []agent.ToolSpec{lookupSpec}, CallTool: call,
@@ -90,7 +90,7 @@ func TestToolLoopExecutesToolsAndSendsResultsBack(t *testing.T) {
 func TestToolErrorsAreReportedToTheModel(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Tool("lookup", "{}"), llmtest.Text("ok", 1, 1))
 	call := func(context.Context, string, json.RawMessage) (any, error) { return nil, errors.New("no such city") }
-	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.Request{
+	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.ModelRequest{
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, Tools: []agent.ToolSpec{lookupSpec}, CallTool: call})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestIterationBoundStopsEndlessToolCalls(t *testing.T) {
 		return r
 	})
 	calls := 0
-	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.Request{
+	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.ModelRequest{
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, Tools: []agent.ToolSpec{lookupSpec},
 		CallTool:      func(context.Context, string, json.RawMessage) (any, error) { calls++; return "more", nil },
 		MaxIterations: 3,
@@ -131,7 +131,7 @@ func TestStructuredOutputRequest(t *testing.T) {
 	srv := llmtest.New(t, llmtest.JSON(map[string]string{"title": "x"}, 5, 2))
 	schema := map[string]any{"type": "object", "properties": map[string]any{"title": map[string]any{"type": "string"}},
 		"required": []string{"title"}, "additionalProperties": false}
-	res, err := newClient(t, srv, func(c *llm.OpenAIConfig) { c.LegacyMaxTokens = true }).Execute(context.Background(), agent.Request{
+	res, err := newClient(t, srv, func(c *llm.OpenAIConfig) { c.LegacyMaxTokens = true }).Execute(context.Background(), agent.ModelRequest{
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}, Model: "other-model", MaxTokens: 50,
 		Output: &agent.OutputSchema{Name: "task", Schema: schema},
 	})
@@ -155,7 +155,7 @@ func TestStructuredOutputRequest(t *testing.T) {
 func TestRetriesRateLimitThenSucceeds(t *testing.T) {
 	srv := llmtest.New(t, llmtest.RateLimited(), llmtest.Text("fine", 4, 2))
 	res, err := newClient(t, srv, func(c *llm.OpenAIConfig) { c.MaxRetries = 2 }).Execute(context.Background(),
-		agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
+		agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestRetriesRateLimitThenSucceeds(t *testing.T) {
 func TestHTTPErrorWithoutRetries(t *testing.T) {
 	srv := llmtest.New(t, llmtest.Error(500), llmtest.Text("never", 1, 1))
 	_, err := newClient(t, srv, nil).Execute(context.Background(),
-		agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
+		agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
 	var apiErr *openai.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 {
 		t.Fatalf("err = %v", err)
@@ -192,7 +192,7 @@ func TestBrokenReplies(t *testing.T) {
 			srv := llmtest.New(t, tc.reply)
 			start := time.Now()
 			_, err := newClient(t, srv, func(c *llm.OpenAIConfig) { c.RequestTimeout = 200 * time.Millisecond }).Execute(
-				context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
+				context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
@@ -207,12 +207,12 @@ func TestBrokenReplies(t *testing.T) {
 }
 
 func TestHeuristic(t *testing.T) {
-	res, err := llm.Heuristic{}.Execute(context.Background(), agent.Request{
+	res, err := llm.Heuristic{}.Execute(context.Background(), agent.ModelRequest{
 		Planner: func(context.Context) (string, error) { return `{"ok":true}`, nil }})
 	if err != nil || res.Output != `{"ok":true}` || res.Model != llm.HeuristicModel || res.Usage != (agent.Usage{}) {
 		t.Fatalf("res = %+v, err = %v", res, err)
 	}
-	if _, err := (llm.Heuristic{}).Execute(context.Background(), agent.Request{}); err == nil {
+	if _, err := (llm.Heuristic{}).Execute(context.Background(), agent.ModelRequest{}); err == nil {
 		t.Fatal("want an error without a planner")
 	}
 }
@@ -233,7 +233,7 @@ func TestNewRuntimes(t *testing.T) {
 	if err != nil || rt.Model == nil {
 		t.Fatalf("configured: %+v, %v", rt, err)
 	}
-	if _, err := rt.Model.Execute(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
+	if _, err := rt.Model.Execute(context.Background(), agent.ModelRequest{Messages: []agent.Message{{Role: agent.RoleUser, Content: "x"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if m := srv.ChatRequests()[0].Model(); m != llm.DefaultModel {

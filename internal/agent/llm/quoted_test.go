@@ -30,7 +30,7 @@ type household struct {
 	sent []string
 }
 
-func (h *household) request(t *testing.T) agent.Request {
+func (h *household) request(t *testing.T) agent.ModelRequest {
 	t.Helper()
 	meals := agent.NewTool("get_recent_meals", "Recent meals.", func(_ context.Context, _ agent.Scope, _ mealsArgs) (map[string]any, error) {
 		return map[string]any{"meals": []map[string]any{{"name": hostileMeal, "calories": 420}}}, nil
@@ -45,7 +45,7 @@ func (h *household) request(t *testing.T) agent.Request {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return agent.Request{System: "You are the coach.",
+	return agent.ModelRequest{System: "You are the coach.",
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "What did I eat last?"}},
 		Tools:    box.Specs(),
 		CallTool: func(ctx context.Context, name string, args json.RawMessage) (any, error) {

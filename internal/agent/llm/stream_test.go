@@ -24,7 +24,7 @@ func TestStreamedReplyArrivesInPieces(t *testing.T) {
 	var pieces []string
 	var at []time.Duration
 	var calls []string
-	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.Request{
+	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.ModelRequest{
 		Messages: []agent.Message{{Role: agent.RoleUser, Content: "how is my weight going?"}},
 		Tools:    []agent.ToolSpec{lookupSpec},
 		CallTool: func(_ context.Context, name string, args json.RawMessage) (any, error) {
