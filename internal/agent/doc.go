@@ -8,11 +8,18 @@
 // and runs them; every run is a row in agent_runs (see Run) and its progress
 // is published to the "admin" and "member:<id>" topics (live.KindRun).
 //
+// One way in. A run starts with Orchestrator.Start or Run (StartEach,
+// RunEach for every member) and a Request naming an assignment or a
+// message. The orchestrator resolves the agent in one place (Resolve): a
+// registered agent, else one made in admin (Definitions), whose every run
+// (the API, a schedule, a chat turn through Agent.Converse) runs its whole
+// definition; an assignment with a Durable route runs as its workflow.
+//
 // One engine. Every run, whatever drives it, executes on an Exec: the
-// assignment template below, a chat turn (StartFreeform), and code outside
-// this package through Orchestrator.Execute with a Driver (declarative
-// definitions in internal/agent/definition, workflow steps in
-// internal/workflow). An Exec records phases and timings, loads working
+// assignment template below, a chat turn, and the engine's drivers through
+// Orchestrator.Execute with a Driver (declarative definitions in
+// internal/agent/definition, workflow steps in internal/workflow; no other
+// package may, see TestOnlyTheEngineStartsRuns). An Exec records phases and timings, loads working
 // memory once per agent, and reasons through Exec.Reason, the one
 // reasoning loop: a model slot from the global limit
 // (Options.MaxConcurrentModelCalls, HEARTH_MODEL_CONCURRENCY),

@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
+	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/store"
 )
@@ -83,4 +84,91 @@ func Example() {
 	// Output:
 	// succeeded heuristic {"text":"Good morning, ada!"}
 	// last_greeting = Good morning, ada!
+}
+
+// exampleOrchestrator opens a database with member ada and an
+// orchestrator without a model over it.
+func exampleOrchestrator(ctx context.Context, dir string) (*store.DB, *agent.Orchestrator) {
+	db, err := store.Open(ctx, filepath.Join(dir, "hearth.db"), nil)
+	if err != nil {
+		panic(err)
+	}
+	if _, err := db.CreateMember(ctx, health.Member{ID: "ada", Name: "Ada"}); err != nil {
+		panic(err)
+	}
+	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, nil, nil, nil, agent.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return db, orch
+}
+
+// ExampleOrchestrator_Start sends a chat message: Start records it on a
+// new thread and returns the queued run at once; Wait follows it.
+func ExampleOrchestrator_Start() {
+	dir, _ := os.MkdirTemp("", "agent-example")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	db, orch := exampleOrchestrator(ctx, dir)
+	defer db.Close()
+	defer orch.Close(ctx)
+	if err := orch.Register(agent.Agent{ID: "echo", Reply: func(_ context.Context, _ agent.Scope, t agent.ChatTurn) (string, error) {
+		return "You said: " + t.Message, nil
+	}}); err != nil {
+		panic(err)
+	}
+	run, err := orch.Start(ctx, agent.Request{Agent: "echo", Member: "ada", Message: "hello", Chat: true})
+	if err != nil {
+		panic(err)
+	}
+	run, err = orch.Wait(ctx, run.ID)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Status, run.ThreadID != nil, string(run.Output))
+	// Output:
+	// succeeded true {"reply":"You said: hello"}
+}
+
+// madeInAdmin is a stand-in for the definitions (*definition.Runner): one
+// agent, "planner", whose turns answer from its own pipeline.
+type madeInAdmin struct{}
+
+func (madeInAdmin) Resolve(_ context.Context, id string) (agent.Agent, *agent.Toolbox, error) {
+	if id != "planner" {
+		return agent.Agent{}, nil, apperr.NotFoundf("unknown agent %q", id)
+	}
+	return agent.Agent{Converse: func(_ context.Context, x *agent.Exec, t agent.ChatTurn) (string, error) {
+		return "planned for " + x.Member() + ": " + t.Message, nil
+	}}, nil, nil
+}
+
+func (madeInAdmin) Answer(context.Context, agent.Request, bool) (agent.Run, error) {
+	return agent.Run{}, apperr.New(apperr.Conflict, "not in this example")
+}
+
+// ExampleOrchestrator_Resolve tells a registered agent from one made in
+// admin, in the one place that does, and runs a chat turn of the latter:
+// its Converse answers on the turn's run.
+func ExampleOrchestrator_Resolve() {
+	dir, _ := os.MkdirTemp("", "agent-example")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	db, orch := exampleOrchestrator(ctx, dir)
+	defer db.Close()
+	defer orch.Close(ctx)
+	orch.SetDefinitions(madeInAdmin{})
+	info, err := orch.Resolve(ctx, "planner")
+	fmt.Println(info.ID, info.AdminMade, err)
+	_, err = orch.Resolve(ctx, "nobody")
+	fmt.Println(apperr.Is(err, apperr.NotFound))
+	run, err := orch.Run(ctx, agent.Request{Agent: "planner", Member: "ada", Message: "a walk", Chat: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Status, string(run.Output))
+	// Output:
+	// planner true <nil>
+	// true
+	// succeeded {"reply":"planned for ada: a walk"}
 }

@@ -240,3 +240,22 @@ func (o *Orchestrator) startAssignmentRoute(ctx context.Context, req Request) (R
 	}
 	return d.StartDurable(ctx, req)
 }
+
+// CheckTarget says whether a scheduled task may name agentID (and
+// assignmentID, "" for a prompt): a registered agent and one of its
+// assignments, or an agent made in admin with a prompt (it has no
+// assignments).
+func (o *Orchestrator) CheckTarget(ctx context.Context, agentID, assignmentID string) error {
+	info, err := o.Resolve(ctx, agentID)
+	switch {
+	case err != nil:
+		return err
+	case info.AdminMade && assignmentID != "":
+		return fmt.Errorf("agent %s is made in admin and has no assignments: give it a prompt", agentID)
+	case assignmentID == "":
+		return nil
+	case info.HasAssignment(assignmentID) != nil:
+		return fmt.Errorf("agent %s has no assignment %q", agentID, assignmentID)
+	}
+	return nil
+}

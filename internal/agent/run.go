@@ -65,6 +65,9 @@ const (
 const (
 	FallbackBudget  = "budget"
 	FallbackNoModel = "no_model"
+	// FallbackNeedsModel: an agent made in admin, which has no built-in
+	// planner, was asked to run with no model configured.
+	FallbackNeedsModel = "needs_model"
 )
 
 // PhaseTiming is the time spent in one phase (summed over retries).
@@ -172,4 +175,24 @@ func (r *Run) addTiming(phase string, d time.Duration) {
 		}
 	}
 	r.Timings = append(r.Timings, PhaseTiming{Phase: phase, MS: ms})
+}
+
+// FallbackNote says in words why a run fell back to the built-in coach ("" for
+// a run that did not): the scheduled task's ledger and the run page show it.
+func (r Run) FallbackNote() string {
+	if r.Status != StatusFellBack {
+		return ""
+	}
+	why := r.FallbackReason
+	switch why {
+	case FallbackNoModel:
+		why = "no model is configured"
+	case FallbackBudget:
+		why = "the day's model budget is spent"
+	case FallbackNeedsModel:
+		return "needs a model: no language model is configured"
+	case "":
+		why = "no reason recorded"
+	}
+	return "fell back to the built-in coach: " + why
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"hearth/internal/agent"
-	"hearth/internal/agent/definition"
 	"hearth/internal/agent/llm"
 	"hearth/internal/schedule"
 	"hearth/internal/store"
@@ -108,27 +107,18 @@ func (a *App) buildScheduler() error {
 	runner := scheduleRunner{o: a.Agents, system: a.runSystemJob}
 	s, err := schedule.New(a.DB, runner, a.Hub, a.log, schedule.Options{
 		Location: a.cfg.Location, CatchUpWindow: catchUp, Clock: a.opts.Clock,
-		RunNote: func(ctx context.Context, id int64) string { return runNote(ctx, a.Agents, id) },
+		RunNote: func(ctx context.Context, id int64) string {
+			r, err := a.Agents.Runs().Get(ctx, id)
+			if err != nil {
+				return ""
+			}
+			return r.FallbackNote()
+		},
 		CheckTarget: func(agentID, assignmentID string) error {
 			if agentID == schedule.SystemAgent {
 				return checkSystemJob(assignmentID)
 			}
-			info, err := a.Agents.Resolve(context.Background(), agentID)
-			if err != nil {
-				return err
-			}
-			if info.AdminMade && assignmentID != "" { // freeform actions only
-				return fmt.Errorf("agent %s is made in admin and has no assignments: give it a prompt", agentID)
-			}
-			if assignmentID == "" {
-				return nil
-			}
-			for _, as := range info.Assignments {
-				if as.ID == assignmentID {
-					return nil
-				}
-			}
-			return fmt.Errorf("agent %s has no assignment %q", agentID, assignmentID)
+			return a.Agents.CheckTarget(context.Background(), agentID, assignmentID)
 		},
 	})
 	if err != nil {
@@ -150,27 +140,6 @@ func trigger(t string) agent.Trigger {
 		return agent.TriggerManual
 	}
 	return agent.TriggerSchedule
-}
-
-// runNote says why a scheduled run that "ran" fell back to the built-in
-// coach (the task and its ledger show it), "" otherwise.
-func runNote(ctx context.Context, o *agent.Orchestrator, id int64) string {
-	r, err := o.Runs().Get(ctx, id)
-	if err != nil || r.Status != agent.StatusFellBack {
-		return ""
-	}
-	why := r.FallbackReason
-	switch why {
-	case agent.FallbackNoModel:
-		why = "no model is configured"
-	case agent.FallbackBudget:
-		why = "the day's model budget is spent"
-	case definition.FallbackNeedsModel:
-		return "needs a model: no language model is configured"
-	case "":
-		why = "no reason recorded"
-	}
-	return "fell back to the built-in coach: " + why
 }
 
 func runErr(r agent.Run) error {

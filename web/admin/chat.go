@@ -82,7 +82,7 @@ func (s *chatPages) adminChatPage(c echo.Context, agentID, member string, thread
 	if agentID == "" || member == "" {
 		return p, nil
 	}
-	if err := definition.ChatPartner(ctx, s.agents, s.defs, agentID); err != nil {
+	if _, err := s.agents.Resolve(ctx, agentID); err != nil {
 		return p, err
 	}
 	if err := s.memberExists(ctx, member); err != nil {

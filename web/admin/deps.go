@@ -29,6 +29,7 @@ type HouseholdAdmin interface {
 type Agents interface {
 	Agents() []agent.AgentInfo
 	Agent(id string) (agent.AgentInfo, error)
+	Resolve(ctx context.Context, id string) (agent.AgentInfo, error)
 	Start(ctx context.Context, req agent.Request) (agent.Run, error)
 	StartEach(ctx context.Context, req agent.Request) ([]agent.Run, error)
 	Threads() *agent.ThreadStore

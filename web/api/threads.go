@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/agent"
-	"hearth/internal/agent/definition"
 	"hearth/internal/apperr"
 	"hearth/web/httpkit"
 )
@@ -43,7 +42,7 @@ func (h threads) threadMember(c echo.Context, member string) (string, error) {
 // list lists an agent's threads with a member, most recent first.
 func (h threads) list(c echo.Context) error {
 	agents := h.agents.agents
-	if err := definition.ChatPartner(c.Request().Context(), h.agents.agents, h.agents.defs, c.Param("agent")); err != nil {
+	if _, err := agents.Resolve(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
 	member, err := h.threadMember(c, c.QueryParam("member"))
@@ -69,7 +68,7 @@ type threadBody struct {
 // create starts an empty thread (201).
 func (h threads) create(c echo.Context) error {
 	agents := h.agents.agents
-	if err := definition.ChatPartner(c.Request().Context(), h.agents.agents, h.agents.defs, c.Param("agent")); err != nil {
+	if _, err := agents.Resolve(c.Request().Context(), c.Param("agent")); err != nil {
 		return err
 	}
 	var b threadBody

@@ -44,23 +44,3 @@ func AdminMade(ctx context.Context, code CodeAgents, defs Definitions) ([]agent.
 	}
 	return out, nil
 }
-
-// IsAdminMade reports whether id is an agent made in admin: not
-// registered in code, with a current definition.
-func IsAdminMade(ctx context.Context, code CodeAgents, defs Definitions, id string) bool {
-	if _, err := code.Agent(id); err == nil || defs == nil {
-		return false
-	}
-	_, err := defs.Active(ctx, id)
-	return err == nil
-}
-
-// ChatPartner is NotFound (the code agents' error) unless id is an agent
-// one can talk to: one registered in code or one made in admin.
-func ChatPartner(ctx context.Context, code CodeAgents, defs Definitions, id string) error {
-	_, err := code.Agent(id)
-	if err != nil && IsAdminMade(ctx, code, defs, id) {
-		return nil
-	}
-	return err
-}

@@ -224,7 +224,7 @@ func (r *Runner) drive(ctx context.Context, x *agent.Exec, cur *current, inv *in
 
 // FallbackNeedsModel is the fallback reason of a run Answer recorded for an
 // agent that needs a model when none is configured.
-const FallbackNeedsModel = "needs_model"
+const FallbackNeedsModel = agent.FallbackNeedsModel
 
 // NeedsModelOutput is the output of such a run.
 type NeedsModelOutput struct {
