@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"hearth/internal/agent"
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
 	"hearth/internal/coach"
@@ -42,6 +43,19 @@ func waitIdle(t testing.TB, a *app.App, member string) {
 			case <-changed:
 			case <-ctx.Done():
 				t.Fatalf("chat turn %d still under way", cs.RunID)
+			}
+		}
+	}
+	// A turn's stream ends with its answer; the run's own record (status,
+	// finish time) is saved just after: wait for every run of the member.
+	for _, st := range []agent.Status{agent.StatusQueued, agent.StatusRunning} {
+		runs, err := a.Agents.Runs().List(ctx, agent.RunFilter{Member: member, Status: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			if _, err := a.Agents.Wait(ctx, r.ID); err != nil {
+				t.Fatalf("run %d still under way: %v", r.ID, err)
 			}
 		}
 	}

@@ -138,6 +138,9 @@ type buildOptions struct {
 	// noReplan: no re-plans after what members say (an eval scenario says
 	// when the coach runs).
 	noReplan bool
+	// engineOnly builds the engine and the stores it needs, no server: no
+	// backups, no nested eval service, no web (an eval scenario's Hearth).
+	engineOnly bool
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
@@ -204,6 +207,9 @@ func (a *App) build(ctx context.Context) error {
 	}
 	if seeded {
 		a.prepareDemoDays(ctx)
+	}
+	if a.opts.engineOnly {
+		return nil
 	}
 	if err := a.buildBackups(ctx); err != nil {
 		return err
