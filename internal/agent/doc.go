@@ -15,6 +15,14 @@
 // (the API, a schedule, a chat turn through Agent.Converse) runs its whole
 // definition; an assignment with a Durable route runs as its workflow.
 //
+// Names. The Orchestrator is the engine: it registers agents and starts,
+// executes and records their runs; an Exec is one run executing. A Runtime
+// is what reasons for one step (the model, or the heuristic planner;
+// Runtimes holds both; implementations in internal/agent/llm) and takes a
+// ModelRequest. The engine's drivers are definition.Invoker (agents made
+// in admin) and workflow.Runtime (durable workflows, each attempt one
+// engine run).
+//
 // One engine. Every run, whatever drives it, executes on an Exec: the
 // assignment template below, a chat turn, and the engine's drivers through
 // Orchestrator.Execute with a Driver (declarative definitions in

@@ -130,7 +130,7 @@ func ExampleOrchestrator_Start() {
 	// succeeded true {"reply":"You said: hello"}
 }
 
-// madeInAdmin is a stand-in for the definitions (*definition.Runner): one
+// madeInAdmin is a stand-in for the definitions (*definition.Invoker): one
 // agent, "planner", whose turns answer from its own pipeline.
 type madeInAdmin struct{}
 

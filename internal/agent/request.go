@@ -54,7 +54,7 @@ type Request struct {
 }
 
 // Definitions are the agents made in admin as the orchestrator runs them
-// (*definition.Runner). The orchestrator asks them only for ids no code
+// (*definition.Invoker). The orchestrator asks them only for ids no code
 // agent is registered under.
 type Definitions interface {
 	// Resolve describes id's current definition; NotFound when there is

@@ -43,24 +43,24 @@ func (a *App) registerAgents(ctx context.Context) error {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
 	}
 	deps.Tuning = coach.DefinitionTuning(repo)
-	var runner *definition.Runner // made below, over the orchestrator the coach registers with
+	var invoker *definition.Invoker // made below, over the orchestrator the coach registers with
 	deps.Shape = func(ctx context.Context, x *agent.Exec, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
-		return runner.Shape(ctx, x, coach.AgentID, mem, p)
+		return invoker.Shape(ctx, x, coach.AgentID, mem, p)
 	}
 	if err := a.Agents.Register(coach.New(deps)); err != nil {
 		return fmt.Errorf("app: register coach: %w", err)
 	}
 	a.listener = listener{coach: coach.NewListener(deps, a.Agents.Memory()), replan: a.requestReplan}
 	vars, own, others := coach.DefinitionRuntime(deps, box)
-	runner, err = definition.NewRunner(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
+	invoker, err = definition.NewInvoker(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
 		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
 	}
-	a.Definitions = definition.NewService(repo, runner)
-	a.Agents.SetDefinitions(runner) // agents made in admin run through the one entry
+	a.Definitions = definition.NewService(repo, invoker)
+	a.Agents.SetDefinitions(invoker) // agents made in admin run through the one entry
 	if err := a.Schedule.EnsureDefault(ctx); err != nil {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}

@@ -42,7 +42,7 @@ type Deps struct {
 	// Shape, when set, lets the coach's current declarative definition
 	// shape the daily run's model path (its tools, context types, rules
 	// with retries, sub-agents and hooks; see agent.Shaper and
-	// definition.Runner.Shape). nil: the daily run offers every tool.
+	// definition.Invoker.Shape). nil: the daily run offers every tool.
 	Shape ShapeFunc
 	// Now is the clock for tools called outside a run (default DB.Now).
 	Now func() time.Time

@@ -23,7 +23,7 @@ const NeedsModelReply = "I'm an agent made in Hearth's admin, and I need a langu
 // answer is NeedsModelReply (the run records FallbackNeedsModel). Agents
 // with code (the coach) are registered and never reach here; an unknown id
 // is NotFound.
-func (r *Runner) Resolve(ctx context.Context, id string) (agent.Agent, *agent.Toolbox, error) {
+func (r *Invoker) Resolve(ctx context.Context, id string) (agent.Agent, *agent.Toolbox, error) {
 	cur, err := r.repo.current(ctx, id)
 	if err != nil {
 		return agent.Agent{}, nil, err
@@ -47,7 +47,7 @@ func (r *Runner) Resolve(ctx context.Context, id string) (agent.Agent, *agent.To
 }
 
 // converse runs id's current definition for one chat turn on x.
-func (r *Runner) converse(ctx context.Context, id string, x *agent.Exec, turn agent.ChatTurn) (string, error) {
+func (r *Invoker) converse(ctx context.Context, id string, x *agent.Exec, turn agent.ChatTurn) (string, error) {
 	cur, err := r.repo.current(ctx, id)
 	if err != nil {
 		return "", err

@@ -15,7 +15,7 @@
 // apperr.Invalid naming each bad field, and the current version stays.
 // EnsureSeeded inserts a code default as version 1 once.
 //
-// Invoking. Runner.Invoke(ctx, agentID, Params) runs the current
+// Invoking. Invoker.Invoke(ctx, agentID, Params) runs the current
 // definition as one run of the agent engine (Engine, *agent.Orchestrator,
 // through Execute): the engine's run lifecycle and ledger, its one
 // reasoning loop, model-call limit and budget. The invocation resolves the
@@ -55,7 +55,7 @@
 // failures go back to the model like the other rules' (each attempt runs
 // the sub-agents again).
 //
-// Runner.Shape applies a definition to a run of an engine assignment (the
+// Invoker.Shape applies a definition to a run of an engine assignment (the
 // coach's daily dashboard, agent.Shaper): its tools, context types, rules,
 // sub-agents and hooks on the model path; Registry.Needs names what such an
 // assignment cannot do without, and a save that removes it is refused.

@@ -194,15 +194,15 @@ func (f *fixture) engine(rt agent.Runtime, opts agent.Options) *agent.Orchestrat
 }
 
 // runner returns a runner over the fixture with rt as the model.
-func (f *fixture) runner(rt agent.Runtime) *Runner {
+func (f *fixture) runner(rt agent.Runtime) *Invoker {
 	f.t.Helper()
 	return f.runnerOn(f.engine(rt, agent.Options{}))
 }
 
 // runnerOn returns a runner over the fixture on engine e.
-func (f *fixture) runnerOn(e Engine) *Runner {
+func (f *fixture) runnerOn(e Engine) *Invoker {
 	f.t.Helper()
-	r, err := NewRunner(f.repo, e, Options{Members: func(_ context.Context, id string) (map[string]any, error) {
+	r, err := NewInvoker(f.repo, e, Options{Members: func(_ context.Context, id string) (map[string]any, error) {
 		return map[string]any{"id": id, "name": "Ada", "profile": map[string]any{"goal": "strength"}}, nil
 	}})
 	if err != nil {

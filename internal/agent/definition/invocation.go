@@ -15,7 +15,7 @@ import (
 // in (usage, tool calls, validation errors, memories and staged writes of
 // every agent in the pipeline live there) and its trace of steps.
 type invocation struct {
-	r      *Runner
+	r      *Invoker
 	reg    Registry
 	x      *agent.Exec
 	member string
@@ -53,7 +53,7 @@ type node struct {
 	composed any
 }
 
-func (r *Runner) newInvocation(ctx context.Context, p Params) (*invocation, error) {
+func (r *Invoker) newInvocation(ctx context.Context, p Params) (*invocation, error) {
 	extras, err := jsonValue(p.Extras)
 	if err != nil {
 		return nil, fmt.Errorf("definition: extras are not JSON: %w", err)

@@ -11,7 +11,7 @@ type MappingScope struct {
 	// Result is the parent's result so far: an object output plus the keys
 	// of earlier batches, any other output as it is.
 	Result any
-	// User is the member's data (Runner's MemberData).
+	// User is the member's data (Invoker's MemberData).
 	User any
 	// Extras are the invoke's extras.
 	Extras any

@@ -33,7 +33,7 @@ type ToolSet interface {
 }
 
 // Registry is what definitions may refer to; saving checks against it and
-// the runner resolves from it.
+// the invoker resolves from it.
 type Registry struct {
 	// Tools are the tools tool_ids name (nil = none).
 	Tools ToolSet

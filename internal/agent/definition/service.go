@@ -1,14 +1,14 @@
 package definition
 
 // Service is the admin face of definitions: the Repo's reads and writes
-// (List, Active, Version, History, Check, Save, Rollback) and the Runner's
+// (List, Active, Version, History, Check, Save, Rollback) and the Invoker's
 // Invoke.
 type Service struct {
 	*Repo
-	*Runner
+	*Invoker
 }
 
-// NewService combines a repo and the runner over it.
-func NewService(repo *Repo, runner *Runner) *Service {
-	return &Service{Repo: repo, Runner: runner}
+// NewService combines a repo and the invoker over it.
+func NewService(repo *Repo, invoker *Invoker) *Service {
+	return &Service{Repo: repo, Invoker: invoker}
 }

@@ -20,7 +20,7 @@ import (
 // output), and its hooks before and after the model. The trace of the
 // pipeline is recorded on the run (Run.Steps). The assignment's gather,
 // heuristic and act are untouched.
-func (r *Runner) Shape(ctx context.Context, x *agent.Exec, agentID string, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
+func (r *Invoker) Shape(ctx context.Context, x *agent.Exec, agentID string, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
 	cur, err := r.repo.current(ctx, agentID)
 	if err != nil {
 		return nil, err

@@ -563,7 +563,7 @@ func TestInvokeWithoutAModelUsesTheHeuristic(t *testing.T) {
 	f := newFixture(t)
 	f.save(def("greeter", "agent:greeter\nYou greet."))
 	var got struct{ user string }
-	r, err := NewRunner(f.repo, f.engine(nil, agent.Options{}), Options{Heuristics: map[string]Heuristic{
+	r, err := NewInvoker(f.repo, f.engine(nil, agent.Options{}), Options{Heuristics: map[string]Heuristic{
 		"greeter": func(_ context.Context, s agent.Scope, _, user string, structured bool) (string, error) {
 			got.user = user
 			if structured || s.MemberID != "ada" {

@@ -45,7 +45,7 @@ type Engine interface {
 	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)
 }
 
-// Options configure a Runner.
+// Options configure an Invoker.
 type Options struct {
 	// Members gives $user its data (default {"id": member}).
 	Members MemberData
@@ -81,20 +81,22 @@ func (o Options) heuristicFor(agentID string) Heuristic {
 // HeuristicNote labels a step answered by a heuristic.
 const HeuristicNote = "answered by the built-in heuristic: no language model is configured"
 
-// Runner invokes agents from their current definitions on the engine.
-type Runner struct {
+// Invoker runs agents made in admin (and the coach's definition) from their
+// current definitions on the engine: an invoke, a chat turn, a shaped
+// assignment run. It is one of the engine's drivers (see package agent).
+type Invoker struct {
 	repo   *Repo
 	engine Engine
 	opts   Options
 	log    *slog.Logger
 }
 
-// NewRunner returns a runner over repo's definitions that runs them on
+// NewInvoker returns an invoker over repo's definitions that runs them on
 // engine. Declarative agents have no heuristic planner: without a model
 // every invoke is refused with a clear message.
-func NewRunner(repo *Repo, engine Engine, opts Options) (*Runner, error) {
+func NewInvoker(repo *Repo, engine Engine, opts Options) (*Invoker, error) {
 	if repo == nil || engine == nil {
-		return nil, errors.New("definition: a runner needs a repo and an engine")
+		return nil, errors.New("definition: an invoker needs a repo and an engine")
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -107,7 +109,7 @@ func NewRunner(repo *Repo, engine Engine, opts Options) (*Runner, error) {
 			return map[string]any{"id": member}, nil
 		}
 	}
-	return &Runner{repo: repo, engine: engine, opts: opts, log: opts.Logger}, nil
+	return &Invoker{repo: repo, engine: engine, opts: opts, log: opts.Logger}, nil
 }
 
 // Result is what an invoke produced.
@@ -156,7 +158,7 @@ var (
 // member is NotFound; a definition that cannot run (unknown tool or
 // context type, missing template variable, cycle, depth) is Invalid and
 // fails the run (Result.RunID is set whenever a run was recorded).
-func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, error) {
+func (r *Invoker) Invoke(ctx context.Context, agentID string, p Params) (Result, error) {
 	res := Result{AgentID: agentID}
 	if err := r.checkParams(&p); err != nil {
 		return res, err
@@ -204,7 +206,7 @@ func (r *Runner) Invoke(ctx context.Context, agentID string, p Params) (Result, 
 
 // drive runs cur's pipeline for message on x: the body of every run of an
 // agent made in admin, an invoke's and a conversation turn's alike.
-func (r *Runner) drive(ctx context.Context, x *agent.Exec, cur *current, inv *invocation, message string) (node, error) {
+func (r *Invoker) drive(ctx context.Context, x *agent.Exec, cur *current, inv *invocation, message string) (node, error) {
 	switch why, err := x.NoModelReason(ctx); {
 	case err != nil:
 		return node{}, err
@@ -239,7 +241,7 @@ type NeedsModelOutput struct {
 // the agent) the answer is a recorded run that says the agent needs one
 // (status fell_back, reason needs_model, output NeedsModelOutput) instead
 // of an error. With wait unset it returns the queued run at once.
-func (r *Runner) Answer(ctx context.Context, req agent.Request, wait bool) (agent.Run, error) {
+func (r *Invoker) Answer(ctx context.Context, req agent.Request, wait bool) (agent.Run, error) {
 	p := Params{Member: req.Member, Message: req.Message, Trigger: req.Trigger, Origin: req.Origin}
 	if err := r.checkParams(&p); err != nil {
 		return agent.Run{}, err
@@ -281,7 +283,7 @@ func (r *Runner) Answer(ctx context.Context, req agent.Request, wait bool) (agen
 
 // withoutHeuristic names an agent of cur's pipeline (cur itself or a
 // sub-agent, at any depth) that has no heuristic, "" when all have one.
-func (r *Runner) withoutHeuristic(ctx context.Context, cur *current) string {
+func (r *Invoker) withoutHeuristic(ctx context.Context, cur *current) string {
 	seen := map[string]bool{}
 	var walk func(agentID string, subs []SubAgent) string
 	walk = func(agentID string, subs []SubAgent) string {
@@ -306,7 +308,7 @@ func (r *Runner) withoutHeuristic(ctx context.Context, cur *current) string {
 	return walk(cur.AgentID, cur.SubAgents)
 }
 
-func (r *Runner) checkParams(p *Params) error {
+func (r *Invoker) checkParams(p *Params) error {
 	p.Message = strings.TrimSpace(p.Message)
 	switch {
 	case p.Member == "":
