@@ -12,17 +12,19 @@ import (
 	"hearth/internal/live"
 )
 
-// launchLocked walks run id in the background; callers hold rt.mu.
-func (rt *Runtime) launchLocked(id int64) {
+// launchLocked walks run id in the background and returns the walk (nil
+// when it is walked already or the runtime is closed); callers hold rt.mu.
+func (rt *Runtime) launchLocked(id int64) *active {
 	if rt.active[id] != nil || rt.closed {
-		return
+		return nil
 	}
-	a := &active{done: make(chan struct{})}
+	a := &active{done: make(chan struct{}), attempt: make(chan struct{})}
 	rt.active[id] = a
 	rt.wg.Add(1)
 	go func() {
 		defer rt.wg.Done()
 		defer func() {
+			a.started(agent.Run{}, errNoAttempt)
 			rt.mu.Lock()
 			delete(rt.active, id)
 			rt.mu.Unlock()
@@ -30,6 +32,7 @@ func (rt *Runtime) launchLocked(id int64) {
 		}()
 		rt.execute(id, a)
 	}()
+	return a
 }
 
 // execute runs one attempt of run id and records how it ended.
@@ -52,33 +55,63 @@ func (rt *Runtime) execute(id int64, a *active) {
 		rt.end(r, wk.walk(ctx))
 		return
 	}
+	rt.end(r, rt.attempt(ctx, w, r, wk, a))
+}
+
+// attempt walks r as one engine run (StartExecute, then Wait) and returns
+// how the walk ended, as the engine's outcome amends it.
+func (rt *Runtime) attempt(ctx context.Context, w *Workflow, r Run, wk *walker, a *active) outcome {
 	var o outcome
-	walked := false
-	_, err = rt.eng.Execute(ctx, agent.TaskRequest{Agent: w.Agent, Assignment: w.Assignment, Member: r.Member,
-		Trigger: agent.Trigger(r.Trigger), WorkflowRun: r.ID}, func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+	walked := make(chan struct{}) // closed once the driver returned: o is set
+	drive := func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+		defer close(walked)
 		// The engine runs this on its own context; Close stops it too.
 		ctx, stop := context.WithCancel(ctx)
 		defer stop()
 		defer context.AfterFunc(rt.ctx, stop)()
-		walked, wk.exec = true, x
+		wk.exec = x
 		o = wk.walk(ctx)
 		switch o.kind {
 		case outFailed, outStopped:
 			return nil, o.err
 		}
 		return json.Marshal(map[string]any{"workflow_run": r.ID, "status": statusOf(o), "output": o.output})
-	})
-	switch {
-	case !walked && (rt.ctx.Err() != nil || errors.Is(err, agent.ErrClosed)):
-		o = outcome{kind: outStopped, err: rt.ctx.Err()}
-	case !walked:
-		o = failed(fmt.Errorf("the agent engine did not run the attempt: %w", err))
-	case err != nil && o.kind == outDone || err != nil && o.kind == outSuspended:
-		// The steps finished but the engine run's commit (staged writes,
-		// memory) failed: the run fails so Restart can finish it.
-		o = failed(fmt.Errorf("the agent engine's commit failed: %w", err))
 	}
-	rt.end(r, o)
+	run, err := rt.eng.StartExecute(ctx, agent.TaskRequest{Agent: w.Agent, Assignment: w.Assignment, Member: r.Member,
+		Trigger: agent.Trigger(r.Trigger), WorkflowRun: r.ID, Origin: r.Origin}, drive)
+	a.started(run, err)
+	switch {
+	case err != nil && (rt.ctx.Err() != nil || errors.Is(err, agent.ErrClosed)):
+		return outcome{kind: outStopped, err: rt.ctx.Err()}
+	case err != nil:
+		return failed(fmt.Errorf("the agent engine did not run the attempt: %w", err))
+	}
+	final, err := rt.eng.Wait(ctx, run.ID)
+	if err != nil { // shut down: the run continues at the next start
+		return outcome{kind: outStopped, err: err}
+	}
+	interrupted := final.Status == agent.StatusInterrupted || rt.ctx.Err() != nil
+	select {
+	case <-walked:
+	default: // the engine ended the run before driving it
+		if interrupted {
+			return outcome{kind: outStopped, err: context.Canceled}
+		}
+		return failed(fmt.Errorf("the agent engine did not run the attempt: %s", final.Error))
+	}
+	ok := final.Status == agent.StatusSucceeded || final.Status == agent.StatusFellBack
+	switch {
+	case o.kind == outStopped && errors.Is(o.err, errPaused), o.kind == outFailed, ok:
+		return o
+	case interrupted:
+		return outcome{kind: outStopped, err: context.Canceled}
+	case o.kind == outStopped:
+		// The engine's run timeout: the step in flight did not finish.
+		return failed(fmt.Errorf("the attempt stopped before the run finished: %s", final.Error))
+	}
+	// The steps finished but the engine run's commit (staged writes,
+	// memory) failed: the run fails so Restart can finish it.
+	return failed(fmt.Errorf("the agent engine's commit failed: %s", final.Error))
 }
 
 func statusOf(o outcome) Status {
@@ -135,7 +168,10 @@ func (rt *Runtime) publish(r Run, typ, path, status, errMsg string) {
 	}
 	ev := Event{Type: typ, RunID: r.ID, Workflow: r.Workflow, Member: r.Member, Path: path, Status: status, Error: errMsg}
 	rt.pub.Publish(live.TopicAdmin, live.KindWorkflow, ev)
-	if r.Member != "" {
+	rt.asksMu.RLock()
+	asks := rt.asks[r.Workflow]
+	rt.asksMu.RUnlock()
+	if r.Member != "" && asks { // nothing else of a run shows on the member's screens
 		rt.pub.Publish(live.MemberTopic(r.Member), live.KindWorkflow, ev)
 	}
 }
