@@ -19,13 +19,12 @@ import (
 	"hearth/internal/workflow"
 )
 
-// workflowOf returns the workflow run engine run id is an attempt of,
-// once that run has ended (its outcome is recorded just after the engine
-// run's), failing the test when the engine run is not an attempt.
+// workflowOf returns the workflow run the finished engine run id is an
+// attempt of (its outcome recorded by then), failing the test when the
+// engine run is no attempt or the workflow run is not its success.
 func workflowOf(t *testing.T, a *app.App, id int64) workflow.Run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := context.Background()
 	r, err := a.Agents.Runs().Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -33,13 +32,10 @@ func workflowOf(t *testing.T, a *app.App, id int64) workflow.Run {
 	if r.WorkflowRunID == nil {
 		t.Fatalf("engine run %d (%s, %s) is no workflow run's attempt", id, r.Trigger, r.Member)
 	}
-	var wr workflow.Run
-	testkit.WaitFor(t, 20*time.Second, "the workflow run to end", func() bool {
-		if wr, err = a.Workflows.Get(ctx, *r.WorkflowRunID); err != nil {
-			t.Fatal(err)
-		}
-		return wr.Status != workflow.StatusRunning
-	})
+	wr, err := a.Workflows.Get(ctx, *r.WorkflowRunID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if wr.Workflow != coach.DailyDashboardWorkflowID || wr.Member != r.Member || wr.Status != workflow.StatusSuccess ||
 		len(wr.AgentRuns) != 1 || wr.AgentRuns[0] != id || string(wr.Trigger) != string(r.Trigger) || wr.Origin != r.Origin {
 		t.Fatalf("workflow run of engine run %d (%s, %q): %+v", id, r.Trigger, r.Origin, wr)

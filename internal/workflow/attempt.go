@@ -55,22 +55,31 @@ func (rt *Runtime) execute(id int64, a *active) {
 		rt.end(r, wk.walk(ctx))
 		return
 	}
-	rt.end(r, rt.attempt(ctx, w, r, wk, a))
+	if o, recorded := rt.attempt(ctx, w, r, wk, a); !recorded {
+		rt.end(r, o)
+	}
 }
 
 // attempt walks r as one engine run (StartExecute, then Wait) and returns
-// how the walk ended, as the engine's outcome amends it.
-func (rt *Runtime) attempt(ctx context.Context, w *Workflow, r Run, wk *walker, a *active) outcome {
-	var o outcome
-	walked := make(chan struct{}) // closed once the driver returned: o is set
-	drive := func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
+// how the walk ended, as the engine's outcome amends it. When the driver
+// could tell the outcome before handing the run back to the engine (a
+// failed or paused walk, the engine's time run out, the steps done and
+// committed), it recorded it then (recorded): a caller that waits for the
+// engine run finds the workflow run ended too.
+func (rt *Runtime) attempt(ctx context.Context, w *Workflow, r Run, wk *walker, a *active) (o outcome, recorded bool) {
+	walked := make(chan struct{}) // closed once the driver returned: o and recorded are set
+	drive := func(ectx context.Context, x *agent.Exec) (json.RawMessage, error) {
 		defer close(walked)
 		// The engine runs this on its own context; Close stops it too.
-		ctx, stop := context.WithCancel(ctx)
+		ctx, stop := context.WithCancel(ectx)
 		defer stop()
 		defer context.AfterFunc(rt.ctx, stop)()
 		wk.exec = x
 		o = wk.walk(ctx)
+		if settled, ok := rt.settled(ectx, x, o); ok {
+			rt.end(r, settled)
+			o, recorded = settled, true
+		}
 		switch o.kind {
 		case outFailed, outStopped:
 			return nil, o.err
@@ -82,36 +91,48 @@ func (rt *Runtime) attempt(ctx context.Context, w *Workflow, r Run, wk *walker, 
 	a.started(run, err)
 	switch {
 	case err != nil && (rt.ctx.Err() != nil || errors.Is(err, agent.ErrClosed)):
-		return outcome{kind: outStopped, err: rt.ctx.Err()}
+		return outcome{kind: outStopped, err: rt.ctx.Err()}, false
 	case err != nil:
-		return failed(fmt.Errorf("the agent engine did not run the attempt: %w", err))
+		return failed(fmt.Errorf("the agent engine did not run the attempt: %w", err)), false
 	}
 	final, err := rt.eng.Wait(ctx, run.ID)
 	if err != nil { // shut down: the run continues at the next start
-		return outcome{kind: outStopped, err: err}
+		return outcome{kind: outStopped, err: err}, false
 	}
 	interrupted := final.Status == agent.StatusInterrupted || rt.ctx.Err() != nil
 	select {
 	case <-walked:
 	default: // the engine ended the run before driving it
 		if interrupted {
-			return outcome{kind: outStopped, err: context.Canceled}
+			return outcome{kind: outStopped, err: context.Canceled}, false
 		}
-		return failed(fmt.Errorf("the agent engine did not run the attempt: %s", final.Error))
+		return failed(fmt.Errorf("the agent engine did not run the attempt: %s", final.Error)), false
 	}
-	ok := final.Status == agent.StatusSucceeded || final.Status == agent.StatusFellBack
 	switch {
-	case o.kind == outStopped && errors.Is(o.err, errPaused), o.kind == outFailed, ok:
-		return o
+	case recorded, final.Status == agent.StatusSucceeded || final.Status == agent.StatusFellBack:
+		return o, recorded
 	case interrupted:
-		return outcome{kind: outStopped, err: context.Canceled}
-	case o.kind == outStopped:
-		// The engine's run timeout: the step in flight did not finish.
-		return failed(fmt.Errorf("the attempt stopped before the run finished: %s", final.Error))
+		return outcome{kind: outStopped, err: context.Canceled}, false
 	}
 	// The steps finished but the engine run's commit (staged writes,
 	// memory) failed: the run fails so Restart can finish it.
-	return failed(fmt.Errorf("the agent engine's commit failed: %s", final.Error))
+	return failed(fmt.Errorf("the agent engine's commit failed: %s", final.Error)), false
+}
+
+// settled is the outcome of a walk that the engine's run cannot change any
+// more (ok), judged as the driver returns: a failed or paused walk, a walk
+// the engine's run timeout stopped (ectx is the engine's context), or one
+// whose steps are done and committed the run themselves.
+func (rt *Runtime) settled(ectx context.Context, x *agent.Exec, o outcome) (outcome, bool) {
+	switch {
+	case o.kind == outFailed, o.kind == outStopped && errors.Is(o.err, errPaused):
+		return o, true
+	case o.kind == outStopped && rt.ctx.Err() == nil && errors.Is(ectx.Err(), context.DeadlineExceeded):
+		return failed(fmt.Errorf("the attempt ran out of time before the run finished: %w", o.err)), true
+	case o.kind == outStopped:
+		return o, false // shut down: the run continues at the next start
+	}
+	return o, x.Committed()
 }
 
 func statusOf(o outcome) Status {
