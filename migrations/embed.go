@@ -7,12 +7,14 @@
 // build tag sqlite_fts5 is required, 92 chat threads told from request
 // threads), 120-129 evals (definition drafts,
 // eval runs), 122 the origin of chat threads (kiosk or admin), 124 device
-// tokens (internal/devices), 126 when a member reached their program day.
+// tokens (internal/devices), 126 when a member reached their program day,
+// 128 what started a workflow run (its origin).
 // Version 9 is a Go migration in internal/store (repair_text: normalises
 // control characters in text stored before package text existed); so is
 // version 42 (bodyscans.go: body scans with one figure, rebuilt in Go to keep
 // migration 70's index whichever runs first); so is version 28
-// (triggers.go: agent_runs accepts the "demo" trigger).
+// (triggers.go: agent_runs accepts the "demo" trigger); so is version 93
+// (triggers.go: workflow_runs accepts it too).
 package migrations
 
 import "embed"

@@ -230,6 +230,10 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	// Workflows: a weekly review waits for maya's answer, theo's is paused
 	// and restarted.
 	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.PlainBodyDecoder)
+	// The daily dashboard ran as its workflow before: the reviews follow.
+	base := lastWorkflowRun(t, s)
+	first, second := base+1, base+2
+	run := func(id int64, rest string) string { return fmt.Sprintf("/api/workflow-runs/%d%s", id, rest) }
 	for _, c := range []apiCall{
 		{"GET", "/api/workflows", "", 200},
 		{"POST", "/api/workflows/weekly-review/runs", `{"member": "maya"}`, 201},
@@ -240,24 +244,24 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	} {
 		check(c)
 	}
-	waitWorkflowRun(t, s, 1, "suspended")
-	waitWorkflowRun(t, s, 2, "suspended")
+	waitWorkflowRun(t, s, first, "suspended")
+	waitWorkflowRun(t, s, second, "suspended")
 	for _, c := range []apiCall{
-		{"GET", "/api/workflow-runs/1", "", 200},
+		{"GET", run(first, ""), "", 200},
 		{"GET", "/api/workflow-runs/999999", "", 404},
 		{"GET", "/api/workflow-runs?member=maya&status=suspended&limit=5", "", 200},
 		{"GET", "/api/workflow-runs?status=nope", "", 400},
-		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "sometimes"}}`, 400},
-		{"POST", "/api/workflow-runs/1/resume", `{"step": "summarise", "data": {"choice": "same"}}`, 409},
-		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "same"}}`, 200},
-		{"POST", "/api/workflow-runs/1/resume", `{"step": "ask", "data": {"choice": "same"}}`, 409},
-		{"POST", "/api/workflow-runs/2/pause", "", 200},
-		{"POST", "/api/workflow-runs/2/pause", "", 409},
-		{"POST", "/api/workflow-runs/2/restart", "", 200},
+		{"POST", run(first, "/resume"), `{"step": "ask", "data": {"choice": "sometimes"}}`, 400},
+		{"POST", run(first, "/resume"), `{"step": "summarise", "data": {"choice": "same"}}`, 409},
+		{"POST", run(first, "/resume"), `{"step": "ask", "data": {"choice": "same"}}`, 200},
+		{"POST", run(first, "/resume"), `{"step": "ask", "data": {"choice": "same"}}`, 409},
+		{"POST", run(second, "/pause"), "", 200},
+		{"POST", run(second, "/pause"), "", 409},
+		{"POST", run(second, "/restart"), "", 200},
 	} {
 		check(c)
 	}
-	waitWorkflowRun(t, s, 1, "success")
+	waitWorkflowRun(t, s, first, "success")
 	// Chat threads: start one, talk (JSON), read it, list, delete.
 	for _, c := range []apiCall{
 		{"POST", "/api/agents/health-coach/threads", `{"member": "maya", "title": "Knees"}`, 201},
@@ -276,9 +280,9 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		check(c)
 	}
 	for _, c := range []apiCall{
-		{"GET", "/api/workflow-runs/1/events", "", 200},
+		{"GET", run(first, "/events"), "", 200},
 		{"GET", "/api/workflow-runs/999999/events", "", 404},
-		{"POST", "/api/workflow-runs/1/restart", "", 409},
+		{"POST", run(first, "/restart"), "", 409},
 		{"POST", "/api/workflow-runs/999999/restart", "", 404},
 	} {
 		check(c)

@@ -618,3 +618,14 @@ func TestSweepBombUploads(t *testing.T) {
 		}
 	}
 }
+
+// lastWorkflowRun is the newest workflow run's id (0: none yet); the runs
+// a test starts next follow it.
+func lastWorkflowRun(tb testing.TB, s *swServer) int64 {
+	tb.Helper()
+	var id int64
+	if err := s.app.DB.Read.QueryRowContext(context.Background(), `SELECT coalesce(max(id), 0) FROM workflow_runs`).Scan(&id); err != nil {
+		tb.Fatal(err)
+	}
+	return id
+}

@@ -402,6 +402,14 @@ func (x *Exec) commit(ctx context.Context, applyStaged bool, write, also func(tx
 	return nil
 }
 
+// Committed reports whether the run has committed (its driver did, with
+// Commit or Phases.Act): the engine then only records it as it stands.
+func (x *Exec) Committed() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.committed
+}
+
 // Commit ends a driven run (Orchestrator.Execute) from inside its driver,
 // in one transaction: the writes the model's tools staged (unless the run
 // fell back to the heuristic), write (the driver's own, e.g. a workflow

@@ -238,7 +238,14 @@ func (o *Orchestrator) startAssignmentRoute(ctx context.Context, req Request) (R
 	} else if !apperr.Is(err, apperr.NotFound) {
 		return Run{}, err
 	}
-	return d.StartDurable(ctx, req)
+	r, err := d.StartDurable(ctx, req)
+	if apperr.Is(err, apperr.Conflict) {
+		// A plain run (BuiltIn) took the slot since the check: join it.
+		if cur, gerr := o.runs.activeRun(ctx, req.Agent, req.Assignment, req.Member); gerr == nil {
+			return cur, nil
+		}
+	}
+	return r, err
 }
 
 // CheckTarget says whether a scheduled task may name agentID (and

@@ -171,11 +171,16 @@ func (s *RunStore) lastSucceeded(ctx context.Context, agent, assignment, member 
 	return r, true, nil
 }
 
-// activeRun returns the queued or running run of (agent, assignment, member).
+// activeRun returns the queued or running run of (agent, assignment,
+// member); NotFound when there is none.
 func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member string) (Run, error) {
-	return scanRun(s.db.Write.QueryRowContext(ctx, `SELECT `+runColumns+` FROM agent_runs
+	r, err := scanRun(s.db.Write.QueryRowContext(ctx, `SELECT `+runColumns+` FROM agent_runs
 		WHERE agent_id = ? AND assignment_id = ? AND member_id = ? AND status IN ('queued','running')
 		ORDER BY id DESC LIMIT 1`, agent, assignment, member))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, apperr.NotFoundf("no active %s/%s run for %s", agent, assignment, member)
+	}
+	return r, err
 }
 
 func scanRun(row store.Scanner) (Run, error) {

@@ -273,13 +273,15 @@ func (a *App) Serve(ctx context.Context) error {
 	// client that sent no request loses nothing and reconnects.
 	fresh := trackNewConns(srv)
 	srv.RegisterOnShutdown(fresh.closeAll)
-	if err := a.Schedule.Start(ctx); err != nil {
-		_ = a.Close()
-		return fmt.Errorf("app: start scheduler: %w", err)
-	}
+	// Runs a crash left running continue before the scheduler's catch-up
+	// can start the same assignment (which would supersede them).
 	if _, err := a.Workflows.Recover(ctx); err != nil {
 		_ = a.Close()
 		return fmt.Errorf("app: continue workflow runs: %w", err)
+	}
+	if err := a.Schedule.Start(ctx); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: start scheduler: %w", err)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()

@@ -16,7 +16,8 @@ const systemWeeklyReview = coach.WeeklyReviewID
 
 // buildWorkflows creates the workflow runtime over the agent engine,
 // registers the coach's workflows (the daily dashboard step by step, the
-// weekly review) and, once per database, the weekly review's schedule.
+// weekly review), routes the daily-dashboard assignment through its
+// workflow and, once per database, the weekly review's schedule.
 // Runs a crash left running continue when the server starts (Serve).
 func (a *App) buildWorkflows(ctx context.Context, deps coach.Deps) error {
 	a.Workflows = workflow.NewRuntime(a.DB, workflow.Options{Engine: a.Agents, Publisher: a.Hub, Logger: a.log})
@@ -36,6 +37,12 @@ func (a *App) buildWorkflows(ctx context.Context, deps coach.Deps) error {
 		if err := a.Workflows.Register(w); err != nil {
 			return err
 		}
+	}
+	// Every path that starts the daily dashboard (the schedule, Prepare my
+	// day, the demo, the evals, the agents API) runs it as the workflow, so
+	// a crash resumes it from its last completed step wherever it started.
+	if err := a.Agents.SetDurable(coach.AgentID, coach.DailyDashboardID, a.Workflows); err != nil {
+		return fmt.Errorf("app: daily-dashboard workflow route: %w", err)
 	}
 	err = a.Schedule.EnsureDefaultTask(ctx, schedule.SystemAgent+"/"+systemWeeklyReview, schedule.TaskInput{
 		Description: "The coach's weekly review with each member (a question on their dashboard)",

@@ -67,6 +67,8 @@ type fixtureOpts struct {
 	empty  bool           // no catalog
 	// replan receives the coach's re-plan requests (Deps.Replan).
 	replan func(member string, after int64)
+	// runTimeout bounds each engine run (0: the engine's default).
+	runTimeout time.Duration
 }
 
 func newFixture(t testing.TB, o fixtureOpts) *fixture {
@@ -90,7 +92,7 @@ func newFixture(t testing.TB, o fixtureOpts) *fixture {
 	f.deps = Deps{DB: db, Catalog: cat, Programs: f.progs, Dashboards: f.dash, Location: loc, Tuning: o.tuning,
 		Replan: o.replan}
 	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Model: o.model, Heuristic: llm.Heuristic{}}, memberList{db}, nil, nil,
-		agent.Options{Now: clk.Now, Location: loc})
+		agent.Options{Now: clk.Now, Location: loc, RunTimeout: o.runTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}

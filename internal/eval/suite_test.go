@@ -8,8 +8,11 @@ import (
 	"testing/fstest"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/internal/app"
+	"hearth/internal/coach"
 	"hearth/internal/eval"
+	"hearth/internal/store/storetest"
 )
 
 // evalConfig is the configuration `hearth eval` builds instances from:
@@ -117,5 +120,27 @@ func TestKnownGapsAreReportedAsGapsUntilMet(t *testing.T) {
 	}
 	if rep.Summary.Gaps != 1 {
 		t.Errorf("summary counts %d gaps, want 1", rep.Summary.Gaps)
+	}
+}
+
+// An eval instance runs the daily dashboard as production does, as its
+// workflow: the run the eval grades is a workflow run's attempt.
+func TestEvalInstanceRunsTheDailyWorkflow(t *testing.T) {
+	ctx := context.Background()
+	inst, err := factory(evalConfig(""))(ctx, eval.InstanceSpec{Dir: t.TempDir(), Location: time.UTC, Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = inst.Close() })
+	storetest.Member(t, inst.DB, "ada")
+	run, err := inst.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID, Member: "ada",
+		Trigger: agent.TriggerSchedule})
+	if err != nil || run.Status != agent.StatusSucceeded || len(run.Output) == 0 || run.WorkflowRunID == nil {
+		t.Fatalf("run %d %s (%s), workflow run %v: %v", run.ID, run.Status, run.Error, run.WorkflowRunID, err)
+	}
+	var wf, trig string
+	if err := inst.DB.Read.QueryRowContext(ctx, `SELECT workflow_id, triggered_by FROM workflow_runs WHERE id = ?`,
+		*run.WorkflowRunID).Scan(&wf, &trig); err != nil || wf != coach.DailyDashboardWorkflowID || trig != "schedule" {
+		t.Fatalf("workflow run %s %s %v", wf, trig, err)
 	}
 }

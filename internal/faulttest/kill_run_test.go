@@ -85,11 +85,13 @@ func checkDashboards(t *testing.T, db *sql.DB) string {
 
 // TestKillDuringRun kills the server with SIGKILL while the coach's daily
 // run waits on a model that never answers, restarts it and checks the
-// database: intact, the runs marked interrupted, no run left running, the
-// stored dashboards untouched and whole. The run is started two ways: by
-// the admin API (open to loopback without a password) and by the
-// scheduler's catch-up of a slot missed while the server was down (then
-// the ledger row must be marked interrupted too).
+// database: intact, the killed runs wrote nothing and are marked
+// interrupted, and the daily dashboard, a workflow wherever it starts,
+// continues in a new attempt that completes, leaving no run open and the
+// dashboards whole. The run is started two ways: by the admin API (open to
+// loopback without a password) and by the scheduler's catch-up of a slot
+// missed while the server was down (then the ledger row must be marked
+// interrupted too).
 func TestKillDuringRun(t *testing.T) {
 	for _, trigger := range []string{"admin API", "schedule catch-up"} {
 		t.Run(trigger, func(t *testing.T) {
@@ -129,9 +131,17 @@ func TestKillDuringRun(t *testing.T) {
 			if n := count(t, db, `SELECT count(*) FROM agent_runs WHERE status IN ('running','queued')`); n != running {
 				t.Fatalf("after the kill %d runs are open, want the %d that were in flight", n, running)
 			}
+			if after := checkDashboards(t, db); after != before {
+				t.Error("the killed run changed the stored dashboards")
+			}
 			_ = db.Close()
 
-			again := startHearth(t, dir) // no model this time: nothing may pick the run up again
+			again := startHearth(t, dir) // no model this time: the heuristic coach finishes the workflows
+			db = openDB(t, dir)
+			testkit.WaitFor(t, 30*time.Second, "the continued workflow runs to end", func() bool {
+				return count(t, db, `SELECT count(*) FROM workflow_runs WHERE status = 'running'`) == 0
+			})
+			_ = db.Close()
 			withDB(t, dir, func(db *sql.DB) {
 				integrityOK(t, db)
 				if n := count(t, db, `SELECT count(*) FROM agent_runs WHERE status IN ('running','queued')`); n != 0 {
@@ -148,9 +158,10 @@ func TestKillDuringRun(t *testing.T) {
 				if n := count(t, db, `SELECT count(*) FROM task_fires WHERE outcome IN ('running','queued')`); n != 0 {
 					t.Errorf("ledger: %d fires still open", n)
 				}
-				if after := checkDashboards(t, db); after != before {
-					t.Error("the interrupted run changed the stored dashboards")
+				if n := count(t, db, `SELECT count(*) FROM workflow_runs WHERE status <> 'success' AND triggered_by <> 'demo'`); n != 0 {
+					t.Errorf("%d continued workflow runs did not succeed", n)
 				}
+				checkDashboards(t, db)
 			})
 			if code, _ := again.get("/m/maya"); code != 200 {
 				t.Errorf("dashboard after restart: %d", code)

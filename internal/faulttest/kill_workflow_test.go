@@ -81,40 +81,6 @@ func TestKillDuringWorkflowStep(t *testing.T) {
 	_ = db.Close()
 
 	again := startHearth(t, dir) // no model: the heuristic coach finishes the run
-	var done workflowRun
-	testkit.WaitFor(t, 30*time.Second, "the run to complete after the restart", func() bool {
-		done = again.workflowRun(started.ID)
-		return done.Status == "success" || done.Status == "failed"
-	})
-	if done.Status != "success" {
-		t.Fatalf("the continued run %s: %s", done.Status, done.Error)
-	}
-	attempts := map[string]int{}
-	for _, s := range done.Steps {
-		attempts[s.Path] = s.Attempts
-		if s.Status != "success" {
-			t.Errorf("step %s is %s", s.Path, s.Status)
-		}
-	}
-	if attempts["gather"] != 1 || attempts["reason"] != 2 || attempts["act"] != 1 {
-		t.Errorf("attempts %v: gather ran once, reason twice (killed, then again), act once", attempts)
-	}
-	if len(done.AgentRuns) != 2 {
-		t.Fatalf("engine runs %v, want the killed attempt's and the one that finished", done.AgentRuns)
-	}
-	withDB(t, dir, func(db *sql.DB) {
-		integrityOK(t, db)
-		var first, second string
-		_ = db.QueryRow(`SELECT status FROM agent_runs WHERE id = ?`, done.AgentRuns[0]).Scan(&first)
-		_ = db.QueryRow(`SELECT status FROM agent_runs WHERE id = ?`, done.AgentRuns[1]).Scan(&second)
-		if first != "interrupted" || second != "succeeded" {
-			t.Errorf("engine runs: killed attempt %q, second %q", first, second)
-		}
-		day := time.Now().UTC().Format(time.DateOnly)
-		if n := count(t, db, `SELECT count(*) FROM dashboards WHERE member_id = 'maya' AND day = ? AND run_id = ?`, day, done.AgentRuns[1]); n != 1 {
-			t.Error("today's document is not the continued attempt's")
-		}
-		checkDashboards(t, db)
-	})
+	checkContinued(t, again, dir, started.ID)
 	again.stop()
 }

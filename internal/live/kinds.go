@@ -56,8 +56,9 @@ const (
 	// outcome also on the household topic for the kiosk's admin badge).
 	KindBackup Kind = "backup"
 	// KindWorkflow: a workflow run's progress (Data a workflow.Event), on
-	// the admin topic and the member's topic (a step waiting for the
-	// member's answer shows on their dashboard).
+	// the admin topic, and on the member's topic for a workflow that can
+	// ask the member (a step waiting for their answer shows on their
+	// dashboard).
 	KindWorkflow Kind = "workflow"
 	// KindChat: a chat turn started, called a tool or is done (Data an
 	// agent.ChatUpdate), on the member's topic and the admin topic; the

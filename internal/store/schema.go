@@ -56,7 +56,8 @@ func GoMigrations(logger *slog.Logger) []*goose.Migration {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return []*goose.Migration{repairTextMigration(logger), bodyScansOneFigureMigration(), demoTriggerMigration()}
+	return []*goose.Migration{repairTextMigration(logger), bodyScansOneFigureMigration(), demoTriggerMigration(),
+		workflowDemoMigration()}
 }
 
 // KnownVersions are the schema versions (migration numbers) this binary

@@ -21,15 +21,22 @@
 // Restart from the failed step; Pause stops a run before its next step.
 //
 // A workflow bound to an agent (Workflow.Agent) runs each attempt as one
-// run of the agent engine (agent.Orchestrator.Execute): steps reason,
+// run of the agent engine (agent.Orchestrator.StartExecute): steps reason,
 // read memory and stage writes through Context.Exec, the ledger and the
 // budget apply, and the engine runs of every attempt stay linked to the
 // workflow run (an attempt killed by a crash is marked interrupted by the
 // engine and the next one continues). A step whose domain writes end the
 // engine run (agent.Phases.Act, agent.Exec.Commit) records its own success
-// in that transaction with Context.Complete.
+// in that transaction with Context.Complete. The runtime is the engine's
+// durable route for the assignment a workflow is bound to
+// (Runtime.StartDurable, agent.Orchestrator.SetDurable): every path that
+// starts the assignment then starts (or joins) a workflow run and follows
+// its attempt's engine run.
 //
 // Statuses: running, suspended, success, failed, paused. Events (step
 // started, finished, failed, suspended; run status) go to the live hub
-// (live.KindWorkflow) on the admin topic and the member's topic.
+// (live.KindWorkflow) on the admin topic, and on the member's topic for a
+// workflow that can ask the member (a step with a Suspend schema): its
+// question shows on their dashboard; another's progress shows nowhere
+// there, and would only re-render their screens.
 package workflow

@@ -47,22 +47,28 @@ const (
 	TriggerManual   Trigger = "manual"
 	TriggerAPI      Trigger = "api"
 	TriggerAgent    Trigger = "agent"
+	// TriggerDemo: the demo household's first plans (the engine's attempts
+	// then use the heuristic coach, as agent.TriggerDemo does).
+	TriggerDemo Trigger = "demo"
 )
 
 // Valid reports whether t is a known trigger.
 func (t Trigger) Valid() bool {
-	return t == TriggerSchedule || t == TriggerManual || t == TriggerAPI || t == TriggerAgent
+	return t == TriggerSchedule || t == TriggerManual || t == TriggerAPI || t == TriggerAgent || t == TriggerDemo
 }
 
 // Run is one execution of a workflow for a member, with its steps in the
 // order they first started.
 type Run struct {
-	ID         int64           `json:"id"`
-	Workflow   string          `json:"workflow"`
-	Version    string          `json:"version"`
-	Member     string          `json:"member"`
-	Status     Status          `json:"status"`
-	Trigger    Trigger         `json:"trigger"`
+	ID       int64   `json:"id"`
+	Workflow string  `json:"workflow"`
+	Version  string  `json:"version"`
+	Member   string  `json:"member"`
+	Status   Status  `json:"status"`
+	Trigger  Trigger `json:"trigger"`
+	// Origin names what started the run beyond its trigger ("task:12");
+	// every attempt's engine run carries it (agent.Run.Origin).
+	Origin     string          `json:"origin,omitempty"`
 	Input      json.RawMessage `json:"input"`
 	State      json.RawMessage `json:"state"`
 	Output     json.RawMessage `json:"output,omitempty"`
@@ -141,8 +147,8 @@ const (
 )
 
 // Event is what the runtime publishes (live.KindWorkflow) on the admin
-// topic and the member's topic: a step started, finished, failed or
-// suspended, or the run's status changed.
+// topic, and the member's topic when the workflow can ask the member: a
+// step started, finished, failed or suspended, or the run's status changed.
 type Event struct {
 	Type     string `json:"type"`
 	RunID    int64  `json:"run_id"`

@@ -17,9 +17,12 @@ import (
 )
 
 // Engine is the agent engine as bound workflows use it
-// (*agent.Orchestrator): each attempt of a run is one Execute.
+// (*agent.Orchestrator): each attempt of a run is one engine run, created
+// with StartExecute (its id known at once, for StartDurable to return) and
+// followed with Wait.
 type Engine interface {
-	Execute(ctx context.Context, req agent.TaskRequest, drive agent.Driver) (agent.Run, error)
+	StartExecute(ctx context.Context, req agent.TaskRequest, drive agent.Driver) (agent.Run, error)
+	Wait(ctx context.Context, id int64) (agent.Run, error)
 }
 
 // Options tune a runtime; zero values take the documented defaults.
@@ -55,12 +58,36 @@ type Runtime struct {
 	flows  map[string]*Workflow
 	order  []string
 	active map[int64]*active
+
+	// asks holds the ids of the workflows that can ask their member
+	// (publish reads it with or without mu held).
+	asksMu sync.RWMutex
+	asks   map[string]bool
 }
 
 // active is a run being walked in this process.
 type active struct {
 	paused atomic.Bool
 	done   chan struct{}
+
+	// attempt is closed once the walk's engine run was created (eng) or
+	// could not be (engErr): StartDurable hands that run to the caller.
+	attempt chan struct{}
+	once    sync.Once
+	eng     agent.Run
+	engErr  error
+}
+
+// errNoAttempt is what a walk that made no engine run reports to
+// StartDurable (it ended before, or its workflow is not bound).
+var errNoAttempt = errors.New("workflow: the run made no engine run")
+
+// started records the attempt's engine run (the first call wins).
+func (a *active) started(r agent.Run, err error) {
+	a.once.Do(func() {
+		a.eng, a.engErr = r, err
+		close(a.attempt)
+	})
 }
 
 // NewRuntime returns a runtime over db.
@@ -74,7 +101,7 @@ func NewRuntime(db *store.DB, opts Options) *Runtime {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Runtime{db: db, runs: &runStore{db: db, now: opts.Now}, eng: opts.Engine, pub: opts.Publisher,
 		log: opts.Logger, now: opts.Now, ctx: ctx, cancel: cancel,
-		flows: map[string]*Workflow{}, active: map[int64]*active{}}
+		flows: map[string]*Workflow{}, active: map[int64]*active{}, asks: map[string]bool{}}
 }
 
 // Register adds a committed workflow; ids are unique.
@@ -92,6 +119,9 @@ func (rt *Runtime) Register(w *Workflow) error {
 	}
 	rt.flows[w.ID] = w
 	rt.order = append(rt.order, w.ID)
+	rt.asksMu.Lock()
+	rt.asks[w.ID] = w.asks
+	rt.asksMu.Unlock()
 	return nil
 }
 
@@ -124,24 +154,33 @@ type StartRequest struct {
 	Input    json.RawMessage
 	// Trigger defaults to TriggerAPI.
 	Trigger Trigger
+	// Origin names what started the run beyond its trigger (Run.Origin).
+	Origin string
 }
 
 // Start validates the input, records the run and starts it in the
 // background, returning it at once (status running). An unknown workflow
 // or member is NotFound, input that does not match the schema Invalid.
 func (rt *Runtime) Start(ctx context.Context, req StartRequest) (Run, error) {
+	r, _, err := rt.start(ctx, req)
+	return r, err
+}
+
+// start is Start, also returning the walk it launched; on the Conflict of
+// a Single workflow already running for the member, the walk of that run.
+func (rt *Runtime) start(ctx context.Context, req StartRequest) (Run, *active, error) {
 	w, err := rt.Workflow(req.Workflow)
 	if err != nil {
-		return Run{}, err
+		return Run{}, nil, err
 	}
 	if req.Member == "" {
-		return Run{}, apperr.FieldErrors(map[string]string{"member": "is required"})
+		return Run{}, nil, apperr.FieldErrors(map[string]string{"member": "is required"})
 	}
 	if req.Trigger == "" {
 		req.Trigger = TriggerAPI
 	}
 	if !req.Trigger.Valid() {
-		return Run{}, apperr.Invalidf("unknown trigger %q", req.Trigger)
+		return Run{}, nil, apperr.Invalidf("unknown trigger %q", req.Trigger)
 	}
 	in := req.Input
 	if len(in) == 0 {
@@ -149,26 +188,28 @@ func (rt *Runtime) Start(ctx context.Context, req StartRequest) (Run, error) {
 	}
 	var compact json.RawMessage
 	if compact, err = marshal(in); err != nil {
-		return Run{}, apperr.Invalidf("the input is not JSON")
+		return Run{}, nil, apperr.Invalidf("the input is not JSON")
 	}
 	if errs := validate(w.input, compact); len(errs) > 0 {
-		return Run{}, apperr.Invalidf("the input does not match the workflow's schema: %s", agent.SummarizeErrors(errs))
+		return Run{}, nil, apperr.Invalidf("the input does not match the workflow's schema: %s", agent.SummarizeErrors(errs))
 	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.closed {
-		return Run{}, apperr.New(apperr.Conflict, "the workflow runtime is shutting down")
+		return Run{}, nil, apperr.New(apperr.Conflict, "the workflow runtime is shutting down")
 	}
-	r := Run{Workflow: w.ID, Version: w.version, Member: req.Member, Trigger: req.Trigger, Input: compact}
+	r := Run{Workflow: w.ID, Version: w.version, Member: req.Member, Trigger: req.Trigger, Origin: req.Origin, Input: compact}
 	var superseded []int64
+	var busy *active
 	err = rt.db.Tx(ctx, func(tx *store.Tx) error {
+		busy = nil
 		if w.Single {
 			ids, err := rt.runs.unfinished(ctx, tx, w.ID, req.Member)
 			if err != nil {
 				return err
 			}
 			for _, id := range ids {
-				if rt.active[id] != nil {
+				if busy = rt.active[id]; busy != nil {
 					return apperr.New(apperr.Conflict, "a %s run for %s is already running (run %d)", w.ID, req.Member, id)
 				}
 			}
@@ -183,15 +224,14 @@ func (rt *Runtime) Start(ctx context.Context, req StartRequest) (Run, error) {
 		return rt.runs.create(ctx, tx, &r)
 	})
 	if err != nil {
-		return Run{}, err
+		return Run{}, busy, err
 	}
 	for _, id := range superseded {
 		rt.publish(Run{ID: id, Workflow: w.ID, Member: req.Member}, EventRunStatus, "", string(StatusFailed), "superseded by a newer run")
 	}
 	r.Steps, r.AgentRuns = []StepRecord{}, []int64{}
 	rt.publish(r, EventRunStarted, "", string(StatusRunning), "")
-	rt.launchLocked(r.ID)
-	return r, nil
+	return r, rt.launchLocked(r.ID), nil
 }
 
 // Get returns a run with its steps; NotFound if there is none.

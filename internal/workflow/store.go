@@ -29,8 +29,8 @@ func (s *runStore) create(ctx context.Context, q store.Queryer, r *Run) error {
 		r.State = json.RawMessage(`{}`)
 	}
 	res, err := q.ExecContext(ctx, `INSERT INTO workflow_runs (workflow_id, version, member_id, status, triggered_by,
-		input, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Workflow, r.Version, r.Member, string(r.Status), string(r.Trigger), string(r.Input), string(r.State),
+		origin, input, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Workflow, r.Version, r.Member, string(r.Status), string(r.Trigger), r.Origin, string(r.Input), string(r.State),
 		store.FormatTime(now), store.FormatTime(now))
 	if err != nil {
 		var se sqlite3.Error
@@ -43,14 +43,14 @@ func (s *runStore) create(ctx context.Context, q store.Queryer, r *Run) error {
 	return err
 }
 
-const runColumns = `id, workflow_id, version, member_id, status, triggered_by, input, state, output, error,
+const runColumns = `id, workflow_id, version, member_id, status, triggered_by, origin, input, state, output, error,
 	created_at, updated_at, finished_at`
 
 func scanRun(row store.Scanner) (Run, error) {
 	var r Run
 	var status, trig, input, state, created, updated string
 	var output, finished sql.NullString
-	if err := row.Scan(&r.ID, &r.Workflow, &r.Version, &r.Member, &status, &trig, &input, &state, &output, &r.Error,
+	if err := row.Scan(&r.ID, &r.Workflow, &r.Version, &r.Member, &status, &trig, &r.Origin, &input, &state, &output, &r.Error,
 		&created, &updated, &finished); err != nil {
 		return r, err
 	}

@@ -62,6 +62,9 @@ type Workflow struct {
 	root    []node
 	steps   map[string]*Step // by id, nested workflows' included
 	version string
+	// asks: a step can wait for the member's answer (it has a Suspend
+	// schema), so the member's screens follow the run's events.
+	asks bool
 
 	input, output, state *agent.Schema
 }
@@ -244,6 +247,9 @@ func (b *Builder) Commit() (*Workflow, error) {
 		return nil, fmt.Errorf("workflow %s: %s", w.ID, strings.Join(errs, "; "))
 	}
 	w.version = fingerprint(w)
+	for _, st := range w.steps {
+		w.asks = w.asks || st.Suspend != nil
+	}
 	return w, nil
 }
 
