@@ -141,13 +141,21 @@ type buildOptions struct {
 	// engineOnly builds the engine and the stores it needs, no server: no
 	// backups, no nested eval service, no web (an eval scenario's Hearth).
 	engineOnly bool
+	// scratch opens a throwaway database, not fsynced (store.OpenScratch).
+	scratch bool
 }
 
 func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOptions) (*App, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	db, err := OpenDatabase(ctx, cfg, logger)
+	var db *store.DB
+	var err error
+	if opts.scratch {
+		db, err = store.OpenScratch(ctx, cfg.DBPath, logger)
+	} else {
+		db, err = OpenDatabase(ctx, cfg, logger)
+	}
 	if err != nil {
 		return nil, err
 	}

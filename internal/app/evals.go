@@ -13,7 +13,7 @@ import (
 // EvalFactory returns the factory `hearth eval` and Admin → Evals build
 // each scenario's Hearth with: New's wiring of the engine and the stores
 // it needs (no web server, backups or nested eval service) over a fresh
-// database in the scenario's directory, on the scenario's clock and time zone, with cfg's
+// scratch database (store.OpenScratch: not fsynced) in the scenario's directory, on the scenario's clock and time zone, with cfg's
 // runtime (the model when one is configured, else the heuristic coach)
 // and prices. The instances take model calls from slots, so all of them
 // together stay within one limit (nil: a new set of
@@ -36,7 +36,7 @@ func EvalFactory(cfg Config, logger *slog.Logger, slots chan struct{}, profiles 
 		c.AdminPassword, c.APIToken = "", ""
 		c.BudgetTokens, c.BudgetUSD = spec.BudgetTokens, 0
 		a, err := newApp(ctx, c, logger, buildOptions{Options: Options{Now: spec.Now}, modelSlots: slots, profiles: profiles, mutant: spec.Mutant,
-			noReplan: true, engineOnly: true})
+			noReplan: true, engineOnly: true, scratch: true})
 		if err != nil {
 			return nil, err
 		}

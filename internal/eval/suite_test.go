@@ -124,7 +124,8 @@ func TestKnownGapsAreReportedAsGapsUntilMet(t *testing.T) {
 }
 
 // An eval instance runs the daily dashboard as production does, as its
-// workflow: the run the eval grades is a workflow run's attempt.
+// workflow: the run the eval grades is a workflow run's attempt, on a
+// scratch database.
 func TestEvalInstanceRunsTheDailyWorkflow(t *testing.T) {
 	ctx := context.Background()
 	inst, err := factory(evalConfig(""))(ctx, eval.InstanceSpec{Dir: t.TempDir(), Location: time.UTC, Now: time.Now})
@@ -142,5 +143,11 @@ func TestEvalInstanceRunsTheDailyWorkflow(t *testing.T) {
 	if err := inst.DB.Read.QueryRowContext(ctx, `SELECT workflow_id, triggered_by FROM workflow_runs WHERE id = ?`,
 		*run.WorkflowRunID).Scan(&wf, &trig); err != nil || wf != coach.DailyDashboardWorkflowID || trig != "schedule" {
 		t.Fatalf("workflow run %s %s %v", wf, trig, err)
+	}
+	// Its database is thrown away after the scenario: not fsynced, which
+	// keeps the workflow's checkpoints from slowing `hearth eval` down.
+	var sync int
+	if err := inst.DB.Write.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil || sync != 0 {
+		t.Fatalf("eval instance synchronous = %d (%v), want 0 (OFF: a scratch database)", sync, err)
 	}
 }

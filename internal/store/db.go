@@ -55,6 +55,18 @@ type DB struct {
 // Open opens (creating if needed) the database at path, applies the embedded
 // migrations and returns the handle.
 func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
+	return open(ctx, path, logger, Synchronous)
+}
+
+// OpenScratch is Open for a throwaway database (an eval scenario's, deleted
+// when it ends): commits are not fsynced (synchronous OFF), so a power cut
+// may lose it, which no one minds, and the checkpoint writes of a durable
+// workflow cost what they cost in memory. Never for the household's data.
+func OpenScratch(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
+	return open(ctx, path, logger, "OFF")
+}
+
+func open(ctx context.Context, path string, logger *slog.Logger, synchronous string) (*DB, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -66,7 +78,7 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 	if err := createPrivate(path, logger); err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite3", dsn(path, false))
+	w, err := sql.Open("sqlite3", dsn(path, false, synchronous))
 	if err != nil {
 		return nil, fmt.Errorf("store: open writer: %w", err)
 	}
@@ -97,7 +109,7 @@ func Open(ctx context.Context, path string, logger *slog.Logger) (*DB, error) {
 		_ = w.Close()
 		return nil, fmt.Errorf("store: %s cannot be written (check the permissions of the file and its directory, and free disk space): %w", path, err)
 	}
-	r, err := sql.Open("sqlite3", dsn(path, true))
+	r, err := sql.Open("sqlite3", dsn(path, true, synchronous))
 	if err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("store: open readers: %w", err)
@@ -165,7 +177,7 @@ const Synchronous = "FULL"
 // overflow pages) as they were. The write cost is in BENCHMARKS.md.
 const SecureDelete = "ON"
 
-func dsn(path string, readOnly bool) string {
+func dsn(path string, readOnly bool, synchronous string) string {
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
 	q.Set("_busy_timeout", strconv.FormatInt(BusyTimeout.Milliseconds(), 10))
@@ -173,7 +185,7 @@ func dsn(path string, readOnly bool) string {
 	// FULL: a commit returns only after the WAL is fsynced, so an entry a
 	// member saw saved survives a power cut (NORMAL loses the commits since
 	// the last checkpoint). Measured in BENCHMARKS.md.
-	q.Set("_synchronous", Synchronous)
+	q.Set("_synchronous", synchronous)
 	if readOnly {
 		q.Set("_query_only", "true")
 	} else {

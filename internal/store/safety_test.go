@@ -240,3 +240,23 @@ func TestLockFileIsExclusive(t *testing.T) {
 	}
 	_ = r2()
 }
+
+// A scratch database (an eval scenario's) is the one that does not fsync
+// its commits: synchronous=OFF (0) on the writer and the readers.
+func TestScratchDatabaseIsNotSynced(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.OpenScratch(ctx, filepath.Join(t.TempDir(), "scratch.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for name, pool := range map[string]*sql.DB{"writer": db.Write, "reader": db.Read} {
+		var v int
+		if err := pool.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		if v != 0 {
+			t.Errorf("%s: synchronous = %d, want 0 (OFF)", name, v)
+		}
+	}
+}
