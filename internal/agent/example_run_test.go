@@ -86,9 +86,11 @@ func Example() {
 	// last_greeting = Good morning, ada!
 }
 
-// exampleOrchestrator opens a database with member ada and an
-// orchestrator without a model over it.
-func exampleOrchestrator(ctx context.Context, dir string) (*store.DB, *agent.Orchestrator) {
+// exampleOrchestrator opens a database with member ada in a temporary
+// directory and an orchestrator without a model over it; done removes
+// them.
+func exampleOrchestrator(ctx context.Context) (orch *agent.Orchestrator, done func()) {
+	dir, _ := os.MkdirTemp("", "agent-example")
 	db, err := store.Open(ctx, filepath.Join(dir, "hearth.db"), nil)
 	if err != nil {
 		panic(err)
@@ -96,22 +98,23 @@ func exampleOrchestrator(ctx context.Context, dir string) (*store.DB, *agent.Orc
 	if _, err := db.CreateMember(ctx, health.Member{ID: "ada", Name: "Ada"}); err != nil {
 		panic(err)
 	}
-	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, nil, nil, nil, agent.Options{})
+	orch, err = agent.NewOrchestrator(db, agent.Runtimes{Heuristic: llm.Heuristic{}}, nil, nil, nil, agent.Options{})
 	if err != nil {
 		panic(err)
 	}
-	return db, orch
+	return orch, func() {
+		_ = orch.Close(ctx)
+		_ = db.Close()
+		_ = os.RemoveAll(dir)
+	}
 }
 
 // ExampleOrchestrator_Start sends a chat message: Start records it on a
 // new thread and returns the queued run at once; Wait follows it.
 func ExampleOrchestrator_Start() {
-	dir, _ := os.MkdirTemp("", "agent-example")
-	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	db, orch := exampleOrchestrator(ctx, dir)
-	defer db.Close()
-	defer orch.Close(ctx)
+	orch, done := exampleOrchestrator(ctx)
+	defer done()
 	if err := orch.Register(agent.Agent{ID: "echo", Reply: func(_ context.Context, _ agent.Scope, t agent.ChatTurn) (string, error) {
 		return "You said: " + t.Message, nil
 	}}); err != nil {
@@ -151,12 +154,9 @@ func (madeInAdmin) Answer(context.Context, agent.Request, bool) (agent.Run, erro
 // admin, in the one place that does, and runs a chat turn of the latter:
 // its Converse answers on the turn's run.
 func ExampleOrchestrator_Resolve() {
-	dir, _ := os.MkdirTemp("", "agent-example")
-	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	db, orch := exampleOrchestrator(ctx, dir)
-	defer db.Close()
-	defer orch.Close(ctx)
+	orch, done := exampleOrchestrator(ctx)
+	defer done()
 	orch.SetDefinitions(madeInAdmin{})
 	info, err := orch.Resolve(ctx, "planner")
 	fmt.Println(info.ID, info.AdminMade, err)

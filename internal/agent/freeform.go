@@ -159,6 +159,19 @@ type recordedCall struct {
 	err    string
 }
 
+func newRecordedCall(name string, args json.RawMessage, result any, err error) recordedCall {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	rc := recordedCall{name: name, args: args}
+	if err != nil {
+		rc.err = err.Error()
+	} else {
+		rc.result, _ = json.Marshal(result)
+	}
+	return rc
+}
+
 func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec, userMsg ThreadMessage, req Request, cs *ChatStream) error {
 	if err := o.startRunning(ctx, x); err != nil {
 		return err
@@ -274,19 +287,11 @@ func (o *Orchestrator) converse(ctx context.Context, reg *registered, x *Exec, t
 	var mu sync.Mutex
 	var calls []recordedCall
 	turn.Record = func(name string, args json.RawMessage, result any, callErr error) {
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		rc := recordedCall{name: name, args: args}
-		if callErr != nil {
-			rc.err = callErr.Error()
-		} else {
-			rc.result, _ = json.Marshal(result)
-		}
+		rc := newRecordedCall(name, args, result, callErr)
 		mu.Lock()
 		calls = append(calls, rc)
 		mu.Unlock()
-		cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: args})
+		cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: rc.args})
 		o.publishChat(cs, "tool")
 	}
 	reply, err := reg.def.Converse(ctx, x, turn)
@@ -323,12 +328,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 			cs.add(ChatEvent{Type: ChatTool, Tool: name, Label: reg.label(name), Args: args})
 			o.publishChat(cs, "tool")
 			v, err := base(ctx, name, args)
-			rc := recordedCall{name: name, args: args}
-			if err != nil {
-				rc.err = err.Error()
-			} else {
-				rc.result, _ = json.Marshal(v)
-			}
+			rc := newRecordedCall(name, args, v, err)
 			mu.Lock()
 			calls = append(calls, rc)
 			mu.Unlock()
