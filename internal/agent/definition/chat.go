@@ -41,17 +41,14 @@ func (r *Invoker) Resolve(ctx context.Context, id string) (agent.Agent, *agent.T
 		Model: agent.ModelSettings{Model: def.Model, Temperature: def.Temperature, MaxTokens: def.MaxTokens,
 			MaxIterations: def.MaxIterations},
 		Converse: func(ctx context.Context, x *agent.Exec, turn agent.ChatTurn) (string, error) {
-			return r.converse(ctx, id, x, turn)
+			return r.converse(ctx, cur, x, turn)
 		},
 	}, box, nil
 }
 
-// converse runs id's current definition for one chat turn on x.
-func (r *Invoker) converse(ctx context.Context, id string, x *agent.Exec, turn agent.ChatTurn) (string, error) {
-	cur, err := r.repo.current(ctx, id)
-	if err != nil {
-		return "", err
-	}
+// converse runs cur, the definition the turn was resolved with (the
+// orchestrator resolves afresh for every turn), for one chat turn on x.
+func (r *Invoker) converse(ctx context.Context, cur *current, x *agent.Exec, turn agent.ChatTurn) (string, error) {
 	if !r.engine.HasModel() {
 		x.MarkFellBack(FallbackNeedsModel)
 		return NeedsModelReply, nil
