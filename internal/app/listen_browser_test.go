@@ -212,8 +212,12 @@ func TestTapTiredReplansInBrowser(t *testing.T) {
 	if !slices.Contains([]string{content.KindYoga, content.KindStretch, content.KindMobility, content.KindRecovery, content.KindWalk}, it.Kind) {
 		t.Fatalf("up next after the tap: %s (%s), want a light session", it.Title, it.Kind)
 	}
+	// On a day the program rests the re-plan says so ("Rest day …, a gentle
+	// option"); on a training day it says it takes it easy. Either is the
+	// lighter day (CI once crossed midnight into the demo's rest day).
 	after, run := todayDoc(t, a, "maya")
-	if run.Origin != "replan" || !strings.Contains(strings.ToLower(after.Document.Coach.Briefing), "easy") {
+	briefing := strings.ToLower(after.Document.Coach.Briefing)
+	if run.Origin != "replan" || !strings.Contains(briefing, "easy") && !strings.Contains(briefing, "rest day") {
 		t.Fatalf("plan by run %d (origin %q), briefing %q: want the re-plan, taking it easy", run.ID, run.Origin, after.Document.Coach.Briefing)
 	}
 }
