@@ -18,6 +18,10 @@ type Page struct {
 	// IdleMS > 0 sends the screen back to the household view after that
 	// many milliseconds without a touch.
 	IdleMS int64
+	// RotateMS > 0 moves the screen on to Next (a member's dashboard, a
+	// fixed route and a validated id) after that long without a touch.
+	RotateMS int64
+	Next     string
 	// TZ is the household's IANA time zone for the clock ("" = the browser's).
 	TZ string
 	// Stream is the SSE URL the page listens to ("" = no live updates). It

@@ -42,6 +42,15 @@ type Deps struct {
 	// setting that screens and /api/v1 need one, Admin → Screens and the
 	// enrolment links; nil: no device tokens (the household network is trusted).
 	Devices Devices
+	// Screens are the screen layouts (*screen.Service): what each screen
+	// shows and Admin → Screens' layouts; nil: the shipped default only.
+	Screens Screens
+}
+
+// Screens are the screen layouts as the kiosk and the admin use them.
+type Screens interface {
+	kiosk.Screens
+	admin.Layouts
 }
 
 // AdminDeps are the services behind the admin area; nil ones hide their pages

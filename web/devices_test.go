@@ -255,7 +255,7 @@ func notEnrolled(t *testing.T, what string, rec *httptest.ResponseRecorder, api 
 		t.Errorf("%s: %d, want 401: %.300s", what, rec.Code, body)
 		return
 	}
-	if rec.Header().Get("Content-Security-Policy") == "" || rec.Header().Get("X-Frame-Options") != "DENY" {
+	if rec.Header().Get("Content-Security-Policy") == "" || rec.Header().Get("X-Frame-Options") != "SAMEORIGIN" {
 		t.Errorf("%s: the refusal lacks the security headers", what)
 	}
 	if api {

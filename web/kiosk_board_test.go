@@ -92,7 +92,13 @@ func figure(t *testing.T, s string) float64 {
 	return v
 }
 
-func briefingOf(page string) string { return first(`<span id="briefing">([^<]*)</span>`, page) }
+// briefingOf is the briefing's text (its first sentence is a span of its
+// own, shown large).
+func briefingOf(page string) string {
+	return strings.Join(strings.Fields(tagRe.ReplaceAllString(first(`(?s)<span id="briefing">(.*?)</span>\s*(?:<span class="updated-tag"|</p>)`, page), "")), " ")
+}
+
+var tagRe = regexp.MustCompile(`<[^>]*>`)
 
 func headlineOf(widget string) string { return first(`<span class="num">([^<]*)</span>`, widget) }
 

@@ -134,17 +134,17 @@ func TestCoachMessagesOnTheKiosk(t *testing.T) {
 	defer cancel()
 	s, stream := k.openStream(ctx, "/live/m/ada")
 	defer stream.Body.Close()
-	s.until(t, 2*time.Second, `id="coach"`)
+	s.until(t, 2*time.Second, `id="w-messages"`)
 	m, err := k.ms.Send(ctx, "ada", "health-coach", "Hydration reminder: a glass now.", messages.Via{Source: "schedule"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.until(t, 2*time.Second, `id="coach"`, "From your coach", "Hydration reminder: a glass now.", "today ")
+	s.until(t, 2*time.Second, `id="w-messages"`, "From your coach", "Hydration reminder: a glass now.", "today ")
 	_, body := k.post("/m/ada/messages/"+strconv.FormatInt(m.ID, 10)+"/dismiss", formOf(), "")
 	if strings.Contains(body, "error") {
 		t.Fatalf("dismiss: %s", body)
 	}
-	ev := s.until(t, 2*time.Second, `id="coach"`)
+	ev := s.until(t, 2*time.Second, `id="w-messages"`)
 	if strings.Contains(ev, "Hydration reminder") {
 		t.Fatal("the dismissed message is still shown")
 	}

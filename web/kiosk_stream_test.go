@@ -62,7 +62,7 @@ func TestStreamPatchesChangedWidgets(t *testing.T) {
 	if _, err := k.ds.RecordAnswer(ctx, "ada", "p1", "Rest day", "tap", 0); err != nil {
 		t.Fatal(err)
 	}
-	s.until(t, time.Second, `id="coach"`, "Rest day")
+	s.until(t, time.Second, `id="w-prompts"`, "Rest day")
 	if err := k.ds.MarkConsumed(ctx, "ada", "local:ember-core-01", "done_tap"); err != nil {
 		t.Fatal(err)
 	}

@@ -52,9 +52,13 @@ func (s *Server) routes(e *echo.Echo) {
 // the admin's agents (chat) and workflows (the coach column's questions).
 func (s *Server) kioskDeps() kiosk.Deps {
 	d := s.deps
-	return kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
+	k := kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
 		Privacy: d.Privacy, Coach: d.Coach, Listener: d.Listener, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
 		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
+	if d.Screens != nil {
+		k.Screens = d.Screens
+	}
+	return k
 }
 
 // kioskOptions are the kiosk's per-server values.
@@ -83,6 +87,9 @@ func (s *Server) adminDeps() admin.Deps {
 		Schedule: d.Admin.Schedule, Catalog: d.Admin.Catalog, Importer: d.Admin.Importer, Definitions: d.Admin.Definitions,
 		Backups: d.Admin.Backups, MemberData: d.Admin.MemberData, Workflows: d.Admin.Workflows, Model: d.Admin.Model,
 		Evals: d.Admin.Evals, Messages: d.Messages, Devices: d.Devices}
+	if d.Screens != nil {
+		deps.Layouts = d.Screens
+	}
 	if d.Programs != nil {
 		deps.Programs = s.programs
 	}

@@ -161,7 +161,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.hostGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
-		XFrameOptions: "DENY", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
+		XFrameOptions: "SAMEORIGIN", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
 	// Device tokens, when the household requires them (devices.go): after
 	// the headers (the refusal page gets them too), before the stream caps
 	// and before anything reads a body.
@@ -177,7 +177,8 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 // expressions with Function(): 'unsafe-eval' is required; there are no
 // inline scripts. No <base>, forms post only here, and images and media
 // come from Hearth itself (Plex thumbnails are proxied) or the configured
-// Plex server, never any https: origin.
+// Plex server, never any https: origin. Only Hearth's own pages may frame
+// a page (Admin → Screens previews a layout in a frame).
 func csp(plexURL string) string {
 	extra := ""
 	if u, err := url.Parse(plexURL); plexURL != "" && err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
@@ -186,7 +187,7 @@ func csp(plexURL string) string {
 	}
 	return "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 		"img-src 'self' data: blob:" + extra + "; media-src 'self' blob:" + extra + "; " +
-		"base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
+		"base-uri 'none'; form-action 'self'; frame-ancestors 'self'; object-src 'none'"
 }
 
 func isStatic(c echo.Context) bool {

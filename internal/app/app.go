@@ -27,6 +27,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/devices"
+	"hearth/internal/screen"
 	"hearth/internal/eval"
 	"hearth/internal/household"
 	"hearth/internal/live"
@@ -54,6 +55,7 @@ type App struct {
 	Dashboards *dashboard.Store
 	Sessions   *session.Store
 	Devices    *devices.Service // device tokens of screens and household API scripts
+	Screens    *screen.Service  // screen layouts
 	Catalog    *content.Catalog
 	Programs   *program.Service
 	Plex       *content.PlexClient
@@ -198,6 +200,7 @@ func (a *App) build(ctx context.Context) error {
 	a.Messages = messages.New(a.DB, a.Hub)
 	a.Sessions = session.New(a.DB)
 	a.Devices = devices.New(a.DB)
+	a.Screens = screen.New(a.DB, a.Hub)
 	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
 		return err
 	} else if ended {

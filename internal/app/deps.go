@@ -32,6 +32,7 @@ func (a *App) webDeps() web.Deps {
 		Requests:    idempotency.New(a.DB),
 		Sessions:    a.Sessions,
 		Devices:     a.Devices,
+		Screens:     a.Screens,
 		MediaDir:    filepath.Join(a.dataDir(), "media"),
 		Alerts:      a.Backups,
 		Programs:    a.Programs,

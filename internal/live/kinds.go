@@ -69,10 +69,13 @@ const (
 	KindModel Kind = "model"
 	// KindEval: an eval suite run's progress or outcome (admin topic).
 	KindEval Kind = "eval"
+	// KindLayout: a screen layout, the default layout or a screen's
+	// layout changed (household topic; Data the layout's slug).
+	KindLayout Kind = "layout"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
-	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat}
+	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout}

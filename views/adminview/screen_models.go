@@ -23,7 +23,44 @@ type AdminScreens struct {
 	QR    QRCode
 	// Devices is the device-token part; nil when the server has none.
 	Devices *DeviceSection
+	// Layouts are the screen layouts; nil when the server has none.
+	Layouts *LayoutSection
 }
+
+// LayoutSection is Admin → Screens' layouts: the list, the household
+// default, the form that adds one and the widget registry.
+type LayoutSection struct {
+	Rows    []LayoutRow
+	Default string // slug
+	New     views.FormState
+	Widgets []WidgetRow
+}
+
+// LayoutRow is one layout.
+type LayoutRow struct {
+	Slug, Name, Version, Grids string
+	Default, Shipped           bool
+}
+
+// WidgetRow is one widget of the registry.
+type WidgetRow struct {
+	Name, Title, Sizes, Needs, About string
+	Private                          bool
+}
+
+// AdminLayoutEditor is one layout's editor.
+type AdminLayoutEditor struct {
+	AdminPage
+	Notice   Notice
+	Row      LayoutRow
+	Body     string // the layout file as edited
+	Form     views.FormState
+	Preview  string // the kiosk page showing this layout ("" : no member to show)
+	Versions []LayoutVersion
+}
+
+// LayoutVersion is one saved version of a layout.
+type LayoutVersion struct{ Version, Saved string }
 
 // DeviceSection is the device-token setting, the devices and the forms
 // that add one.
@@ -48,6 +85,10 @@ type DeviceRow struct {
 	Expires        string // household clock, "15:04"
 	Enrolled       string
 	LastSeen       string // "" = never
+	// Layout is the screen's own layout ("" : the household default);
+	// Layouts: the row offers the choice (a screen, with layouts).
+	Layout  string
+	Layouts bool
 }
 
 // NewDevice is a device just added: a screen's enrolment link (as text and

@@ -7,7 +7,11 @@
 // expression.
 package kioskview
 
-import "hearth/views"
+import (
+	"github.com/a-h/templ"
+
+	"hearth/views"
+)
 
 // MemberTile is one member on the household screen.
 type MemberTile struct {
@@ -40,12 +44,33 @@ type Dashboard struct {
 	Member   MemberHead
 	Members  []MemberTile // the switcher
 	Date     string
+	Clock    string // the clock widget's first text (hearth.js keeps it current)
 	State    StateArea
 	Curated  CuratedArea
 	Playlist PlaylistWidget
 	Catalog  CatalogResults
 	Coach    CoachArea
 	Sheets   Sheets
+	// Screen is the layout the page is arranged by (per screen, not part
+	// of the shared model).
+	Screen ScreenView
+}
+
+// ScreenView is a screen layout as the page uses it: the grid's custom
+// properties per orientation and one cell per placed widget.
+type ScreenView struct {
+	Key   string // slug@version: what the page was rendered with
+	Grid  templ.SafeCSS
+	Cells []CellView
+	// More are the widgets on none of the layout's grids: a tap away in
+	// the More sheet.
+	More []string
+}
+
+// CellView places one widget: its grid area on each orientation.
+type CellView struct {
+	Widget string
+	Style  templ.SafeCSS
 }
 
 // StateArea holds the live-data widgets.
@@ -202,6 +227,8 @@ type CatalogResults struct {
 	CSRF     string
 	Query    string
 	Items    []ContentCard
+	// Loaded: the list was searched (the sheet loads it when it opens).
+	Loaded bool
 }
 
 // CTAView is a call to action with the sheet or page it opens.

@@ -43,6 +43,7 @@ type Deps struct {
 	Programs    ProgramControls // a member's program on Admin → Household; nil: no program controls
 	Messages    Messages        // Admin → Messages and a member's messages; nil: none
 	Devices     Devices         // device tokens on Admin → Screens; nil: the page shows the kiosk URL only
+	Layouts     Layouts         // screen layouts on Admin → Screens; nil: none
 }
 
 // Options are the per-server values of the admin area.

@@ -139,8 +139,17 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/evals", ev.liveEvals)
 	}
 	g.GET("/api", (&apiDocPage{core: c, spec: opt.APISpec}).adminAPIDoc)
-	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices}
+	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices, layouts: deps.Layouts, members: deps.Members}
 	g.GET("/screens", sp.adminScreens)
+	if deps.Layouts != nil {
+		g.GET("/screens/layouts/:slug", sp.adminLayout)
+		g.GET("/screens/layouts/:slug/export", sp.adminLayoutExport)
+		g.POST("/screens/layouts", sp.adminLayoutCreate)
+		g.POST("/screens/layouts/:slug", sp.adminLayoutSave)
+		g.POST("/screens/layouts/:slug/remove", sp.adminLayoutRemove)
+		g.POST("/screens/default-layout", sp.adminLayoutDefault)
+		g.POST("/screens/:id/layout", sp.adminScreenLayout)
+	}
 	if deps.Devices != nil {
 		g.POST("/screens/tokens", sp.adminScreenTokens)
 		g.POST("/screens/:id/revoke", sp.adminScreenRevoke)

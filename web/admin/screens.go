@@ -43,6 +43,8 @@ type screenPage struct {
 	*core
 	screenURL func() ScreenAddress
 	devices   Devices
+	layouts   Layouts // nil: no layouts section
+	members   Members // the preview's member
 }
 
 var screenNotices = map[string]string{
@@ -56,7 +58,12 @@ var screenNotices = map[string]string{
 // request (a DHCP lease may have changed since start); the device-token
 // setting and the enrolled screens and scripts.
 func (s *screenPage) adminScreens(c echo.Context) error {
-	p, err := s.screensPage(c, adminview.DeviceForms{}, adminview.Notice{Text: screenNotices[c.QueryParam("done")]}, nil)
+	done := c.QueryParam("done")
+	text := screenNotices[done]
+	if text == "" {
+		text = layoutNotices[done]
+	}
+	p, err := s.screensPage(c, adminview.DeviceForms{}, adminview.Notice{Text: text}, nil)
 	if err != nil {
 		return err
 	}
@@ -69,10 +76,17 @@ func (s *screenPage) screensPage(c echo.Context, forms adminview.DeviceForms, no
 	v := adminview.AdminScreens{AdminPage: s.adminPage(c, "Screens", "screens"), URL: a.URL, From: a.From,
 		Others: a.Others, Problem: a.Problem, Local: a.Local, Notice: notice}
 	v.QR = s.qrCode(a.URL)
+	ctx := c.Request().Context()
+	if s.layouts != nil {
+		ls, err := s.layoutSection(ctx)
+		if err != nil {
+			return v, err
+		}
+		v.Layouts = ls
+	}
 	if s.devices == nil {
 		return v, nil
 	}
-	ctx := c.Request().Context()
 	on, err := s.devices.Required(ctx)
 	if err != nil {
 		return v, err
@@ -82,9 +96,16 @@ func (s *screenPage) screensPage(c echo.Context, forms adminview.DeviceForms, no
 		return v, err
 	}
 	v.Devices = &adminview.DeviceSection{Required: on, Forms: forms, New: created}
+	var assigned map[int64]string
+	if s.layouts != nil {
+		if assigned, err = s.layouts.Assignments(ctx); err != nil {
+			return v, err
+		}
+	}
 	now := time.Now()
 	for _, d := range list {
-		row := adminview.DeviceRow{ID: strconv.FormatInt(d.ID, 10), Name: d.Name, Kind: string(d.Kind), Pending: d.Pending}
+		row := adminview.DeviceRow{ID: strconv.FormatInt(d.ID, 10), Name: d.Name, Kind: string(d.Kind), Pending: d.Pending,
+			Layout: assigned[d.ID], Layouts: v.Layouts != nil && d.Kind == devices.Screen}
 		if d.Pending {
 			row.Expires = s.fmtClock(d.Expires)
 		} else {

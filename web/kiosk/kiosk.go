@@ -37,6 +37,7 @@ type Deps struct {
 	Messages   Messages    // nil: no messages from the coach
 	Agents     Agents      // nil: the coach cannot chat
 	Workflows  Workflows   // nil: no workflow questions
+	Screens    Screens     // nil: every screen shows the shipped default layout
 	// PromptAhead reports whether a document prompt ranks above a waiting
 	// workflow question in the coach's one prompt priority (the coach's
 	// AheadOfWorkflowQuestions, handed in so the kiosk does not import the

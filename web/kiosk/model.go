@@ -38,6 +38,7 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
+		Clock:   now.In(loc).Format("15:04"),
 		State: kioskview.StateArea{
 			Weight:    weightWidget(r),
 			Nutrition: nutritionWidget(r),
@@ -74,8 +75,10 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 	if d.Playlist, err = s.playlistModel(ctx, m.ID, csrf, dv); err != nil {
 		return d, err
 	}
-	d.Catalog, err = s.catalogModel(ctx, m.ID, csrf, "")
-	return d, err
+	// The catalog list loads when Browse opens (a sheet): on the page it
+	// was most of the DOM of every dashboard.
+	d.Catalog = kioskview.CatalogResults{MemberID: m.ID, CSRF: csrf}
+	return d, nil
 }
 
 // loadRecords loads the member's board (internal/dashboard/board) as of
@@ -164,7 +167,7 @@ func (s *dashboardModels) playlistModel(ctx context.Context, member, csrf string
 }
 
 func (s *dashboardModels) catalogModel(ctx context.Context, member, csrf, q string) (kioskview.CatalogResults, error) {
-	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q}
+	r := kioskview.CatalogResults{MemberID: member, CSRF: csrf, Query: q, Loaded: true}
 	if s.deps.Catalog == nil {
 		return r, nil
 	}

@@ -160,12 +160,19 @@ var gzipWriters = sync.Pool{New: func() any {
 // and the client's token), gzip when accepted. ok is false when nothing can
 // be shared (a hub without generations); the caller renders as before.
 func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err error) {
-	e, err := s.sharedEntry(c.Request().Context(), c.Param("member"))
+	ctx := c.Request().Context()
+	e, err := s.sharedEntry(ctx, c.Param("member"))
 	if err != nil || e == nil {
 		return false, err
 	}
-	err = e.page.build(func() ([]byte, error) {
-		d := s.dashboardPage(c, withCSRF(e.d, pagePlaceholder), pagePlaceholder)
+	ch := chooseScreen(c)
+	scr, err := s.resolveScreen(ctx, c, ch)
+	if err != nil {
+		return true, err
+	}
+	page := e.page(scr.Key() + "|" + fmt.Sprint(ch.inQuery))
+	err = page.build(func() ([]byte, error) {
+		d := s.dashboardPage(c, withCSRF(e.d, pagePlaceholder), pagePlaceholder, scr, ch)
 		var buf bytes.Buffer
 		buf.Grow(32 << 10)
 		if err := kioskview.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {
@@ -180,7 +187,7 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 	h := c.Response().Header()
 	th := fnv.New32a()
 	_, _ = th.Write([]byte(token))
-	etag := `"` + e.page.tag + "-" + strconv.FormatUint(uint64(th.Sum32()), 36)
+	etag := `"` + page.tag + "-" + strconv.FormatUint(uint64(th.Sum32()), 36)
 	h.Set(echo.HeaderCacheControl, "private, no-cache")
 	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 	if httpkit.Accepts(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
@@ -190,7 +197,7 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 			return true, c.NoContent(http.StatusNotModified)
 		}
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return true, c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, e.page.gzipped(token))
+		return true, c.Blob(http.StatusOK, echo.MIMETextHTMLCharsetUTF8, page.gzipped(token))
 	}
 	etag += `"`
 	h.Set("ETag", etag)
@@ -198,16 +205,31 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 		return true, c.NoContent(http.StatusNotModified)
 	}
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
-	h.Set(echo.HeaderContentLength, strconv.Itoa(e.page.size-(len(pagePlaceholder)-len(token))*(len(e.page.parts)-1)))
+	h.Set(echo.HeaderContentLength, strconv.Itoa(page.size-(len(pagePlaceholder)-len(token))*(len(page.parts)-1)))
 	c.Response().WriteHeader(http.StatusOK)
 	// A failed write means the client went; there is nothing to answer.
-	_ = e.page.writeTo(c.Response(), token)
+	_ = page.writeTo(c.Response(), token)
 	return true, nil
 }
 
 // patches returns the Datastar events that patch the widgets in set, encoded
 // once for this model and shared by every stream showing the member;
 // renders (if not nil) counts the sets encoded.
+// page is the entry's rendered page for one screen layout (key).
+func (e *modelEntry) page(key string) *renderedPage {
+	e.pmu.Lock()
+	defer e.pmu.Unlock()
+	if e.pages == nil {
+		e.pages = map[string]*renderedPage{}
+	}
+	p := e.pages[key]
+	if p == nil {
+		p = &renderedPage{}
+		e.pages[key] = p
+	}
+	return p
+}
+
 func (e *modelEntry) patches(set widgets, renders *atomic.Int64) (*renderedPage, error) {
 	e.pmu.Lock()
 	if e.sets == nil {

@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
+	"hearth/internal/screen"
 	"hearth/views"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
@@ -109,12 +110,18 @@ func (s *dashboardPages) pageMember(c echo.Context) error {
 // show at once, whose state fill sets (a failed plain-form post, an entry
 // to correct).
 func (s *dashboardModels) renderDashboard(c echo.Context, status int, open string, fill func(*kioskview.Sheets)) error {
+	ctx := c.Request().Context()
 	csrf := httpkit.CSRFToken(c)
-	d, err := s.sharedModel(c.Request().Context(), c.Param("member"), csrf)
+	d, err := s.sharedModel(ctx, c.Param("member"), csrf)
 	if err != nil {
 		return err
 	}
-	d = s.dashboardPage(c, d, httpkit.CSRFToken(c))
+	ch := chooseScreen(c)
+	e, err := s.resolveScreen(ctx, c, ch)
+	if err != nil {
+		return err
+	}
+	d = s.dashboardPage(c, d, csrf, e, ch)
 	d.Page.Sheet, d.Sheets.Open = open, open
 	if fill != nil {
 		fill(&d.Sheets)
@@ -123,11 +130,24 @@ func (s *dashboardModels) renderDashboard(c echo.Context, status int, open strin
 }
 
 // dashboardPage fills the page frame of a member's dashboard (title,
-// stream, idle return, blurred figures) with csrf as the page's token: the
-// client's, or the placeholder of the rendered-page cache.
-func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
-	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, true)
+// stream, idle return, rotation, blurred figures, the screen's layout)
+// with csrf as the page's token: the client's, or the placeholder of the
+// rendered-page cache.
+func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string, e screen.Entry, ch screenChoice) kioskview.Dashboard {
+	stream := "/live/m/" + d.Member.ID
+	if ch.inQuery { // an admin preview: the stream follows the previewed layout
+		stream += "?layout=" + e.Slug
+	}
+	d.Page = kioskPage(c, s.opt, d.Member.Name, stream, false)
+	d.Page.IdleMS = idleFor(e.Layout, s.opt.KioskIdle).Milliseconds()
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
+	d.Members = screenMembers(d.Members, e.Layout, d.Member.ID)
+	if e.Layout.RotateSeconds > 0 {
+		if next := nextMember(d.Members, d.Member.ID); next != "" {
+			d.Page.RotateMS, d.Page.Next = int64(e.Layout.RotateSeconds)*1000, memberURLOf(next, "")
+		}
+	}
+	d.Screen = screenView(e)
 	return d
 }
 

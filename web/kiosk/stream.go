@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/apperr"
 	"hearth/internal/live"
+	"hearth/internal/screen"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
@@ -28,6 +30,9 @@ const (
 	wCoach
 	wHead         // switcher and privacy
 	wAll  widgets = 1<<iota - 1
+	// wLayout is the screen's layout: not a widget of the shared model
+	// (each stream renders its own screen's grid), so not in wAll.
+	wLayout = wAll + 1
 )
 
 // wData is every widget that shows the member's records.
@@ -61,6 +66,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindChat:      0,      // the chat sheet follows its own turn
 	live.KindModel:     0,      // Admin → Model
 	live.KindEval:      0,      // admin only
+	live.KindLayout:    wLayout,
 }
 
 // householdWidgets maps kinds on the household topic: other members'
@@ -77,6 +83,7 @@ var householdWidgets = map[live.Kind]widgets{
 	live.KindBackup:  0, // the household view shows the badge
 	live.KindProgram: 0, // published on the member's topic only
 	live.KindMessage: 0, // published on the member's topic only
+	live.KindLayout:  wLayout,
 }
 
 // affected maps a change notification to the widgets that show it. A kind
@@ -113,12 +120,16 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	}
 	sub := s.live.Subscribe(live.MemberTopic(id), live.TopicHousehold)
 	csrf := httpkit.CSRFToken(c)
+	// The screen's layout, resolved again when one changes: the admin may
+	// have edited it, assigned another or changed the default.
+	ch, hash := chooseScreen(c), screenHash(c)
+	scr := func(ctx context.Context) (screen.Entry, error) { return s.board.resolveScreenBy(ctx, ch, hash) }
 	switch st, taken := s.detached.Detach(c); {
 	case st != nil:
 		go func() {
 			defer st.End()
 			defer sub.Close()
-			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf)
+			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf, scr)
 		}()
 		return nil
 	case taken: // shutting down: the connection is closed, the page reconnects
@@ -127,7 +138,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	}
 	defer sub.Close()
 	sse := httpkit.StartStream(c)
-	s.memberStream(ctx, sse, c.Response(), sub, id, csrf)
+	s.memberStream(ctx, sse, c.Response(), sub, id, csrf, scr)
 	return nil
 }
 
@@ -135,10 +146,14 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 // shared pre-encoded patches are written to) until the client goes, the
 // hub closes or a write fails.
 func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
-	sub *live.Sub, id, csrf string) {
+	sub *live.Sub, id, csrf string, scr func(context.Context) (screen.Entry, error)) {
 	w := httpkit.SSEWriter{ResponseWriter: out}
 	loc := s.board.opt.Location
 	day := today(loc)
+	shown := "" // the layout the page shows (its key); a layout event re-renders the grid when it changes
+	if first, err := scr(ctx); err == nil {
+		shown = first.Key()
+	}
 	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
 		return
 	}
@@ -163,10 +178,51 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 			set = affected(ev, id)
 			set |= drain(sub, id)
 		}
+		if set&wLayout != 0 {
+			if s.board.patchLayout(ctx, sse, id, csrf, scr, &shown) != nil {
+				return
+			}
+			set &^= wLayout
+		}
 		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
 			return
 		}
 	}
+}
+
+// patchLayout re-renders the screen's grid (and the More sheet) when its
+// layout is no longer the one shown, so an edit in Admin → Screens
+// rearranges an open screen without a reload.
+func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerSentEventGenerator, id, csrf string,
+	scr func(context.Context) (screen.Entry, error), shown *string) error {
+	e, err := scr(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.log.Error("live: screen layout", "member", id, "err", err)
+		return nil
+	}
+	if e.Key() == *shown {
+		return nil
+	}
+	d, err := s.sharedModel(ctx, id, csrf)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.log.Error("live: render dashboard", "member", id, "err", err)
+		return nil
+	}
+	d.Screen = screenView(e)
+	if err := sse.PatchElementTempl(kioskview.ScreenGrid(d)); err != nil {
+		return err
+	}
+	if err := sse.PatchElementTempl(kioskview.MoreSheet(d)); err != nil {
+		return err
+	}
+	*shown = e.Key()
+	return httpkit.KeepAlive(sse)
 }
 
 // drain folds events already queued into one re-render.
@@ -229,9 +285,22 @@ func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard,
 		{wNutrition, func() error { return sse.PatchElementTempl(kioskview.NutritionWidgetView(d.State.Nutrition)) }},
 		{wBody, func() error { return sse.PatchElementTempl(kioskview.BodyWidgetView(d.State.Body)) }},
 		{wWorkouts, func() error { return sse.PatchElementTempl(kioskview.WorkoutsWidgetView(d.State.Workouts)) }},
-		{wCurated, func() error { return sse.PatchElementTempl(kioskview.CuratedView(d.Curated)) }},
+		{wCurated, func() error {
+			if err := sse.PatchElementTempl(kioskview.CuratedView(d.Curated)); err != nil {
+				return err
+			}
+			return sse.PatchElementTempl(kioskview.ProgramWidget(d.Curated))
+		}},
 		{wPlaylist, func() error { return sse.PatchElementTempl(kioskview.PlaylistView(d.Playlist)) }},
-		{wCoach, func() error { return sse.PatchElementTempl(kioskview.CoachView(d.Coach)) }},
+		{wCoach, func() error {
+			for _, c := range []templ.Component{kioskview.BriefingView(d.Coach), kioskview.CTAsView(d.Coach),
+				kioskview.PromptsWidget(d.Coach), kioskview.MessagesView(d.Coach)} {
+				if err := sse.PatchElementTempl(c); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
 		{wHead, func() error {
 			if err := sse.PatchElementTempl(kioskview.Switcher(d.Member.ID, d.Members)); err != nil {
 				return err
