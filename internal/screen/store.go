@@ -127,7 +127,9 @@ func (s *Service) List(ctx context.Context) ([]Entry, error) {
 	for _, e := range saved {
 		own = append(own, e)
 	}
-	slices.SortFunc(own, func(a, b Entry) int { return strings.Compare(strings.ToLower(a.Layout.Name), strings.ToLower(b.Layout.Name)) })
+	slices.SortFunc(own, func(a, b Entry) int {
+		return strings.Compare(strings.ToLower(a.Layout.Name), strings.ToLower(b.Layout.Name))
+	})
 	return append(out, own...), nil
 }
 

@@ -31,9 +31,9 @@ type modelEntry struct {
 	done              chan struct{}
 	d                 kioskview.Dashboard
 	err               error
-	pmu   sync.Mutex
-	pages map[string]*renderedPage  // the full page per screen layout, rendered once (page_cache.go)
-	sets  map[widgets]*renderedPage // stream patches by widget set
+	pmu               sync.Mutex
+	pages             map[string]*renderedPage  // the full page per screen layout, rendered once (page_cache.go)
+	sets              map[widgets]*renderedPage // stream patches by widget set
 }
 
 func (e *modelEntry) fresh(member, household uint64) bool {
