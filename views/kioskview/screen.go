@@ -60,16 +60,19 @@ func Renders(name string) bool { return widget(Dashboard{}, name) != nil }
 func leadSentence(s string) (lead, rest string) {
 	for i, r := range s {
 		if (r == '.' || r == '!' || r == '?') && i+1 < len(s) && unicode.IsSpace(rune(s[i+1])) {
-			// "e.g. " and a decimal "1.5" are not ends: a sentence ends at a
-			// mark after a word of more than one letter.
+			// An initial ("J. "), "e.g. " or a title ("Dr. ") is not an end.
 			j := strings.LastIndexFunc(s[:i], unicode.IsSpace)
-			if i-j-1 > 1 || r != '.' {
+			word := strings.ToLower(s[j+1 : i])
+			if r != '.' || (len([]rune(word)) > 1 && !abbreviations[word]) {
 				return s[:i+1], strings.TrimLeftFunc(s[i+1:], unicode.IsSpace)
 			}
 		}
 	}
 	return s, ""
 }
+
+var abbreviations = map[string]bool{"dr": true, "mr": true, "mrs": true, "ms": true, "st": true, "vs": true,
+	"e.g": true, "i.e": true, "approx": true}
 
 // openBrowse opens the catalog sheet and loads its list.
 func openBrowse(url string) string {
