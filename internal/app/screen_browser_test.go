@@ -1,12 +1,15 @@
 package app_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"hearth/internal/screen"
 )
 
 // The wall screen, as a household mounts it: each shipped layout fits its
@@ -80,4 +83,49 @@ func TestShippedLayoutsFitTheirScreens(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A layout edited in admin rearranges an open screen without a reload: the
+// grid arrives over the stream, the page's own state survives.
+func TestLayoutEditRearrangesAnOpenScreen(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	srv, _ := layoutApp(t)
+	ctx := newTab(t, browser, time.Minute)
+	open(t, ctx, srv.url+"/m/maya")
+	until(t, ctx, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'wall-tablet@0'`)
+	js(t, ctx, `window.notReloaded = true`)
+	if n := visibleCells(t, ctx); n != 8 {
+		t.Fatalf("the wall tablet shows %d cells", n)
+	}
+
+	// As Admin → Screens saves it: the wall tablet keeps three widgets.
+	a := srv.app
+	e, err := a.Screens.Get(context.Background(), "wall-tablet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Layout.Landscape = &screen.Grid{Cols: 2, Rows: 2, Places: []screen.Place{
+		{Widget: "weight", Col: 1, Row: 1, W: 1, H: 2}, {Widget: "briefing", Col: 2, Row: 1, W: 1, H: 1}, {Widget: "prompts", Col: 2, Row: 2, W: 1, H: 1}}}
+	if _, err := a.Screens.Save(context.Background(), "wall-tablet", e.Layout); err != nil {
+		t.Fatal(err)
+	}
+	until(t, ctx, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'wall-tablet@1'`)
+	if n := visibleCells(t, ctx); n != 3 {
+		t.Errorf("after the edit the screen shows %d cells, want 3", n)
+	}
+	var kept bool
+	if err := eval(ctx, `window.notReloaded === true`, &kept); err != nil || !kept {
+		t.Errorf("the page reloaded (%v)", err)
+	}
+	// Messages and suggestions are on no grid now: a tap away in More.
+	until(t, ctx, 5*time.Second, `!!document.querySelector('#more-body #w-messages') && !!document.querySelector('#more-body #w-ctas')`)
+}
+
+func visibleCells(t *testing.T, ctx context.Context) int {
+	t.Helper()
+	var n int
+	if err := eval(ctx, `[...document.querySelectorAll('#screen-grid .cell')].filter(c => c.getBoundingClientRect().height > 0).length`, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
