@@ -1,7 +1,7 @@
 // Hearth page helpers (Datastar does the rest): clock, live-stream health
 // (reconnect indicator and a watchdog that reloads a page whose stream went
-// silent), idle return to the household view, flash messages, voice memo
-// recording and playlist auto-advance. No third-party code.
+// silent), idle return to the household view, rotation between members,
+// flash messages, voice memo recording and playlist auto-advance. No third-party code.
 (() => {
   'use strict';
   const body = document.body;
@@ -282,6 +282,23 @@
     const s = t.closest('.voice-stop');
     if (s && rec && rec.mr.state === 'recording') rec.mr.stop();
   });
+
+  // Rotation: a screen whose layout rotates between members moves on to
+  // the next member's dashboard after a spell without a touch (the server
+  // names where, data-hearth-next; a sheet left open holds it).
+  const rotate = parseInt(body.dataset.hearthRotate || '0', 10);
+  const next = body.dataset.hearthNext || '';
+  if (rotate > 0 && next.startsWith('/m/')) {
+    let touched = Date.now();
+    for (const ev of ['pointerdown', 'keydown', 'touchstart', 'wheel', 'input']) {
+      document.addEventListener(ev, () => { touched = Date.now(); }, { passive: true, capture: true });
+    }
+    setInterval(() => {
+      const open = [...document.querySelectorAll('.sheet')].some((s) => s.style.display !== 'none');
+      if (open) { touched = Date.now(); return; }
+      if (Date.now() - touched > rotate) location.href = next;
+    }, 1000);
+  }
 
   // Playlist player: when the video ends, "Done" moves on to the next item.
   const player = document.getElementById('player');

@@ -74,14 +74,14 @@ func TestTapAnswerReachesTheStream(t *testing.T) {
 	defer cancel()
 	s, stream := k.openStream(ctx, "/live/m/ada")
 	defer stream.Body.Close()
-	s.until(t, 2*time.Second, `id="coach"`, "p1")
+	s.until(t, 2*time.Second, `id="w-prompts"`, "p1")
 	resp, body := k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Something lighter"), "")
 	// The reply carries only the coach's acknowledgement (the flash); the
 	// coach column changes through the stream, on every screen alike.
-	if resp.StatusCode != http.StatusOK || strings.Contains(body, `id="coach"`) || !strings.Contains(body, `id="flash"`) {
+	if resp.StatusCode != http.StatusOK || strings.Contains(body, `id="w-prompts"`) || !strings.Contains(body, `id="flash"`) {
 		t.Fatalf("tap answer: %d, want 200, an acknowledgement and no re-rendered view\n%s", resp.StatusCode, body)
 	}
-	s.until(t, time.Second, `id="coach"`, `<span class="answer-text">Something lighter</span>`)
+	s.until(t, time.Second, `id="w-prompts"`, `<span class="answer-text">Something lighter</span>`)
 	// A second screen answering too keeps the first answer, not an error.
 	if resp, _ = k.post("/m/ada/answer", formOf("prompt", "p1", "kind", "tap", "answer", "Rest day"), ""); resp.StatusCode != http.StatusOK {
 		t.Fatalf("second answer: %d", resp.StatusCode)
@@ -95,7 +95,7 @@ func TestTapAnswerReachesTheStream(t *testing.T) {
 		t.Errorf("invalid tap not reported in the flash area: %s", body)
 	}
 	k.post("/m/ada/answer", formOf("prompt", "p2", "kind", "text", "answer", "Tired but OK"), "")
-	s.until(t, time.Second, `id="coach"`, "Tired but OK")
+	s.until(t, time.Second, `id="w-prompts"`, "Tired but OK")
 }
 
 // heardAnswers is a kiosk.Listener that acknowledges every answer it is

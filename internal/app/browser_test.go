@@ -77,11 +77,12 @@ func TestKioskInBrowser(t *testing.T) {
 			open(t, main, srv.url+"/m/ada")
 			screenshot(t, main, shots, "dashboard-"+name+".png", false)
 			screenshot(t, main, shots, "dashboard-"+name+"-full.png", true)
-			for _, area := range []string{"state", "curated"} { // scrolled views of the areas below the fold
-				js(t, main, `window.scrollTo(0, document.querySelector('.area-`+area+`').getBoundingClientRect().top + window.scrollY - 8)`)
-				screenshot(t, main, shots, "dashboard-"+name+"-"+area+".png", false)
-			}
-			js(t, main, `window.scrollTo(0, 0)`)
+			// What the layout does not place, a tap away.
+			js(t, main, `[...document.querySelectorAll('.quick-btn')].find(b => b.textContent === 'More').click()`)
+			until(t, main, 3*time.Second, `getComputedStyle(document.getElementById('sheet-more')).display !== 'none'`)
+			screenshot(t, main, shots, "dashboard-"+name+"-more.png", false)
+			js(t, main, `document.querySelector('#sheet-more .sheet-backdrop').click()`)
+			until(t, main, 3*time.Second, `getComputedStyle(document.getElementById('sheet-more')).display === 'none'`)
 			click(t, main, `.quick-btn`)
 			until(t, main, 3*time.Second, `getComputedStyle(document.getElementById('sheet-weight')).display !== 'none'`)
 			screenshot(t, main, shots, "sheet-weight-"+name+".png", false)
@@ -113,7 +114,7 @@ func TestKioskInBrowser(t *testing.T) {
 			t.Errorf("weight appeared after %v, want within 1 s", d)
 		}
 		// The weigh-in filled the data gap the coach pointed at.
-		until(t, main, time.Second, `!document.getElementById('coach').textContent.includes('No weigh-in yesterday or today.')`)
+		until(t, main, time.Second, `!document.getElementById('w-ctas').textContent.includes('No weigh-in yesterday or today.')`)
 	})
 
 	t.Run("playlist builder adds, reorders, removes and persists", func(t *testing.T) {

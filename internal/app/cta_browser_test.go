@@ -22,14 +22,14 @@ func TestDataGapCTAOpensItsSheetOnTheMissingDay(t *testing.T) {
 	srv := demoApp(t)
 	tab := newTab(t, browser, 2*time.Minute)
 	open(t, tab, srv.url+"/m/maya")
-	gap := `[...document.querySelectorAll('#coach .cta')].some(li => li.textContent.includes('No meals logged yesterday.'))`
+	gap := `[...document.querySelectorAll('#w-ctas .cta')].some(li => li.textContent.includes('No meals logged yesterday.'))`
 	until(t, tab, 3*time.Second, gap)
 	now := time.Now().UTC()
 	yesterday, today := now.AddDate(0, 0, -1).Format(time.DateOnly), now.Format(time.DateOnly)
 	when := `document.querySelector('#form-meal input[name=when]').value`
 	shown := `getComputedStyle(document.getElementById('sheet-meal')).display !== 'none'`
 
-	click(t, tab, `#coach .cta button.cta-day`)
+	click(t, tab, `#w-ctas .cta button.cta-day`)
 	until(t, tab, 3*time.Second, shown+` && `+when+`.startsWith('`+yesterday+`T')`)
 	typeInto(t, tab, `#form-meal input[name=name]`, "Leftover curry")
 	typeInto(t, tab, `#form-meal input[name=calories]`, "640")

@@ -113,6 +113,9 @@ func TestNoPageIsWiderThanItsViewport(t *testing.T) {
 	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
 		do(t, ctx, chromedp.EmulateViewport(size[0], size[1]))
 		open(t, ctx, srv.url+"/m/maya")
+		// The wall tablet's layout keeps the playlist in the More sheet.
+		js(t, ctx, `[...document.querySelectorAll('.quick-btn')].find(b => b.textContent === 'More').click()`)
+		until(t, ctx, 3*time.Second, `getComputedStyle(document.getElementById('sheet-more')).display !== 'none'`)
 		var ok bool
 		if err := eval(ctx, `(() => {
 			const x = document.querySelector('#w-playlist button[value=remove]').getBoundingClientRect();

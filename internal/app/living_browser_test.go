@@ -134,7 +134,7 @@ func TestLivingWithHearthInBrowser(t *testing.T) {
 
 	t.Run("a backfilled meal fills yesterday's gap", func(t *testing.T) {
 		open(t, main, srv.url+"/m/maya")
-		gap := `document.getElementById('coach').textContent.includes('No meals logged yesterday.')`
+		gap := `document.getElementById('w-ctas').textContent.includes('No meals logged yesterday.')`
 		until(t, main, 3*time.Second, gap)
 		logMeal := func(name, when string) {
 			t.Helper()
@@ -148,13 +148,13 @@ func TestLivingWithHearthInBrowser(t *testing.T) {
 			click(t, main, `#form-meal button.big`)
 			until(t, main, 3*time.Second, `getComputedStyle(document.getElementById('sheet-meal')).display === 'none'`)
 		}
-		// A mark the next patch of the coach column removes (the morph makes
+		// A mark the next patch of the coach's suggestions removes (the morph makes
 		// its attributes the server's): once it is gone, the coach was
 		// re-rendered after the meal, and the gap must still be there.
-		js(t, main, `document.getElementById('coach').dataset.testBefore = '1'`)
+		js(t, main, `document.getElementById('w-ctas').dataset.testBefore = '1'`)
 		logMeal("Lunch today", "") // now: does not fill yesterday
 		until(t, main, 3*time.Second, `document.querySelector('#w-nutrition .meals')?.textContent.includes('Lunch today')`)
-		until(t, main, 3*time.Second, `!document.getElementById('coach').dataset.testBefore`)
+		until(t, main, 3*time.Second, `!document.getElementById('w-ctas').dataset.testBefore`)
 		var stillGap bool
 		if err := eval(main, "!!("+gap+")", &stillGap); err != nil || !stillGap {
 			t.Fatalf("a meal logged today filled yesterday's gap (%v)", err)
@@ -173,7 +173,7 @@ func TestLivingWithHearthInBrowser(t *testing.T) {
 			t.Fatalf("nova's day: %+v %v", r, err)
 		}
 		open(t, main, srv.url+"/m/nova")
-		cta := `document.getElementById('coach').textContent.includes('Step on the scale to start your weight trend.')`
+		cta := `document.getElementById('w-ctas').textContent.includes('Step on the scale to start your weight trend.')`
 		until(t, main, 3*time.Second, cta)
 		click(t, main, `.quick .quick-btn`)
 		typeInto(t, main, `#form-weight input[name=weight]`, "64.5")

@@ -139,10 +139,11 @@ func TestCoachRunPatchesOpenKiosk(t *testing.T) {
 		// The sentinel: a scan event re-renders only the body widget.
 		srv.app.Hub.Publish(live.MemberTopic("maya"), live.KindScan, nil)
 		patched := pc.patchesUntil(t, before, "w-body")
-		// The new document patches the curated area, the coach column and
-		// the playlist, once each; run progress patches nothing.
+		// The new document patches Up Next and the program, the coach's
+		// widgets (briefing, suggestions, questions, messages) and the
+		// playlist, once each; run progress patches nothing.
 		slices.Sort(patched)
-		if want := []string{"coach", "curated", "w-playlist"}; !slices.Equal(patched, want) {
+		if want := []string{"coach", "curated", "w-ctas", "w-messages", "w-playlist", "w-program", "w-prompts"}; !slices.Equal(patched, want) {
 			t.Fatalf("a coach run patched %v on an open kiosk, want %v", patched, want)
 		}
 		per = append(per, len(patched))

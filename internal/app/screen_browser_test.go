@@ -129,3 +129,30 @@ func visibleCells(t *testing.T, ctx context.Context) int {
 	}
 	return n
 }
+
+// A layout that shows two members rotates between them when left alone,
+// and its switcher offers only them.
+func TestLayoutRotatesBetweenItsMembers(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	srv, _ := layoutApp(t)
+	l, _ := screen.Shipped("wall-tablet")
+	l.Name, l.Members, l.RotateSeconds = "Hall", []string{"maya", "theo"}, 10
+	if _, err := srv.app.Screens.Save(context.Background(), "hall", l); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newTab(t, browser, time.Minute)
+	open(t, ctx, srv.url+"/m/maya?layout=hall")
+	var names []string
+	if err := eval(ctx, `[...document.querySelectorAll("#switcher a")].filter(a => a.getBoundingClientRect().width > 0).map(a => a.getAttribute("href"))`, &names); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(names, " ") != "/m/maya /m/theo" {
+		t.Errorf("the hall's switcher offers %v", names)
+	}
+	// The screen remembers its layout (a cookie): theo's page rotates back.
+	waited := until(t, ctx, 20*time.Second, `location.pathname === '/m/theo'`)
+	if waited < 9*time.Second {
+		t.Errorf("rotated after %v, before the layout's 10 s", waited)
+	}
+	until(t, ctx, 20*time.Second, `location.pathname === '/m/maya' && document.getElementById('screen-grid').dataset.layout === 'hall@1'`)
+}

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -95,5 +96,22 @@ func TestSlugify(t *testing.T) {
 		if got := Slugify(in); got != want || !ValidSlug(got) {
 			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// The README's example layout file is a valid layout.
+func TestReadmeExampleLayout(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "An example file")
+	if !ok {
+		t.Fatal("the README has no example layout")
+	}
+	_, block, _ := strings.Cut(after, "```json")
+	block, _, _ = strings.Cut(block, "```")
+	if _, err := Parse([]byte(block)); err != nil {
+		t.Errorf("the README's example: %v\n%s", err, block)
 	}
 }

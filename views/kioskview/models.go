@@ -65,6 +65,10 @@ type ScreenView struct {
 	// More are the widgets on none of the layout's grids: a tap away in
 	// the More sheet.
 	More []string
+	// MembersCSS hides the switcher's members the screen does not show (a
+	// rule, not a filtered list: the switcher is patched from the shared
+	// model, the same for every screen). Built from validated member ids.
+	MembersCSS string
 }
 
 // CellView places one widget: its grid area on each orientation.

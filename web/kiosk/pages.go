@@ -141,13 +141,13 @@ func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, c
 	d.Page = kioskPage(c, s.opt, d.Member.Name, stream, false)
 	d.Page.IdleMS = idleFor(e.Layout, s.opt.KioskIdle).Milliseconds()
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
-	d.Members = screenMembers(d.Members, e.Layout, d.Member.ID)
 	if e.Layout.RotateSeconds > 0 {
-		if next := nextMember(d.Members, d.Member.ID); next != "" {
+		if next := nextMember(screenMembers(d.Members, e.Layout, d.Member.ID), d.Member.ID); next != "" {
 			d.Page.RotateMS, d.Page.Next = int64(e.Layout.RotateSeconds)*1000, memberURLOf(next, "")
 		}
 	}
 	d.Screen = screenView(e)
+	d.Screen.MembersCSS = membersCSS(e.Layout, d.Member.ID)
 	return d
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"hearth/internal/devices"
 	"hearth/internal/screen"
+	"hearth/views"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
@@ -143,6 +144,22 @@ func screenMembers(ms []kioskview.MemberTile, l screen.Layout, current string) [
 		}
 	}
 	return out
+}
+
+// membersCSS is the rule that hides the switcher's members the layout does
+// not show ("" : it shows all). Member ids are [a-z0-9_-] (household), so
+// they are safe in a selector; anything else is left out.
+func membersCSS(l screen.Layout, current string) string {
+	if len(l.Members) == 0 {
+		return ""
+	}
+	var keep []string
+	for _, m := range append([]string{current}, l.Members...) {
+		if views.SafeID(m) {
+			keep = append(keep, "#switch-"+m)
+		}
+	}
+	return "#switcher .switch:not(" + strings.Join(keep, ", ") + ") { display: none; }"
 }
 
 // nextMember is where a rotating screen goes next: the member after

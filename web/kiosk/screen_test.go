@@ -59,4 +59,12 @@ func TestRotationAndScreenMembers(t *testing.T) {
 	if got := screenMembers(ms, l, "cy"); len(got) != 2 || got[0].ID != "bo" || got[1].ID != "cy" {
 		t.Errorf("a screen showing bo, on cy's page: %+v", got)
 	}
+	// Only member ids reach the page's style element.
+	l.Members = append(l.Members, "x</style><script>alert(1)</script>")
+	if got := membersCSS(l, "cy"); got != "#switcher .switch:not(#switch-cy, #switch-bo) { display: none; }" {
+		t.Errorf("membersCSS: %q", got)
+	}
+	if membersCSS(screen.Layout{}, "cy") != "" {
+		t.Error("a layout showing everyone hides someone")
+	}
 }

@@ -215,6 +215,7 @@ func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerS
 		return nil
 	}
 	d.Screen = screenView(e)
+	d.Screen.MembersCSS = membersCSS(e.Layout, id)
 	if err := sse.PatchElementTempl(kioskview.ScreenGrid(d)); err != nil {
 		return err
 	}
