@@ -45,6 +45,9 @@ type Deps struct {
 	// Screens are the screen layouts (*screen.Service): what each screen
 	// shows and Admin → Screens' layouts; nil: the shipped default only.
 	Screens Screens
+	// PINs check members' PINs for shared screens (*household.Service);
+	// nil: a private member unlocks a screen with a tap.
+	PINs kiosk.PINs
 }
 
 // Screens are the screen layouts as the kiosk and the admin use them.

@@ -269,6 +269,7 @@ func eraseCases() []eraseCase {
 		// "off": the rest of the sweep runs in the trusted-network mode.
 		{route: "POST /admin/screens/tokens", req: formReq("/admin/screens/tokens", "require", "off")},
 		{route: "POST /admin/screens/:id/revoke", req: formReq("/admin/screens/999/revoke"), mayFail: "no screen is enrolled here"},
+		{route: "POST /admin/household/:member/pin", req: formReq("/admin/household/maya/pin", "pin", "2468", "pin_again", "2468"), owner: "maya"},
 		{route: "POST /admin/screens/layouts", req: formReq("/admin/screens/layouts", "name", "Hall", "from", "phone")},
 		{route: "POST /admin/screens/layouts/:slug", req: formReq("/admin/screens/layouts/hall", "body",
 			`{"name": "Hall", "narrow": {"cols": 1, "rows": 1, "places": [{"widget": "weight", "col": 1, "row": 1, "w": 1, "h": 1}]}}`)},

@@ -147,7 +147,7 @@ func TestHouseholdTilesAndPrivacy(t *testing.T) {
 		t.Error("household view shows a private member's weight")
 	}
 	_, body = k.get("/m/ada")
-	if !strings.Contains(body, `class="dash screen private-on"`) || !strings.Contains(body, `&#34;_private&#34;:true`) {
-		t.Error("private member's dashboard does not start blurred")
+	if !strings.Contains(body, `class="dash screen locked"`) || strings.Contains(body, ">70.0<") {
+		t.Error("a private member's dashboard does not start locked, without their weight")
 	}
 }

@@ -58,6 +58,9 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	if d.Screens != nil {
 		k.Screens = d.Screens
 	}
+	if d.PINs != nil {
+		k.PINs = d.PINs
+	}
 	return k
 }
 

@@ -174,21 +174,23 @@ func TestKioskInBrowser(t *testing.T) {
 		until(t, main, 10*time.Second, `getComputedStyle(document.getElementById('sheet-meal')).display === 'none' && document.getElementById('w-nutrition').textContent.includes('Lentil soup')`)
 	})
 
-	t.Run("private figures hide on the household view and blur until tapped", func(t *testing.T) {
+	t.Run("private figures leave the screen until unlocked", func(t *testing.T) {
 		main := within(t, mainTab)
 		open(t, main, srv.url+"/m/ada")
 		click(t, main, `#privacy button[value="on"]`)
-		blurred := `getComputedStyle(document.querySelector('#w-weight .headline')).filter.includes('blur')`
-		until(t, main, 3*time.Second, blurred)
+		locked := `!document.querySelector('#w-weight .num') && !!document.querySelector('#w-weight .locked-note')`
+		until(t, main, 3*time.Second, locked)
 		screenshot(t, main, shots, "dashboard-private-1280x800.png", false)
-		click(t, main, `#w-weight .headline`)
-		until(t, main, 2*time.Second, `!`+blurred)
+		click(t, main, `#privacy button`) // 🔒 Unlock: ada has no PIN, a tap
+		until(t, main, 3*time.Second, `!!document.querySelector('#w-weight .num')`)
 		open(t, main, srv.url+"/")
 		until(t, main, 2*time.Second, `!document.getElementById('tile-ada').textContent.includes(' kg')`)
 		open(t, main, srv.url+"/m/ada")
-		until(t, main, 2*time.Second, blurred) // re-hidden after the screen went back to the household view
+		until(t, main, 2*time.Second, locked) // locked again after the screen went back to the household view
+		click(t, main, `#privacy button`)
+		until(t, main, 3*time.Second, `!!document.querySelector('#w-weight .num')`)
 		click(t, main, `#privacy button[value="off"]`)
-		until(t, main, 3*time.Second, `!`+blurred)
+		until(t, main, 3*time.Second, `!!document.querySelector('#w-weight .num') && !document.querySelector('#privacy button[value="now"]')`)
 	})
 
 	t.Run("hostile briefing shows literally and runs nothing", func(t *testing.T) {

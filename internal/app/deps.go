@@ -33,6 +33,7 @@ func (a *App) webDeps() web.Deps {
 		Sessions:    a.Sessions,
 		Devices:     a.Devices,
 		Screens:     a.Screens,
+		PINs:        a.Household,
 		MediaDir:    filepath.Join(a.dataDir(), "media"),
 		Alerts:      a.Backups,
 		Programs:    a.Programs,

@@ -80,6 +80,9 @@ type Member struct {
 	ActivityLevel  string     `json:"activity_level,omitempty"` // sedentary … very_active
 	PrivateFigures bool       `json:"private_figures"`
 	CreatedAt      time.Time  `json:"created_at"`
+	// HasPIN: the member set a PIN for shared screens (the hash stays in
+	// the store, never in a Member).
+	HasPIN bool `json:"-"`
 }
 
 // AgeOn returns the member's age in whole years on day's calendar date (in

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"hearth/internal/apperr"
 	"hearth/internal/health"
 	"hearth/internal/live"
@@ -185,6 +187,43 @@ func (s *Service) SetPrivateFigures(ctx context.Context, member string, on bool)
 		s.pub.Publish(live.TopicHousehold, live.KindPrivacy, member)
 	}
 	return nil
+}
+
+// PIN rules: 4 to 8 digits, typed on a wall screen's keypad.
+var pinRe = regexp.MustCompile(`^[0-9]{4,8}$`)
+
+// SetPIN sets a member's PIN for shared screens ("" removes it). Only a
+// bcrypt hash is stored.
+func (s *Service) SetPIN(ctx context.Context, member, pin string) error {
+	hash := ""
+	if pin != "" {
+		if !pinRe.MatchString(pin) {
+			return apperr.FieldErrors(map[string]string{"pin": "A PIN is 4 to 8 digits."})
+		}
+		b, err := bcrypt.GenerateFromPassword([]byte(pin), bcrypt.DefaultCost)
+		if err != nil {
+			return fmt.Errorf("household: hash PIN: %w", err)
+		}
+		hash = string(b)
+	}
+	if err := s.db.SetMemberPIN(ctx, member, hash); err != nil {
+		return err
+	}
+	s.membersChanged(member)
+	return nil
+}
+
+// CheckPIN reports whether pin is the member's PIN (false when they have
+// none).
+func (s *Service) CheckPIN(ctx context.Context, member, pin string) (bool, error) {
+	hash, err := s.db.MemberPINHash(ctx, member)
+	if err != nil || hash == "" {
+		return false, err
+	}
+	if len(pin) > 16 { // bcrypt's work for nothing: no PIN is this long
+		return false, nil
+	}
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(pin)) == nil, nil
 }
 
 func (s *Service) membersChanged(member string) {

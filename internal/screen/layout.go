@@ -69,6 +69,9 @@ type Layout struct {
 	// 0: the household default (HEARTH_KIOSK_IDLE), -1: never.
 	IdleSeconds int    `json:"idle_seconds,omitempty"`
 	Night       *Night `json:"night,omitempty"`
+	// HouseholdOnly: a screen in a shared place (a hallway, a TV): every
+	// member's dashboard needs their PIN, private figures or not.
+	HouseholdOnly bool `json:"household_only,omitempty"`
 }
 
 // Grids returns the layout's grids with their fallbacks applied:

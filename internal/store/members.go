@@ -14,6 +14,10 @@ import (
 const memberCols = `id, name, color, avatar, unit, calories_target, protein_g, carbs_g, fat_g,
 	goal_weight_kg, height_cm, birth_date, sex, activity_level, private_figures, created_at`
 
+// memberSelect reads a member: its columns and whether it has a PIN (the
+// hash itself is read only to check a PIN).
+const memberSelect = memberCols + `, pin_hash IS NOT NULL`
+
 func scanMember(row Scanner) (health.Member, error) {
 	var (
 		m                     health.Member
@@ -23,7 +27,7 @@ func scanMember(row Scanner) (health.Member, error) {
 		private               bool
 	)
 	if err := row.Scan(&m.ID, &m.Name, &m.Color, &m.Avatar, &unit, &cal, &p, &c, &f, &goal, &h,
-		&birth, &sex, &activity, &private, &created); err != nil {
+		&birth, &sex, &activity, &private, &created, &m.HasPIN); err != nil {
 		return m, err
 	}
 	m.Unit = health.Unit(unit)
@@ -42,7 +46,7 @@ func scanMember(row Scanner) (health.Member, error) {
 
 // ListMembers returns the household ordered by creation.
 func (db *DB) ListMembers(ctx context.Context) ([]health.Member, error) {
-	out, err := All(ctx, db.Read, scanMember, `SELECT `+memberCols+` FROM members ORDER BY created_at, id`)
+	out, err := All(ctx, db.Read, scanMember, `SELECT `+memberSelect+` FROM members ORDER BY created_at, id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: list members: %w", err)
 	}
@@ -51,7 +55,7 @@ func (db *DB) ListMembers(ctx context.Context) ([]health.Member, error) {
 
 // Member returns one member, or an apperr.NotFound error.
 func (db *DB) Member(ctx context.Context, id string) (health.Member, error) {
-	m, err := scanMember(db.Read.QueryRowContext(ctx, `SELECT `+memberCols+` FROM members WHERE id = ?`, id))
+	m, err := scanMember(db.Read.QueryRowContext(ctx, `SELECT `+memberSelect+` FROM members WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, apperr.NotFoundf("no member %q", id)
 	}

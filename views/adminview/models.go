@@ -60,6 +60,10 @@ type AdminMember struct {
 	AdminPage
 	ID    string
 	Form  views.FormState
+	// HasPIN: the member has a PIN for shared screens; PIN is its form
+	// (errors and the saved note only: a PIN is never shown).
+	HasPIN bool
+	PIN    views.FormState
 	Goals []AdminGoalRow
 	Goal  views.FormState
 	// Program is the member's program with its controls (nil: none).

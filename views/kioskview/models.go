@@ -36,6 +36,11 @@ type HouseholdPage struct {
 type MemberHead struct {
 	ID, Name, Color, Avatar, Unit string
 	Private                       bool
+	// HasPIN: the member unlocks a shared screen with a PIN (else a tap).
+	HasPIN bool
+	// Locked: this screen leaves the member's private figures out (they
+	// are private and not unlocked here); the page carries none of them.
+	Locked bool
 }
 
 // Dashboard is a member's full dashboard page.
@@ -87,6 +92,7 @@ type StateArea struct {
 
 // WeightWidget is the weight trend.
 type WeightWidget struct {
+	Locked    bool // private on this screen: nothing else is set
 	HasData   bool
 	Current   string // "81.4"
 	Unit      string // "kg"
@@ -168,6 +174,7 @@ type MealRow struct{ Time, Name, Calories, Edit string }
 
 // BodyWidget is body composition.
 type BodyWidget struct {
+	Locked   bool // private on this screen: nothing else is set
 	HasData  bool
 	BodyFat  string
 	Lean     string
@@ -272,6 +279,10 @@ type WorkflowPrompt struct {
 // CoachArea is the coach's voice.
 type CoachArea struct {
 	MemberID string
+	// Locked: the member's figures are private on this screen: no
+	// briefing, feedback or message text, no figures in suggestions or
+	// question context.
+	Locked bool
 	// Questions are workflow questions waiting for the member; they share
 	// the document prompts' limit of three and come after the first Ahead
 	// prompts (those the coach's priority ranks above them: a reading to
@@ -344,4 +355,11 @@ type MessageView struct {
 	Text    string
 	When    string // "today 07:12"
 	Dismiss string // the dismiss URL (validated path)
+}
+
+// SealedPage is a member's page on a household-only screen before their
+// PIN: who it is and the PIN form, nothing else.
+type SealedPage struct {
+	views.Page
+	Member MemberHead
 }

@@ -1,6 +1,7 @@
 package kioskview
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -80,4 +81,11 @@ func openBrowse(url string) string {
 		return ""
 	}
 	return "$_sheet = 'browse'; @get('" + url + "')"
+}
+
+func messageCount(n int) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return strconv.Itoa(n) + " messages"
 }

@@ -22,6 +22,8 @@ type HouseholdAdmin interface {
 	AddGoal(ctx context.Context, member string, in household.GoalInput) (health.Goal, error)
 	Goals(ctx context.Context, member string, activeOnly bool) ([]health.Goal, error)
 	SetGoalStatus(ctx context.Context, member string, id int64, status string) error
+	// SetPIN sets a member's PIN for shared screens ("" removes it).
+	SetPIN(ctx context.Context, member, pin string) error
 }
 
 // Agents is the agent orchestrator as the admin pages use it

@@ -115,7 +115,9 @@ func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) 
 }
 
 func (s *householdPages) adminHousehold(c echo.Context) error {
-	p, err := s.householdPage(c, views.FormState{Values: map[string]string{"unit": "kg", "color": "#4f8cff"}})
+	// A new member's figures are private on shared screens unless the
+	// admin unticks it (their PIN, set on their page, unlocks a screen).
+	p, err := s.householdPage(c, views.FormState{Values: map[string]string{"unit": "kg", "color": "#4f8cff", "private_figures": "1"}})
 	if err != nil {
 		return err
 	}
@@ -160,7 +162,8 @@ func (s *householdPages) memberAdminPage(c echo.Context, form, goal *views.FormS
 		return adminview.AdminMember{}, err
 	}
 	p := adminview.AdminMember{AdminPage: s.adminPage(c, m.Name, "household"), ID: m.ID,
-		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}}}
+		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}},
+		HasPIN: m.HasPIN}
 	if form != nil {
 		p.Form = *form
 	}
@@ -198,6 +201,9 @@ func (s *householdPages) adminMember(c echo.Context) error {
 	p, err := s.memberAdminPage(c, ok, nil)
 	if err != nil {
 		return err
+	}
+	if c.QueryParam("pin") == "1" {
+		p.PIN.OK = "PIN saved."
 	}
 	return httpkit.Render(c, http.StatusOK, adminview.AdminMemberPage(p))
 }
@@ -259,4 +265,36 @@ func (s *householdPages) adminGoalStatus(c echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/admin/household/"+c.Param("member"))
+}
+
+// adminMemberPIN sets or removes a member's PIN for shared screens (4 to
+// 8 digits, typed twice; only a hash is kept).
+func (s *householdPages) adminMemberPIN(c echo.Context) error {
+	id := c.Param("member")
+	pin, again := c.FormValue("pin"), c.FormValue("pin_again")
+	var err error
+	switch {
+	case c.FormValue("remove") == "1":
+		pin = ""
+	case pin != again:
+		err = apperr.FieldErrors(map[string]string{"pin_again": "The two PINs differ."})
+	case pin == "":
+		err = apperr.FieldErrors(map[string]string{"pin": "Type a PIN of 4 to 8 digits."})
+	}
+	if err == nil {
+		if err = s.household.SetPIN(c.Request().Context(), id, pin); err == nil {
+			s.log.Info("member PIN", "member", id, "set", pin != "")
+			return c.Redirect(http.StatusSeeOther, "/admin/household/"+id+"?pin=1")
+		}
+	}
+	fs, ferr := formFailure(err, map[string]string{}) // a PIN is never typed back into the page
+	if ferr != nil {
+		return ferr
+	}
+	p, perr := s.memberAdminPage(c, nil, nil)
+	if perr != nil {
+		return perr
+	}
+	p.PIN = fs
+	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminMemberPage(p))
 }

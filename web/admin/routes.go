@@ -52,6 +52,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/household/:member", h.adminMember)
 		g.POST("/household/:member", h.adminMemberUpdate)
 		g.POST("/household/:member/goals", h.adminGoalCreate)
+		g.POST("/household/:member/pin", h.adminMemberPIN)
 		g.POST("/household/:member/goals/:goal", h.adminGoalStatus)
 		if deps.Programs != nil {
 			g.POST("/household/:member/program", h.adminProgram)

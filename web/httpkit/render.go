@@ -5,7 +5,9 @@
 package httpkit
 
 import (
+	"fmt"
 	"net/http"
+	"regexp"
 	"time"
 
 	"github.com/a-h/templ"
@@ -82,3 +84,20 @@ func StartStream(c echo.Context) *datastar.ServerSentEventGenerator {
 func KeepAlive(sse *datastar.ServerSentEventGenerator) error {
 	return sse.MarshalAndPatchSignals(map[string]any{"_ka": time.Now().UnixMilli()})
 }
+
+// Navigate sends the page to url (a server-built path). Datastar's own
+// Redirect appends an inline <script>, which Hearth's Content-Security-
+// Policy blocks (no 'unsafe-inline' scripts): the page never moved. An
+// element whose data-init Datastar evaluates (as every data-* expression,
+// under 'unsafe-eval') moves it instead. Anything but a plain path (with
+// at most a query of lower-case words) is refused: the URL sits inside a
+// JavaScript string.
+func Navigate(sse *datastar.ServerSentEventGenerator, url string) error {
+	if !navigable.MatchString(url) {
+		return fmt.Errorf("navigate: %q is not a plain path", url)
+	}
+	return sse.PatchElements(`<div data-init="window.location.assign('`+url+`')"></div>`,
+		datastar.WithSelector("body"), datastar.WithModeAppend())
+}
+
+var navigable = regexp.MustCompile(`^/[A-Za-z0-9/_:.-]*(\?[a-z0-9=&-]*)?$`)

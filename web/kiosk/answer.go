@@ -12,7 +12,6 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/voice"
 	"hearth/views"
-	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
 
@@ -186,8 +185,8 @@ func (h *chatSheets) kioskChatVoice(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]string{"transcript": transcript})
 }
 
-// kioskPrivacy marks a member's figures private on the shared screen (or
-// visible again).
+// kioskPrivacy keeps a member's figures off shared screens until unlocked
+// (or shows them again: the route's guard asks for the unlock first).
 func (h *answers) kioskPrivacy(c echo.Context) error {
 	id := c.Param("member")
 	if h.privacy == nil {
@@ -207,12 +206,7 @@ func (h *answers) kioskPrivacy(c echo.Context) error {
 	if !httpkit.IsDatastar(c) {
 		return c.Redirect(http.StatusSeeOther, "/m/"+id)
 	}
-	m, err := h.household.Member(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	sse := httpkit.NewSSE(c)
-	_ = sse.PatchElementTempl(kioskview.PrivacyToggle(kioskview.MemberHead{ID: m.ID, Private: m.PrivateFigures}, httpkit.CSRFToken(c)))
-	_ = sse.MarshalAndPatchSignals(map[string]any{"_private": m.PrivateFigures, "_reveal": false})
-	return nil
+	// The page is rendered again for the new state: turned on, this
+	// screen has not unlocked the member, and their figures leave it.
+	return httpkit.Navigate(httpkit.NewSSE(c), "/m/"+id)
 }

@@ -32,8 +32,8 @@ type modelEntry struct {
 	d                 kioskview.Dashboard
 	err               error
 	pmu               sync.Mutex
-	pages             map[string]*renderedPage  // the full page per screen layout, rendered once (page_cache.go)
-	sets              map[widgets]*renderedPage // stream patches by widget set
+	pages             map[string]*renderedPage   // the full page per screen layout and lock state, rendered once (page_cache.go)
+	sets              map[patchKey]*renderedPage // stream patches by widget set and lock state
 }
 
 func (e *modelEntry) fresh(member, household uint64) bool {

@@ -19,6 +19,7 @@ type dashboardModels struct {
 	models   modelCache // dashboard models shared by streams and pages
 	// patchRenders counts stream patch sets encoded (Options.PatchRenders).
 	patchRenders *atomic.Int64
+	locks        *screenLocks
 }
 
 // today is the household's calendar day.

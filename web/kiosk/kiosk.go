@@ -16,6 +16,7 @@ import (
 	"hearth/internal/health"
 	"hearth/internal/household"
 	"hearth/internal/messages"
+	"hearth/internal/screen"
 	"hearth/internal/workflow"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
@@ -38,6 +39,9 @@ type Deps struct {
 	Agents     Agents      // nil: the coach cannot chat
 	Workflows  Workflows   // nil: no workflow questions
 	Screens    Screens     // nil: every screen shows the shipped default layout
+	PINs       PINs        // nil: a private member unlocks a screen with a tap
+	// Unlocks are the screens' unlocked members (nil: a new, empty set).
+	Unlocks *screen.Unlocks
 	// PromptAhead reports whether a document prompt ranks above a waiting
 	// workflow question in the coach's one prompt priority (the coach's
 	// AheadOfWorkflowQuestions, handed in so the kiosk does not import the

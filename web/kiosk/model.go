@@ -35,7 +35,7 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 		return kioskview.Dashboard{}, err
 	}
 	d := kioskview.Dashboard{
-		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures},
+		Member:  kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit.Normalize()), Private: m.PrivateFigures, HasPIN: m.HasPIN},
 		Members: tilesOf(ms),
 		Date:    now.In(loc).Format("Monday 2 January"),
 		Clock:   now.In(loc).Format("15:04"),

@@ -170,9 +170,14 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 	if err != nil {
 		return true, err
 	}
-	page := e.page(scr.Key() + "|" + fmt.Sprint(ch.inQuery))
+	locked := s.locks.locked(ensureScreen(c), e.d.Member.Private, scr.Layout.HouseholdOnly, e.d.Member.ID)
+	page := e.page(fmt.Sprint(scr.Key(), "|", ch.inQuery, "|", locked))
 	err = page.build(func() ([]byte, error) {
-		d := s.dashboardPage(c, withCSRF(e.d, pagePlaceholder), pagePlaceholder, scr, ch)
+		d := withCSRF(e.d, pagePlaceholder)
+		if locked {
+			d = lockedModel(d)
+		}
+		d = s.dashboardPage(c, d, pagePlaceholder, scr, ch)
 		var buf bytes.Buffer
 		buf.Grow(32 << 10)
 		if err := kioskview.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {
@@ -212,10 +217,8 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 	return true, nil
 }
 
-// patches returns the Datastar events that patch the widgets in set, encoded
-// once for this model and shared by every stream showing the member;
-// renders (if not nil) counts the sets encoded.
-// page is the entry's rendered page for one screen layout (key).
+// page is the entry's rendered page for one screen layout and lock state
+// (key).
 func (e *modelEntry) page(key string) *renderedPage {
 	e.pmu.Lock()
 	defer e.pmu.Unlock()
@@ -230,15 +233,25 @@ func (e *modelEntry) page(key string) *renderedPage {
 	return p
 }
 
-func (e *modelEntry) patches(set widgets, renders *atomic.Int64) (*renderedPage, error) {
+// patchKey is one shared set of stream patches: the widgets, as a screen
+// that has the member locked or not sees them.
+type patchKey struct {
+	set    widgets
+	locked bool
+}
+
+// patches returns the Datastar events that patch the widgets in set, encoded
+// once for this model and lock state and shared by every stream showing the
+// member; renders (if not nil) counts the sets encoded.
+func (e *modelEntry) patches(set widgets, locked bool, renders *atomic.Int64) (*renderedPage, error) {
 	e.pmu.Lock()
 	if e.sets == nil {
-		e.sets = map[widgets]*renderedPage{}
+		e.sets = map[patchKey]*renderedPage{}
 	}
-	p := e.sets[set]
+	p := e.sets[patchKey{set, locked}]
 	if p == nil {
 		p = &renderedPage{}
-		e.sets[set] = p
+		e.sets[patchKey{set, locked}] = p
 	}
 	e.pmu.Unlock()
 	err := p.build(func() ([]byte, error) {
@@ -248,7 +261,11 @@ func (e *modelEntry) patches(set widgets, renders *atomic.Int64) (*renderedPage,
 		if renders != nil {
 			renders.Add(1)
 		}
-		if err := writePatches(sse, withCSRF(e.d, pagePlaceholder), pagePlaceholder, set); err != nil {
+		d := withCSRF(e.d, pagePlaceholder)
+		if locked {
+			d = lockedModel(d)
+		}
+		if err := writePatches(sse, d, pagePlaceholder, set); err != nil {
 			return nil, fmt.Errorf("render patches: %w", err)
 		}
 		return buf.b.Bytes(), nil

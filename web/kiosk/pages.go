@@ -37,9 +37,13 @@ type homePages struct {
 	live      Live
 	opt       Options
 	log       *slog.Logger
+	locks     *screenLocks
 }
 
 func (s *homePages) pageHousehold(c echo.Context) error {
+	// Back at the household view (a tap on ⌂ or the idle return): every
+	// member this screen unlocked is locked again.
+	s.locks.unlocks.LockScreen(ensureScreen(c))
 	tiles, err := s.householdTiles(c.Request().Context())
 	if err != nil {
 		return err
@@ -100,6 +104,9 @@ type dashboardPages struct {
 }
 
 func (s *dashboardPages) pageMember(c echo.Context) error {
+	if ok, err := s.board.sealedPage(c); ok {
+		return err
+	}
 	if ok, err := s.board.serveCachedDashboard(c); ok {
 		return err
 	}
@@ -120,6 +127,9 @@ func (s *dashboardModels) renderDashboard(c echo.Context, status int, open strin
 	e, err := s.resolveScreen(ctx, c, ch)
 	if err != nil {
 		return err
+	}
+	if s.locks.locked(ensureScreen(c), d.Member.Private, e.Layout.HouseholdOnly, d.Member.ID) {
+		d = lockedModel(d)
 	}
 	d = s.dashboardPage(c, d, csrf, e, ch)
 	d.Page.Sheet, d.Sheets.Open = open, open

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/screen"
 	"hearth/web/httpkit"
 	"hearth/web/ratelimit"
 )
@@ -27,10 +28,15 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	if opt.ModelCalls == nil {
 		opt.ModelCalls = ratelimit.New(ratelimit.Options{})
 	}
+	if deps.Unlocks == nil {
+		deps.Unlocks = screen.NewUnlocks(nil)
+	}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
 	gate := modelGate{opt.ModelCalls}
-	b := &dashboardModels{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
-	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log}
+	lk := &screenLocks{unlocks: deps.Unlocks, pins: deps.PINs, household: deps.Household}
+	b := &dashboardModels{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders, locks: lk}
+	lk.board = b
+	home := &homePages{household: deps.Household, alerts: deps.Alerts, live: deps.Live, opt: opt, log: log, locks: lk}
 	dash := &dashboardPages{board: b, household: deps.Household, live: deps.Live, detached: opt.Streams}
 	forms := &entryForms{board: b, household: deps.Household, loc: loc}
 	ans := &answers{household: deps.Household, dashboards: deps.Dashboards, voice: deps.Voice, privacy: deps.Privacy, log: log,
@@ -53,22 +59,27 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.POST("/m/:member/meal", forms.formMeal, once)
 	k.POST("/m/:member/workout", forms.formWorkout, once)
 	k.POST("/m/:member/scan", forms.formScan, once)
-	k.GET("/m/:member/entry/:kind/:id", forms.kioskEntry)
-	k.POST("/m/:member/entry/:kind/:id", forms.kioskEntryEdit, once)
-	k.POST("/m/:member/entry/:kind/:id/delete", forms.kioskEntryDelete, once)
-	k.POST("/m/:member/undo/:trash", forms.kioskUndo, once)
+	// A member's corrections, chat and "privacy off" need their figures
+	// unlocked on this screen when they are private (lock.go).
+	guard := lk.guard
+	k.GET("/m/:member/entry/:kind/:id", forms.kioskEntry, guard)
+	k.POST("/m/:member/entry/:kind/:id", forms.kioskEntryEdit, guard, once)
+	k.POST("/m/:member/entry/:kind/:id/delete", forms.kioskEntryDelete, guard, once)
+	k.POST("/m/:member/undo/:trash", forms.kioskUndo, guard, once)
 	k.POST("/m/:member/answer", ans.kioskAnswer, once)
 	k.POST("/m/:member/workflow/:run/answer", wf.kioskWorkflowAnswer, once)
 	k.POST("/m/:member/voice", ans.kioskVoice, once)
-	k.POST("/m/:member/privacy", ans.kioskPrivacy)
+	k.POST("/m/:member/privacy", ans.kioskPrivacy, guard)
+	k.POST("/m/:member/unlock", lk.kioskUnlock)
+	k.POST("/m/:member/lock", lk.kioskLock)
 	k.POST("/m/:member/prepare", prep.kioskPrepare, once)
 	k.POST("/m/:member/program", prog.kioskProgram, once)
 	k.POST("/m/:member/messages/:id/dismiss", msgs.kioskDismissMessage, once)
-	k.GET("/m/:member/chat", chat.kioskChat)
-	k.GET("/m/:member/chat/:thread", chat.kioskChat)
-	k.POST("/m/:member/chat", chat.kioskChatSend, once)
-	k.POST("/m/:member/chat/voice", chat.kioskChatVoice, once)
-	k.POST("/m/:member/chat/:thread/delete", chat.kioskChatDelete, once)
+	k.GET("/m/:member/chat", chat.kioskChat, guard)
+	k.GET("/m/:member/chat/:thread", chat.kioskChat, guard)
+	k.POST("/m/:member/chat", chat.kioskChatSend, guard, once)
+	k.POST("/m/:member/chat/voice", chat.kioskChatVoice, guard, once)
+	k.POST("/m/:member/chat/:thread/delete", chat.kioskChatDelete, guard, once)
 	k.GET("/m/:member/catalog", lists.kioskCatalog)
 	k.POST("/m/:member/playlist", lists.kioskPlaylist, once)
 	k.GET("/m/:member/play", cont.pagePlaylistPlayer)

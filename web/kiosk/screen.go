@@ -35,6 +35,18 @@ type screenChoice struct {
 	inQuery bool // the stream URL carries it (a preview is not remembered)
 }
 
+// screenChoiceOf is the layout choice a request carries, without
+// remembering anything (for requests that are not page loads).
+func screenChoiceOf(c echo.Context) screenChoice {
+	if q := c.QueryParam("layout"); q != "" && screen.ValidSlug(q) {
+		return screenChoice{want: q, inQuery: c.QueryParam("preview") != ""}
+	}
+	if ck, err := c.Cookie(layoutCookie); err == nil && screen.ValidSlug(ck.Value) {
+		return screenChoice{want: ck.Value}
+	}
+	return screenChoice{}
+}
+
 func chooseScreen(c echo.Context) screenChoice {
 	secure := c.Scheme() == "https"
 	q := c.QueryParam("layout")

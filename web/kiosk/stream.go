@@ -110,7 +110,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	if _, err := s.household.Member(ctx, id); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			// Gone (deleted): a 404 would be retried forever; go home instead.
-			_ = httpkit.StartStream(c).Redirect("/")
+			_ = httpkit.Navigate(httpkit.StartStream(c), "/")
 			return nil
 		}
 		return err
@@ -124,12 +124,17 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	// have edited it, assigned another or changed the default.
 	ch, hash := chooseScreen(c), screenHash(c)
 	scr := func(ctx context.Context) (screen.Entry, error) { return s.board.resolveScreenBy(ctx, ch, hash) }
+	sid := screenOf(c) // whose unlocks this screen holds
+	page := "/m/" + id // where a change of lock state reloads the page
+	if ch.inQuery {
+		page += "?layout=" + ch.want + "&preview=1"
+	}
 	switch st, taken := s.detached.Detach(c); {
 	case st != nil:
 		go func() {
 			defer st.End()
 			defer sub.Close()
-			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf, scr)
+			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf, sid, page, scr)
 		}()
 		return nil
 	case taken: // shutting down: the connection is closed, the page reconnects
@@ -138,7 +143,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	}
 	defer sub.Close()
 	sse := httpkit.StartStream(c)
-	s.memberStream(ctx, sse, c.Response(), sub, id, csrf, scr)
+	s.memberStream(ctx, sse, c.Response(), sub, id, csrf, sid, page, scr)
 	return nil
 }
 
@@ -146,7 +151,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 // shared pre-encoded patches are written to) until the client goes, the
 // hub closes or a write fails.
 func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
-	sub *live.Sub, id, csrf string, scr func(context.Context) (screen.Entry, error)) {
+	sub *live.Sub, id, csrf, sid, page string, scr func(context.Context) (screen.Entry, error)) {
 	w := httpkit.SSEWriter{ResponseWriter: out}
 	loc := s.board.opt.Location
 	day := today(loc)
@@ -154,7 +159,12 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 	if first, err := scr(ctx); err == nil {
 		shown = first.Key()
 	}
-	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll) != nil {
+	locked := s.board.lockedOn(ctx, sid, id, scr)
+	if locked && s.board.householdOnly(ctx, scr) {
+		_ = httpkit.Navigate(sse, page) // the sealed page: nothing of the member streams here
+		return
+	}
+	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll, locked) != nil {
 		return
 	}
 	tick := time.NewTicker(s.board.opt.KeepAlive)
@@ -178,13 +188,20 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 			set = affected(ev, id)
 			set |= drain(sub, id)
 		}
+		// The member was locked or unlocked on this screen (their PIN, the
+		// unlock running out, privacy turned on elsewhere): the page is
+		// rendered again for it, so no figure stays from the other state.
+		if now := s.board.lockedOn(ctx, sid, id, scr); now != locked {
+			_ = httpkit.Navigate(sse, page)
+			return
+		}
 		if set&wLayout != 0 {
 			if s.board.patchLayout(ctx, sse, id, csrf, scr, &shown) != nil {
 				return
 			}
 			set &^= wLayout
 		}
-		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set) != nil {
+		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set, locked) != nil {
 			return
 		}
 	}
@@ -244,11 +261,15 @@ func drain(sub *live.Sub, member string) widgets {
 // The events for a widget set are encoded once per change of the member's
 // model and shared by every open stream (page_cache.go splices each
 // stream's CSRF token in); only the keep-alive is written per stream.
-func (s *dashboardModels) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string, set widgets) error {
+func (s *dashboardModels) patchDashboard(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf string,
+	set widgets, locked bool) error {
 	e, err := s.sharedEntry(ctx, id)
 	if err == nil && e == nil { // a hub without generations: nothing to share
 		var d kioskview.Dashboard
 		if d, err = s.sharedModel(ctx, id, csrf); err == nil {
+			if locked {
+				d = lockedModel(d)
+			}
 			if err := writePatches(sse, d, csrf, set); err != nil {
 				return err
 			}
@@ -260,12 +281,12 @@ func (s *dashboardModels) patchDashboard(ctx context.Context, sse *datastar.Serv
 			return ctx.Err()
 		}
 		if apperr.Is(err, apperr.NotFound) {
-			return sse.Redirect("/")
+			return httpkit.Navigate(sse, "/")
 		}
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
-	p, err := e.patches(set, s.patchRenders)
+	p, err := e.patches(set, locked, s.patchRenders)
 	if err != nil {
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
