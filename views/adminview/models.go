@@ -58,14 +58,14 @@ type AdminGoalRow struct {
 // AdminMember edits one member and their goals.
 type AdminMember struct {
 	AdminPage
-	ID    string
-	Form  views.FormState
+	ID   string
+	Form views.FormState
 	// HasPIN: the member has a PIN for shared screens; PIN is its form
 	// (errors and the saved note only: a PIN is never shown).
 	HasPIN bool
 	PIN    views.FormState
-	Goals []AdminGoalRow
-	Goal  views.FormState
+	Goals  []AdminGoalRow
+	Goal   views.FormState
 	// Program is the member's program with its controls (nil: none).
 	Program *views.ProgramCard
 	// ProgramMessage says what the last program control did (or why not).
