@@ -36,14 +36,16 @@ func axeSource(t *testing.T) string {
 // axeResult is the part of axe.run's result the test reads; the artifact
 // keeps all of it.
 type axeResult struct {
-	TestEngine struct{ Version string } `json:"testEngine"`
-	Violations []struct {
-		ID, Impact, Help string
-		Nodes            []struct {
-			Target []any
-		}
+	TestEngine             struct{ Version string } `json:"testEngine"`
+	Violations, Incomplete []axeRule
+	H1                     int `json:"h1"`
+}
+
+type axeRule struct {
+	ID, Impact, Help string
+	Nodes            []struct {
+		Target []any
 	}
-	H1 int `json:"h1"`
 }
 
 // failsAlways are axe rules of a lower impact this test holds to as well:
@@ -66,6 +68,7 @@ func TestAxeFindsNothingSeriousOnAnyPage(t *testing.T) {
 	a := srv.app
 
 	perRule := map[string]int{} // rule (impact) → nodes, over every page
+	review := map[string]int{}  // the same for what axe could not decide
 	checked := 0
 	check := func(name string) {
 		t.Helper()
@@ -105,6 +108,11 @@ func TestAxeFindsNothingSeriousOnAnyPage(t *testing.T) {
 				sels = append(sels, string(sel))
 			}
 			t.Errorf("%s: %s (%s), %d nodes: %s: %s", name, v.ID, v.Impact, len(v.Nodes), v.Help, strings.Join(sels, ", "))
+		}
+		for _, v := range r.Incomplete {
+			if v.Impact == "serious" || v.Impact == "critical" {
+				review[v.ID+" ("+v.Impact+")"] += len(v.Nodes)
+			}
 		}
 		if r.H1 != 1 {
 			perRule["one h1"]++
@@ -168,13 +176,20 @@ func TestAxeFindsNothingSeriousOnAnyPage(t *testing.T) {
 	until(t, ctx, 5*time.Second, `document.getElementById('not-enrolled')`)
 	check("/ not enrolled")
 
-	rules := make([]string, 0, len(perRule))
-	for r, n := range perRule {
+	t.Logf("axe-core checked %d pages and states; serious or critical (and required) findings: %s", checked, tally(perRule))
+	// "Incomplete" is axe's "needs review": text over a gradient or an SVG,
+	// a symbol's name, aria-label on an element without a role. They do not
+	// fail the test; the artifacts hold each node.
+	t.Logf("serious or critical, for a person to review: %s; results in %s", tally(review), dir)
+}
+
+func tally(m map[string]int) string {
+	rules := make([]string, 0, len(m))
+	for r, n := range m {
 		rules = append(rules, fmt.Sprintf("%s: %d nodes", r, n))
 	}
 	sort.Strings(rules)
-	t.Logf("axe-core checked %d pages and states; serious or critical (and required) findings: %s; results in %s",
-		checked, strings.Join(append(rules, fmt.Sprint(len(rules), " rules")), "; "), dir)
+	return strings.Join(append(rules, fmt.Sprint(len(rules), " rules")), "; ")
 }
 
 // axeRun evaluates expr, a promise of a string, in the page and returns the

@@ -115,7 +115,7 @@ func CoachView(c CoachArea) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(c.Messages) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div id=\"messages\" class=\"messages\" aria-label=\"From your coach\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<div id=\"messages\" class=\"messages\" role=\"group\" aria-label=\"From your coach\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
