@@ -6,8 +6,15 @@ export CGO_ENABLED := 1
 # recall needs it): every build, test, vet and release sets it. A build
 # without it refuses to open the database and says so (store.ErrNoFTS5).
 TAGS := sqlite_fts5
+# axe-core (the accessibility checker the browser test injects, internal/app
+# TestAxe…) is an npm package: fetched into .cache/ at test time, never
+# committed. The test reads it from HEARTH_AXE_JS (exported here for every
+# recipe; a bare `go test` finds the same path on its own).
+AXE_VERSION := 4.14.1
+AXE_DIR := .cache/axe-core
+export HEARTH_AXE_JS := $(CURDIR)/$(AXE_DIR)/node_modules/axe-core/axe.min.js
 
-.PHONY: run test stress-test generate assets bench bench-http fuzz lint build release release-version
+.PHONY: run test stress-test generate assets axe bench bench-http fuzz lint build release release-version
 
 # Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
 # HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
@@ -24,14 +31,14 @@ build: assets
 # output of failed tests, and at the end the tests run, passed, failed and
 # skipped per package with every skip named and why. In CI (CI=true) a test
 # that needs a missing tool fails (testkit.Need), and any skip fails the run.
-test: assets
+test: assets axe
 	bash -o pipefail -c 'go test -tags $(TAGS) -race -count=1 -json ./... | go run ./internal/testkit/testreport'
 
 # The whole suite STRESS_RUNS times in a row under -race with two
 # CPU-burning loops beside it: a test that waits on a sleep instead of an
 # event fails here first (issue: a test gate that can fail).
 STRESS_RUNS ?= 5
-stress-test: assets
+stress-test: assets axe
 	bash -o pipefail -c 'for i in 1 2; do (while :; do :; done) & done; trap "kill \$$(jobs -p)" EXIT; \
 	  for run in $$(seq $(STRESS_RUNS)); do echo "stress run $$run of $(STRESS_RUNS)"; \
 	    go test -tags $(TAGS) -race -count=1 -timeout 30m -json ./... | go run ./internal/testkit/testreport || exit 1; done'
@@ -88,6 +95,12 @@ static/datastar.js:
 	go mod download github.com/starfederation/datastar@$(DATASTAR_VERSION)
 	install -m 0644 "$(DATASTAR_DIR)/bundles/datastar.js" $@
 	install -m 0644 "$(DATASTAR_DIR)/bundles/datastar.js.map" static/datastar.js.map
+
+# The pinned axe-core from the npm registry (needs npm): installed again
+# when the copy in $(AXE_DIR) is another version.
+axe:
+	@grep -qs '"version": "$(AXE_VERSION)"' $(AXE_DIR)/node_modules/axe-core/package.json || \
+	  npm install --no-save --no-audit --no-fund --no-package-lock --prefix $(AXE_DIR) axe-core@$(AXE_VERSION)
 
 # Benchmarks (figures and commands in BENCHMARKS.md): BENCH selects them,
 # BENCHTIME and COUNT trade time for steadier numbers.

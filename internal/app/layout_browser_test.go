@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,12 +22,17 @@ import (
 // layoutApp is the demo household plus what makes pages long and wide: a
 // new member whose dashboard asks the goal question with its six options
 // (programs by their full titles), the catalog's longest title in a
-// playlist, a long meal name, and a program on every member.
-func layoutApp(t *testing.T) (*running, map[string]string) {
+// playlist, a long meal name, and a program on every member. A test's
+// own settings (an admin password) go in with configure.
+func layoutApp(t *testing.T, configure ...func(*app.Config)) (*running, map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
-	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"),
-		Location: time.UTC, Demo: true, KioskIdle: 10 * time.Minute, CatchUp: 12 * time.Hour, Prices: app.DefaultPrices})
+	cfg := app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"),
+		Location: time.UTC, Demo: true, KioskIdle: 10 * time.Minute, CatchUp: 12 * time.Hour, Prices: app.DefaultPrices}
+	for _, c := range configure {
+		c(&cfg)
+	}
+	srv := startApp(t, cfg)
 	a, ctx := srv.app, context.Background()
 	if _, err := a.Household.CreateMember(ctx, household.MemberInput{ID: "nova", Name: "Novalee Featherstonehaugh-Smythe"}); err != nil {
 		t.Fatal(err)
@@ -55,14 +61,22 @@ func layoutApp(t *testing.T) (*running, map[string]string) {
 	return srv, map[string]string{"content": longest.ID, "meal": fmt.Sprint(meal.ID)}
 }
 
-// Every kiosk and admin page fits its viewport: nothing is wider than the
-// window at 1280×800, 1024×768 and 390×844 (a phone), with the longest
-// real titles and the goal question's six options.
-func TestNoPageIsWiderThanItsViewport(t *testing.T) {
-	browser := newBrowser(t, 1280, 800)
-	srv, ids := layoutApp(t)
-	var pages []string
-	pages = append(pages, "/", "/m/maya", "/m/theo", "/m/nova", "/content/"+ids["content"]+"?m=maya", "/content/"+ids["content"],
+// layoutPages are the paths of every kiosk page of layoutApp's household
+// (the household, each member's dashboard, a content page with and without
+// a member, the player, an entry's correction, an unknown member) and every
+// admin page: each GET route under /admin but the live streams, downloads
+// and previews, its parameters filled in.
+func layoutPages(t *testing.T, srv *running, ids map[string]string) (kiosk, admin []string) {
+	t.Helper()
+	members, err := srv.app.DB.ListMembers(context.Background())
+	if err != nil || len(members) < 3 {
+		t.Fatalf("layoutApp's household: %d members, %v", len(members), err)
+	}
+	kiosk = []string{"/"}
+	for _, m := range members {
+		kiosk = append(kiosk, "/m/"+m.ID)
+	}
+	kiosk = append(kiosk, "/content/"+ids["content"]+"?m=maya", "/content/"+ids["content"],
 		"/m/maya/play?i=0", "/m/maya/entry/meal/"+ids["meal"], "/m/nobody")
 	params := map[string]string{":member": "maya", ":agent": "health-coach", ":id": "1"}
 	for _, r := range srv.app.Echo.Routes() {
@@ -74,8 +88,20 @@ func TestNoPageIsWiderThanItsViewport(t *testing.T) {
 		for k, v := range params {
 			p = strings.ReplaceAll(p, k, v)
 		}
-		pages = append(pages, p)
+		admin = append(admin, p)
 	}
+	sort.Strings(admin) // Echo lists its routes in no fixed order
+	return kiosk, admin
+}
+
+// Every kiosk and admin page fits its viewport: nothing is wider than the
+// window at 1280×800, 1024×768 and 390×844 (a phone), with the longest
+// real titles and the goal question's six options.
+func TestNoPageIsWiderThanItsViewport(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	srv, ids := layoutApp(t)
+	kiosk, admin := layoutPages(t, srv, ids)
+	pages := append(kiosk, admin...)
 	ctx := newTab(t, browser, 5*time.Minute)
 	shots := artifacts(t)
 	for _, size := range [][2]int64{{1280, 800}, {1024, 768}, {390, 844}} {

@@ -274,7 +274,7 @@ func BackupStatusView(csrf string, st BackupStatus) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<table class=\"table backups\"><thead><tr><th>Archive</th><th>Made</th><th>Size</th><th>Schema</th><th></th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<table class=\"table backups\"><thead><tr><th>Archive</th><th>Made</th><th>Size</th><th>Schema</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

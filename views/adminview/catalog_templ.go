@@ -393,7 +393,7 @@ func AdminCatalogPage(p AdminCatalog) templ.Component {
 					}
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<table class=\"table\" id=\"catalog-items\"><thead><tr><th>Title</th><th>Kind</th><th>Program</th><th>Minutes</th><th>Intensity</th><th>Impact</th><th>Loads</th><th>Tags</th><th>Source</th><th></th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<table class=\"table\" id=\"catalog-items\"><thead><tr><th>Title</th><th>Kind</th><th>Program</th><th>Minutes</th><th>Intensity</th><th>Impact</th><th>Loads</th><th>Tags</th><th>Source</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

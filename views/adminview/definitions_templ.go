@@ -167,7 +167,7 @@ func AdminDefinitionsPage(p AdminDefinitions) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table class=\"table\"><thead><tr><th>Agent</th><th>Active version</th><th>Model</th><th>Updated</th><th>By</th><th></th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<table class=\"table\"><thead><tr><th>Agent</th><th>Active version</th><th>Model</th><th>Updated</th><th>By</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1306,7 +1306,7 @@ func AdminDefinitionHistoryPage(p AdminDefinitionHistory) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, " <table class=\"table\"><thead><tr><th>Version</th><th>State</th><th>Model</th><th>Saved</th><th>By</th><th>Note</th><th></th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, " <table class=\"table\"><thead><tr><th>Version</th><th>State</th><th>Model</th><th>Saved</th><th>By</th><th>Note</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -840,7 +840,7 @@ func AdminEvalRunPage(p AdminEvalRun) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "<table class=\"table eval-metrics\"><thead><tr><th></th><th>This run</th><th>Previous</th><th>Change</th></tr></thead> <tbody>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "<table class=\"table eval-metrics\"><thead><tr><th>Metric</th><th>This run</th><th>Previous</th><th>Change</th></tr></thead> <tbody>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

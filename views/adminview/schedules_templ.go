@@ -2101,7 +2101,7 @@ func LedgerTable(csrf string, taskID int64, rows []FireRow) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 208, "<table class=\"table\"><thead><tr><th>Slot</th><th>Via</th><th>Outcome</th><th>Reason</th><th>Run</th><th>Attempts</th><th></th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 208, "<table class=\"table\"><thead><tr><th>Slot</th><th>Via</th><th>Outcome</th><th>Reason</th><th>Run</th><th>Attempts</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

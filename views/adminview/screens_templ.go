@@ -523,7 +523,7 @@ func deviceSectionView(csrf string, d DeviceSection, layouts *LayoutSection) tem
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<table class=\"table devices\" id=\"devices\"><thead><tr><th>Name</th><th>Kind</th><th>Enrolled</th><th>Last seen</th><th></th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "<table class=\"table devices\" id=\"devices\"><thead><tr><th>Name</th><th>Kind</th><th>Enrolled</th><th>Last seen</th><th><span class=\"sr-only\">Actions</span></th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -349,7 +349,7 @@ func ChatForm(c ChatSheet) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<button type=\"button\" class=\"btn ghost chat-talk\" aria-label=\"Hold to talk\">🎤 Hold to talk</button> <span class=\"voice-status muted\" role=\"status\"></span></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "<button type=\"button\" class=\"btn ghost chat-talk\"><span aria-hidden=\"true\">🎤</span> Hold to talk</button> <span class=\"voice-status muted\" role=\"status\"></span></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
