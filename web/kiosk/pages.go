@@ -16,7 +16,10 @@ import (
 )
 
 // kioskPage fills what every kiosk page shares: CSRF token, the household
-// clock's time zone, the idle return and the live stream.
+// clock's time zone, the live stream and, when idle is set, the return to
+// the household view after KioskIdle untouched. Only dashboards set idle:
+// the content and Play pages stay while a workout runs, however long
+// nobody touches the screen.
 func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) views.Page {
 	p := httpkit.Page(c, title)
 	p.Stream = stream
