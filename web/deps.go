@@ -42,6 +42,9 @@ type Deps struct {
 	// setting that screens and /api/v1 need one, Admin → Screens and the
 	// enrolment links; nil: no device tokens (the household network is trusted).
 	Devices Devices
+	// Settings are the household settings: the time zone and night
+	// schedule on Admin → Household (*household.Service); nil: not shown.
+	Settings Settings
 }
 
 // AdminDeps are the services behind the admin area; nil ones hide their pages
@@ -105,6 +108,9 @@ type (
 	DefinitionsAdmin interface {
 		admin.DefinitionsAdmin
 		api.Definitions
+	}
+	Settings interface {
+		admin.HouseholdSettings
 	}
 	Workflows interface {
 		admin.Workflows

@@ -83,6 +83,9 @@ func (s *Server) adminDeps() admin.Deps {
 		Schedule: d.Admin.Schedule, Catalog: d.Admin.Catalog, Importer: d.Admin.Importer, Definitions: d.Admin.Definitions,
 		Backups: d.Admin.Backups, MemberData: d.Admin.MemberData, Workflows: d.Admin.Workflows, Model: d.Admin.Model,
 		Evals: d.Admin.Evals, Messages: d.Messages, Devices: d.Devices}
+	if d.Settings != nil {
+		deps.Settings = d.Settings
+	}
 	if d.Programs != nil {
 		deps.Programs = s.programs
 	}
@@ -92,7 +95,7 @@ func (s *Server) adminDeps() admin.Deps {
 // adminOptions are the admin area's per-server values.
 func (s *Server) adminOptions() admin.Options {
 	o := s.opt
-	return admin.Options{Logger: s.log, Location: o.Location, KeepAlive: o.KeepAlive, Version: o.Version,
+	return admin.Options{Logger: s.log, Location: o.Location, TZSource: o.TZSource, KeepAlive: o.KeepAlive, Version: o.Version,
 		UploadDir: s.deps.Admin.UploadDir, MaxImportBytes: s.deps.Admin.MaxImportBytes, APISpec: api.Spec(),
 		ScreenURL: func() admin.ScreenAddress { return admin.ScreenAddress(ScreenURL(o.ListenAddr, o.Hosts)) }}
 }

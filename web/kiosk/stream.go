@@ -45,6 +45,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindImport:    wData,
 	live.KindMember:    wAll, // name, unit, targets
 	live.KindPrivacy:   wHead,
+	live.KindSettings:  0, // the night schedule: not shown on a dashboard yet
 	live.KindDashboard: wCurated | wCoach | wPlaylist,
 	live.KindAnswer:    wCoach,
 	live.KindVoice:     wCoach,
@@ -67,16 +68,17 @@ var memberWidgets = map[live.Kind]widgets{
 // entries do not show here (this member's arrive on their own topic too);
 // membership and privacy changes do (switcher, blur).
 var householdWidgets = map[live.Kind]widgets{
-	live.KindWeight:  0,
-	live.KindMeal:    0,
-	live.KindWorkout: 0,
-	live.KindScan:    0,
-	live.KindImport:  0,
-	live.KindMember:  wHead,
-	live.KindPrivacy: wHead,
-	live.KindBackup:  0, // the household view shows the badge
-	live.KindProgram: 0, // published on the member's topic only
-	live.KindMessage: 0, // published on the member's topic only
+	live.KindWeight:   0,
+	live.KindMeal:     0,
+	live.KindWorkout:  0,
+	live.KindScan:     0,
+	live.KindImport:   0,
+	live.KindMember:   wHead,
+	live.KindPrivacy:  wHead,
+	live.KindSettings: 0, // the night schedule: not shown yet
+	live.KindBackup:   0, // the household view shows the badge
+	live.KindProgram:  0, // published on the member's topic only
+	live.KindMessage:  0, // published on the member's topic only
 }
 
 // affected maps a change notification to the widgets that show it. A kind
