@@ -43,7 +43,8 @@ type Deps struct {
 	// enrolment links; nil: no device tokens (the household network is trusted).
 	Devices Devices
 	// Settings are the household settings: the time zone and night
-	// schedule on Admin → Household (*household.Service); nil: not shown.
+	// schedule on Admin → Household, the night schedule on the kiosk
+	// (*household.Service); nil: neither.
 	Settings Settings
 }
 
@@ -111,6 +112,7 @@ type (
 	}
 	Settings interface {
 		admin.HouseholdSettings
+		kiosk.Settings
 	}
 	Workflows interface {
 		admin.Workflows

@@ -52,9 +52,13 @@ func (s *Server) routes(e *echo.Echo) {
 // the admin's agents (chat) and workflows (the coach column's questions).
 func (s *Server) kioskDeps() kiosk.Deps {
 	d := s.deps
-	return kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
+	kd := kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
 		Privacy: d.Privacy, Coach: d.Coach, Listener: d.Listener, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
 		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
+	if d.Settings != nil { // a nil interface, not a typed nil
+		kd.Settings = d.Settings
+	}
+	return kd
 }
 
 // kioskOptions are the kiosk's per-server values.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"hearth/internal/household"
 )
@@ -94,8 +95,9 @@ func TestAdminTimeZoneEnvOverride(t *testing.T) {
 	}
 }
 
-// The night schedule: refused fields are named and kept; a good one is
-// stored (the screens follow it from the next change).
+// The night schedule: refused fields are named and kept, a saved one
+// reaches the kiosk's pages as plain attributes and makes open screens
+// reload.
 func TestAdminNightSchedule(t *testing.T) {
 	env := newAdminEnv(t)
 	resp, body := env.form("/admin/settings/night", url.Values{"night_mode": {"dim"}, "night_from": {"22:00"}, "night_to": {"25:30"}}, false)
@@ -106,6 +108,14 @@ func TestAdminNightSchedule(t *testing.T) {
 	if st := settingsOf(t, env); st.Night.On() {
 		t.Fatalf("a refused night was stored: %+v", st)
 	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	k := &kiosk{t: t, srv: env.srv, client: browser(0)}
+	home, stream := k.openStream(ctx, "/live/household")
+	defer stream.Body.Close()
+	home.until(t, 5*time.Second, `"_ka"`)
+
 	resp, _ = env.form("/admin/settings/night", url.Values{"night_mode": {"blank"}, "night_from": {"21:30"}, "night_to": {"6:45"}}, false)
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save night: %d", resp.StatusCode)
@@ -113,7 +123,54 @@ func TestAdminNightSchedule(t *testing.T) {
 	if st := settingsOf(t, env); st.Night != (household.Night{Mode: "blank", From: "21:30", To: "06:45"}) {
 		t.Fatalf("stored %+v", st.Night)
 	}
-	if _, page := env.page("/admin/household?saved=night"); !strings.Contains(page, `value="21:30"`) {
+	home.until(t, 5*time.Second, `id="hearth-reload"`)
+	_, page := env.page("/admin/household?saved=night")
+	if !strings.Contains(page, "Open screens reload to follow it.") || !strings.Contains(page, `value="21:30"`) {
 		t.Fatal("saved night not shown")
+	}
+	_, page = env.page("/")
+	for _, want := range []string{`data-hearth-night-from="21:30"`, `data-hearth-night-to="06:45"`, `data-hearth-night-mode="blank"`,
+		`id="night" class="night night-blank" hidden`, "data-hearth-screen"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("household view lacks %s", want)
+		}
+	}
+	// The member's page carries it too (its rendered-page cache was
+	// dropped by the change).
+	if _, page = env.page("/m/ada"); !strings.Contains(page, `data-hearth-night-from="21:30"`) {
+		t.Error("dashboard lacks the night")
+	}
+	// Off: no night on the screens.
+	env.form("/admin/settings/night", url.Values{"night_mode": {"off"}, "night_from": {"21:30"}, "night_to": {"06:45"}}, false)
+	if _, page = env.page("/"); strings.Contains(page, "data-hearth-night") || strings.Contains(page, `id="night"`) {
+		t.Error("night off still on the household view")
+	}
+}
+
+// The night clock on a member's page names their next session.
+func TestNightClockNamesTheNextSession(t *testing.T) {
+	k := newKiosk(t)
+	if _, err := k.hh.SetNight(context.Background(), "dim", "22:00", "06:30"); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := k.post("/m/ada/program", formOf("op", "switch", "program", "ember-core-30"), ""); !strings.Contains(body, "New program started") {
+		t.Fatal("no program")
+	}
+	// The morning the night leads to, by its weekday (household time UTC).
+	morning := func() string {
+		now := time.Now().UTC()
+		if now.Format("15:04") >= "06:30" {
+			now = now.AddDate(0, 0, 1)
+		}
+		return now.Format("Monday")
+	}
+	before := morning()
+	_, page := k.get("/m/ada")
+	next := regexp.MustCompile(`<p class="night-next" id="night-next">([A-Z][a-z]+day): ([^<]+)</p>`).FindStringSubmatch(page)
+	if next == nil || !(strings.HasSuffix(next[2], " min") || next[2] == "rest day") || (next[1] != before && next[1] != morning()) {
+		t.Fatalf("night clock's next session: %q, want %s's", next, before)
+	}
+	if _, page = k.get("/"); !strings.Contains(page, `id="night"`) || strings.Contains(page, "night-next") {
+		t.Error("the household view's night is the clock and date only")
 	}
 }

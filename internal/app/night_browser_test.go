@@ -3,8 +3,12 @@ package app_test
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
 
 	"hearth/internal/app"
 	"hearth/internal/dashboard"
@@ -68,4 +72,120 @@ func TestIdleReturnOnlyFromDashboards(t *testing.T) {
 		}
 	}
 	until(t, tab, 5*time.Second, `location.pathname === '/' && document.readyState === 'complete'`)
+}
+
+// nextSession is what the night clock says the morning holds.
+var nextSession = regexp.MustCompile(`^[A-Z][a-z]+day: (.+ · [0-9]+ min|rest day)$`)
+
+// Night mode on a dashboard, in the household's zone (New York, while
+// the browser runs in its own): dark at 22:00 without a reload, a tap
+// wakes it for a few minutes, dark again after, day again at 06:30. The
+// screen wake lock is held by day and let go at night.
+func TestNightModeOnTheFakeClock(t *testing.T) {
+	nyc, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, 1280, 800)
+	dir := t.TempDir()
+	// A long idle time: this test watches one dashboard through the night.
+	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"), Location: nyc,
+		KioskIdle: 12 * time.Hour})
+	seed(t, srv.app)
+	ctx := context.Background()
+	if _, err := srv.app.Household.SetNight(ctx, "dim", "22:00", "06:30"); err != nil {
+		t.Fatal(err)
+	}
+	// A program, for what the morning holds under the night clock.
+	op, err := srv.app.Programs.DeclareOp(ctx, "ada", "ember-core-30", time.Now().In(nyc).Format(time.DateOnly), "daily")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.app.Programs.Do(ctx, op); err != nil {
+		t.Fatal(err)
+	}
+	tab := newTab(t, b, 2*time.Minute)
+	// Headless Chromium refuses screen wake locks unless granted.
+	if _, err := chromedp.CallBrowser(tab, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "screen-wake-lock"}, Setting: browser.PermissionSettingGranted}); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().In(nyc)
+	at := func(days, h, m, s int) time.Time {
+		return time.Date(now.Year(), now.Month(), now.Day()+days, h, m, s, 0, nyc)
+	}
+	fakeClock(t, tab, at(0, 21, 59, 0))
+	navigateTo(t, tab, srv.url+"/m/ada")
+	js(t, tab, `window.__sameDocument = 1`)
+
+	day := func(when string) {
+		t.Helper()
+		until(t, tab, 3*time.Second, `document.body.dataset.hearthNight !== '1' && document.getElementById('night').hidden && `+
+			`getComputedStyle(document.getElementById('dash')).visibility === 'visible' && document.body.dataset.hearthWake === 'held'`)
+		var ok bool
+		if err := eval(tab, `document.elementFromPoint(innerWidth / 2, innerHeight / 2)?.closest('#dash') !== null`, &ok); err != nil || !ok {
+			t.Fatalf("%s: the dashboard is not what a tap reaches (%v)", when, err)
+		}
+	}
+	night := func(when, clock string) {
+		t.Helper()
+		until(t, tab, 3*time.Second, `document.body.dataset.hearthNight === '1' && !document.getElementById('night').hidden && `+
+			`getComputedStyle(document.getElementById('night')).display !== 'none' && `+
+			`getComputedStyle(document.getElementById('dash')).visibility === 'hidden' && `+
+			`document.elementFromPoint(innerWidth / 2, innerHeight / 2)?.closest('#night') !== null && `+
+			`document.getElementById('night-clock').textContent === `+jsString(clock)+` && document.body.dataset.hearthWake === 'released'`)
+		var under struct{ Date, Next string }
+		if err := eval(tab, `({date: document.getElementById('night-date').textContent, next: document.getElementById('night-next')?.textContent})`, &under); err != nil ||
+			under.Date == "" || !nextSession.MatchString(under.Next) {
+			t.Fatalf("%s: under the night clock %+v (%v), want the date and the next session", when, under, err)
+		}
+	}
+
+	day("21:59")
+	advanceTo(t, tab, at(0, 21, 59, 58))
+	day("21:59:58")
+	advanceTo(t, tab, at(0, 22, 0, 1))
+	night("22:00", "22:00")
+	screenshot(t, tab, artifacts(t), "night-dim-1280x800.png", false)
+
+	// A tap wakes the screen (a real pointer event at the middle of the screen).
+	do(t, tab, chromedp.MouseClickXY(640, 400))
+	tapped := fakeNow(t, tab)
+	day("after the tap")
+	advanceTo(t, tab, tapped.Add(2*time.Minute+30*time.Second))
+	day("two and a half minutes after the tap")
+	advanceTo(t, tab, tapped.Add(3*time.Minute+10*time.Second)) // the wake is over
+	night("after the wake", tapped.Add(3*time.Minute+10*time.Second).In(nyc).Format("15:04"))
+
+	advanceTo(t, tab, at(1, 6, 29, 50))
+	night("just before the morning", "06:29")
+	advanceTo(t, tab, at(1, 6, 31, 0))
+	day("06:31")
+
+	var same bool
+	if err := eval(tab, `window.__sameDocument === 1`, &same); err != nil || !same {
+		t.Fatal("the page reloaded: night mode must come and go without one")
+	}
+	if n := navigations(t, tab); len(n) != 0 {
+		t.Fatalf("the page navigated: %v", n)
+	}
+
+	// Blank: black, no clock, on the household view.
+	if _, err := srv.app.Household.SetNight(ctx, "blank", "22:00", "06:30"); err != nil {
+		t.Fatal(err)
+	}
+	navigateTo(t, tab, srv.url+"/")
+	advanceTo(t, tab, at(1, 22, 31, 0))
+	until(t, tab, 3*time.Second, `document.body.dataset.hearthNight === '1' && getComputedStyle(document.querySelector('#night .night-face')).display === 'none' && `+
+		`getComputedStyle(document.getElementById('night')).backgroundColor === 'rgb(0, 0, 0)' && getComputedStyle(document.getElementById('tiles')).visibility === 'hidden'`)
+	// Woken, the screen opens a member's page, which stays awake too.
+	do(t, tab, chromedp.MouseClickXY(640, 400))
+	tapped = fakeNow(t, tab)
+	until(t, tab, 3*time.Second, `document.body.dataset.hearthNight === '0' && getComputedStyle(document.getElementById('tiles')).visibility === 'visible'`)
+	click(t, tab, "#tile-ada")
+	until(t, tab, 5*time.Second, `location.pathname === '/m/ada' && document.readyState === 'complete' && window.__clock && document.getElementById('dash')`)
+	advance(t, tab, 10*time.Second)
+	day("the member page a woken screen opened")
+	advanceTo(t, tab, tapped.Add(3*time.Minute+10*time.Second))
+	until(t, tab, 3*time.Second, `document.body.dataset.hearthNight === '1'`)
 }

@@ -575,7 +575,7 @@ func householdNight(csrf string, s HouseholdSettings) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<p class=\"muted small wide\">Between these times (household time) every kiosk screen dims to a big clock and, on a member's page, their next session, or goes black. A tap wakes it for a few minutes. Screens that support it stay awake by day and are let go at night, so the tablet can sleep.</p><button type=\"submit\">Save night mode</button></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<p class=\"muted small wide\">Between these times (household time) every kiosk screen dims to a big clock and, on a member's page, their next session, or goes black. A tap wakes it for a few minutes. Screens that support it stay awake by day and are let go at night, so the tablet can sleep. Changes apply now: open screens reload.</p><button type=\"submit\">Save night mode</button></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

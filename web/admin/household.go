@@ -135,7 +135,7 @@ func (s *householdPages) adminHousehold(c echo.Context) error {
 		zone.OK = "Saved."
 	}
 	if night != nil {
-		night.OK = "Saved."
+		night.OK = "Saved. Open screens reload to follow it."
 	}
 	return s.renderHousehold(c, http.StatusOK, zone, night)
 }

@@ -16,19 +16,21 @@ import (
 )
 
 // kioskPage fills what every kiosk page shares: CSRF token, the household
-// clock's time zone, the live stream and, when idle is set, the return to
-// the household view after KioskIdle untouched. Only dashboards set idle:
-// the content and Play pages stay while a workout runs, however long
+// clock's time zone, the live stream, the night schedule (on a member's
+// page, with what their morning holds) and, when idle is set, the return
+// to the household view after KioskIdle untouched. Only dashboards set
+// idle: the content and Play pages stay while a workout runs, however long
 // nobody touches the screen.
-func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) views.Page {
+func kioskPage(c echo.Context, opt Options, title, stream, member string, idle bool) views.Page {
 	p := httpkit.Page(c, title)
-	p.Stream = stream
+	p.Stream, p.Screen = stream, true
 	if name := opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
 	}
 	if idle {
 		p.IdleMS = opt.KioskIdle.Milliseconds()
 	}
+	opt.night.fill(c.Request().Context(), &p, member, time.Now())
 	return p
 }
 
@@ -47,7 +49,7 @@ func (s *homePages) pageHousehold(c echo.Context) error {
 		return err
 	}
 	now := time.Now().In(s.opt.Location)
-	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", false),
+	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", "", false),
 		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
 	return httpkit.Render(c, http.StatusOK, kioskview.Household(p))
 }
@@ -129,7 +131,7 @@ func (s *dashboardModels) renderDashboard(c echo.Context, status int, open strin
 // stream, idle return, blurred figures) with csrf as the page's token: the
 // client's, or the placeholder of the rendered-page cache.
 func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string) kioskview.Dashboard {
-	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, true)
+	d.Page = kioskPage(c, s.opt, d.Member.Name, "/live/m/"+d.Member.ID, d.Member.ID, true)
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
 	return d
 }

@@ -27,6 +27,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	if opt.ModelCalls == nil {
 		opt.ModelCalls = ratelimit.New(ratelimit.Options{})
 	}
+	opt.night = nightSource{settings: deps.Settings, programs: deps.Programs, loc: opt.Location, log: opt.Logger}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
 	gate := modelGate{opt.ModelCalls}
 	b := &dashboardModels{deps: deps, opt: opt, log: log, programs: deps.Programs, patchRenders: opt.PatchRenders}
