@@ -67,6 +67,14 @@ func TestAdminHouseholdTimeZone(t *testing.T) {
 		t.Fatal("the saved zone is not shown as waiting for a restart")
 	}
 
+	// A post without the field is not the form: it clears nothing.
+	if resp, _ = env.form("/admin/settings/time-zone", url.Values{}, false); resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("post without the field: %d", resp.StatusCode)
+	}
+	if st := settingsOf(t, env); st.TimeZone != "Europe/Berlin" {
+		t.Fatalf("a post without the field changed the zone: %+v", st)
+	}
+
 	// Cleared: back to the server's own zone, nothing waits for a restart.
 	if resp, _ = env.form("/admin/settings/time-zone", url.Values{"time_zone": {""}}, false); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("clear: %d", resp.StatusCode)

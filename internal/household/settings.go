@@ -71,9 +71,6 @@ func parseClock(s string) (string, bool) {
 func ParseNight(mode, from, to string) (Night, error) {
 	errs := fieldErrs{}
 	n := Night{Mode: strings.TrimSpace(mode)}
-	if n.Mode == "" {
-		n.Mode = NightOff
-	}
 	errs.check(n.Mode == NightOff || n.On(), "night_mode", "must be off, dim or blank")
 	var ok bool
 	n.From, ok = parseClock(from)

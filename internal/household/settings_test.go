@@ -33,7 +33,6 @@ func TestParseNight(t *testing.T) {
 		{" dim ", " 23:59 ", "00:00", household.Night{Mode: "dim", From: "23:59", To: "00:00"}},
 		{"dim", "22:00:00", "06:30:00", household.Night{Mode: "dim", From: "22:00", To: "06:30"}}, // <input type=time> with seconds
 		{"off", "", "", household.Night{Mode: "off"}},
-		{"", "", "", household.Night{Mode: "off"}},
 		{"off", "22:00", "06:30", household.Night{Mode: "off", From: "22:00", To: "06:30"}}, // kept for turning it on again
 	}
 	for _, c := range good {
@@ -57,6 +56,7 @@ func TestParseNight(t *testing.T) {
 		{"blank", "", "06:30", "night_from"},
 		{"dim", "22:00", "22:00", "night_to"},
 		{"dark", "22:00", "06:30", "night_mode"},
+		{"", "", "", "night_mode"}, // a form without the field
 		{"off", "22:00", "tomorrow", "night_to"},
 	}
 	for _, c := range bad {

@@ -100,10 +100,14 @@ func (s *householdPages) renderHousehold(c echo.Context, status int, zone, night
 func (s *householdPages) adminTimeZone(c echo.Context) error {
 	typed := map[string]string{"time_zone": c.FormValue("time_zone")}
 	var err error
-	if s.opt.TZSource == TZFromConfig {
+	_, sent := c.Request().Form["time_zone"]
+	switch {
+	case s.opt.TZSource == TZFromConfig:
 		err = apperr.FieldErrors(map[string]string{"time_zone": "is set by HEARTH_TZ (or -tz) where Hearth starts, which wins; " +
 			"remove it there to choose the zone here"})
-	} else {
+	case !sent: // an empty field clears the zone; no field at all is not this form
+		err = apperr.FieldErrors(map[string]string{"time_zone": "is missing from the form"})
+	default:
 		_, err = s.settings.SetTimeZone(c.Request().Context(), typed["time_zone"])
 	}
 	if err == nil {
