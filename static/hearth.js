@@ -118,6 +118,135 @@
     }, 1000);
   }
 
+  // The last touch, key or scroll anywhere on the page.
+  let lastInput = Date.now();
+  for (const ev of ['pointerdown', 'keydown', 'touchstart', 'wheel', 'input']) {
+    document.addEventListener(ev, () => { lastInput = Date.now(); }, { passive: true, capture: true });
+  }
+  // Something is under way that night must not cover: a video playing, a
+  // voice reply being recorded.
+  const busy = () => {
+    const v = document.getElementById('player');
+    return !!(document.querySelector('.voice-form.recording') || (v && !v.paused && !v.ended));
+  };
+
+  // Screen Wake Lock: a wall screen (data-hearth-screen) keeps the display
+  // on while it is awake and visible, and lets go at night so the tablet
+  // can sleep. The browser drops the lock when the page is hidden; it is
+  // taken again when the page shows. Where the API is missing (an old
+  // browser, a plain-HTTP origin that is not this machine) or refuses,
+  // nothing happens. data-hearth-wake says what the page holds.
+  let nightOn = false; // set by night mode, below
+  let wakeLock = null;
+  let locking = false;
+  async function syncWakeLock() {
+    if (!('hearthScreen' in body.dataset)) return;
+    if (!navigator.wakeLock) { body.dataset.hearthWake = 'unsupported'; return; }
+    const want = !nightOn && document.visibilityState === 'visible';
+    if (!want && wakeLock) {
+      const l = wakeLock;
+      wakeLock = null;
+      body.dataset.hearthWake = 'released';
+      l.release().catch(() => {});
+      return;
+    }
+    if (!want || wakeLock || locking) return;
+    locking = true;
+    try {
+      const l = await navigator.wakeLock.request('screen');
+      wakeLock = l;
+      body.dataset.hearthWake = 'held';
+      l.addEventListener('release', () => {
+        if (wakeLock === l) { wakeLock = null; body.dataset.hearthWake = 'released'; }
+      });
+    } catch (_) {
+      body.dataset.hearthWake = 'refused';
+    } finally {
+      locking = false;
+    }
+    if (nightOn || document.visibilityState !== 'visible') syncWakeLock(); // changed while asking
+  }
+  document.addEventListener('visibilitychange', syncWakeLock);
+  syncWakeLock();
+
+  // Night mode (views.Page.Night): from data-hearth-night-from to
+  // data-hearth-night-to, household time, the page dims to a big clock
+  // (mode dim) or goes black (blank). Decided here every second from the
+  // clock, so a page open all evening goes dark at the hour and wakes at
+  // the other, without a reload. A tap wakes it for WAKE_MS; then, still
+  // within the night, it goes dark again. The wake is kept for the tab
+  // (sessionStorage): the member page a woken screen opens stays awake.
+  const WAKE_MS = 3 * 60 * 1000;
+  const WOKE = 'hearthWokeUntil';
+  const nightEl = document.getElementById('night');
+  const toMinute = (s) => {
+    const m = /^(\d\d):(\d\d)$/.exec(s || '');
+    return m ? +m[1] * 60 + +m[2] : -1;
+  };
+  const nightFrom = toMinute(body.dataset.hearthNightFrom);
+  const nightTo = toMinute(body.dataset.hearthNightTo);
+  let wokeUntil = 0;
+  try { wokeUntil = +sessionStorage.getItem(WOKE) || 0; } catch (_) { /* no storage: not kept */ }
+  const setWoke = (t) => {
+    wokeUntil = t;
+    try { if (t) sessionStorage.setItem(WOKE, String(t)); else sessionStorage.removeItem(WOKE); } catch (_) {}
+  };
+  if (nightEl && nightFrom >= 0 && nightTo >= 0 && nightFrom !== nightTo) {
+    const hm = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: tz });
+    const ndf = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: tz });
+    const nClock = document.getElementById('night-clock');
+    const nDate = document.getElementById('night-date');
+    const inNight = (now) => {
+      const p = {};
+      for (const x of hm.formatToParts(now)) p[x.type] = x.value;
+      const m = (+p.hour % 24) * 60 + +p.minute;
+      return nightFrom < nightTo ? m >= nightFrom && m < nightTo : m >= nightFrom || m < nightTo;
+    };
+    const nightTick = () => {
+      const now = new Date();
+      const inside = inNight(now);
+      if (!inside && wokeUntil) setWoke(0); // the next night starts dark again
+      const on = inside && now.getTime() >= wokeUntil && !busy();
+      if (on) {
+        nClock.textContent = hm.format(now);
+        nDate.textContent = ndf.format(now).replace(',', '');
+      }
+      if (on === nightOn) return;
+      nightOn = on;
+      nightEl.hidden = !on;
+      body.classList.toggle('night-on', on);
+      body.dataset.hearthNight = on ? '1' : '0';
+      if (on) {
+        // Nothing stays open under the night: a half-typed sheet waits.
+        const a = document.activeElement;
+        if (a instanceof HTMLElement) a.blur();
+      }
+      syncWakeLock();
+    };
+    const wake = (e) => {
+      if (!nightOn) return;
+      e.preventDefault();
+      e.stopPropagation();
+      setWoke(Date.now() + WAKE_MS);
+      nightTick();
+    };
+    nightEl.addEventListener('click', wake);
+    document.addEventListener('keydown', wake, true);
+    nightTick();
+    setInterval(nightTick, 1000);
+  }
+
+  // The household settings this page was rendered with changed (the live
+  // stream appends #hearth-reload): reload to follow them, once nobody has
+  // touched the screen for a minute and nothing is playing.
+  new MutationObserver((_, obs) => {
+    if (!document.getElementById('hearth-reload')) return;
+    obs.disconnect();
+    setInterval(() => {
+      if (Date.now() - lastInput > 60000 && !busy()) location.reload();
+    }, 1000);
+  }).observe(body, { childList: true });
+
   // Date-and-time fields of new entries start at now, in the household's
   // time zone: a sheet opened hours after the page loaded gets the current
   // time, unless the member already changed the field.
@@ -295,7 +424,8 @@
     }
     setInterval(() => {
       const open = [...document.querySelectorAll('.sheet')].some((s) => s.style.display !== 'none');
-      if (open) { touched = Date.now(); return; }
+      if (open || body.classList.contains('night-on')) { touched = Date.now(); return; } // a sheet in use; the night
+
       if (Date.now() - touched > rotate) location.href = next;
     }, 1000);
   }

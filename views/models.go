@@ -6,6 +6,8 @@
 // or plain attribute values, never inside a Datastar data-* expression.
 package views
 
+import "regexp"
+
 // Page is what every full page shares.
 type Page struct {
 	Title string
@@ -24,6 +26,15 @@ type Page struct {
 	Next     string
 	// TZ is the household's IANA time zone for the clock ("" = the browser's).
 	TZ string
+	// Screen marks a kiosk page, a wall screen: while it is awake and
+	// visible it holds a screen wake lock where the browser offers one.
+	Screen bool
+	// Night is the screen's night schedule (zero: none): hearth.js dims
+	// the page to a clock, or blanks it, from From to To in TZ.
+	Night Night
+	// NightNext is what the morning holds, shown under the night clock
+	// ("Tuesday: Plank Ladder · 18 min"; "" = the clock and date only).
+	NightNext string
 	// Stream is the SSE URL the page listens to ("" = no live updates). It
 	// is a fixed route plus validated ids: it sits inside a Datastar
 	// expression. A filtered stream names StreamForm instead of putting the
@@ -32,6 +43,20 @@ type Page struct {
 	// StreamForm is the id of a form (hidden inputs with the page's filter
 	// as plain attribute values) whose fields the stream request sends.
 	StreamForm string
+}
+
+// Night is a screen's night schedule: From and To are HH:MM (To may be
+// past midnight), Mode is "dim" (a big clock) or "blank". The values are
+// admin-set and validated when saved; they are rendered as plain
+// data-hearth-night-* attributes for hearth.js, never inside a Datastar
+// expression, and only when they have that shape (On).
+type Night struct{ From, To, Mode string }
+
+var hhmm = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// On reports whether the schedule is a night to render.
+func (n Night) On() bool {
+	return (n.Mode == "dim" || n.Mode == "blank") && hhmm.MatchString(n.From) && hhmm.MatchString(n.To) && n.From != n.To
 }
 
 // FormState carries a form's submitted values and per-field errors so that

@@ -42,6 +42,10 @@ type Deps struct {
 	// setting that screens and /api/v1 need one, Admin → Screens and the
 	// enrolment links; nil: no device tokens (the household network is trusted).
 	Devices Devices
+	// Settings are the household settings: the time zone and night
+	// schedule on Admin → Household, the night schedule on the kiosk
+	// (*household.Service); nil: neither.
+	Settings Settings
 	// Screens are the screen layouts (*screen.Service): what each screen
 	// shows and Admin → Screens' layouts; nil: the shipped default only.
 	Screens Screens
@@ -117,6 +121,10 @@ type (
 	DefinitionsAdmin interface {
 		admin.DefinitionsAdmin
 		api.Definitions
+	}
+	Settings interface {
+		admin.HouseholdSettings
+		kiosk.Settings
 	}
 	Workflows interface {
 		admin.Workflows

@@ -61,6 +61,9 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	if d.PINs != nil {
 		k.PINs = d.PINs
 	}
+	if d.Settings != nil { // a nil interface, not a typed nil
+		k.Settings = d.Settings
+	}
 	return k
 }
 
@@ -93,6 +96,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Screens != nil {
 		deps.Layouts = d.Screens
 	}
+	if d.Settings != nil {
+		deps.Settings = d.Settings
+	}
 	if d.Programs != nil {
 		deps.Programs = s.programs
 	}
@@ -102,7 +108,7 @@ func (s *Server) adminDeps() admin.Deps {
 // adminOptions are the admin area's per-server values.
 func (s *Server) adminOptions() admin.Options {
 	o := s.opt
-	return admin.Options{Logger: s.log, Location: o.Location, KeepAlive: o.KeepAlive, Version: o.Version,
+	return admin.Options{Logger: s.log, Location: o.Location, TZSource: o.TZSource, KeepAlive: o.KeepAlive, Version: o.Version,
 		UploadDir: s.deps.Admin.UploadDir, MaxImportBytes: s.deps.Admin.MaxImportBytes, APISpec: api.Spec(),
 		ScreenURL: func() admin.ScreenAddress { return admin.ScreenAddress(ScreenURL(o.ListenAddr, o.Hosts)) }}
 }

@@ -22,8 +22,11 @@ import (
 
 // Options configure the server.
 type Options struct {
-	Logger        *slog.Logger
-	Location      *time.Location
+	Logger   *slog.Logger
+	Location *time.Location
+	// TZSource says where Location came from (admin.TZFromConfig,
+	// admin.TZFromSettings or "" for the server's own zone).
+	TZSource      string
 	AdminPassword string // plain text from config; hashed with bcrypt at start
 	APIToken      string
 	KioskIdle     time.Duration

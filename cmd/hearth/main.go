@@ -90,7 +90,11 @@ func runImport(args []string, getenv func(string) string, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, "hearth import:", err)
 		return 2
 	}
-	// CSV times without an offset are household time unless --tz says otherwise.
+	// CSV times without an offset are household time unless --tz says
+	// otherwise: HEARTH_TZ, else the zone chosen on Admin → Household.
+	if tz := app.SavedTimeZone(ctx, cfg); tz != "" {
+		cfg.TZName = tz
+	}
 	args = append([]string{"--tz", cfg.TZName, "--max-bytes", strconv.FormatInt(cfg.ImportMaxBytes, 10)}, args...)
 	return importer.RunCLI(ctx, args, stdout, stderr, func(ctx context.Context) (*store.DB, error) {
 		return openDatabase(ctx, cfg, stderr)

@@ -164,6 +164,10 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 	if opts.Now != nil {
 		db.Now = opts.Now // before any service copies the clock
 	}
+	if cfg, err = householdZone(ctx, cfg, db, logger); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	a := &App{cfg: cfg, log: logger, DB: db, Hub: live.NewHub(), opts: opts, streams: web.NewStreams()}
 	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
@@ -237,7 +241,7 @@ func (a *App) build(ctx context.Context) error {
 		assets = a.opts.Static
 	}
 	e, err := web.New(deps, web.Options{
-		Logger: a.log, Location: a.cfg.Location, AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
+		Logger: a.log, Location: a.cfg.Location, TZSource: a.cfg.tzSource(), AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: assets, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
 		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,

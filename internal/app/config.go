@@ -23,9 +23,15 @@ type Config struct {
 	DataDir string
 	DBPath  string
 	// BackupDir is where backups go: HEARTH_BACKUP_DIR, default $HEARTH_DATA/backups.
-	BackupDir     string
-	TZName        string
-	Location      *time.Location
+	BackupDir string
+	TZName    string
+	Location  *time.Location
+	// TZExplicit is set when HEARTH_TZ or -tz was given: that zone wins
+	// over the one chosen on Admin → Household, which then shows it.
+	TZExplicit bool
+	// tzSaved: Location is the zone chosen on Admin → Household (applied
+	// at start by householdZone).
+	tzSaved       bool
 	Demo          bool
 	AdminPassword string
 	APIToken      string
@@ -161,6 +167,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
 	}
+	c.TZExplicit = getenv("HEARTH_TZ") != ""
+	fs.Visit(func(f *flag.Flag) { c.TZExplicit = c.TZExplicit || f.Name == "tz" })
 	var err error
 	if c.Demo, err = parseBool(*demo); err != nil {
 		return c, fmt.Errorf("config: HEARTH_DEMO: %w", err)

@@ -40,6 +40,7 @@ func (a *App) webDeps() web.Deps {
 		Messages:    a.Messages,
 		PromptAhead: coach.AheadOfWorkflowQuestions,
 		Listener:    a.listener,
+		Settings:    a.Household,
 	}
 }
 

@@ -19,6 +19,9 @@ const (
 	KindMember Kind = "member"
 	// KindPrivacy: a member's "private figures" flag changed.
 	KindPrivacy Kind = "privacy"
+	// KindSettings: the household settings the screens follow changed
+	// (Admin → Household: the night schedule), on the household topic.
+	KindSettings Kind = "settings"
 )
 
 // The coach's day, on the member's topic.
@@ -76,6 +79,6 @@ const (
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
-var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy,
+var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy, KindSettings,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
 	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout}

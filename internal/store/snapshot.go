@@ -29,6 +29,19 @@ func openReadOnly(path string) (*sql.DB, error) {
 	return db, nil
 }
 
+// ReadFile runs read on a read-only connection to the existing database
+// file at path: for a command beside the server that needs a setting
+// before it opens the database for real (hearth import's household time
+// zone).
+func ReadFile(ctx context.Context, path string, read func(ctx context.Context, db *sql.DB) error) error {
+	db, err := openReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return read(ctx, db)
+}
+
 // SnapshotProgress reports a snapshot's bytes written so far out of an
 // estimate of the total (the live pages of the source).
 type SnapshotProgress func(done, total int64)

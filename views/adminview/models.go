@@ -47,6 +47,25 @@ type AdminHousehold struct {
 	AdminPage
 	Members []AdminMemberRow
 	New     views.FormState
+	// Settings are the time zone and night schedule cards (nil: none).
+	Settings *HouseholdSettings
+}
+
+// HouseholdSettings are the household's time zone (form field time_zone)
+// and the screens' night schedule (night_mode, night_from, night_to).
+type HouseholdSettings struct {
+	Zone  views.FormState
+	Night views.FormState
+	// Running names the zone Hearth runs in now.
+	Running string
+	// Override: HEARTH_TZ or -tz set the zone, which wins; the field is
+	// disabled.
+	Override bool
+	// Pending names the zone the next start applies ("" = no change).
+	Pending string
+	// Zones are suggestions for the field; Modes the night's choices.
+	Zones []string
+	Modes []views.Option
 }
 
 // AdminGoalRow is one goal on the member page.

@@ -44,14 +44,21 @@ type Deps struct {
 	Messages    Messages        // Admin → Messages and a member's messages; nil: none
 	Devices     Devices         // device tokens on Admin → Screens; nil: the page shows the kiosk URL only
 	Layouts     Layouts         // screen layouts on Admin → Screens; nil: none
+	// Settings are the time zone and night schedule on Admin → Household;
+	// nil: not shown.
+	Settings HouseholdSettings
 }
 
 // Options are the per-server values of the admin area.
 type Options struct {
-	Logger    *slog.Logger
-	Location  *time.Location // the household's clock
-	KeepAlive time.Duration  // how often live parts send a keep-alive
-	Version   string         // the running Hearth's version, shown in the footer
+	Logger   *slog.Logger
+	Location *time.Location // the household's clock
+	// TZSource says where Location came from: TZFromConfig (HEARTH_TZ or
+	// -tz, which Admin → Household cannot change), TZFromSettings (Admin →
+	// Household, at start) or "" (the server's own zone).
+	TZSource  string
+	KeepAlive time.Duration // how often live parts send a keep-alive
+	Version   string        // the running Hearth's version, shown in the footer
 	// UploadDir holds an uploaded import file while it is read (default:
 	// the system temporary directory).
 	UploadDir string

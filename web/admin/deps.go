@@ -81,3 +81,11 @@ type Importer interface {
 	Import(ctx context.Context, opts importer.Options, name string, r io.ReaderAt, size int64) (importer.Summary, error)
 	Recent(ctx context.Context, member string, limit int) ([]importer.Run, error)
 }
+
+// HouseholdSettings are the household-wide settings on Admin → Household:
+// the time zone and the screens' night schedule (*household.Service).
+type HouseholdSettings interface {
+	Settings(ctx context.Context) (household.Settings, error)
+	SetTimeZone(ctx context.Context, name string) (household.Settings, error)
+	SetNight(ctx context.Context, mode, from, to string) (household.Settings, error)
+}

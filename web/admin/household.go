@@ -24,9 +24,10 @@ import (
 type householdPages struct {
 	*core
 	household  HouseholdAdmin
-	memberData MemberData      // nil: no export or erasure
-	programs   ProgramControls // nil: no program controls
-	messages   Messages        // nil: no messages on the member page
+	memberData MemberData        // nil: no export or erasure
+	programs   ProgramControls   // nil: no program controls
+	messages   Messages          // nil: no messages on the member page
+	settings   HouseholdSettings // nil: no time zone and night cards
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
@@ -115,13 +116,28 @@ func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) 
 }
 
 func (s *householdPages) adminHousehold(c echo.Context) error {
-	// A new member's figures are private on shared screens unless the
-	// admin unticks it (their PIN, set on their page, unlocks a screen).
-	p, err := s.householdPage(c, views.FormState{Values: map[string]string{"unit": "kg", "color": "#4f8cff", "private_figures": "1"}})
-	if err != nil {
-		return err
+	var zone, night *views.FormState
+	if s.settings != nil {
+		switch c.QueryParam("saved") {
+		case "time-zone", "night":
+			hs, err := s.settingsCards(c, nil, nil)
+			if err != nil {
+				return err
+			}
+			if c.QueryParam("saved") == "night" {
+				night = &hs.Night
+			} else {
+				zone = &hs.Zone
+			}
+		}
 	}
-	return httpkit.Render(c, http.StatusOK, adminview.AdminHouseholdPage(p))
+	if zone != nil {
+		zone.OK = "Saved."
+	}
+	if night != nil {
+		night.OK = "Saved. Open screens reload to follow it."
+	}
+	return s.renderHousehold(c, http.StatusOK, zone, night)
 }
 
 func (s *householdPages) adminMemberCreate(c echo.Context) error {
@@ -146,6 +162,9 @@ func (s *householdPages) adminMemberCreate(c echo.Context) error {
 	}
 	p, err := s.householdPage(c, fs)
 	if err != nil {
+		return err
+	}
+	if p.Settings, err = s.settingsCards(c, nil, nil); err != nil {
 		return err
 	}
 	return httpkit.Render(c, http.StatusBadRequest, adminview.AdminHouseholdPage(p))

@@ -46,9 +46,13 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
-			programs: deps.Programs, messages: deps.Messages}
+			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings}
 		g.GET("/household", h.adminHousehold)
 		g.POST("/household", h.adminMemberCreate)
+		if deps.Settings != nil {
+			g.POST("/settings/time-zone", h.adminTimeZone)
+			g.POST("/settings/night", h.adminNight)
+		}
 		g.GET("/household/:member", h.adminMember)
 		g.POST("/household/:member", h.adminMemberUpdate)
 		g.POST("/household/:member/goals", h.adminGoalCreate)

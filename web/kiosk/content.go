@@ -74,7 +74,7 @@ func (h *contentPages) memberParam(c echo.Context, v string) string {
 }
 
 func (h *contentPages) contentPage(c echo.Context, it content.Item, member string) (kioskview.ContentPage, error) {
-	p := kioskview.ContentPage{Page: kioskPage(c, h.opt, it.Title, "", member != ""), Item: itemCard(it, member),
+	p := kioskview.ContentPage{Page: kioskPage(c, h.opt, it.Title, "", member, false), Item: itemCard(it, member),
 		Summary: it.Summary, External: externalURL(it), MemberID: member, Back: "/"}
 	if _, ok := h.localVideo(it.ID); ok {
 		p.Video = "/content/" + url.PathEscape(it.ID) + "/video"

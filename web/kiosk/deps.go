@@ -9,6 +9,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/dashboard/board"
+	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/voice"
 )
@@ -62,4 +63,10 @@ type Listener interface {
 // Privacy switches a member's "private figures" flag and tells screens.
 type Privacy interface {
 	SetPrivateFigures(ctx context.Context, member string, on bool) error
+}
+
+// Settings are the household settings the kiosk reads: the screens' night
+// schedule (*household.Service).
+type Settings interface {
+	Settings(ctx context.Context) (household.Settings, error)
 }

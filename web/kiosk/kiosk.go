@@ -52,6 +52,8 @@ type Deps struct {
 	Programs *programs.Controls
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
+	// Settings hold the screens' night schedule; nil: no night mode.
+	Settings Settings
 }
 
 // Options are the kiosk's per-server values.
@@ -69,6 +71,8 @@ type Options struct {
 	// ModelCalls holds back requests that call a model (chat turns,
 	// transcriptions, "prepare my day"); nil: a limiter with the defaults.
 	ModelCalls *ratelimit.Limiter
+
+	night nightSource // set by Routes
 }
 
 // Household records and lists a member's entries (*household.Service).

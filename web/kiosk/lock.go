@@ -245,7 +245,7 @@ func (s *dashboardModels) sealedPage(c echo.Context) (ok bool, err error) {
 	if s.locks.unlocks.Unlocked(ensureScreen(c), m.ID) {
 		return false, nil
 	}
-	p := kioskview.SealedPage{Page: kioskPage(c, s.opt, m.Name, "", false), Member: kioskview.MemberHead{ID: m.ID, Name: m.Name,
+	p := kioskview.SealedPage{Page: kioskPage(c, s.opt, m.Name, "", "", false), Member: kioskview.MemberHead{ID: m.ID, Name: m.Name,
 		Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures, HasPIN: m.HasPIN, Locked: true}}
 	p.Page.IdleMS = s.opt.KioskIdle.Milliseconds()
 	return true, httpkit.Render(c, http.StatusOK, kioskview.Sealed(p))

@@ -17,16 +17,21 @@ import (
 )
 
 // kioskPage fills what every kiosk page shares: CSRF token, the household
-// clock's time zone, the idle return and the live stream.
-func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) views.Page {
+// clock's time zone, the live stream, the night schedule (on a member's
+// page, with what their morning holds) and, when idle is set, the return
+// to the household view after KioskIdle untouched. Only dashboards set
+// idle: the content and Play pages stay while a workout runs, however long
+// nobody touches the screen.
+func kioskPage(c echo.Context, opt Options, title, stream, member string, idle bool) views.Page {
 	p := httpkit.Page(c, title)
-	p.Stream = stream
+	p.Stream, p.Screen = stream, true
 	if name := opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
 	}
 	if idle {
 		p.IdleMS = opt.KioskIdle.Milliseconds()
 	}
+	opt.night.fill(c.Request().Context(), &p, member, time.Now(), nil)
 	return p
 }
 
@@ -49,7 +54,7 @@ func (s *homePages) pageHousehold(c echo.Context) error {
 		return err
 	}
 	now := time.Now().In(s.opt.Location)
-	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", false),
+	p := kioskview.HouseholdPage{Page: kioskPage(c, s.opt, "Household", "/live/household", "", false),
 		Clock: now.Format("15:04"), Date: now.Format("Monday 2 January"), Members: tiles, Alert: s.adminAlert(c.Request().Context())}
 	return httpkit.Render(c, http.StatusOK, kioskview.Household(p))
 }
@@ -140,7 +145,7 @@ func (s *dashboardModels) renderDashboard(c echo.Context, status int, open strin
 }
 
 // dashboardPage fills the page frame of a member's dashboard (title,
-// stream, idle return, rotation, blurred figures, the screen's layout)
+// stream, idle return, rotation, night, the screen's layout)
 // with csrf as the page's token: the client's, or the placeholder of the
 // rendered-page cache.
 func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string, e screen.Entry, ch screenChoice) kioskview.Dashboard {
@@ -148,8 +153,11 @@ func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, c
 	if ch.inQuery { // an admin preview: the stream follows the previewed layout
 		stream += "?layout=" + e.Slug
 	}
-	d.Page = kioskPage(c, s.opt, d.Member.Name, stream, false)
+	d.Page = kioskPage(c, s.opt, d.Member.Name, stream, d.Member.ID, false)
 	d.Page.IdleMS = idleFor(e.Layout, s.opt.KioskIdle).Milliseconds()
+	if n := e.Layout.Night; n != nil { // the screen's own night schedule
+		s.opt.night.fill(c.Request().Context(), &d.Page, d.Member.ID, time.Now(), &views.Night{From: n.From, To: n.To, Mode: n.Mode})
+	}
 	d.Page.CSRF, d.Page.Private = csrf, d.Member.Private
 	if e.Layout.RotateSeconds > 0 {
 		if next := nextMember(screenMembers(d.Members, e.Layout, d.Member.ID), d.Member.ID); next != "" {

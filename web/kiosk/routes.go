@@ -31,6 +31,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	if deps.Unlocks == nil {
 		deps.Unlocks = screen.NewUnlocks(nil)
 	}
+	opt.night = nightSource{settings: deps.Settings, programs: deps.Programs, loc: opt.Location, log: opt.Logger}
 	loc, log, once := opt.Location, opt.Logger, mw.Idempotent
 	gate := modelGate{opt.ModelCalls}
 	lk := &screenLocks{unlocks: deps.Unlocks, pins: deps.PINs, household: deps.Household}

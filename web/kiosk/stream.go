@@ -50,6 +50,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindImport:    wData,
 	live.KindMember:    wAll, // name, unit, targets
 	live.KindPrivacy:   wHead,
+	live.KindSettings:  0, // the page reloads (reloadPage)
 	live.KindDashboard: wCurated | wCoach | wPlaylist,
 	live.KindAnswer:    wCoach,
 	live.KindVoice:     wCoach,
@@ -73,17 +74,18 @@ var memberWidgets = map[live.Kind]widgets{
 // entries do not show here (this member's arrive on their own topic too);
 // membership and privacy changes do (switcher, blur).
 var householdWidgets = map[live.Kind]widgets{
-	live.KindWeight:  0,
-	live.KindMeal:    0,
-	live.KindWorkout: 0,
-	live.KindScan:    0,
-	live.KindImport:  0,
-	live.KindMember:  wHead,
-	live.KindPrivacy: wHead,
-	live.KindBackup:  0, // the household view shows the badge
-	live.KindProgram: 0, // published on the member's topic only
-	live.KindMessage: 0, // published on the member's topic only
-	live.KindLayout:  wLayout,
+	live.KindWeight:   0,
+	live.KindMeal:     0,
+	live.KindWorkout:  0,
+	live.KindScan:     0,
+	live.KindImport:   0,
+	live.KindMember:   wHead,
+	live.KindPrivacy:  wHead,
+	live.KindSettings: 0, // the page reloads (reloadPage)
+	live.KindBackup:   0, // the household view shows the badge
+	live.KindProgram:  0, // published on the member's topic only
+	live.KindMessage:  0, // published on the member's topic only
+	live.KindLayout:   wLayout,
 }
 
 // affected maps a change notification to the widgets that show it. A kind
@@ -185,8 +187,11 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 		case <-sub.Resync():
 			set = wAll
 		case ev := <-sub.C():
-			set = affected(ev, id)
-			set |= drain(sub, id)
+			more, settings := drain(sub, id)
+			set = affected(ev, id) | more
+			if (settings || ev.Kind == live.KindSettings) && reloadPage(sse) != nil {
+				return
+			}
 		}
 		// The member was locked or unlocked on this screen (their PIN, the
 		// unlock running out, privacy turned on elsewhere): the page is
@@ -243,17 +248,25 @@ func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerS
 	return httpkit.KeepAlive(sse)
 }
 
-// drain folds events already queued into one re-render.
-func drain(sub *live.Sub, member string) widgets {
-	var set widgets
+// drain folds events already queued into one re-render; settings
+// reports whether the household settings changed among them.
+func drain(sub *live.Sub, member string) (set widgets, settings bool) {
 	for {
 		select {
 		case ev := <-sub.C():
 			set |= affected(ev, member)
+			settings = settings || ev.Kind == live.KindSettings
 		default:
-			return set
+			return set, settings
 		}
 	}
+}
+
+// reloadPage tells a page that the household settings it was rendered
+// with (the night schedule) changed: hearth.js reloads it once nobody is
+// using the screen. A marker element, not a script: no code travels.
+func reloadPage(sse *datastar.ServerSentEventGenerator) error {
+	return sse.PatchElements(`<div id="hearth-reload" hidden></div>`, datastar.WithSelector("body"), datastar.WithModeAppend())
 }
 
 // patchDashboard re-renders the given widgets from current state. A failed
@@ -396,8 +409,10 @@ func (s *homePages) streamHousehold(c echo.Context) error {
 			if send() != nil {
 				return nil
 			}
-		case <-sub.C():
-			drain(sub, "")
+		case ev := <-sub.C():
+			if _, settings := drain(sub, ""); (settings || ev.Kind == live.KindSettings) && reloadPage(sse) != nil {
+				return nil
+			}
 			if send() != nil {
 				return nil
 			}

@@ -228,3 +228,23 @@ func (pc *Controls) Day(ctx context.Context, member string) (item, day string) {
 	}
 	return td.Item.ID, td.Week
 }
+
+// Session is what the member's program holds on the date of at (in the
+// household's zone), for the night clock: "Plank Ladder · 18 min", "rest
+// day", or "" (no program, paused, finished, not started, or unreadable).
+func (pc *Controls) Session(ctx context.Context, member string, at time.Time) string {
+	if pc == nil || pc.programs == nil || member == "" {
+		return ""
+	}
+	td, err := pc.programs.Today(ctx, member, at, pc.loc)
+	if err != nil {
+		return ""
+	}
+	switch {
+	case td.Status == program.DayRest:
+		return "rest day"
+	case td.Status == program.DayTraining && td.Item != nil:
+		return fmt.Sprintf("%s · %d min", td.Item.Title, td.Item.DurationMin)
+	}
+	return ""
+}
