@@ -4,9 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
+	"hearth/internal/devices"
 	"hearth/internal/screen"
 )
 
@@ -83,5 +85,28 @@ func TestAdminEditsLayouts(t *testing.T) {
 	// The kiosk shows the default layout.
 	if _, page = env.page("/m/ada"); !strings.Contains(page, `data-layout="kitchen@1"`) {
 		t.Error("the dashboard does not show the new default layout")
+	}
+
+	// An enrolled screen gets its own layout from its row on Admin → Screens.
+	d, link, err := env.app.Devices.StartEnrolment(ctx, "Lounge TV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, token, err := env.app.Devices.Enrol(ctx, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, page = env.page("/admin/screens"); !strings.Contains(page, `aria-label="Layout of Lounge TV"`) {
+		t.Error("the screen's row offers no layout")
+	}
+	id := strconv.FormatInt(d.ID, 10)
+	if resp, _ = env.form("/admin/screens/"+id+"/layout", url.Values{"layout": {"tv"}}, false); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("assign: %d", resp.StatusCode)
+	}
+	if e, _ := env.app.Screens.Resolve(ctx, "", devices.Hash(token)); e.Slug != "tv" {
+		t.Errorf("the lounge TV shows %s", e.Slug)
+	}
+	if resp, _ = env.form("/admin/screens/"+id+"/layout", url.Values{"layout": {"nope"}}, false); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("an unknown layout assigned: %d", resp.StatusCode)
 	}
 }
