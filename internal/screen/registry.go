@@ -69,6 +69,8 @@ var registry = []Widget{
 		About: "Follow-ups the coach sent, dismissable."},
 	{Name: "chat", Title: "Ask the coach", Sizes: small, Needs: []string{"threads"},
 		About: "A button into a conversation with the coach."},
+	{Name: "tiles", Title: "Household", Sizes: any4, Needs: []string{"members", "weights", "workouts"},
+		About: "Everyone in the household, a tap to switch, with each one's glance (the weight, or this week's workouts when private)."},
 }
 
 // Widgets returns the registry, in order.

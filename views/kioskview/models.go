@@ -48,6 +48,7 @@ type Dashboard struct {
 	views.Page
 	Member   MemberHead
 	Members  []MemberTile // the switcher
+	Tiles    []MemberTile // the household tiles widget (with glance figures)
 	Date     string
 	Clock    string // the clock widget's first text (hearth.js keeps it current)
 	State    StateArea

@@ -49,6 +49,8 @@ func widget(d Dashboard, name string) templ.Component {
 		return MessagesView(d.Coach)
 	case "chat":
 		return ChatEntry(d)
+	case "tiles":
+		return TilesWidget(d)
 	}
 	return nil
 }

@@ -62,12 +62,16 @@ func (s *homePages) pageHousehold(c echo.Context) error {
 // householdTiles builds one tile per member with a single glance figure:
 // the weight and its weekly change, or (figures private) this week's workouts.
 func (s *homePages) householdTiles(ctx context.Context) ([]kioskview.MemberTile, error) {
-	h := s.household
+	return householdTiles(ctx, s.household, s.opt.Location)
+}
+
+// householdTiles is the household view's tiles, and the tiles widget's.
+func householdTiles(ctx context.Context, h Household, loc *time.Location) ([]kioskview.MemberTile, error) {
 	ms, err := h.Members(ctx)
 	if err != nil {
 		return nil, err
 	}
-	now, loc := time.Now(), s.opt.Location
+	now := time.Now()
 	tiles := tilesOf(ms)
 	for i, m := range ms {
 		t := &tiles[i]

@@ -29,6 +29,7 @@ const (
 	wPlaylist
 	wCoach
 	wHead         // switcher and privacy
+	wTiles        // the household tiles widget: anyone's weigh-in or workout
 	wAll  widgets = 1<<iota - 1
 	// wLayout is the screen's layout: not a widget of the shared model
 	// (each stream renders its own screen's grid), so not in wAll.
@@ -71,16 +72,17 @@ var memberWidgets = map[live.Kind]widgets{
 }
 
 // householdWidgets maps kinds on the household topic: other members'
-// entries do not show here (this member's arrive on their own topic too);
-// membership and privacy changes do (switcher, blur).
+// entries show only in the household tiles (this member's arrive on their
+// own topic too); membership and privacy changes show in the switcher and
+// the tiles.
 var householdWidgets = map[live.Kind]widgets{
-	live.KindWeight:   0,
+	live.KindWeight:   wTiles,
 	live.KindMeal:     0,
-	live.KindWorkout:  0,
+	live.KindWorkout:  wTiles,
 	live.KindScan:     0,
-	live.KindImport:   0,
-	live.KindMember:   wHead,
-	live.KindPrivacy:  wHead,
+	live.KindImport:   wTiles,
+	live.KindMember:   wHead | wTiles,
+	live.KindPrivacy:  wHead | wTiles,
 	live.KindSettings: 0, // the page reloads (reloadPage)
 	live.KindBackup:   0, // the household view shows the badge
 	live.KindProgram:  0, // published on the member's topic only
@@ -336,6 +338,7 @@ func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard,
 			}
 			return nil
 		}},
+		{wTiles, func() error { return sse.PatchElementTempl(kioskview.TilesWidget(d)) }},
 		{wHead, func() error {
 			if err := sse.PatchElementTempl(kioskview.Switcher(d.Member.ID, d.Members)); err != nil {
 				return err
