@@ -28,9 +28,9 @@ const (
 	wCurated
 	wPlaylist
 	wCoach
-	wHead         // switcher and privacy
-	wTiles        // the household tiles widget: anyone's weigh-in or workout
-	wAll  widgets = 1<<iota - 1
+	wHead          // switcher and privacy
+	wTiles         // the household tiles widget: anyone's weigh-in or workout
+	wAll   widgets = 1<<iota - 1
 	// wLayout is the screen's layout: not a widget of the shared model
 	// (each stream renders its own screen's grid), so not in wAll.
 	wLayout = wAll + 1
