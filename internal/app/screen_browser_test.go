@@ -156,3 +156,21 @@ func TestLayoutRotatesBetweenItsMembers(t *testing.T) {
 	}
 	until(t, ctx, 20*time.Second, `location.pathname === '/m/maya' && document.getElementById('screen-grid').dataset.layout === 'hall@1'`)
 }
+
+// The catalog is a tap away, not below the fold: Browse opens a sheet
+// that loads the list, and adding an item puts it in the playlist (in the
+// More sheet on the wall tablet).
+func TestBrowseSheetAddsToThePlaylist(t *testing.T) {
+	browser := newBrowser(t, 1280, 800)
+	srv, _ := layoutApp(t)
+	ctx := newTab(t, browser, time.Minute)
+	open(t, ctx, srv.url+"/m/theo")
+	var before int
+	if err := eval(ctx, `document.querySelectorAll('#w-playlist .plist-item').length`, &before); err != nil {
+		t.Fatal(err)
+	}
+	js(t, ctx, `[...document.querySelectorAll('.quick-btn')].find(b => b.textContent === 'Browse').click()`)
+	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('sheet-browse')).display !== 'none' && document.querySelectorAll('#catalog-results .catalog-item').length > 3`)
+	click(t, ctx, `#catalog-results .catalog-item button[value=add]`)
+	until(t, ctx, 5*time.Second, fmt.Sprintf(`document.querySelectorAll('#w-playlist .plist-item').length === %d`, before+1))
+}
