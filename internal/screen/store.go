@@ -98,21 +98,13 @@ func Slugify(name string) string {
 // List returns every layout: the shipped ones first (edited or not), then
 // the household's own by name.
 func (s *Service) List(ctx context.Context) ([]Entry, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT slug, version, body, updated_at FROM screen_layouts`)
+	rows, err := store.All(ctx, s.db.Read, scan, `SELECT slug, version, body, updated_at FROM screen_layouts`)
 	if err != nil {
 		return nil, fmt.Errorf("screen: list: %w", err)
 	}
-	defer rows.Close()
 	saved := map[string]Entry{}
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
+	for _, e := range rows {
 		saved[e.Slug] = e
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("screen: list: %w", err)
 	}
 	var out []Entry
 	for _, slug := range shippedOrder {
@@ -148,9 +140,7 @@ func (s *Service) Get(ctx context.Context, slug string) (Entry, error) {
 	return e, err
 }
 
-type scanner interface{ Scan(...any) error }
-
-func scan(r scanner) (Entry, error) {
+func scan(r store.Scanner) (Entry, error) {
 	var e Entry
 	var body, at string
 	if err := r.Scan(&e.Slug, &e.Version, &body, &at); err != nil {
@@ -208,21 +198,12 @@ func (s *Service) Save(ctx context.Context, slug string, l Layout) (Entry, error
 
 // Versions lists a layout's saved versions, newest first.
 func (s *Service) Versions(ctx context.Context, slug string) ([]Entry, error) {
-	rows, err := s.db.Read.QueryContext(ctx, `SELECT slug, version, body, saved_at FROM screen_layout_versions
+	out, err := store.All(ctx, s.db.Read, scan, `SELECT slug, version, body, saved_at FROM screen_layout_versions
 		WHERE slug = ? ORDER BY version DESC`, slug)
 	if err != nil {
 		return nil, fmt.Errorf("screen: versions: %w", err)
 	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		e, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Remove deletes the household's layout (a shipped one returns to as it
