@@ -51,11 +51,6 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 	if err != nil {
 		return d, err
 	}
-	// The household tiles widget: everyone's glance, as the household view
-	// shows it (private members' is this week's workouts).
-	if d.Tiles, err = householdTiles(ctx, h, loc); err != nil {
-		return d, err
-	}
 	if dv.today.Doc != nil && dv.today.Doc.Document.GoalPaceHeld {
 		d.State.Weight.ETA = "" // the coach holds back the pace toward a lower goal: so does the widget
 	}

@@ -170,6 +170,13 @@ func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, c
 	}
 	d.Screen = screenView(e)
 	d.Screen.MembersCSS = membersCSS(e.Layout, d.Member.ID)
+	if e.Layout.Placed()["tiles"] { // only a screen that shows the household reads everyone's figures
+		tiles, err := householdTiles(c.Request().Context(), s.deps.Household, s.opt.Location)
+		if err != nil {
+			s.log.Error("kiosk: household tiles", "member", d.Member.ID, "err", err)
+		}
+		d.Tiles = tiles
+	}
 	return d
 }
 

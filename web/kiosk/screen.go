@@ -132,7 +132,9 @@ func screenView(e screen.Entry) kioskview.ScreenView {
 	}
 	placed := e.Layout.Placed()
 	for _, w := range screen.Widgets() {
-		if !placed[w.Name] && w.Name != "clock" && w.Name != "chat" { // the frame has both
+		// The frame has the clock and the way to the coach; the household
+		// view (⌂) is the tiles.
+		if !placed[w.Name] && w.Name != "clock" && w.Name != "chat" && w.Name != "tiles" {
 			v.More = append(v.More, w.Name)
 		}
 	}

@@ -41,7 +41,7 @@ func TestEveryRegisteredWidgetRenders(t *testing.T) {
 				t.Errorf("%s: %s is placed and in More", slug, m)
 			}
 		}
-		if len(v.Cells)+len(v.More)+2 != len(screen.Widgets()) { // clock and chat are in the frame
+		if len(v.Cells)+len(v.More)+3 != len(screen.Widgets()) { // clock, chat and the tiles (⌂) are in the frame
 			t.Errorf("%s: %d cells + %d in More of %d widgets", slug, len(v.Cells), len(v.More), len(screen.Widgets()))
 		}
 	}

@@ -28,12 +28,14 @@ const (
 	wCurated
 	wPlaylist
 	wCoach
-	wHead          // switcher and privacy
-	wTiles         // the household tiles widget: anyone's weigh-in or workout
-	wAll   widgets = 1<<iota - 1
-	// wLayout is the screen's layout: not a widget of the shared model
-	// (each stream renders its own screen's grid), so not in wAll.
+	wHead         // switcher and privacy
+	wAll  widgets = 1<<iota - 1
+	// wLayout is the screen's layout and wTiles the household tiles
+	// widget: not parts of the member's shared model (each stream renders
+	// its own screen's, and only a screen that places the tiles reads
+	// everyone's figures for them), so not in wAll.
 	wLayout = wAll + 1
+	wTiles  = wLayout << 1
 )
 
 // wData is every widget that shows the member's records.
@@ -208,6 +210,12 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 			}
 			set &^= wLayout
 		}
+		if set&wTiles != 0 {
+			if s.board.patchTiles(ctx, sse, id, scr) != nil {
+				return
+			}
+			set &^= wTiles
+		}
 		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set, locked) != nil {
 			return
 		}
@@ -247,6 +255,27 @@ func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerS
 		return err
 	}
 	*shown = e.Key()
+	return httpkit.KeepAlive(sse)
+}
+
+// patchTiles re-renders the household tiles on a screen that places them.
+func (s *dashboardModels) patchTiles(ctx context.Context, sse *datastar.ServerSentEventGenerator, id string,
+	scr func(context.Context) (screen.Entry, error)) error {
+	e, err := scr(ctx)
+	if err != nil || !e.Layout.Placed()["tiles"] {
+		return nil
+	}
+	tiles, err := householdTiles(ctx, s.deps.Household, s.opt.Location)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.log.Error("live: household tiles", "member", id, "err", err)
+		return nil
+	}
+	if err := sse.PatchElementTempl(kioskview.TilesWidget(kioskview.Dashboard{Member: kioskview.MemberHead{ID: id}, Tiles: tiles})); err != nil {
+		return err
+	}
 	return httpkit.KeepAlive(sse)
 }
 
@@ -338,7 +367,6 @@ func writePatches(sse *datastar.ServerSentEventGenerator, d kioskview.Dashboard,
 			}
 			return nil
 		}},
-		{wTiles, func() error { return sse.PatchElementTempl(kioskview.TilesWidget(d)) }},
 		{wHead, func() error {
 			if err := sse.PatchElementTempl(kioskview.Switcher(d.Member.ID, d.Members)); err != nil {
 				return err
