@@ -28,6 +28,13 @@ type Page struct {
 	// StreamForm is the id of a form (hidden inputs with the page's filter
 	// as plain attribute values) whose fields the stream request sends.
 	StreamForm string
+	// StreamVersion names what the page already shows (a member
+	// dashboard: the content hash of the stream's full patch set for the
+	// model the page was rendered from). The stream's first request sends
+	// it as ?v=; when it is still current the stream skips re-sending
+	// every widget the page already has. Letters and digits only, at most
+	// 16 ("" = none: the first events patch everything).
+	StreamVersion string
 }
 
 // FormState carries a form's submitted values and per-field errors so that
