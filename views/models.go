@@ -20,6 +20,11 @@ type Page struct {
 	IdleMS int64
 	// TZ is the household's IANA time zone for the clock ("" = the browser's).
 	TZ string
+	// TZOffsetMin is TZ's offset from UTC in minutes when the page was
+	// made, valid until TZUntilMS (Unix ms; 0: no change ahead): the clock
+	// formats with it and needs no Intl (hearth.js).
+	TZOffsetMin int
+	TZUntilMS   int64
 	// Stream is the SSE URL the page listens to ("" = no live updates). It
 	// is a fixed route plus validated ids: it sits inside a Datastar
 	// expression. A filtered stream names StreamForm instead of putting the

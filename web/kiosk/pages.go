@@ -22,11 +22,22 @@ func kioskPage(c echo.Context, opt Options, title, stream string, idle bool) vie
 	p.Stream = stream
 	if name := opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
+		p.TZOffsetMin, p.TZUntilMS = zoneNow(time.Now().In(opt.Location))
 	}
 	if idle {
 		p.IdleMS = opt.KioskIdle.Milliseconds()
 	}
 	return p
+}
+
+// zoneNow is now's offset from UTC in minutes and the Unix ms at which
+// its zone period ends (a daylight-saving change; 0: none ahead).
+func zoneNow(now time.Time) (offsetMin int, untilMS int64) {
+	_, off := now.Zone()
+	if _, end := now.ZoneBounds(); !end.IsZero() {
+		untilMS = end.UnixMilli()
+	}
+	return off / 60, untilMS
 }
 
 // homePages are the household view and its live stream.
