@@ -10,6 +10,7 @@
 //	make lighthouse                       # installs what it needs, then runs this
 //	go run ./cmd/hearth-lighthouse -runs 5 -server bin/hearth \
 //	    -lighthouse .cache/lighthouse/node_modules/.bin/lighthouse
+//	go run ./cmd/hearth-lighthouse -server /tmp/hearth-before,bin/hearth   # before and after, interleaved
 //
 // Lighthouse and Chromium are not Go modules: `make lighthouse` installs
 // Lighthouse from npm into .cache/lighthouse (never committed) and expects
@@ -36,7 +37,7 @@ import (
 
 func main() {
 	var (
-		server   = flag.String("server", "bin/hearth", "the Hearth binary to start (demo household, fresh temp data dir)")
+		server   = flag.String("server", "bin/hearth", "the Hearth binary to start (demo household, fresh temp data dir); several, comma separated, are measured in turn each round")
 		lhBin    = flag.String("lighthouse", ".cache/lighthouse/node_modules/.bin/lighthouse", "the lighthouse CLI")
 		chrome   = flag.String("chrome", "/usr/bin/chromium", "Chromium to drive")
 		runs     = flag.Int("runs", 5, "Lighthouse runs per page")
@@ -61,30 +62,51 @@ func run(server, lhBin, chrome, out, member, pages, base string, runs, maxWait i
 			return fmt.Errorf("%s not found (make lighthouse installs Lighthouse; Debian: apt-get install chromium): %w", p, err)
 		}
 	}
-	ctx := context.Background()
-	if base == "" {
-		srv, err := startServer(ctx, server)
-		if err != nil {
-			return err
-		}
-		defer srv.stop()
-		base = srv.base
-		time.Sleep(settle)
-	}
-	if member == "" {
-		m, err := firstMember(base)
-		if err != nil {
-			return err
-		}
-		member = m
-	}
-	targets := map[string]string{"household": base + "/", "member": base + "/m/" + member}
-	var names []string
 	for _, p := range strings.Split(pages, ",") {
-		if _, ok := targets[p]; !ok {
+		if p != "household" && p != "member" {
 			return fmt.Errorf("unknown page %q (household, member)", p)
 		}
-		names = append(names, p)
+	}
+	// One target per server and page. Several servers (-server a,b: a
+	// before and an after binary) are measured in turn within each round,
+	// so the machine's load falls on all of them alike.
+	type target struct{ label, url, file string }
+	var targets []target
+	var bases []string
+	var labels []string
+	if base != "" {
+		bases, labels = []string{base}, []string{base}
+	} else {
+		for _, bin := range strings.Split(server, ",") {
+			srv, err := startServer(context.Background(), bin)
+			if err != nil {
+				return err
+			}
+			defer srv.stop()
+			bases, labels = append(bases, srv.base), append(labels, bin)
+		}
+		time.Sleep(settle)
+	}
+	for i, b := range bases {
+		m := member
+		if m == "" {
+			var err error
+			if m, err = firstMember(b); err != nil {
+				return err
+			}
+		}
+		for _, p := range strings.Split(pages, ",") {
+			url := b + "/"
+			if p == "member" {
+				url = b + "/m/" + m
+			}
+			label, file := p, p
+			if len(bases) > 1 {
+				label = labels[i] + " " + p
+				file = fmt.Sprintf("s%d-%s", i+1, p)
+			}
+			targets = append(targets, target{label, url, file})
+		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
@@ -93,19 +115,18 @@ func run(server, lhBin, chrome, out, member, pages, base string, runs, maxWait i
 		version(lhBin, "--version"), version(chrome, "--version"), runs, maxWait)
 	results := map[string][]report{}
 	for i := 1; i <= runs; i++ {
-		for _, name := range names {
-			path := filepath.Join(out, fmt.Sprintf("%s-%d", name, i))
-			r, err := lighthouse(lhBin, chrome, targets[name], path, maxWait, trace)
+		for _, tg := range targets {
+			r, err := lighthouse(lhBin, chrome, tg.url, filepath.Join(out, fmt.Sprintf("%s-%d", tg.file, i)), maxWait, trace)
 			if err != nil {
-				return fmt.Errorf("%s run %d: %w", name, i, err)
+				return fmt.Errorf("%s run %d: %w", tg.label, i, err)
 			}
-			results[name] = append(results[name], r)
-			fmt.Printf("%-9s run %d: %s\n", name, i, r.summary())
+			results[tg.label] = append(results[tg.label], r)
+			fmt.Printf("%-9s run %d: %s\n", tg.label, i, r.summary())
 		}
 	}
-	for _, name := range names {
-		fmt.Printf("\n== %s (%s): median of %d ==\n", name, targets[name], runs)
-		printMedians(os.Stdout, results[name])
+	for _, tg := range targets {
+		fmt.Printf("\n== %s (%s): median of %d ==\n", tg.label, tg.url, runs)
+		printMedians(os.Stdout, results[tg.label])
 	}
 	return nil
 }
