@@ -14,7 +14,7 @@ AXE_VERSION := 4.14.1
 AXE_DIR := .cache/axe-core
 export HEARTH_AXE_JS := $(CURDIR)/$(AXE_DIR)/node_modules/axe-core/axe.min.js
 
-.PHONY: run test stress-test generate assets axe bench bench-http fuzz lint build release release-version
+.PHONY: run test stress-test generate assets axe bench bench-http lighthouse fuzz lint build release release-version
 
 # Runs the built binary rather than `go run` (go run exits 1 on Ctrl-C).
 # HEARTH_OWN_TERMINAL: Hearth takes the terminal's foreground, so Ctrl-C
@@ -126,6 +126,28 @@ bench-http: assets
 	bin/hearth-load -streams 1000 -rate 20 -duration 20s
 	bin/hearth-load -streams 100 -rate 20 -duration 20s -pin
 	bin/hearth-load -server bin/hearth-stripped -streams 0 -settle 30s
+
+# Lighthouse (mobile preset: simulated 4x CPU slowdown and slow 4G) on the
+# household page and a member's dashboard of the demo household, each
+# LIGHTHOUSE_RUNS times, medians printed with the main-thread breakdown
+# (BENCHMARKS.md, "Lighthouse"). Lighthouse comes from npm at use time into
+# .cache/lighthouse (never committed; 12.x runs on Node 18+, 13 needs 22);
+# Chromium is Debian's (apt-get install chromium, installed here when
+# missing and run as root). Reports (and with LIGHTHOUSE_FLAGS=-trace the
+# traces) go to artifacts/lighthouse/.
+LIGHTHOUSE_VERSION ?= 12.8.2
+LIGHTHOUSE_RUNS ?= 5
+LIGHTHOUSE_FLAGS ?=
+LIGHTHOUSE_DIR := .cache/lighthouse
+LIGHTHOUSE_BIN := $(LIGHTHOUSE_DIR)/node_modules/.bin/lighthouse
+lighthouse: build
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y chromium; } || \
+	  { echo "make lighthouse needs Debian's chromium: sudo apt-get install chromium"; exit 1; }
+	@command -v npm >/dev/null || { echo "make lighthouse needs node and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	@[ "$$($(LIGHTHOUSE_BIN) --version 2>/dev/null)" = "$(LIGHTHOUSE_VERSION)" ] || \
+	  npm install --prefix $(LIGHTHOUSE_DIR) --save-exact --no-audit --no-fund --loglevel=error lighthouse@$(LIGHTHOUSE_VERSION)
+	go run ./cmd/hearth-lighthouse -server bin/hearth -lighthouse $(LIGHTHOUSE_BIN) -chrome "$$(command -v chromium)" \
+	  -runs $(LIGHTHOUSE_RUNS) $(LIGHTHOUSE_FLAGS)
 
 # Every fuzz target (func FuzzXxx in a _test.go file) for FUZZTIME each.
 # A count ("Nx") rather than a duration: with a duration, Go 1.26's fuzz

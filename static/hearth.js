@@ -13,17 +13,41 @@
   addEventListener('pagehide', () => window.hearthStream.abort());
   addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
 
-  // Clock and date in the household's time zone.
+  // Clock and date in the household's time zone. The page gives the zone's
+  // offset from UTC and when it next changes (from the server's zone data),
+  // so the clock needs no Intl: a fresh renderer's first Intl formatter
+  // costs 16-40 ms (ICU's start), the household page's longest task
+  // (BENCHMARKS.md, "Lighthouse"). Past that moment, or without an offset,
+  // Intl formats as before; without a zone the browser's own is the
+  // household's. The text is written only when it changes: a write a
+  // second was a DOM mutation, style and layout a second.
   const tz = body.dataset.hearthTz || undefined;
   const clock = document.getElementById('clock');
   const date = document.getElementById('date');
   if (clock) {
-    const tf = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: tz });
-    const df = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: tz });
+    const offset = body.dataset.hearthTzOffset;
+    const until = Number(body.dataset.hearthTzUntil || 0);
+    const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+    const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
+      'November', 'December'];
+    const two = (n) => (n < 10 ? '0' : '') + n;
+    let intl = null;
+    const texts = (now) => {
+      if (!tz) {
+        return [two(now.getHours()) + ':' + two(now.getMinutes()), `${days[now.getDay()]} ${now.getDate()} ${months[now.getMonth()]}`];
+      }
+      if (offset !== undefined && (until === 0 || now.getTime() < until)) {
+        const z = new Date(now.getTime() + Number(offset) * 60000);
+        return [two(z.getUTCHours()) + ':' + two(z.getUTCMinutes()), `${days[z.getUTCDay()]} ${z.getUTCDate()} ${months[z.getUTCMonth()]}`];
+      }
+      intl = intl || [new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: tz }),
+        new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: tz })];
+      return [intl[0].format(now), intl[1].format(now).replace(',', '')];
+    };
     const tick = () => {
-      const now = new Date();
-      clock.textContent = tf.format(now);
-      if (date) date.textContent = df.format(now).replace(',', '');
+      const [t, d] = texts(new Date());
+      if (clock.textContent !== t) clock.textContent = t;
+      if (date && date.textContent !== d) date.textContent = d;
     };
     tick();
     setInterval(tick, 1000);
@@ -277,35 +301,28 @@
     }
   };
 
-  // The toast after a delete offers Undo for 10 seconds.
+  // One observer of the page's changes (it was three, each handed every
+  // record of every patch): the toast after a delete offers Undo for 10
+  // seconds, flash messages fade out after a few seconds, and the chat log
+  // follows the answer as it is written.
   let toastTimer;
-  new MutationObserver(() => {
-    const t = document.getElementById('toast');
-    if (!t || !t.classList.contains('show') || t.dataset.shown === '1') return;
-    t.dataset.shown = '1';
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { t.classList.remove('show'); t.replaceChildren(); }, 10000);
-  }).observe(body, { childList: true, subtree: true });
-
-  // Flash messages fade out after a few seconds.
-  const flash = document.getElementById('flash');
-  if (flash) {
-    let timer;
-    const show = () => {
-      const el = document.getElementById('flash');
-      if (!el || !el.textContent.trim()) return;
-      el.classList.add('show');
-      clearTimeout(timer);
-      timer = setTimeout(() => el.classList.remove('show'), 4000);
-    };
-    new MutationObserver(show).observe(body, { childList: true, subtree: true, characterData: true });
-  }
-
-  // The chat log follows the answer as it is written.
+  let flashTimer;
   new MutationObserver((muts) => {
+    const t = document.getElementById('toast');
+    if (t && t.classList.contains('show') && t.dataset.shown !== '1') {
+      t.dataset.shown = '1';
+      clearTimeout(toastTimer);
+      toastTimer = setTimeout(() => { t.classList.remove('show'); t.replaceChildren(); }, 10000);
+    }
+    const flash = document.getElementById('flash');
+    if (flash && flash.textContent.trim()) {
+      flash.classList.add('show');
+      clearTimeout(flashTimer);
+      flashTimer = setTimeout(() => flash.classList.remove('show'), 4000);
+    }
     const log = document.getElementById('chat-log');
     if (log && muts.some((m) => log.contains(m.target) || m.target.contains(log))) log.scrollTop = log.scrollHeight;
-  }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }).observe(body, { childList: true, subtree: true, characterData: true });
 
   // Voice memos: record with MediaRecorder, upload with the CSRF header.
   const canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);

@@ -54,10 +54,16 @@ func bodySignals(p Page) (string, error) {
 //
 // With form (the id of a form of hidden inputs) the request sends that
 // form's fields as its query: a filter travels as plain attribute values,
-// never inside the expression.
-func streamExpr(url, form string) string {
+// never inside the expression. A version (Page.StreamVersion, letters and
+// digits only) goes in the URL as ?v=: the stream skips the patches the
+// page already has. Datastar's retries reuse this URL; the server tells a
+// reconnect by the Last-Event-ID header its first event set.
+func streamExpr(url, form, version string) string {
 	if !safePath.MatchString(url) || (form != "" && !SafeID(form)) {
 		return ""
+	}
+	if streamVersion.MatchString(version) {
+		url += "?v=" + version
 	}
 	sel := ""
 	if form != "" {
@@ -65,6 +71,9 @@ func streamExpr(url, form string) string {
 	}
 	return fmt.Sprintf("@get('%s', {%srequestCancellation: window.hearthStream, openWhenHidden: true, retry: 'always', retryMaxCount: 1000000000, retryInterval: 1000, retryScaler: 2, retryMaxWait: 5000})", url, sel)
 }
+
+// streamVersion is the shape of Page.StreamVersion (a base-36 hash).
+var streamVersion = regexp.MustCompile(`^[0-9a-z]{1,16}$`)
 
 // PostForm submits the closest form through Datastar with the CSRF header.
 func PostForm(url string) string {
@@ -126,10 +135,18 @@ func WithAssets(ctx context.Context, f func(name string) string) context.Context
 // the content-hashed URL of the server rendering the page, or the plain
 // /static/ path when ctx carries no mapping.
 func AssetURL(ctx context.Context, name string) string {
-	if f, ok := ctx.Value(assetsKey{}).(func(string) string); ok && f != nil {
+	if f := AssetsFrom(ctx); f != nil {
 		return f(name)
 	}
 	return "/static/" + name
+}
+
+// AssetsFrom is the static file URL mapping ctx carries (WithAssets), or
+// nil: what renders shared by every client (the live stream's patches)
+// take from the first request, so they link the same URLs as the page.
+func AssetsFrom(ctx context.Context) func(name string) string {
+	f, _ := ctx.Value(assetsKey{}).(func(string) string)
+	return f
 }
 
 // Plural is "1 day", "3 days".

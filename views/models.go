@@ -35,6 +35,11 @@ type Page struct {
 	// NightNext is what the morning holds, shown under the night clock
 	// ("Tuesday: Plank Ladder · 18 min"; "" = the clock and date only).
 	NightNext string
+	// TZOffsetMin is TZ's offset from UTC in minutes when the page was
+	// made, valid until TZUntilMS (Unix ms; 0: no change ahead): the clock
+	// formats with it and needs no Intl (hearth.js).
+	TZOffsetMin int
+	TZUntilMS   int64
 	// Stream is the SSE URL the page listens to ("" = no live updates). It
 	// is a fixed route plus validated ids: it sits inside a Datastar
 	// expression. A filtered stream names StreamForm instead of putting the
@@ -43,6 +48,13 @@ type Page struct {
 	// StreamForm is the id of a form (hidden inputs with the page's filter
 	// as plain attribute values) whose fields the stream request sends.
 	StreamForm string
+	// StreamVersion names what the page already shows (a member
+	// dashboard: the content hash of the stream's full patch set for the
+	// model the page was rendered from). The stream's first request sends
+	// it as ?v=; when it is still current the stream skips re-sending
+	// every widget the page already has. Letters and digits only, at most
+	// 16 ("" = none: the first events patch everything).
+	StreamVersion string
 }
 
 // Night is a screen's night schedule: From and To are HH:MM (To may be

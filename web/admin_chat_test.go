@@ -57,7 +57,7 @@ func TestAdminChat(t *testing.T) {
 	for _, want := range []string{
 		"call <code>get_weight_trend</code>", "(checked your weight trend)", "result of <code>get_weight_trend</code>",
 		fmt.Sprintf(`href="/admin/runs/%d"`, *answer.RunID), "How is my weight going?",
-		strings.ReplaceAll(answer.Content[:20], "'", "&#39;"), `data-init="@get(&#39;/admin/live/chat/`,
+		strings.ReplaceAll(answer.Content[:20], "'", "&#39;"), `data-init__delay.1ms="@get(&#39;/admin/live/chat/`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the conversation page lacks %q", want)

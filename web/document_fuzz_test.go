@@ -61,7 +61,7 @@ func FuzzDashboardDocument(f *testing.F) {
 			swCheckEscaped(t, "GET "+p, body)
 			if strings.Contains(body, "sweep(2)") && !strings.HasPrefix(p, "/api/") {
 				// Model text may appear as escaped element text, never inside data-* expressions.
-				for _, attr := range []string{`data-on:`, `data-init=`, `data-show=`, `data-text=`, `data-effect=`, `data-signals=`} {
+				for _, attr := range []string{`data-on:`, `data-init`, `data-show=`, `data-text=`, `data-effect=`, `data-signals=`} {
 					for _, frag := range strings.Split(body, attr)[1:] {
 						if end := strings.IndexAny(frag, ">"); end >= 0 && strings.Contains(frag[:end], "sweep(2)") {
 							t.Fatalf("GET %s: model text inside a Datastar expression: %s%.200s", p, attr, frag)

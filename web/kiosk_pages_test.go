@@ -25,7 +25,7 @@ func TestDashboardShowsDocument(t *testing.T) {
 		"Ready for Core Ignite today?", `value="Something lighter"`, "How is your energy this week?",
 		"Three workouts this week, nice consistency.",
 		"prepared ", "from weight, meals, 3 notes", // provenance chip
-		`href="/content/local:ember-core-01?m=ada"`, `data-init="@get(&#39;/live/m/ada&#39;`, "retry: &#39;always&#39;",
+		`href="/content/local:ember-core-01?m=ada"`, `data-init__delay.1ms="@get(&#39;/live/m/ada?v=`, "retry: &#39;always&#39;",
 	} {
 		if !strings.Contains(body, want) && !strings.Contains(tagRe.ReplaceAllString(body, ""), want) {
 			t.Errorf("dashboard lacks %q", want)

@@ -23,7 +23,9 @@ func TestStreamsEndWhenClientGoes(t *testing.T) {
 			before := runtime.NumGoroutine()
 			ctx, cancel := context.WithCancel(context.Background())
 			s, resp := k.openStream(ctx, path)
-			if ev, err := s.next(); err != nil || !strings.Contains(ev, "datastar-patch-elements") {
+			// The household's first event patches its tiles; a dashboard's
+			// marks the connection (a signals patch with an id).
+			if ev, err := s.next(); err != nil || !strings.Contains(ev, "event: datastar-patch-") {
 				t.Fatalf("first event: %q, %v", ev, err)
 			}
 			if n := k.hub.Subscribers(topic); n != 1 {

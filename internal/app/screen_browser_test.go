@@ -119,6 +119,21 @@ func TestLayoutEditRearrangesAnOpenScreen(t *testing.T) {
 	}
 	// Messages and suggestions are on no grid now: a tap away in More.
 	until(t, ctx, 5*time.Second, `!!document.querySelector('#more-body #w-messages') && !!document.querySelector('#more-body #w-ctas')`)
+
+	// Admin → Screens' preview (the kiosk page in a frame, showing the TV
+	// layout) follows an edit of the TV layout the same way.
+	preview := newTab(t, browser, time.Minute)
+	do(t, preview, chromedp.Navigate(srv.url+"/m/maya?layout=tv&preview=1"))
+	until(t, preview, 10*time.Second, `document.body.dataset.hearthLive === '1' && document.getElementById('screen-grid').dataset.layout === 'tv@0'`)
+	tv, _ := a.Screens.Get(context.Background(), "tv")
+	tv.Layout.Landscape.Places = tv.Layout.Landscape.Places[:2]
+	if _, err := a.Screens.Save(context.Background(), "tv", tv.Layout); err != nil {
+		t.Fatal(err)
+	}
+	until(t, preview, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'tv@1'`)
+	// The preview is not remembered: the screen itself still shows its own.
+	open(t, ctx, srv.url+"/m/maya")
+	until(t, ctx, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'wall-tablet@1'`)
 }
 
 func visibleCells(t *testing.T, ctx context.Context) int {

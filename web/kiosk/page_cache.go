@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/starfederation/datastar-go/datastar"
 
+	"hearth/views"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
@@ -178,6 +179,14 @@ func (s *dashboardModels) serveCachedDashboard(c echo.Context) (ok bool, err err
 			d = lockedModel(d)
 		}
 		d = s.dashboardPage(c, d, pagePlaceholder, scr, ch)
+		// The page names the full patch set it already shows (for its lock
+		// state): the stream's first request skips re-sending it while it
+		// is current.
+		all, err := e.patches(c.Request().Context(), wAll, locked, s.patchRenders)
+		if err != nil {
+			return nil, err
+		}
+		d.Page.StreamVersion = all.tag
 		var buf bytes.Buffer
 		buf.Grow(32 << 10)
 		if err := kioskview.MemberDashboard(d).Render(context.WithoutCancel(c.Request().Context()), &buf); err != nil {
@@ -242,8 +251,11 @@ type patchKey struct {
 
 // patches returns the Datastar events that patch the widgets in set, encoded
 // once for this model and lock state and shared by every stream showing the
-// member; renders (if not nil) counts the sets encoded.
-func (e *modelEntry) patches(set widgets, locked bool, renders *atomic.Int64) (*renderedPage, error) {
+// member; renders (if not nil) counts the sets encoded. Only ctx's static
+// file mapping goes into the encoding (views.AssetsFrom), so the patches
+// link the content-hashed URLs the page links (a plain /static/ URL in a
+// patch was a second download of the coach's avatar after every full patch).
+func (e *modelEntry) patches(ctx context.Context, set widgets, locked bool, renders *atomic.Int64) (*renderedPage, error) {
 	e.pmu.Lock()
 	if e.sets == nil {
 		e.sets = map[patchKey]*renderedPage{}
@@ -257,7 +269,11 @@ func (e *modelEntry) patches(set widgets, locked bool, renders *atomic.Int64) (*
 	err := p.build(func() ([]byte, error) {
 		var buf eventBuffer
 		// Shared by every stream: no one client's request goes into it.
-		sse := datastar.NewSSE(&buf, patchRequest)
+		req := patchRequest
+		if f := views.AssetsFrom(ctx); f != nil {
+			req = patchRequest.WithContext(views.WithAssets(context.Background(), f))
+		}
+		sse := datastar.NewSSE(&buf, req)
 		if renders != nil {
 			renders.Add(1)
 		}

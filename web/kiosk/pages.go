@@ -27,12 +27,23 @@ func kioskPage(c echo.Context, opt Options, title, stream, member string, idle b
 	p.Stream, p.Screen = stream, true
 	if name := opt.Location.String(); name != "Local" && name != "" {
 		p.TZ = name
+		p.TZOffsetMin, p.TZUntilMS = zoneNow(time.Now().In(opt.Location))
 	}
 	if idle {
 		p.IdleMS = opt.KioskIdle.Milliseconds()
 	}
 	opt.night.fill(c.Request().Context(), &p, member, time.Now(), nil)
 	return p
+}
+
+// zoneNow is now's offset from UTC in minutes and the Unix ms at which
+// its zone period ends (a daylight-saving change; 0: none ahead).
+func zoneNow(now time.Time) (offsetMin int, untilMS int64) {
+	_, off := now.Zone()
+	if _, end := now.ZoneBounds(); !end.IsZero() {
+		untilMS = end.UnixMilli()
+	}
+	return off / 60, untilMS
 }
 
 // homePages are the household view and its live stream.
@@ -154,8 +165,8 @@ func (s *dashboardModels) renderDashboard(c echo.Context, status int, open strin
 // rendered-page cache.
 func (s *dashboardModels) dashboardPage(c echo.Context, d kioskview.Dashboard, csrf string, e screen.Entry, ch screenChoice) kioskview.Dashboard {
 	stream := "/live/m/" + d.Member.ID
-	if ch.inQuery { // an admin preview: the stream follows the previewed layout
-		stream += "?layout=" + e.Slug
+	if ch.inQuery { // an admin preview: the stream follows the previewed layout (a path: no query in a stream URL)
+		stream += "/l/" + e.Slug
 	}
 	d.Page = kioskPage(c, s.opt, d.Member.Name, stream, d.Member.ID, false)
 	d.Page.IdleMS = idleFor(e.Layout, s.opt.KioskIdle).Milliseconds()

@@ -56,6 +56,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.GET("/live/household", home.streamHousehold)
 	k.GET("/m/:member", dash.pageMember)
 	k.GET("/live/m/:member", dash.streamMember)
+	k.GET("/live/m/:member/l/:layout", dash.streamMember) // an admin preview of a layout
 	k.POST("/m/:member/weight", forms.formWeight, once)
 	k.POST("/m/:member/meal", forms.formMeal, once)
 	k.POST("/m/:member/workout", forms.formWorkout, once)

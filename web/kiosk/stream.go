@@ -107,12 +107,14 @@ func affected(ev live.Event, member string) widgets {
 
 // streamMember is a member dashboard's live stream. The first events patch
 // every widget from current state (a reconnect after a restart or a sleep
-// shows the truth, not old signals); then each change re-renders only the
-// widgets that show it. Once its headers are decided the stream leaves
-// net/http for a goroutine of its own (stream_detach.go).
+// shows the truth, not old signals), unless the page just rendered them
+// (streamStart); then each change re-renders only the widgets that show
+// it. Once its headers are decided the stream leaves net/http for a
+// goroutine of its own (stream_detach.go).
 func (s *dashboardPages) streamMember(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("member")
+	version := pageShows(c)
 	if _, err := s.household.Member(ctx, id); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			// Gone (deleted): a 404 would be retried forever; go home instead.
@@ -128,7 +130,10 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	csrf := httpkit.CSRFToken(c)
 	// The screen's layout, resolved again when one changes: the admin may
 	// have edited it, assigned another or changed the default.
-	ch, hash := chooseScreen(c), screenHash(c)
+	ch, hash := screenChoiceOf(c), screenHash(c)
+	if l := c.Param("layout"); screen.ValidSlug(l) { // an admin preview's stream
+		ch = screenChoice{want: l, inQuery: true}
+	}
 	scr := func(ctx context.Context) (screen.Entry, error) { return s.board.resolveScreenBy(ctx, ch, hash) }
 	sid := screenOf(c) // whose unlocks this screen holds
 	page := "/m/" + id // where a change of lock state reloads the page
@@ -140,7 +145,7 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 		go func() {
 			defer st.End()
 			defer sub.Close()
-			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf, sid, page, scr)
+			s.memberStream(st.Ctx, st.SSE, st.Out, sub, id, csrf, sid, page, version, scr)
 		}()
 		return nil
 	case taken: // shutting down: the connection is closed, the page reconnects
@@ -149,15 +154,32 @@ func (s *dashboardPages) streamMember(c echo.Context) error {
 	}
 	defer sub.Close()
 	sse := httpkit.StartStream(c)
-	s.memberStream(ctx, sse, c.Response(), sub, id, csrf, sid, page, scr)
+	s.memberStream(ctx, sse, c.Response(), sub, id, csrf, sid, page, version, scr)
 	return nil
+}
+
+// streamConnected is the id of a stream's first event. Datastar sends the
+// last id it saw as Last-Event-ID on every retry of the same stream, so a
+// request carrying it is a reconnect: the page may have missed changes
+// (or got some of a full patch set) and always gets every widget again.
+const streamConnected = "connected"
+
+// pageShows is the version of the widgets the client's page holds (the
+// ?v= of Page.StreamVersion), or "" when unknown: no version, or a
+// reconnect, whose page may have changed since it was rendered.
+func pageShows(c echo.Context) string {
+	if c.Request().Header.Get("Last-Event-ID") != "" {
+		return ""
+	}
+	return c.QueryParam("v")
 }
 
 // memberStream patches the dashboard through sse (and out, which the
 // shared pre-encoded patches are written to) until the client goes, the
-// hub closes or a write fails.
+// hub closes or a write fails. shown is the version of the widgets the
+// page already holds ("" unknown).
 func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerSentEventGenerator, out http.ResponseWriter,
-	sub *live.Sub, id, csrf, sid, page string, scr func(context.Context) (screen.Entry, error)) {
+	sub *live.Sub, id, csrf, sid, page, version string, scr func(context.Context) (screen.Entry, error)) {
 	w := httpkit.SSEWriter{ResponseWriter: out}
 	loc := s.board.opt.Location
 	day := today(loc)
@@ -170,7 +192,7 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 		_ = httpkit.Navigate(sse, page) // the sealed page: nothing of the member streams here
 		return
 	}
-	if s.board.patchDashboard(ctx, sse, w, id, csrf, wAll, locked) != nil {
+	if s.board.streamStart(ctx, sse, w, id, csrf, version, locked) != nil {
 		return
 	}
 	tick := time.NewTicker(s.board.opt.KeepAlive)
@@ -300,6 +322,30 @@ func reloadPage(sse *datastar.ServerSentEventGenerator) error {
 	return sse.PatchElements(`<div id="hearth-reload" hidden></div>`, datastar.WithSelector("body"), datastar.WithModeAppend())
 }
 
+// streamStart writes a stream's first events: the connected event (its
+// id makes every retry a known reconnect) carrying the client's CSRF token
+// for the page's header, then every widget from current state, unless the
+// page already shows exactly that: shown is the content hash of the full
+// patch set the page was rendered with, and the current one has the same
+// hash. That full patch was ~22 KB the browser parsed and morphed into
+// identical DOM right after load (BENCHMARKS.md, "Lighthouse"). The
+// subscription is open before the comparison: a change after it arrives as
+// an event.
+func (s *dashboardModels) streamStart(ctx context.Context, sse *datastar.ServerSentEventGenerator, w io.Writer, id, csrf, shown string,
+	locked bool) error {
+	if err := sse.MarshalAndPatchSignals(map[string]any{"_csrf": csrf}, datastar.WithPatchSignalsEventID(streamConnected)); err != nil {
+		return err
+	}
+	if shown != "" {
+		if e, err := s.sharedEntry(ctx, id); err == nil && e != nil {
+			if p, err := e.patches(ctx, wAll, locked, s.patchRenders); err == nil && p.tag == shown {
+				return httpkit.KeepAlive(sse) // flushes
+			}
+		}
+	}
+	return s.patchDashboard(ctx, sse, w, id, csrf, wAll, locked)
+}
+
 // patchDashboard re-renders the given widgets from current state. A failed
 // render is logged and skipped (the stream stays up); a failed write ends it.
 // The events for a widget set are encoded once per change of the member's
@@ -330,7 +376,7 @@ func (s *dashboardModels) patchDashboard(ctx context.Context, sse *datastar.Serv
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
 	}
-	p, err := e.patches(set, locked, s.patchRenders)
+	p, err := e.patches(ctx, set, locked, s.patchRenders)
 	if err != nil {
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
