@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
@@ -38,7 +37,7 @@ func TestAdminChat(t *testing.T) {
 	fmt.Sscan(u.Query().Get("thread"), &thread)
 	threads := s.app.Agents.Threads()
 	var msgs []agent.ThreadMessage
-	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("an answer on thread %d", thread), func() bool {
+	testkit.WaitFor(t, testkit.Patience, fmt.Sprintf("an answer on thread %d", thread), func() bool {
 		var err error
 		if msgs, err = threads.Messages(ctx, thread, 0, 100); err != nil {
 			t.Fatal(err)
@@ -96,7 +95,7 @@ func TestAdminChatWithAnAgentMadeInAdmin(t *testing.T) {
 		t.Fatalf("threads: %v %v", ts, err)
 	}
 	var msgs []agent.ThreadMessage
-	testkit.WaitFor(t, 10*time.Second, "the agent's answer", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the agent's answer", func() bool {
 		var err error
 		if msgs, err = s.app.Agents.Threads().Messages(ctx, ts[0].ID, 0, 10); err != nil {
 			t.Fatal(err)

@@ -42,7 +42,7 @@ func TestRunNowFromTheAdminPageShowsLiveProgress(t *testing.T) {
 		t.Fatalf("run for all: %d %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	s.waitEvent(t, 3*time.Second, `id="run-2"`, `id="run-3"`)
-	testkit.WaitFor(t, 3*time.Second, "both runs to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "both runs to finish", func() bool {
 		runs, _ := env.orch.Runs().List(ctx, agent.RunFilter{Status: agent.StatusSucceeded})
 		return len(runs) == 3
 	})
@@ -142,15 +142,15 @@ func TestAdminStreamEndsWhenClientGoes(t *testing.T) {
 			}
 			cancel()
 			env.client.CloseIdleConnections()
-			testkit.WaitFor(t, 3*time.Second, "the stream to unsubscribe", func() bool { return env.hub.Subscribers(live.TopicAdmin) == 0 })
-			testkit.WaitFor(t, 3*time.Second, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+			testkit.WaitFor(t, testkit.Patience, "the stream to unsubscribe", func() bool { return env.hub.Subscribers(live.TopicAdmin) == 0 })
+			testkit.WaitFor(t, testkit.Patience, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 		})
 	}
 	// Hub shutdown ends open streams too.
 	s := env.openLive(context.Background(), "/admin/live/assignments")
 	s.waitEvent(t, 2*time.Second, "datastar-patch-elements")
 	env.hub.Close()
-	testkit.WaitFor(t, 3*time.Second, "the stream to end at shutdown", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the stream to end at shutdown", func() bool {
 		for {
 			select {
 			case _, ok := <-s.ch:

@@ -132,7 +132,7 @@ func TestScheduleActionsAndLedger(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("run slot: %d", resp.StatusCode)
 	}
-	testkit.WaitFor(t, 5*time.Second, "the slot to run", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the slot to run", func() bool {
 		fs, _ := env.sched.Ledger(ctx, task.ID, 10)
 		for _, f := range fs {
 			if f.ScheduledFor.Equal(fires[len(fires)-1].ScheduledFor) {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 )
 
 func field(m map[string]any, path ...string) any {
@@ -76,7 +75,7 @@ func TestAssignmentRunAPIWaitAndBackground(t *testing.T) {
 		t.Fatalf("second request made run %v, want the active run %d", again["id"], id)
 	}
 	env.release()
-	testkit.WaitFor(t, 5*time.Second, "the background run to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the background run to finish", func() bool {
 		_, r := env.api("GET", "/api/runs/"+itoa(id), "")
 		return r["status"] == "succeeded"
 	})

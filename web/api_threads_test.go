@@ -131,7 +131,7 @@ func TestThreadMessageSurvivesTheClientGoing(t *testing.T) {
 	_, _ = resp.Body.Read(buf) // the first delta
 	cancel()
 	resp.Body.Close()
-	testkit.WaitFor(t, 10*time.Second, "the answer to be stored", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the answer to be stored", func() bool {
 		msgs, _ := a.Agents.Threads().Messages(bg, th.ID, 0, 0)
 		return len(msgs) == 2 && msgs[1].Content == "A long and careful answer."
 	})

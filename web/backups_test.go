@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/backup"
 	"hearth/internal/testkit"
@@ -18,7 +17,7 @@ import (
 // waitBackups waits until no backup runs in the app.
 func (s *swServer) waitBackups(t *testing.T) {
 	t.Helper()
-	testkit.WaitFor(t, 30*time.Second, "the backup to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the backup to finish", func() bool {
 		_, running := s.app.Backups.Current()
 		return !running
 	})

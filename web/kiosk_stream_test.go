@@ -34,8 +34,8 @@ func TestStreamsEndWhenClientGoes(t *testing.T) {
 			cancel()
 			resp.Body.Close()
 			k.client.CloseIdleConnections()
-			testkit.WaitFor(t, 3*time.Second, "the stream to unsubscribe", func() bool { return k.hub.Subscribers(topic) == 0 })
-			testkit.WaitFor(t, 3*time.Second, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+			testkit.WaitFor(t, testkit.Patience, "the stream to unsubscribe", func() bool { return k.hub.Subscribers(topic) == 0 })
+			testkit.WaitFor(t, testkit.Patience, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 		})
 	}
 }

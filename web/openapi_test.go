@@ -300,7 +300,7 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 func waitWorkflowRun(t *testing.T, s *swServer, id int64, status string) {
 	t.Helper()
 	last := ""
-	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("workflow run %d to be %s", id, status), func() bool {
+	testkit.WaitFor(t, testkit.Patience, fmt.Sprintf("workflow run %d to be %s", id, status), func() bool {
 		rec := s.do(swReq{method: "GET", path: fmt.Sprintf("/api/workflow-runs/%d", id)})
 		var r struct{ Status, Error string }
 		_ = json.Unmarshal(rec.Body.Bytes(), &r)

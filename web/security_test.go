@@ -131,7 +131,7 @@ func TestStreamCaps(t *testing.T) {
 	s2.Body.Close()
 	cancel2()
 	first.Body.Close() // frees a slot once the server notices
-	testkit.WaitFor(t, 3*time.Second, "a slot after a stream closed", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "a slot after a stream closed", func() bool {
 		r := open(ctx)
 		r.Body.Close()
 		return r.StatusCode == 200

@@ -68,7 +68,7 @@ func TestCtrlCInTerminalExitsZero(t *testing.T) {
 	waitAnswering(t, addr, out.String)
 	// Hearth takes the terminal's foreground (HEARTH_OWN_TERMINAL): wait
 	// until the terminal says so, or ^C would go to make's process group.
-	testkit.WaitFor(t, 5*time.Second, "hearth to take the terminal's foreground", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "hearth to take the terminal's foreground", func() bool {
 		fg := foreground(master)
 		return fg > 0 && fg != cmd.Process.Pid // make leads its own group
 	})

@@ -131,7 +131,7 @@ func TestCloseInterruptsRunningRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 3*time.Second, "the run to ask the model", func() bool { return len(f.srv.ChatRequests()) > 0 })
+	testkit.WaitFor(t, testkit.Patience, "the run to ask the model", func() bool { return len(f.srv.ChatRequests()) > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	if err := f.orch.Close(ctx); err != nil {

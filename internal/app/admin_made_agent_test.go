@@ -74,7 +74,7 @@ func scheduledRun(t *testing.T, a *app.App, agentID string) schedule.Task {
 	if _, err := a.Schedule.RunNow(ctx, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 20*time.Second, "the scheduled run to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the scheduled run to finish", func() bool {
 		if task, err = a.Schedule.Get(ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}

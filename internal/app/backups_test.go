@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"testing"
-	"time"
 
 	"hearth/internal/backup"
 	"hearth/internal/schedule"
@@ -30,7 +29,7 @@ func TestBackupIsASystemTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 30*time.Second, "the backup task to run", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the backup task to run", func() bool {
 		fires, err := a.Schedule.Ledger(ctx, tasks[0].ID, 5)
 		if err != nil {
 			t.Fatal(err)

@@ -62,7 +62,7 @@ func TestKioskInBrowser(t *testing.T) {
 		hub := srv.app.Hub
 		// Generous: on a loaded CI machine the server notices a closed
 		// connection late; a stream held open would never go.
-		testkit.WaitFor(t, 10*time.Second, "the closed pages' streams to end", func() bool {
+		testkit.WaitFor(t, testkit.Patience, "the closed pages' streams to end", func() bool {
 			return hub.Subscribers(live.TopicHousehold) == 1 && hub.Subscribers(live.MemberTopic("ada")) == 0 && hub.Subscribers(live.MemberTopic("bo")) == 0
 		})
 	})
@@ -221,7 +221,7 @@ func TestKioskInBrowser(t *testing.T) {
 		// text opened has been counted too.
 		datastarApplied(t, ctx)
 		js(t, ctx, `setTimeout(() => alert('sentinel'))`)
-		testkit.WaitFor(t, 5*time.Second, "the sentinel dialog", func() bool { return dialogs.Load() >= 1 })
+		testkit.WaitFor(t, testkit.Patience, "the sentinel dialog", func() bool { return dialogs.Load() >= 1 })
 		if n := dialogs.Load(); n != 1 {
 			t.Fatalf("%d JavaScript dialogs opened besides the test's own: injected code ran", n-1)
 		}

@@ -112,7 +112,7 @@ func TestDailyDashboardRunsAsItsWorkflowOnEveryPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 30*time.Second, "the task's run to end", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the task's run to end", func() bool {
 		fires, err := a.Schedule.Ledger(ctx, daily.ID, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -150,7 +150,7 @@ func TestSecondStartJoinsTheDailyWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 20*time.Second, "the model to be asked", func() bool { return len(model.ChatRequests()) > 0 })
+	testkit.WaitFor(t, testkit.Patience, "the model to be asked", func() bool { return len(model.ChatRequests()) > 0 })
 	again, err := a.Agents.Start(ctx, req)
 	if err != nil || again.ID != first.ID {
 		t.Fatalf("second start: run %d %v, want %d", again.ID, err, first.ID)

@@ -37,7 +37,7 @@ func startApp(t *testing.T, cfg app.Config) *running {
 	t.Helper()
 	var a *app.App
 	var addr net.Addr
-	testkit.WaitFor(t, 5*time.Second, "the app to bind "+cfg.Addr, func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the app to bind "+cfg.Addr, func() bool {
 		var err error
 		if a, err = app.New(context.Background(), cfg, nil); err != nil {
 			t.Fatal(err)

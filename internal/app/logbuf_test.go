@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"hearth/internal/testkit"
 )
@@ -92,7 +91,7 @@ func TestBufferedLoggerFlushesOnItsOwn(t *testing.T) {
 	log, flush := NewBufferedLogger(out, "info")
 	defer flush()
 	log.Info("page served")
-	testkit.WaitFor(t, 2*time.Second, "the info line to be written", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the info line to be written", func() bool {
 		s, _ := out.String()
 		return strings.Contains(s, "page served")
 	})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/coach"
 	"hearth/internal/messages"
@@ -18,7 +17,7 @@ import (
 func waitMessages(t *testing.T, a *App, member string, want int) []messages.Message {
 	t.Helper()
 	var ms []messages.Message
-	testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("%d open messages for %s", want, member), func() bool {
+	testkit.WaitFor(t, testkit.Patience, fmt.Sprintf("%d open messages for %s", want, member), func() bool {
 		var err error
 		if ms, err = a.Messages.List(context.Background(), messages.Filter{Member: member, Open: true}); err != nil {
 			t.Fatal(err)
@@ -50,7 +49,7 @@ func TestScheduledOutputReachesTheMember(t *testing.T) {
 		if _, err := a.Schedule.RunNow(ctx, tk.ID); err != nil {
 			t.Fatal(err)
 		}
-		testkit.WaitFor(t, 10*time.Second, fmt.Sprintf("task %q to run", prompt), func() bool {
+		testkit.WaitFor(t, testkit.Patience, fmt.Sprintf("task %q to run", prompt), func() bool {
 			fs, err := a.Schedule.Ledger(ctx, tk.ID, 1)
 			return err == nil && len(fs) == 1 && fs[0].Outcome == schedule.OutcomeRan
 		})

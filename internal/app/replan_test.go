@@ -60,14 +60,14 @@ func TestChatStatementReplansWithinTheModelBudget(t *testing.T) {
 	}
 
 	say("my knee hurts")
-	testkit.WaitFor(t, 20*time.Second, "the first re-plan", func() bool { return len(replans(t, a, "theo")) == 1 })
+	testkit.WaitFor(t, testkit.Patience, "the first re-plan", func() bool { return len(replans(t, a, "theo")) == 1 })
 	first := replans(t, a, "theo")[0]
 	if first.Trigger != agent.TriggerManual || !strings.HasPrefix(first.FallbackReason, "model_error") {
 		t.Fatalf("first re-plan: %s %s model %q fallback %q, want the model asked (within the budget), failing over here",
 			first.Trigger, first.Status, first.Model, first.FallbackReason)
 	}
 	say("I've got a stinking cold")
-	testkit.WaitFor(t, 20*time.Second, "the second re-plan", func() bool { return len(replans(t, a, "theo")) == 2 })
+	testkit.WaitFor(t, testkit.Patience, "the second re-plan", func() bool { return len(replans(t, a, "theo")) == 2 })
 	second := replans(t, a, "theo")[1]
 	if second.Model != "heuristic" || second.FallbackReason != "" || second.Status != agent.StatusSucceeded {
 		t.Fatalf("second re-plan: %s model %q fallback %q, want the built-in coach, the member's model budget being spent",

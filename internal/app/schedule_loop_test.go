@@ -64,7 +64,7 @@ func TestSelfReschedulingModelCreatesAtMostOneTask(t *testing.T) {
 	if _, err := a.Schedule.RunNow(ctx, first.ID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 20*time.Second, "the task's run to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the task's run to finish", func() bool {
 		cur, _ := a.Schedule.Get(ctx, first.ID)
 		return !cur.Running && cur.RunCount > 0
 	})

@@ -73,7 +73,7 @@ func onceTask(t *testing.T, a *App, clk *clockwork.FakeClock, member, prompt str
 	return func() messages.Message {
 		t.Helper()
 		clk.Advance(d)
-		testkit.WaitFor(t, 20*time.Second, "the task "+prompt+" to run", func() bool {
+		testkit.WaitFor(t, testkit.Patience, "the task "+prompt+" to run", func() bool {
 			got, err := a.Schedule.Get(ctx, tk.ID)
 			return err == nil && got.Status == schedule.StatusCompleted && !got.Running
 		})

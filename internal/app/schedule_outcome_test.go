@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"testing"
-	"time"
 
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/coach"
@@ -26,7 +25,7 @@ func TestScheduledRunThatFellBackSaysWhy(t *testing.T) {
 	if _, err := a.Schedule.RunNow(ctx, task.ID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 30*time.Second, "the run to finish", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the run to finish", func() bool {
 		if task, err = a.Schedule.Get(ctx, task.ID); err != nil {
 			t.Fatal(err)
 		}

@@ -118,7 +118,7 @@ func TestRetriedPostStoresOnce(t *testing.T) {
 
 	js(t, ctx, `document.querySelector('#form-weight [name=weight]').value = '67.3'`)
 	js(t, ctx, `document.querySelector('#form-weight').requestSubmit()`)
-	testkit.WaitFor(t, 15*time.Second, "the lost post and its retry", func() bool { return posts.Load() >= 2 })
+	testkit.WaitFor(t, testkit.Patience, "the lost post and its retry", func() bool { return posts.Load() >= 2 })
 	until(t, ctx, 10*time.Second, `document.body.textContent.includes('67.3')`)
 	// The id is used up once the retry's answer arrives. The live stream
 	// can show 67.3 before that answer (the lost post was committed), so

@@ -67,7 +67,7 @@ func waitWorkflow(t *testing.T, wf interface {
 	t.Helper()
 	var r workflow.Run
 	var last workflow.Status
-	testkit.WaitFor(t, 20*time.Second, fmt.Sprintf("workflow run %d to be %s", id, want), func() bool {
+	testkit.WaitFor(t, testkit.Patience, fmt.Sprintf("workflow run %d to be %s", id, want), func() bool {
 		var err error
 		if r, err = wf.Get(context.Background(), id); err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"testing"
-	"time"
 
 	"hearth/internal/schedule"
 	"hearth/internal/testkit"
@@ -40,7 +39,7 @@ func TestWeeklyReviewIsASystemTask(t *testing.T) {
 		t.Fatal(err)
 	}
 	members, _ := memberIDs{a.DB}.MemberIDs(ctx)
-	testkit.WaitFor(t, 30*time.Second, "the fire to end as ran", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the fire to end as ran", func() bool {
 		fires, err := a.Schedule.Ledger(ctx, weekly.ID, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -257,7 +257,7 @@ func TestDailyDashboardWorkflowContinuesAfterAnInterruptedAttempt(t *testing.T) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 10*time.Second, "the model to be asked", func() bool { return len(srv.ChatRequests()) > 0 })
+	testkit.WaitFor(t, testkit.Patience, "the model to be asked", func() bool { return len(srv.ChatRequests()) > 0 })
 	// The process stops: the engine's runs end, then the workflow runtime.
 	if err := f.orch.Close(f.ctx); err != nil {
 		t.Fatal(err)

@@ -81,7 +81,7 @@ func TestKillDuringDurableDailyRun(t *testing.T) {
 			}
 			db := openDB(t, dir)
 			var run int64
-			testkit.WaitFor(t, 20*time.Second, "maya's reason step to wait on the model", func() bool {
+			testkit.WaitFor(t, testkit.Patience, "maya's reason step to wait on the model", func() bool {
 				q := `SELECT id FROM workflow_runs WHERE workflow_id = 'daily-dashboard' AND member_id = 'maya' AND triggered_by = 'manual'`
 				if path == "schedule" {
 					q += fmt.Sprintf(` AND origin = 'task:%d'`, task)
@@ -128,7 +128,7 @@ func TestKillDuringDurableDailyRun(t *testing.T) {
 func checkContinued(t *testing.T, p *proc, dir string, id int64) {
 	t.Helper()
 	var done workflowRun
-	testkit.WaitFor(t, 30*time.Second, "the run to complete after the restart", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "the run to complete after the restart", func() bool {
 		done = p.workflowRun(id)
 		return done.Status == "success" || done.Status == "failed"
 	})

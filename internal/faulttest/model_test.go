@@ -68,7 +68,7 @@ func TestHangingModelKeepsServerHealthy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, 10*time.Second, "the run to reach the model", func() bool { return len(model.ChatRequests()) > 0 })
+	testkit.WaitFor(t, testkit.Patience, "the run to reach the model", func() bool { return len(model.ChatRequests()) > 0 })
 	healthy(t, a, "model hanging")
 
 	start := time.Now()

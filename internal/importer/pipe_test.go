@@ -5,7 +5,6 @@ import (
 	"hearth/internal/testkit"
 	"strings"
 	"testing"
-	"time"
 )
 
 // A batch handed to the writer belongs to the writer. When the import is
@@ -24,7 +23,7 @@ func TestFlushAfterCancelSendsNothingAgain(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- p.flush() }() // sends the batch, then waits for a free one
-	testkit.WaitFor(t, 2*time.Second, "the pipe to fill", func() bool { return len(p.full) == 1 })
+	testkit.WaitFor(t, testkit.Patience, "the pipe to fill", func() bool { return len(p.full) == 1 })
 	cancel()
 	if err := <-done; err != context.Canceled {
 		t.Fatalf("flush = %v, want context.Canceled", err)

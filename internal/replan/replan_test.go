@@ -93,7 +93,7 @@ func armed(t *testing.T, clock *clockwork.FakeClock) {
 // (the run's bookkeeping after Run returned).
 func idle(t *testing.T, tr *Trigger, member string) {
 	t.Helper()
-	testkit.WaitFor(t, 5*time.Second, member+"'s re-plan to finish", func() bool { return !tr.Pending(member) })
+	testkit.WaitFor(t, testkit.Patience, member+"'s re-plan to finish", func() bool { return !tr.Pending(member) })
 }
 
 // A burst of requests (taps on two prompts, a chat line) makes one run,
@@ -160,7 +160,7 @@ func TestRequestDuringRunGetsOneMoreAfterIt(t *testing.T) {
 	}
 	close(rec.hold) // let both runs end (and later ones pass)
 	// theo's follow-up waits for its own quiet second after the first run.
-	testkit.WaitFor(t, 5*time.Second, "theo's follow-up to be armed", func() bool {
+	testkit.WaitFor(t, testkit.Patience, "theo's follow-up to be armed", func() bool {
 		return tr.Pending("theo") && len(rec.got()) == 2
 	})
 	armed(t, clock)

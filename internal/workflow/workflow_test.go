@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/store"
@@ -413,7 +412,7 @@ func TestPauseAndRestart(t *testing.T) {
 		}
 		paused <- p
 	}()
-	testkit.WaitFor(t, 5*time.Second, "the pause to be requested", func() bool { return workflow.PauseRequested(e.rt, r.ID) })
+	testkit.WaitFor(t, testkit.Patience, "the pause to be requested", func() bool { return workflow.PauseRequested(e.rt, r.ID) })
 	close(release)
 	p := <-paused
 	if p.Status != workflow.StatusPaused || cnt.get("after") != 0 {
