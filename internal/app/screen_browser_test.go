@@ -125,12 +125,19 @@ func TestLayoutEditRearrangesAnOpenScreen(t *testing.T) {
 	preview := newTab(t, browser, time.Minute)
 	do(t, preview, chromedp.Navigate(srv.url+"/m/maya?layout=tv&preview=1"))
 	until(t, preview, 10*time.Second, `document.body.dataset.hearthLive === '1' && document.getElementById('screen-grid').dataset.layout === 'tv@0'`)
+	// Edited in Admin → Screens → TV: the file trimmed to two widgets, saved.
 	tv, _ := a.Screens.Get(context.Background(), "tv")
 	tv.Layout.Landscape.Places = tv.Layout.Landscape.Places[:2]
-	if _, err := a.Screens.Save(context.Background(), "tv", tv.Layout); err != nil {
-		t.Fatal(err)
-	}
+	admin := newTab(t, browser, time.Minute)
+	do(t, admin, chromedp.Navigate(srv.url+"/admin/screens/layouts/tv"))
+	until(t, admin, 10*time.Second, `!!document.querySelector('#layout-form textarea')`)
+	js(t, admin, `document.querySelector('#layout-form textarea').value = `+jsString(string(tv.Layout.JSON())))
+	js(t, admin, `document.querySelector('#layout-form button[type=submit]').click()`)
+	until(t, admin, 10*time.Second, `location.search === '?done=saved' && document.body.textContent.includes('edited, version 1')`)
 	until(t, preview, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'tv@1'`)
+	if n := visibleCells(t, preview); n != 2 {
+		t.Errorf("the preview shows %d cells after the edit, want 2", n)
+	}
 	// The preview is not remembered: the screen itself still shows its own.
 	open(t, ctx, srv.url+"/m/maya")
 	until(t, ctx, 5*time.Second, `document.getElementById('screen-grid').dataset.layout === 'wall-tablet@1'`)
