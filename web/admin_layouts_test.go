@@ -31,8 +31,13 @@ func TestAdminEditsLayouts(t *testing.T) {
 		}
 	}
 	code, page = env.page("/admin/screens/layouts/tv")
-	if code != 200 || !strings.Contains(page, `src="/m/ada?layout=tv&amp;preview=1"`) || !strings.Contains(page, "&#34;widget&#34;: &#34;upnext&#34;") {
+	if code != 200 || !strings.Contains(page, `src="/m/ada?layout=tv&amp;preview=1"`) || !strings.Contains(page, "&#34;widget&#34;: &#34;upnext&#34;") ||
+		!strings.Contains(page, `width="1280" height="800"`) {
 		t.Fatalf("editor: %d %.300s", code, page)
+	}
+	// The preview stands for the layout's own screen: a phone's is a phone.
+	if _, page = env.page("/admin/screens/layouts/phone"); !strings.Contains(page, `width="390" height="844"`) || !strings.Contains(page, "390×844") {
+		t.Error("the phone layout's preview is not phone-sized")
 	}
 
 	l, _ := screen.Shipped("tv")

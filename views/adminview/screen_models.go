@@ -1,7 +1,10 @@
 package adminview
 
 import (
+	"fmt"
 	"strconv"
+
+	"github.com/a-h/templ"
 
 	"hearth/views"
 )
@@ -51,12 +54,16 @@ type WidgetRow struct {
 // AdminLayoutEditor is one layout's editor.
 type AdminLayoutEditor struct {
 	AdminPage
-	Notice   Notice
-	Row      LayoutRow
-	Body     string // the layout file as edited
-	Form     views.FormState
-	Preview  string // the kiosk page showing this layout ("" : no member to show)
-	Versions []LayoutVersion
+	Notice  Notice
+	Row     LayoutRow
+	Body    string // the layout file as edited
+	Form    views.FormState
+	Preview string // the kiosk page showing this layout ("" : no member to show)
+	// PreviewW×PreviewH is the screen the preview stands for: the
+	// layout's first grid's (landscape 1280×800, portrait 800×1280, a
+	// phone 390×844), shown at half size.
+	PreviewW, PreviewH int
+	Versions           []LayoutVersion
 }
 
 // LayoutVersion is one saved version of a layout.
@@ -111,4 +118,14 @@ type QRCode struct {
 func (q QRCode) ViewBox() string {
 	n := strconv.Itoa(q.Size)
 	return "0 0 " + n + " " + n
+}
+
+// previewBox is the preview frame's box: the screen at half size.
+func previewBox(w, h int) templ.SafeCSS {
+	return templ.SafeCSS(fmt.Sprintf("width:%dpx;height:%dpx;", w/2, h/2))
+}
+
+// previewSize is the framed page's own size, scaled down by half (CSS).
+func previewSize(w, h int) templ.SafeCSS {
+	return templ.SafeCSS(fmt.Sprintf("width:%dpx;height:%dpx;", w, h))
 }

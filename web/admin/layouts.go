@@ -126,6 +126,14 @@ func (s *screenPage) layoutPage(c echo.Context, e screen.Entry, body string, for
 			p.Preview = "/m/" + ms[0].ID + "?layout=" + e.Slug + "&preview=1"
 		}
 	}
+	switch {
+	case e.Layout.Landscape != nil:
+		p.PreviewW, p.PreviewH = 1280, 800
+	case e.Layout.Portrait != nil:
+		p.PreviewW, p.PreviewH = 800, 1280
+	default:
+		p.PreviewW, p.PreviewH = 390, 844
+	}
 	return p, nil
 }
 
