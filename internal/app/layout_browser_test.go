@@ -78,7 +78,7 @@ func layoutPages(t *testing.T, srv *running, ids map[string]string) (kiosk, admi
 	}
 	kiosk = append(kiosk, "/content/"+ids["content"]+"?m=maya", "/content/"+ids["content"],
 		"/m/maya/play?i=0", "/m/maya/entry/meal/"+ids["meal"], "/m/nobody")
-	params := map[string]string{":member": "maya", ":agent": "health-coach", ":id": "1"}
+	params := map[string]string{":member": "maya", ":agent": "health-coach", ":id": "1", ":slug": "tv"}
 	for _, r := range srv.app.Echo.Routes() {
 		p := r.Path
 		if r.Method != "GET" || !strings.HasPrefix(p, "/admin") || strings.Contains(p, "/live/") ||
