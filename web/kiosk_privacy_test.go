@@ -81,6 +81,13 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 		t.Fatal("the stream's first events did not patch the widgets")
 	}
 	has("the locked stream", all.String(), false)
+	// A layout edit re-renders the open screen's grid: locked still.
+	l, _ := screen.Shipped("wall-tablet")
+	l.Landscape.Places = l.Landscape.Places[:4]
+	if _, err := k.app.Screens.Save(ctx, "wall-tablet", l); err != nil {
+		t.Fatal(err)
+	}
+	has("the locked stream's new grid", s.until(t, 2*time.Second, `id="screen-grid"`), false)
 	cancel()
 	stream.Body.Close()
 

@@ -199,21 +199,10 @@ func lockedModel(d kioskview.Dashboard) kioskview.Dashboard {
 	return d
 }
 
-// householdOnly reports whether the stream's screen is household only (a
-// layout that cannot be read counts as one).
-func (s *dashboardModels) householdOnly(ctx context.Context, scr func(context.Context) (screen.Entry, error)) bool {
-	e, err := scr(ctx)
-	return err != nil || e.Layout.HouseholdOnly
-}
-
-// lockedOn reports whether the screen sid has member locked now (a member
-// or layout that cannot be read is treated as locked: nothing private is
-// sent).
-func (s *dashboardModels) lockedOn(ctx context.Context, sid, member string, scr func(context.Context) (screen.Entry, error)) bool {
-	layout, err := scr(ctx)
-	if err != nil {
-		return true
-	}
+// lockedOn reports whether the screen sid (household only or not) has
+// member locked now (a member that cannot be read is treated as locked:
+// nothing private is sent).
+func (s *dashboardModels) lockedOn(ctx context.Context, sid, member string, householdOnly bool) bool {
 	e, err := s.sharedEntry(ctx, member)
 	if err != nil {
 		return true
@@ -226,7 +215,7 @@ func (s *dashboardModels) lockedOn(ctx context.Context, sid, member string, scr 
 	} else {
 		return true
 	}
-	return s.locks.locked(sid, private, layout.Layout.HouseholdOnly, member)
+	return s.locks.locked(sid, private, householdOnly, member)
 }
 
 // sealedPage answers a member's page on a household-only screen that has

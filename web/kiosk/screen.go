@@ -54,18 +54,12 @@ func chooseScreen(c echo.Context) screenChoice {
 	case q == "auto": // forget a remembered choice
 		c.SetCookie(&http.Cookie{Name: layoutCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
 		return screenChoice{}
-	case q != "" && screen.ValidSlug(q):
-		if c.QueryParam("preview") == "" {
-			c.SetCookie(&http.Cookie{Name: layoutCookie, Value: q, Path: "/", MaxAge: 400 * 24 * 3600,
-				HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
-			return screenChoice{want: q}
-		}
-		return screenChoice{want: q, inQuery: true}
+	case q != "" && screen.ValidSlug(q) && c.QueryParam("preview") == "":
+		c.SetCookie(&http.Cookie{Name: layoutCookie, Value: q, Path: "/", MaxAge: 400 * 24 * 3600,
+			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure})
+		return screenChoice{want: q}
 	}
-	if ck, err := c.Cookie(layoutCookie); err == nil && screen.ValidSlug(ck.Value) {
-		return screenChoice{want: ck.Value}
-	}
-	return screenChoice{}
+	return screenChoiceOf(c)
 }
 
 // resolveScreen is the layout this request's screen shows; without a

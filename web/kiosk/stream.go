@@ -183,12 +183,14 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 	w := httpkit.SSEWriter{ResponseWriter: out}
 	loc := s.board.opt.Location
 	day := today(loc)
-	shown := "" // the layout the page shows (its key); a layout event re-renders the grid when it changes
-	if first, err := scr(ctx); err == nil {
-		shown = first.Key()
-	}
-	locked := s.board.lockedOn(ctx, sid, id, scr)
-	if locked && s.board.householdOnly(ctx, scr) {
+	// The screen's layout, resolved once and again on a layout event (not
+	// on every event); one that cannot be read counts as household only,
+	// so nothing private is sent.
+	layout, err := scr(ctx)
+	hhOnly := err != nil || layout.Layout.HouseholdOnly
+	shown := layout.Key() // the layout the page shows; a layout event re-renders the grid when it changes
+	locked := s.board.lockedOn(ctx, sid, id, hhOnly)
+	if locked && hhOnly {
 		_ = httpkit.Navigate(sse, page) // the sealed page: nothing of the member streams here
 		return
 	}
@@ -219,47 +221,46 @@ func (s *dashboardPages) memberStream(ctx context.Context, sse *datastar.ServerS
 				return
 			}
 		}
+		if set&wLayout != 0 {
+			if layout, err = scr(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
+				s.board.log.Error("live: screen layout", "member", id, "err", err)
+			}
+			hhOnly = err != nil || layout.Layout.HouseholdOnly
+		}
 		// The member was locked or unlocked on this screen (their PIN, the
-		// unlock running out, privacy turned on elsewhere): the page is
-		// rendered again for it, so no figure stays from the other state.
-		if now := s.board.lockedOn(ctx, sid, id, scr); now != locked {
+		// unlock running out, privacy turned on elsewhere, the layout made
+		// household only): the page is rendered again for it, so no figure
+		// stays from the other state.
+		if now := s.board.lockedOn(ctx, sid, id, hhOnly); now != locked {
 			_ = httpkit.Navigate(sse, page)
 			return
 		}
-		if set&wLayout != 0 {
-			if s.board.patchLayout(ctx, sse, id, csrf, scr, &shown) != nil {
+		if set&wLayout != 0 && err == nil && layout.Key() != shown {
+			if s.board.patchLayout(ctx, sse, id, csrf, layout, locked) != nil {
 				return
 			}
-			set &^= wLayout
+			shown = layout.Key()
 		}
-		if set&wTiles != 0 {
-			if s.board.patchTiles(ctx, sse, id, scr) != nil {
+		if set&wTiles != 0 && layout.Layout.Placed()["tiles"] {
+			if s.board.patchTiles(ctx, sse, id) != nil {
 				return
 			}
-			set &^= wTiles
 		}
+		set &^= wLayout | wTiles
 		if set != 0 && s.board.patchDashboard(ctx, sse, w, id, csrf, set, locked) != nil {
 			return
 		}
 	}
 }
 
-// patchLayout re-renders the screen's grid (and the More sheet) when its
-// layout is no longer the one shown, so an edit in Admin → Screens
-// rearranges an open screen without a reload.
+// patchLayout re-renders the screen's grid (and the More sheet) in layout
+// e, as a screen that has the member locked or not sees it, so an edit in
+// Admin → Screens rearranges an open screen without a reload.
 func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerSentEventGenerator, id, csrf string,
-	scr func(context.Context) (screen.Entry, error), shown *string) error {
-	e, err := scr(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.log.Error("live: screen layout", "member", id, "err", err)
-		return nil
-	}
-	if e.Key() == *shown {
-		return nil
-	}
+	e screen.Entry, locked bool) error {
 	d, err := s.sharedModel(ctx, id, csrf)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -267,6 +268,9 @@ func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerS
 		}
 		s.log.Error("live: render dashboard", "member", id, "err", err)
 		return nil
+	}
+	if locked {
+		d = lockedModel(d)
 	}
 	d.Screen = screenView(e)
 	d.Screen.MembersCSS = membersCSS(e.Layout, id)
@@ -276,17 +280,11 @@ func (s *dashboardModels) patchLayout(ctx context.Context, sse *datastar.ServerS
 	if err := sse.PatchElementTempl(kioskview.MoreSheet(d)); err != nil {
 		return err
 	}
-	*shown = e.Key()
 	return httpkit.KeepAlive(sse)
 }
 
-// patchTiles re-renders the household tiles on a screen that places them.
-func (s *dashboardModels) patchTiles(ctx context.Context, sse *datastar.ServerSentEventGenerator, id string,
-	scr func(context.Context) (screen.Entry, error)) error {
-	e, err := scr(ctx)
-	if err != nil || !e.Layout.Placed()["tiles"] {
-		return nil
-	}
+// patchTiles re-renders the household tiles (on a screen that places them).
+func (s *dashboardModels) patchTiles(ctx context.Context, sse *datastar.ServerSentEventGenerator, id string) error {
 	tiles, err := householdTiles(ctx, s.deps.Household, s.opt.Location)
 	if err != nil {
 		if ctx.Err() != nil {
