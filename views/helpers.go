@@ -158,7 +158,7 @@ func Plural(n int, word string) string {
 }
 
 // When renders a past time relative to now: "today 07:12", "yesterday
-// 18:30", "Mon 9 Feb".
+// 18:30", "Mon 9 Feb", "Mon 9 Feb 2025" (the year when not this year's).
 func When(t, now time.Time, loc *time.Location) string {
 	switch health.DaysAgo(t, now, loc) {
 	case 0:
@@ -166,7 +166,7 @@ func When(t, now time.Time, loc *time.Location) string {
 	case 1:
 		return "yesterday " + t.In(loc).Format("15:04")
 	}
-	return t.In(loc).Format("Mon 2 Jan")
+	return health.DayText(t, now, loc)
 }
 
 // Round1 rounds to one decimal, as forms show a figure.

@@ -255,7 +255,7 @@ func bookkeeping(u Update) bool {
 
 // acknowledge writes the acknowledgement of updates from what they are,
 // and says whether they change today's plan.
-func acknowledge(us []Update) Understood {
+func acknowledge(us []Update, today time.Time) Understood {
 	var lines []string
 	var hurt, healed []string
 	seen := map[string]bool{}
@@ -306,7 +306,7 @@ func acknowledge(us []Update) Understood {
 		case x.Kind == UpdateGoal && x.Goal != nil:
 			say(fmt.Sprintf("Noted — your goal: %s. I'll plan with it in mind.", lowerFirst(x.Goal.Description)))
 		case x.Kind == UpdateDeclare:
-			say(fmt.Sprintf("Noted — %s starts %s.", x.Title, shortDate(x.StartDate)))
+			say(fmt.Sprintf("Noted — %s starts %s.", x.Title, shortDate(x.StartDate, today)))
 		case x.Kind == UpdatePause:
 			say(fmt.Sprintf("Noted — %s is paused.", x.Title))
 		case x.Kind == UpdateResume:
@@ -424,7 +424,7 @@ func (l *Listener) Answer(ctx context.Context, member string, a dashboard.Answer
 	if err != nil {
 		return Understood{}, err
 	}
-	return acknowledge(in.answer(answerLine(a))), nil
+	return acknowledge(in.answer(answerLine(a)), civilDate(l.c.now(), l.c.loc)), nil
 }
 
 // heardInChat interprets a chat message of the member: the acknowledgement,
@@ -451,5 +451,5 @@ func (c *core) heardInChat(ctx context.Context, scope agent.Scope, text string) 
 			keep = append(keep, u)
 		}
 	}
-	return acknowledge(keep), keep, nil
+	return acknowledge(keep, civilDate(now, c.loc)), keep, nil
 }

@@ -103,7 +103,7 @@ func TestAcknowledgements(t *testing.T) {
 		{[]Update{mem("note:member", "I like mornings")}, "Thanks — noted.", false},
 		{nil, "", false},
 	} {
-		got := acknowledge(c.us)
+		got := acknowledge(c.us, time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC))
 		if got.Ack != c.ack || got.Replan != c.replan {
 			t.Errorf("%+v: %+v, want %q replan %v", c.us, got, c.ack, c.replan)
 		}

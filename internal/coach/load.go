@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"hearth/internal/content"
-	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
 )
 
@@ -209,12 +208,12 @@ func movingAway(w WeightView, u health.Unit, rs []health.WeightReading, now time
 	return f.ok && f.n >= plateauMinReadings && f.span >= awayMinSpan && sign*f.slope*f.span >= AwayRecentKg
 }
 
-// dateText renders a date as "Mon 16 Feb", with the year when it is more
-// than yearAfterDays from today or in the past year ("Fri 22 Jan 2027").
+// dateText renders a date as "Mon 16 Feb", with the year when it is not
+// today's ("Fri 22 Jan 2027").
 func (g *Gathered) dateText(day string) string {
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		return day
 	}
-	return board.DateText(t, g.civil) // as the kiosk writes dates
+	return health.CivilDayText(t, g.civil) // as the kiosk writes dates
 }

@@ -83,11 +83,12 @@ func num(v float64) string { return health.Figure(v) }
 // kcal prints a whole number with thousands separators: "1,640".
 func kcal(v float64) string { return health.Thousands(math.Abs(v)) }
 
-// shortDate renders a YYYY-MM-DD date as "Mon 16 Feb".
-func shortDate(day string) string {
+// shortDate renders a YYYY-MM-DD date as "Mon 16 Feb", with the year when
+// it is not today's ("Mon 16 Feb 2025").
+func shortDate(day string, today time.Time) string {
 	t, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		return day
 	}
-	return t.Format("Mon 2 Jan")
+	return health.CivilDayText(t, today)
 }

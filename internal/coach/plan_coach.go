@@ -99,9 +99,9 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	}
 	switch q := g.Weight.Questioned; {
 	case len(q) > 0 && q[0].Sudden:
-		s = append(s, fmt.Sprintf("I set aside the reading of %s: %s from the weigh-in before is more than a day-to-day swing, so I'm not counting it yet.", shortDate(q[0].Date), q[0].ChangeText))
+		s = append(s, fmt.Sprintf("I set aside the reading of %s: %s from the weigh-in before is more than a day-to-day swing, so I'm not counting it yet.", p.g.dateText(q[0].Date), q[0].ChangeText))
 	case len(q) > 0:
-		s = append(s, fmt.Sprintf("I set aside the reading of %s: it's far from your trend, so I'm not counting it until you confirm it below.", shortDate(q[0].Date)))
+		s = append(s, fmt.Sprintf("I set aside the reading of %s: it's far from your trend, so I'm not counting it until you confirm it below.", p.g.dateText(q[0].Date)))
 	}
 	if c := p.cautionLine(); c != "" {
 		s = append(s, c)
@@ -172,7 +172,7 @@ func (p *planner) todayLine(primary *content.MenuEntry) string {
 	case prog.HasProgram && prog.Today == string(program.DayRest):
 		return fmt.Sprintf("Rest day in %s; if you want to move, %s is a gentle option.", prog.Title, pick)
 	case prog.HasProgram && prog.Today == string(program.DayNotStarted):
-		return fmt.Sprintf("%s starts %s.", prog.Title, shortDate(prog.StartDate))
+		return fmt.Sprintf("%s starts %s.", prog.Title, p.g.dateText(prog.StartDate))
 	case prog.HasProgram && prog.Today == string(program.DayPaused):
 		return fmt.Sprintf("%s is paused; today's pick is %s.", prog.Title, pick)
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
@@ -266,11 +266,11 @@ func (p *planner) prompts() []dashboard.Prompt {
 	switch q := g.Weight.Questioned; {
 	case len(q) > 0 && q[0].Sudden:
 		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
-			fmt.Sprintf("Your scale recorded %s on %s, %s on the weigh-in before. Weigh again tomorrow to check?", q[0].Text, shortDate(q[0].Date), q[0].ChangeText),
+			fmt.Sprintf("Your scale recorded %s on %s, %s on the weigh-in before. Weigh again tomorrow to check?", q[0].Text, p.g.dateText(q[0].Date), q[0].ChangeText),
 			optReadingAgain, optReadingWrong, optReadingRight)
 	case len(q) > 0:
 		mc(promptConfirmPrefix+strings.ReplaceAll(q[0].Date, "-", ""),
-			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, shortDate(q[0].Date)),
+			fmt.Sprintf("Your scale recorded %s on %s, far from your trend. Is that right?", q[0].Text, p.g.dateText(q[0].Date)),
 			optReadingWrong, optReadingRight)
 	}
 	for _, f := range g.Safety.FollowUps {
@@ -367,9 +367,9 @@ func (p *planner) feedback() []string {
 			out = append(out, fmt.Sprintf("Session done; %s moves on to day %d.", u.Title, u.Day))
 		case UpdateDeclare:
 			if u.AnchorDay > 1 {
-				out = append(out, fmt.Sprintf("%s is on your calendar from %s, at Day %d: the sessions you already did count.", u.Title, shortDate(u.StartDate), u.AnchorDay))
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s, at Day %d: the sessions you already did count.", u.Title, p.g.dateText(u.StartDate), u.AnchorDay))
 			} else {
-				out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, shortDate(u.StartDate)))
+				out = append(out, fmt.Sprintf("%s is on your calendar from %s.", u.Title, p.g.dateText(u.StartDate)))
 			}
 		}
 	}

@@ -72,7 +72,7 @@ func (p *planner) curated() (dashboard.Curated, *content.MenuEntry) {
 	case prog.HasProgram && prog.Today == string(program.DayNotStarted) && prog.Item != nil:
 		primary = p.variety()
 		if p.safe(*prog.Item) {
-			extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+shortDate(prog.StartDate), ReasonPreview)}
+			extra = []dashboard.ContentRef{p.ref(*prog.Item, prog.Title+" · starts "+p.g.dateText(prog.StartDate), ReasonPreview)}
 		}
 	case prog.HasProgram && prog.Today == string(program.DayCompleted):
 		primary = p.variety()

@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/internal/health"
 )
 
 // replier answers chat messages without a model, from the coach's tools.
@@ -195,7 +196,7 @@ func (r *replier) topic(ctx context.Context, scope agent.Scope, turn agent.ChatT
 				continue
 			}
 			n++
-			out = append(out, fmt.Sprintf("- %s: “%s”", m.CreatedAt.In(r.c.loc).Format("Mon 2 Jan"), clipText(m.Content, 200)))
+			out = append(out, fmt.Sprintf("- %s: “%s”", health.DayText(m.CreatedAt, r.c.clock(scope), r.c.loc), clipText(m.Content, 200)))
 		}
 		if n == 0 {
 			return []string{"I don't find anything you told me about that in our earlier chats."}, nil

@@ -11,6 +11,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
+	"hearth/internal/health"
 	"hearth/internal/program"
 )
 
@@ -46,9 +47,9 @@ func (r *replier) dayAsked(scope agent.Scope, msg string) (asked, bool) {
 			return asked{}, false
 		}
 		d := today.AddDate(0, 0, -back)
-		label := "On " + d.Format("Mon 2 Jan")
+		label := "On " + health.CivilDayText(d, today)
 		if back == 1 {
-			label = "Yesterday (" + d.Format("Mon 2 Jan") + ")"
+			label = "Yesterday (" + health.CivilDayText(d, today) + ")"
 		}
 		return asked{from: d, to: d, label: label}, true
 	}
@@ -64,7 +65,7 @@ func (r *replier) dayAsked(scope agent.Scope, msg string) (asked, bool) {
 		return day(n)
 	case reLastWeek.MatchString(msg):
 		to := today.AddDate(0, 0, -1)
-		return asked{from: today.AddDate(0, 0, -7), to: to, label: "In the 7 days to " + to.Format("Mon 2 Jan")}, true
+		return asked{from: today.AddDate(0, 0, -7), to: to, label: "In the 7 days to " + health.CivilDayText(to, today)}, true
 	case reWeekday.MatchString(msg):
 		m := reWeekday.FindStringSubmatch(msg)
 		wd, _ := weekdayNamed(strings.ToLower(m[2]))
@@ -88,7 +89,7 @@ func (r *replier) mealsOn(ctx context.Context, scope agent.Scope, turn agent.Cha
 		var days []string
 		for _, d := range h.Days {
 			if d.Meals > 0 {
-				days = append(days, shortDate(d.Date)+" "+dashboard.KcalText(d.Calories))
+				days = append(days, shortDate(d.Date, civilDate(r.c.clock(scope), r.c.loc))+" "+dashboard.KcalText(d.Calories))
 			}
 		}
 		if len(days) > 0 {
@@ -135,7 +136,7 @@ func (r *replier) workoutsOn(ctx context.Context, turn agent.ChatTurn, when aske
 		if x.Date >= from && x.Date <= to {
 			text := x.Text
 			if from == to { // the label names the day already
-				text = strings.TrimPrefix(text, when.from.Format("Mon 2 Jan")+": ")
+				text = strings.TrimPrefix(text, health.FullDayText(when.from)+": ")
 			}
 			done = append(done, text)
 		}
@@ -187,7 +188,7 @@ func (r *replier) weekPlan(ctx context.Context, scope agent.Scope, turn agent.Ch
 		if s.id == "" {
 			what = "a rest day"
 		}
-		out = append(out, fmt.Sprintf("- %s: Day %d of %s, %s", s.date.Format("Mon 2 Jan"), s.day, p.Title, what))
+		out = append(out, fmt.Sprintf("- %s: Day %d of %s, %s", health.CivilDayText(s.date, today), s.day, p.Title, what))
 	}
 	return append(out, "Days not listed are rest days.", needsModel), nil
 }

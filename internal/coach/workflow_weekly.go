@@ -132,7 +132,7 @@ func (c *core) weekFacts(ctx context.Context, member string, now time.Time) (wee
 	var f weekFacts
 	today := civilDate(now, c.loc)
 	monday := today.AddDate(0, 0, -((int(today.Weekday()) + 6) % 7))
-	f.Week = shortDate(monday.Format(time.DateOnly)) + " – " + shortDate(monday.AddDate(0, 0, 6).Format(time.DateOnly))
+	f.Week = shortDate(monday.Format(time.DateOnly), today) + " – " + shortDate(monday.AddDate(0, 0, 6).Format(time.DateOnly), today)
 	if f.Weight, err = c.weightView(ctx, m, now); err != nil {
 		return f, err
 	}

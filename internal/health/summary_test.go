@@ -47,8 +47,8 @@ func TestDaySummary(t *testing.T) {
 	}
 
 	text := today.Text(utc)
-	for _, part := range []string{"Weight: 174.2 lb", "goal 154.3 lb", "Nutrition Sun 15 Mar: 450 of 2,000 kcal (23%)",
-		"logging streak 3 days", "Training: 2 workouts this week (50 min)", "Workout: Sun 15 Mar: yoga, 20 min",
+	for _, part := range []string{"Weight: 174.2 lb", "goal 154.3 lb", "Nutrition Sun 15 Mar 2026: 450 of 2,000 kcal (23%)",
+		"logging streak 3 days", "Training: 2 workouts this week (50 min)", "Workout: Sun 15 Mar 2026: yoga, 20 min",
 		"Body composition: 25% body fat, lean mass 121.3 lb, today"} {
 		if !strings.Contains(text, part) {
 			t.Errorf("summary text lacks %q:\n%s", part, text)
@@ -66,7 +66,7 @@ func TestDaySummaryEmptyMember(t *testing.T) {
 		s.BodyComposition != nil || s.WorkoutsToday == nil || s.Nutrition.VsTargets.Calories.Target != nil {
 		t.Fatalf("%+v", s)
 	}
-	want := "Weight: no weigh-ins yet\nNutrition Sun 15 Mar: nothing logged; logging streak 0 days\nTraining: no workouts logged yet"
+	want := "Weight: no weigh-ins yet\nNutrition Sun 15 Mar 2026: nothing logged; logging streak 0 days\nTraining: no workouts logged yet"
 	if got := s.Text(nil); got != want {
 		t.Errorf("text\n got %q\nwant %q", got, want)
 	}

@@ -119,7 +119,7 @@ func (p NutritionPeriod) Text() string {
 	if p.DaysMissing > 0 {
 		var miss []string
 		for _, d := range p.MissingDays {
-			miss = append(miss, d.Format("Mon 2 Jan"))
+			miss = append(miss, CivilDayText(d, p.Through))
 		}
 		if len(miss) > 7 {
 			miss = append([]string{"…"}, miss[len(miss)-7:]...)
@@ -135,7 +135,7 @@ func (p NutritionPeriod) Text() string {
 // Text renders the workout with its local date, e.g. "Mon 9 Mar: strength,
 // Upper body, 45 min, avg HR 132".
 func (w WorkoutSummary) Text(loc *time.Location) string {
-	s := fmt.Sprintf("%s: %s", w.StartedAt.In(orUTC(loc)).Format("Mon 2 Jan"), w.Type)
+	s := fmt.Sprintf("%s: %s", FullDayText(w.StartedAt.In(orUTC(loc))), w.Type)
 	if w.Title != "" {
 		s += ", " + w.Title
 	}
@@ -194,7 +194,7 @@ func (c Composition) Text(u Unit) string {
 func (s Summary) Text(loc *time.Location) string {
 	lines := []string{
 		"Weight: " + s.Weight.Text(),
-		fmt.Sprintf("Nutrition %s: %s; logging streak %s", s.Day.Format("Mon 2 Jan"), s.Nutrition.Text(), plural(s.LoggingStreak, "day", "days")),
+		fmt.Sprintf("Nutrition %s: %s; logging streak %s", FullDayText(s.Day), s.Nutrition.Text(), plural(s.LoggingStreak, "day", "days")),
 		"Training: " + s.Training.Text(),
 	}
 	for _, w := range s.WorkoutsToday {

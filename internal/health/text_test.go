@@ -79,7 +79,7 @@ func TestOtherTexts(t *testing.T) {
 		t.Errorf("empty history:\n got %q\nwant %q", got, want)
 	}
 	x := Workout{StartedAt: on(utc, 2026, 3, 9, 23, 30), Type: "strength", Title: "Upper body", DurationMin: 44.6, AvgHR: i(132)}
-	if got, want := x.Summarize().Text(berlin(t)), "Tue 10 Mar: strength, Upper body, 45 min, avg HR 132"; got != want {
+	if got, want := x.Summarize().Text(berlin(t)), "Tue 10 Mar 2026: strength, Upper body, 45 min, avg HR 132"; got != want {
 		t.Errorf("workout (local date):\n got %q\nwant %q", got, want)
 	}
 	st := WorkoutStats([]Workout{x, wo(on(utc, 2026, 3, 3, 7, 0), "run", 30)}, now, utc)

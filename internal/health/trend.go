@@ -18,8 +18,9 @@ const TrendAlpha = 0.1
 // ChartDays is how many days of points WeightTrend returns for the chart.
 const ChartDays = 30
 
-// TrendPoint is one chart day: the raw daily value (nil on days without a
-// weigh-in) and the trend as of that day.
+// TrendPoint is one day with a weigh-in: the day's value (the mean of its
+// readings) and the trend as of that day. RawKg is a pointer for the JSON's
+// sake (callers that thin a long series to one point a week leave it nil).
 type TrendPoint struct {
 	Day     time.Time `json:"day"`
 	RawKg   *float64  `json:"raw_kg,omitempty"`
@@ -150,16 +151,31 @@ func WeightTrend(readings []WeightReading, m Member, now time.Time, loc *time.Lo
 			*w.out = ptr(round2(cur - old))
 		}
 	}
-	for d := today - ChartDays + 1; d <= today; d++ {
-		tr, ok := s.at(d)
-		if !ok {
-			continue
-		}
-		p := TrendPoint{Day: dayTime(d, loc), TrendKg: round2(tr)}
-		if raw, ok := s.rawOn(d); ok {
-			p.RawKg = ptr(round2(raw))
-		}
-		t.Points = append(t.Points, p)
-	}
+	t.Points = s.points(today-ChartDays+1, today, loc)
 	return t
+}
+
+// points are the days with a weigh-in from day from to day to. Days without
+// one have no point: a chart joins the points it is given, and draws a gap
+// where they are far apart, rather than carrying the last trend forward as
+// if it had been measured (issue 35's flat line across four weeks).
+func (s series) points(from, to int, loc *time.Location) []TrendPoint {
+	i := sort.SearchInts(s.days, from)
+	var out []TrendPoint
+	for ; i < len(s.days) && s.days[i] <= to; i++ {
+		out = append(out, TrendPoint{Day: dayTime(s.days[i], loc), RawKg: ptr(round2(s.raw[i])), TrendKg: round2(s.trend[i])})
+	}
+	return out
+}
+
+// WeightSeries is every day with a weigh-in up to now (readings in any
+// order; after now ignored), oldest first, with the trend as of each day:
+// the history view's weight line over months or years.
+func WeightSeries(readings []WeightReading, now time.Time, loc *time.Location) []TrendPoint {
+	loc = orUTC(loc)
+	s, _ := buildSeries(readings, now, loc)
+	if len(s.days) == 0 {
+		return nil
+	}
+	return s.points(s.days[0], s.days[len(s.days)-1], loc)
 }

@@ -44,10 +44,10 @@ func TestWeightTrend(t *testing.T) {
 		{name: "7-day change: 80 then 79 a week later → trend 79.48",
 			readings: []WeightReading{w(day(8), 80), w(day(15), 79)},
 			current:  f(79), trend: f(79.48), change7: f(-0.52), daysSince: i(0), n: 2},
-		{name: "future reading and zero weight ignored",
+		{name: "future reading and zero weight ignored; no point on the day since without a weigh-in",
 			readings: []WeightReading{w(day(14), 80), w(on(utc, 2026, 3, 16, 7, 0), 70), w(day(15), 0)},
 			current:  f(80), trend: f(80), daysSince: i(1), n: 1,
-			points: []pt{{14, f(80), f(80)}, {15, nil, f(80)}}},
+			points: []pt{{14, f(80), f(80)}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,25 +91,48 @@ func TestWeightTrendChartWindow(t *testing.T) {
 	now := on(time.UTC, 2026, 3, 31, 9, 0)
 	var rs []WeightReading
 	for d := 0; d < 60; d++ {
-		if d%3 == 0 { // a weigh-in every third day
+		if d%3 == 0 { // a weigh-in every third day, the last on 30 Mar
 			rs = append(rs, w(on(time.UTC, 2026, 2, 1+d, 7, 0), 80))
 		}
 	}
 	got := WeightTrend(rs, Member{}, now, time.UTC)
-	if len(got.Points) != ChartDays {
-		t.Fatalf("points = %d, want %d", len(got.Points), ChartDays)
+	// One point per weigh-in day of the last ChartDays days (2–31 Mar):
+	// none carried forward to days without one.
+	if len(got.Points) != 10 {
+		t.Fatalf("points = %d, want 10 (every third day)", len(got.Points))
 	}
-	if first := got.Points[0].Day; !first.Equal(on(time.UTC, 2026, 3, 2, 0, 0)) {
-		t.Errorf("first chart day %v, want 2 Mar", first)
+	if first := got.Points[0].Day; !first.Equal(on(time.UTC, 2026, 3, 3, 0, 0)) {
+		t.Errorf("first chart day %v, want 3 Mar", first)
 	}
-	raw := 0
+	if last := got.Points[len(got.Points)-1].Day; !last.Equal(on(time.UTC, 2026, 3, 30, 0, 0)) {
+		t.Errorf("last chart day %v, want 30 Mar (the last weigh-in)", last)
+	}
 	for _, p := range got.Points {
-		if p.RawKg != nil {
-			raw++
+		if p.RawKg == nil {
+			t.Errorf("%v: a point without its weigh-in", p.Day)
 		}
 	}
-	if raw != 10 {
-		t.Errorf("raw points = %d, want 10 (every third day)", raw)
+}
+
+// A trend is not drawn past the last weigh-in: twelve days without one
+// leave the chart's last twelve days empty (the chart shows a gap), not a
+// flat line "measured" to today.
+func TestWeightTrendStopsAtTheLastWeighIn(t *testing.T) {
+	now := on(time.UTC, 2026, 3, 31, 9, 0)
+	var rs []WeightReading
+	for d := 1; d <= 19; d++ {
+		rs = append(rs, w(on(time.UTC, 2026, 3, d, 7, 0), 80-float64(d)/10))
+	}
+	got := WeightTrend(rs, Member{}, now, time.UTC)
+	if n := len(got.Points); n != 18 {
+		t.Fatalf("points = %d, want 18 (2–19 Mar)", n)
+	}
+	if last := got.Points[17].Day; !last.Equal(on(time.UTC, 2026, 3, 19, 0, 0)) {
+		t.Errorf("last point %v, want 19 Mar", last)
+	}
+	all := WeightSeries(rs, now, time.UTC)
+	if len(all) != 19 || all[0].TrendKg != 79.9 || *all[18].RawKg != 78.1 {
+		t.Errorf("series: %d points, first trend %v, last raw %v", len(all), all[0].TrendKg, *all[18].RawKg)
 	}
 }
 

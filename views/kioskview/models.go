@@ -93,8 +93,11 @@ type StateArea struct {
 
 // WeightWidget is the weight trend.
 type WeightWidget struct {
-	Locked    bool // private on this screen: nothing else is set
-	HasData   bool
+	Locked  bool // private on this screen: nothing else is set
+	HasData bool
+	// Stale: the newest weigh-in is older than board.StaleDays; Current
+	// is that reading and LastWeighIn says when ("Last weighed 14 Mar 2024").
+	Stale     bool
 	Current   string // "81.4"
 	Unit      string // "kg"
 	Change7d  string // "−0.6 kg in 7 days"
@@ -128,11 +131,16 @@ type Chart struct {
 	Empty     bool
 	TrendPath string       // SVG path "M x y L x y …"
 	Points    []ChartPoint // raw daily values
+	Gaps      []ChartGap   // stretches without a weigh-in, shaded
 	Goal      *ChartLine   // nil = no goal line
 	YTicks    []ChartTick
 	XTicks    []ChartTick
 	Label     string // accessible summary
 }
+
+// ChartGap is a stretch of the plot with no weigh-ins: X and W across,
+// Top and H down (viewBox units).
+type ChartGap struct{ X, W, Top, H float64 }
 
 // ChartPoint is one dot.
 type ChartPoint struct{ X, Y float64 }

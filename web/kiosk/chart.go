@@ -20,20 +20,52 @@ const (
 	chartRight  = 6.0
 )
 
-// weightChart lays out the last health.ChartDays days ending today: the raw
-// daily values as dots, the trend as a line, and the goal as a dashed line
-// (pinned to the top or bottom edge with an arrow when it lies far outside
-// the data, so a distant goal does not flatten the curve). Values are shown
-// in the member's unit.
-func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, today time.Time, loc *time.Location) kioskview.Chart {
-	c := kioskview.Chart{W: chartW, H: chartH, Left: chartLeft}
-	if len(points) == 0 {
+// chartSpan is what a weight chart covers: its first and last day (the
+// household calendar, inclusive), today (for the labels: "today", and the
+// year on dates not this year's), the longest run of days without a
+// weigh-in that its line still joins (a longer one is a gap: the line
+// breaks and the gap is shaded, never bridged by a flat line), and its
+// size in viewBox units (zero: the dashboard widget's).
+type chartSpan struct {
+	From, To, Today time.Time
+	GapDays         int
+	W, H            float64
+}
+
+// widgetSpan is the dashboard widget's: the health.ChartDays days ending
+// on end (today, or the last weigh-in when that is older: the chart shows
+// the real span, dated, not four empty weeks).
+func widgetSpan(end, today time.Time) chartSpan {
+	return chartSpan{From: end.AddDate(0, 0, -(health.ChartDays - 1)), To: end, Today: today, GapDays: widgetGapDays}
+}
+
+// widgetGapDays: weekly weigh-ins are joined; ten days without one is a gap.
+const widgetGapDays = 10
+
+// weightChart lays out the points that fall in the span: the raw daily
+// values as dots, the trend as a line (broken at gaps), and the goal as a
+// dashed line (pinned to the top or bottom edge with an arrow when it lies
+// far outside the data, so a distant goal does not flatten the curve).
+// Values are shown in the member's unit.
+func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, sp chartSpan, loc *time.Location) kioskview.Chart {
+	w, h := sp.W, sp.H
+	if w == 0 {
+		w, h = chartW, chartH
+	}
+	c := kioskview.Chart{W: w, H: h, Left: chartLeft}
+	first, last := dayIndex(sp.From, loc), dayIndex(sp.To, loc)
+	var in []health.TrendPoint
+	for _, p := range points {
+		if d := dayIndex(p.Day, loc); d >= first && d <= last {
+			in = append(in, p)
+		}
+	}
+	if len(in) == 0 || last <= first {
 		c.Empty = true
 		return c
 	}
-	first := dayIndex(today, loc) - (health.ChartDays - 1)
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range points {
+	for _, p := range in {
 		for _, v := range pointValues(p) {
 			v = unit.FromKg(v)
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -62,25 +94,37 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 			hi += (hi - lo) * 0.2
 		}
 	}
-	plotH := chartH - chartTop - chartBottom
+	plotH := h - chartTop - chartBottom
 	y := func(v float64) float64 { return chartTop + (hi-v)/(hi-lo)*plotH }
 	x := func(day int) float64 {
-		return chartLeft + float64(day-first)/float64(health.ChartDays-1)*(chartW-chartLeft-chartRight)
+		return chartLeft + float64(day-first)/float64(last-first)*(w-chartLeft-chartRight)
+	}
+	gap := func(from, to float64) {
+		c.Gaps = append(c.Gaps, kioskview.ChartGap{X: chartRound(from), W: chartRound(to - from), Top: chartTop, H: chartRound(plotH)})
 	}
 	var path strings.Builder
-	for i, p := range points {
+	prev := 0
+	for i, p := range in {
 		d := dayIndex(p.Day, loc)
-		if d < first {
-			continue
-		}
 		cmd := "L"
-		if path.Len() == 0 || i == 0 {
+		switch {
+		case i == 0:
 			cmd = "M"
+			if d-first > sp.GapDays {
+				gap(x(first), x(d))
+			}
+		case d-prev > sp.GapDays:
+			cmd = "M"
+			gap(x(prev), x(d))
 		}
 		fmt.Fprintf(&path, "%s%.1f %.1f ", cmd, x(d), y(unit.FromKg(p.TrendKg)))
 		if p.RawKg != nil {
 			c.Points = append(c.Points, kioskview.ChartPoint{X: chartRound(x(d)), Y: chartRound(y(unit.FromKg(*p.RawKg)))})
 		}
+		prev = d
+	}
+	if last-prev > sp.GapDays {
+		gap(x(prev), x(last))
 	}
 	c.TrendPath = strings.TrimSpace(path.String())
 	if goalKg != nil && *goalKg > 0 {
@@ -98,18 +142,25 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
 		c.YTicks = append(c.YTicks, kioskview.ChartTick{Pos: chartRound(y(v)), Label: trim1(v)})
 	}
-	for i, d := range []int{first, first + (health.ChartDays-1)/2, first + health.ChartDays - 1} {
-		t := kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayTime(d, loc).Format("2 Jan"), Anchor: "middle"}
+	dayLabel := func(d int) string {
+		if d == dayIndex(sp.Today, loc) {
+			return "today"
+		}
+		return health.ShortDayText(dayTime(d, loc), sp.Today, loc)
+	}
+	for i, d := range []int{first, first + (last-first)/2, last} {
+		t := kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayLabel(d), Anchor: "middle"}
 		switch i {
 		case 0:
 			t.Anchor = "start"
 		case 2:
-			t.Label, t.Anchor = "today", "end"
+			t.Anchor = "end"
 		}
 		c.XTicks = append(c.XTicks, t)
 	}
-	firstV, lastV := unit.FromKg(points[0].TrendKg), unit.FromKg(points[len(points)-1].TrendKg)
-	c.Label = fmt.Sprintf("Weight trend over %d days: from %s to %s %s", health.ChartDays, trim1(firstV), trim1(lastV), unit.Normalize())
+	firstV, lastV := unit.FromKg(in[0].TrendKg), unit.FromKg(in[len(in)-1].TrendKg)
+	c.Label = fmt.Sprintf("Weight trend from %s to %s: from %s to %s %s", dayLabel(dayIndex(in[0].Day, loc)),
+		dayLabel(dayIndex(in[len(in)-1].Day, loc)), trim1(firstV), trim1(lastV), unit.Normalize())
 	return c
 }
 

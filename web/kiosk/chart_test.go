@@ -1,6 +1,7 @@
 package kiosk
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ func TestWeightChart(t *testing.T) {
 	today := time.Date(2026, 2, 14, 9, 0, 0, 0, time.UTC)
 	ps := trendPoints(30, today, func(i int) float64 { return 82 - float64(i)*0.05 })
 	goal := 80.0
-	c := weightChart(ps, &goal, health.KG, today, time.UTC)
+	c := weightChart(ps, &goal, health.KG, widgetSpan(today, today), time.UTC)
 	if c.Empty || len(c.Points) != 30 {
 		t.Fatalf("empty=%v points=%d, want 30 dots", c.Empty, len(c.Points))
 	}
@@ -51,25 +52,58 @@ func TestWeightChart(t *testing.T) {
 
 	// A distant goal is pinned to the edge instead of flattening the curve.
 	far := 60.0
-	c = weightChart(ps, &far, health.KG, today, time.UTC)
+	c = weightChart(ps, &far, health.KG, widgetSpan(today, today), time.UTC)
 	if c.Goal == nil || c.Goal.Off != "below" || c.Goal.Y != chartH-chartBottom || !strings.HasSuffix(c.Goal.Label, "↓") {
 		t.Fatalf("far goal %+v, want pinned below", c.Goal)
 	}
 
 	// Pounds: labels and goal in the member's unit.
-	c = weightChart(ps, &goal, health.LB, today, time.UTC)
+	c = weightChart(ps, &goal, health.LB, widgetSpan(today, today), time.UTC)
 	if c.Goal.Label != "goal 176.4 lb" || !strings.Contains(c.Label, "lb") {
 		t.Errorf("lb chart: goal %q label %q", c.Goal.Label, c.Label)
 	}
 
 	// A few points in a month: only those days, placed by date.
 	few := trendPoints(3, today, func(int) float64 { return 70 })
-	c = weightChart(few, nil, health.KG, today, time.UTC)
+	c = weightChart(few, nil, health.KG, widgetSpan(today, today), time.UTC)
 	if len(c.Points) != 3 || c.Goal != nil || c.Points[2].X != chartW-chartRight || c.Points[0].X >= c.Points[2].X {
 		t.Errorf("sparse chart: %+v goal %v", c.Points, c.Goal)
 	}
-	if c := weightChart(nil, &goal, health.KG, today, time.UTC); !c.Empty {
+	if c := weightChart(nil, &goal, health.KG, widgetSpan(today, today), time.UTC); !c.Empty {
 		t.Error("no points: chart not empty")
+	}
+}
+
+// Days without a weigh-in are a gap, not a line: the trend breaks where
+// weigh-ins stop for longer than the span's GapDays and the stretch is
+// shaded, the empty days up to today included (issue 35's flat line).
+func TestWeightChartGaps(t *testing.T) {
+	today := time.Date(2026, 2, 14, 9, 0, 0, 0, time.UTC)
+	var ps []health.TrendPoint
+	for _, back := range []int{29, 28, 27, 12, 11} { // a 15-day break, then 11 days to today
+		v := 80.0
+		ps = append(ps, health.TrendPoint{Day: today.AddDate(0, 0, -back), RawKg: &v, TrendKg: v})
+	}
+	c := weightChart(ps, nil, health.KG, widgetSpan(today, today), time.UTC)
+	if n := strings.Count(c.TrendPath, "M"); n != 2 {
+		t.Errorf("trend path %q: %d runs, want 2 (broken at the 15-day gap)", c.TrendPath, n)
+	}
+	if len(c.Gaps) != 2 {
+		t.Fatalf("gaps %+v, want the break and the days since the last weigh-in", c.Gaps)
+	}
+	if end := c.Gaps[1].X + c.Gaps[1].W; math.Abs(end-(chartW-chartRight)) > 0.2 {
+		t.Errorf("last gap ends at %v, want the right edge (today)", end)
+	}
+
+	// A chart ending on an old last weigh-in is dated with its year.
+	lastDay := time.Date(2024, 3, 14, 7, 0, 0, 0, time.UTC)
+	old := trendPoints(30, lastDay, func(i int) float64 { return 84 })
+	c = weightChart(old, nil, health.KG, widgetSpan(lastDay, today), time.UTC)
+	if len(c.Points) != 30 || c.XTicks[0].Label != "14 Feb 2024" || c.XTicks[2].Label != "14 Mar 2024" {
+		t.Errorf("old chart: %d points, ticks %+v", len(c.Points), c.XTicks)
+	}
+	if !strings.Contains(c.Label, "14 Mar 2024") {
+		t.Errorf("label %q lacks the dated end", c.Label)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/apperr"
+	"hearth/internal/health"
 	"hearth/internal/text"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
@@ -74,7 +75,7 @@ func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thr
 	}
 	for _, t := range ts {
 		cs.Threads = append(cs.Threads, kioskview.ChatThreadItem{ID: t.ID, Title: t.Title,
-			When: t.UpdatedAt.In(h.loc).Format("Mon 2 Jan 15:04")})
+			When: health.DayText(t.UpdatedAt, time.Now(), h.loc) + " " + t.UpdatedAt.In(h.loc).Format("15:04")})
 	}
 	if thread == 0 {
 		return cs, nil

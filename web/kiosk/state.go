@@ -32,8 +32,12 @@ func weightWidget(b board.Board) kioskview.WeightWidget {
 	t := b.Weight.Trend
 	u := b.Unit
 	w := kioskview.WeightWidget{Unit: string(u)}
-	if b.Weight.Current == nil {
+	last, stale := b.Weight.Last(now, loc)
+	switch {
+	case last == nil:
 		return w
+	case stale:
+		return staleWeightWidget(b, last)
 	}
 	for _, r := range b.Weight.Readings { // newest first
 		if r.MeasuredAt.After(now) {
@@ -78,7 +82,7 @@ func weightWidget(b board.Board) kioskview.WeightWidget {
 	if t.LastWeighIn != nil {
 		w.LastWeighIn = "Last weigh-in " + views.When(*t.LastWeighIn, now, loc)
 	}
-	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, now, loc)
+	w.Chart = weightChart(t.Points, m.GoalWeightKg, u, widgetSpan(now, now), loc)
 	for _, r := range b.Weight.Readings { // newest first
 		if len(w.Recent) == recentWeights {
 			break
@@ -123,6 +127,34 @@ func nutritionWidget(b board.Board) kioskview.NutritionWidget {
 	return n
 }
 
+// staleWeightWidget shows a newest weigh-in older than board.StaleDays as
+// what it is: "last weighed 14 Mar 2024", its chart over the weeks before
+// it (dated), no week's change or trend as if current, and the way back:
+// a weigh-in restarts the trend.
+func staleWeightWidget(b board.Board, last *health.WeightReading) kioskview.WeightWidget {
+	m, now, loc, u := b.Member, b.Now, b.Loc, b.Unit
+	src := b.Weight
+	if src.Current == nil && src.Earlier != nil {
+		src = *src.Earlier
+	}
+	w := kioskview.WeightWidget{Unit: string(u), HasData: true, Stale: true, Current: b.WeightNumber(last.WeightKg),
+		LastWeighIn: "Last weighed " + health.ShortDayText(last.MeasuredAt, now, loc)}
+	if m.GoalWeightKg != nil {
+		w.Goal = "goal " + u.Format(*m.GoalWeightKg)
+	}
+	w.Chart = weightChart(health.WeightSeries(src.Plausible, now, loc), m.GoalWeightKg, u, widgetSpan(last.MeasuredAt.In(loc), now), loc)
+	for _, r := range src.Readings {
+		if len(w.Recent) == recentWeights {
+			break
+		}
+		if !r.MeasuredAt.After(now) {
+			w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: b.WeightText(r.WeightKg),
+				Edit: entryURL(m.ID, household.EntryWeight, r.ID), Questioned: src.Questioned[r.ID]})
+		}
+	}
+	return w
+}
+
 // macroBar fills to the target; overAt > 0 flags the bar past that percentage.
 func macroBar(label string, p health.MacroProgress, unit string, overAt float64) kioskview.MacroBar {
 	b := kioskview.MacroBar{Label: label, Value: fmt.Sprintf("%.0f %s", p.Consumed, unit)}
@@ -149,7 +181,7 @@ func bodyWidget(b board.Board) kioskview.BodyWidget {
 	c, ok := health.BodyComposition(b.Scans, now, loc)
 	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
 		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
-			Measured: "Scanned " + c.Latest.ScannedAt.In(loc).Format("2 Jan 2006")}
+			Measured: "Scanned " + health.ShortDayText(c.Latest.ScannedAt, now, loc)}
 		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
 			b.Measured = "Measured " + views.When(c.Latest.ScannedAt, now, loc)
 		}
@@ -161,7 +193,7 @@ func bodyWidget(b board.Board) kioskview.BodyWidget {
 			if c.LeanChangeKg != nil {
 				b.Changes += ", " + u.FormatDelta(*c.LeanChangeKg) + " lean"
 			}
-			b.Changes += " since " + c.Previous.ScannedAt.In(loc).Format("2 Jan")
+			b.Changes += " since " + health.ShortDayText(c.Previous.ScannedAt, now, loc)
 		}
 		return b
 	}
@@ -240,5 +272,5 @@ func dayWord(t, now time.Time, loc *time.Location) string {
 	case 1:
 		return "Yesterday"
 	}
-	return t.In(loc).Format("Mon 2 Jan")
+	return health.DayText(t, now, loc)
 }

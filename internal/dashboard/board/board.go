@@ -87,6 +87,31 @@ type Weight struct {
 	// LastAny is the newest weigh-in of any kind, questioned included:
 	// a weigh-in answers "step on the scale" even if it needs confirming.
 	LastAny time.Time
+	// Earlier is set when no weigh-in falls inside WeightDays but older
+	// ones exist (years of imported history): the weight figures as of the
+	// newest reading, over the WeightDays before it. It is history, not
+	// the current weight: Current stays nil, and the kiosk shows it as
+	// "last weighed 14 Mar 2024".
+	Earlier *Weight
+}
+
+// StaleDays: a newest weigh-in older than this many days is shown as
+// "last weighed …", not as the current weight (the chart's window: with
+// no weigh-in in it there is no current trend to draw).
+const StaleDays = health.ChartDays
+
+// Last is the newest plausible reading, inside the window or Earlier
+// (nil: none at all), and whether it is stale as of now.
+func (w Weight) Last(now time.Time, loc *time.Location) (r *health.WeightReading, stale bool) {
+	switch {
+	case w.Current != nil:
+		r = w.Current
+	case w.Earlier != nil && w.Earlier.Current != nil:
+		r = w.Earlier.Current
+	default:
+		return nil, false
+	}
+	return r, health.DaysAgo(r.MeasuredAt, now, loc) > StaleDays
 }
 
 // Loader loads boards.
@@ -128,7 +153,36 @@ func (l *Loader) Load(ctx context.Context, member string, now time.Time) (Board,
 	if err != nil {
 		return Board{}, fmt.Errorf("board: body scans: %w", err)
 	}
-	return Of(m, ws, meals, wos, scans, now, l.loc), nil
+	b := Of(m, ws, meals, wos, scans, now, l.loc)
+	if len(ws) == 0 {
+		if b.Weight.Earlier, err = l.earlier(ctx, m, to); err != nil {
+			return Board{}, err
+		}
+	}
+	return b, nil
+}
+
+// earlier reads the WeightDays up to the newest reading before to (nil:
+// none ever).
+func (l *Loader) earlier(ctx context.Context, m health.Member, to time.Time) (*Weight, error) {
+	newest, err := l.src.Weights(ctx, m.ID, store.Range{To: to, Desc: true, Limit: 1})
+	if err != nil || len(newest) == 0 {
+		return nil, wrapErr("earlier weights", err)
+	}
+	at := newest[0].MeasuredAt
+	ws, err := l.src.Weights(ctx, m.ID, store.Range{From: at.AddDate(0, 0, -WeightDays), To: at.Add(time.Millisecond), Desc: true})
+	if err != nil {
+		return nil, wrapErr("earlier weights", err)
+	}
+	w := WeightOf(m, ws, at, l.loc)
+	return &w, nil
+}
+
+func wrapErr(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("board: %s: %w", what, err)
 }
 
 // Of computes a board from records already read (any order; those after
@@ -273,24 +327,10 @@ func (b Board) ETA() *time.Time {
 // Jan"; "" when not on track).
 func (b Board) ETAText() string {
 	if e := b.ETA(); e != nil {
-		return DateText(*e, b.Now.In(b.Loc))
+		return health.CivilDayText(*e, b.Now.In(b.Loc))
 	}
 	return ""
 }
-
-// DateText renders a day as "Sun 24 Jan", with the year when it is more
-// than yearAfterDays from today or in an earlier year.
-func DateText(day, today time.Time) string {
-	civil := func(t time.Time) time.Time { y, m, d := t.Date(); return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
-	t, now := civil(day), civil(today)
-	if d := t.Sub(now).Hours() / 24; d > yearAfterDays || d < -yearAfterDays || t.Year() != now.Year() && d < 0 {
-		return t.Format("Mon 2 Jan 2006")
-	}
-	return t.Format("Mon 2 Jan")
-}
-
-// yearAfterDays: a date further than this from today says its year.
-const yearAfterDays = 300
 
 // WorkoutsText is this week's workouts ("4 workouts").
 func (b Board) WorkoutsText() string { return WorkoutsText(b.Training.ThisWeekCount) }

@@ -117,16 +117,59 @@ func TestWeightFiguresRoundOnce(t *testing.T) {
 	}
 }
 
-// Dates say their year only when far off or past a new year.
+// Years of imported weigh-ins ending long ago are history: the board has
+// no current weight, the newest reading is Earlier (with the weeks before
+// it) and stale; a member with a weigh-in inside the window reads no more.
+func TestLoadKeepsOldWeighInsAsEarlier(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	if _, err := db.CreateMember(ctx, health.Member{ID: "ada", Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	last := time.Date(2024, 3, 14, 7, 0, 0, 0, time.UTC)
+	for d := 0; d < 400; d++ {
+		if _, err := db.AddWeight(ctx, health.WeightReading{MemberID: "ada", MeasuredAt: last.AddDate(0, 0, -d), WeightKg: 84 + float64(d)/100}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	src := counting{DB: db, n: map[string]int{}}
+	b, err := board.NewLoader(src, time.UTC).Load(ctx, "ada", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Weight.Current != nil || b.CurrentText() != "" {
+		t.Fatalf("a 2024 reading is current: %q", b.CurrentText())
+	}
+	e := b.Weight.Earlier
+	if e == nil || e.Current == nil || !e.Current.MeasuredAt.Equal(last) || len(e.Plausible) != board.WeightDays+1 {
+		t.Fatalf("earlier %+v", e)
+	}
+	r, stale := b.Weight.Last(now, time.UTC)
+	if r == nil || !stale || r.WeightKg != 84 {
+		t.Errorf("last %+v stale %v, want the 14 Mar 2024 reading, stale", r, stale)
+	}
+	if src.n["weights"] != 3 {
+		t.Errorf("weights read %d times, want 3 (the window, the newest, the weeks before it)", src.n["weights"])
+	}
+	// Twenty days later the same reading is not stale yet.
+	if _, stale := b.Weight.Earlier.Last(last.AddDate(0, 0, 20), time.UTC); stale {
+		t.Error("a 20-day-old weigh-in is stale")
+	}
+}
+
+// Dates say their year whenever it is not the current one (issue 35: a
+// goal day next January reads "Sun 24 Jan 2027", not as this January's).
 func TestDateText(t *testing.T) {
 	today := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
 	for day, want := range map[time.Time]string{
-		time.Date(2027, 1, 24, 0, 0, 0, 0, time.UTC): "Sun 24 Jan",
-		time.Date(2028, 6, 30, 0, 0, 0, 0, time.UTC): "Fri 30 Jun 2028",
-		time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC): "Mon 1 Dec 2025",
+		time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC): "Thu 24 Dec",
+		time.Date(2027, 1, 24, 0, 0, 0, 0, time.UTC):  "Sun 24 Jan 2027",
+		time.Date(2028, 6, 30, 0, 0, 0, 0, time.UTC):  "Fri 30 Jun 2028",
+		time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC):  "Mon 1 Dec 2025",
 	} {
-		if got := board.DateText(day, today); got != want {
-			t.Errorf("DateText(%s) = %q, want %q", day.Format(time.DateOnly), got, want)
+		if got := health.CivilDayText(day, today); got != want {
+			t.Errorf("CivilDayText(%s) = %q, want %q", day.Format(time.DateOnly), got, want)
 		}
 	}
 }
