@@ -94,6 +94,12 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 	if code, body := k.get("/m/ada/chat"); code != http.StatusUnauthorized || !strings.Contains(body, "unlock with their PIN") {
 		t.Errorf("chat on a locked screen: %d %.200s", code, body)
 	}
+	if code, body := k.get("/m/ada/history?span=all"); code != http.StatusUnauthorized || strings.Contains(body, "weigh-ins") {
+		t.Errorf("history on a locked screen: %d %.200s", code, body)
+	}
+	if strings.Contains(page, "/m/ada/history") {
+		t.Error("the locked dashboard links to the history")
+	}
 	ws, _ := k.hh.Weights(ctx, "ada", 1)
 	if code, _ := k.get("/m/ada/entry/weight/" + strconv.FormatInt(ws[0].ID, 10)); code != http.StatusUnauthorized {
 		t.Errorf("a correction on a locked screen: %d", code)
@@ -122,6 +128,9 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 	s.until(t, 2*time.Second, `id="w-weight"`, ">83.7<")
 	if code, _ := k.get("/m/ada/chat"); code == http.StatusUnauthorized {
 		t.Errorf("chat once unlocked: %d", code)
+	}
+	if code, body := k.get("/m/ada/history"); code != http.StatusOK || !strings.Contains(body, "2 weigh-ins") {
+		t.Errorf("history once unlocked: %d", code)
 	}
 
 	// The household view (a tap on ⌂, the idle return) locks the screen:

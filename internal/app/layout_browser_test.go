@@ -77,7 +77,8 @@ func layoutPages(t *testing.T, srv *running, ids map[string]string) (kiosk, admi
 		kiosk = append(kiosk, "/m/"+m.ID)
 	}
 	kiosk = append(kiosk, "/content/"+ids["content"]+"?m=maya", "/content/"+ids["content"],
-		"/m/maya/play?i=0", "/m/maya/entry/meal/"+ids["meal"], "/m/nobody")
+		"/m/maya/play?i=0", "/m/maya/entry/meal/"+ids["meal"], "/m/nobody",
+		"/m/maya/history", "/m/maya/history?span=all")
 	params := map[string]string{":member": "maya", ":agent": "health-coach", ":id": "1", ":slug": "tv"}
 	for _, r := range srv.app.Echo.Routes() {
 		p := r.Path

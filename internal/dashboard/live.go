@@ -9,6 +9,7 @@ import (
 
 	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
+	"hearth/internal/history"
 	"hearth/internal/store"
 )
 
@@ -67,6 +68,11 @@ func ProteinText(g float64) string                     { return health.Figure(g)
 // kiosk renders its widgets from it and hands it back to TodayOf.
 func (s *Store) Board(ctx context.Context, member string, now time.Time) (board.Board, error) {
 	return board.NewLoader(s.db, s.loc).Load(ctx, member, now)
+}
+
+// Records reads a member's records over span as of now (the history view).
+func (s *Store) Records(ctx context.Context, member string, span history.Span, now time.Time) (history.Series, error) {
+	return history.NewLoader(s.db, s.loc).Load(ctx, member, span, now)
 }
 
 // Subject is what a call to action asks for, as data.

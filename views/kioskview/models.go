@@ -109,6 +109,7 @@ type WeightWidget struct {
 	// (it is not the current weight until confirmed); "" when none.
 	Questioned  string
 	LastWeighIn string
+	History     string // the member's history page, at its weight section
 	Chart       Chart
 	// Recent are the last weigh-ins, each a row to tap to correct it.
 	Recent []EntryRow
@@ -176,6 +177,7 @@ type NutritionWidget struct {
 	Bars    []MacroBar
 	Streak  int
 	Meals   []MealRow
+	History string // the history page's nutrition section ("" = no link)
 }
 
 // MealRow is one meal logged today; Edit opens its correction sheet.
@@ -196,6 +198,7 @@ type BodyWidget struct {
 type WorkoutsWidget struct {
 	Rows     []WorkoutRow
 	ThisWeek string
+	History  string // the history page's workouts section ("" = no link)
 }
 
 // WorkoutRow is one workout; Edit opens its correction sheet.
@@ -371,4 +374,66 @@ type MessageView struct {
 type SealedPage struct {
 	views.Page
 	Member MemberHead
+}
+
+// HistoryPage is a member's history: weight, nutrition and workouts over
+// a span (1, 3, 12 months or everything).
+type HistoryPage struct {
+	views.Page
+	MemberID, Name, Color string
+	Back                  string // the member's dashboard
+	Tabs                  []HistoryTab
+	Since                 string // "Records since 15 Mar 2014" ("" = none at all)
+	Empty                 bool
+	EmptyText             string
+	AllURL                string // "see everything", when the span is empty but history is not
+	Weight                HistoryWeight
+	Nutrition, Workouts   HistoryBars
+}
+
+// HistoryTab is one span to choose.
+type HistoryTab struct {
+	Label, URL string
+	Current    bool
+}
+
+// HistoryWeight is the weight section ("" Count: no weigh-ins in the span).
+type HistoryWeight struct {
+	Chart   Chart
+	Summary string // "Trend 92 kg → 84.1 kg (−7.9 kg)"
+	Count   string // "2,931 weigh-ins"
+	Last    string // "last 13 Mar 2024"
+	Grain   string // "one point per month" on long spans
+}
+
+// HistoryBars is a section drawn as bars with its rows (newest first).
+type HistoryBars struct {
+	Title   string
+	Noun    string // what a row is: day, week, month
+	Summary string // "" = nothing in the span
+	Chart   BarChart
+	Rows    []HistoryRow
+}
+
+// HistoryRow is one bucket in words.
+type HistoryRow struct {
+	When, Logged, Kcal, Protein string
+	Over                        bool
+}
+
+// BarChart is bars over a span with an optional target line.
+type BarChart struct {
+	W, H, Left     float64
+	Empty          bool
+	Bars           []Bar
+	Target         *ChartLine
+	YTicks, XTicks []ChartTick
+	Label          string
+}
+
+// Bar is one bar (viewBox units) with its value in words.
+type Bar struct {
+	X, Y, W, H float64
+	Title      string
+	Over       bool
 }

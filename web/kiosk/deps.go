@@ -9,6 +9,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/dashboard/board"
+	"hearth/internal/history"
 	"hearth/internal/household"
 	"hearth/internal/live"
 	"hearth/internal/voice"
@@ -24,6 +25,7 @@ type Dashboards interface {
 	RecordAnswer(ctx context.Context, member, promptID, answer, kind string, voiceMemoID int64) (dashboard.Answer, error)
 	MarkConsumed(ctx context.Context, member, contentID, source string) error
 	Playlist(ctx context.Context, member string) ([]string, error)
+	Records(ctx context.Context, member string, span history.Span, now time.Time) (history.Series, error)
 	EditPlaylist(ctx context.Context, member string, edit dashboard.PlaylistEdit) error
 }
 

@@ -180,6 +180,8 @@ func lockedModel(d kioskview.Dashboard) kioskview.Dashboard {
 	d.Member.Locked = true
 	d.State.Weight = kioskview.WeightWidget{Locked: true}
 	d.State.Body = kioskview.BodyWidget{Locked: true}
+	// The history page shows the weight too: it is guarded, and not linked.
+	d.State.Nutrition.History, d.State.Workouts.History = "", ""
 	c := d.Coach
 	c.Locked = true
 	c.Briefing, c.BriefingUpdated, c.Feedback = "", false, nil

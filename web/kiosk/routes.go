@@ -48,6 +48,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	msgs := &messagePages{messages: deps.Messages}
 	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log, gate: gate}
 	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
+	hist := &historyPages{household: deps.Household, dashboards: deps.Dashboards, opt: opt}
 	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
 		programs: deps.Programs, mediaDir: deps.MediaDir, opt: opt}
 
@@ -77,6 +78,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.POST("/m/:member/prepare", prep.kioskPrepare, once)
 	k.POST("/m/:member/program", prog.kioskProgram, once)
 	k.POST("/m/:member/messages/:id/dismiss", msgs.kioskDismissMessage, once)
+	k.GET("/m/:member/history", hist.pageHistory, guard)
 	k.GET("/m/:member/chat", chat.kioskChat, guard)
 	k.GET("/m/:member/chat/:thread", chat.kioskChat, guard)
 	k.POST("/m/:member/chat", chat.kioskChatSend, guard, once)

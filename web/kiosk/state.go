@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/dashboard/board"
 	"hearth/internal/health"
+	"hearth/internal/history"
 	"hearth/internal/household"
 	"hearth/internal/importer"
 	"hearth/views"
@@ -31,7 +32,7 @@ func weightWidget(b board.Board) kioskview.WeightWidget {
 	m, now, loc := b.Member, b.Now, b.Loc
 	t := b.Weight.Trend
 	u := b.Unit
-	w := kioskview.WeightWidget{Unit: string(u)}
+	w := kioskview.WeightWidget{Unit: string(u), History: historyURL(m.ID, "", "weight")}
 	last, stale := b.Weight.Last(now, loc)
 	switch {
 	case last == nil:
@@ -107,7 +108,7 @@ func entryURL(member string, kind household.EntryKind, id int64) string {
 func nutritionWidget(b board.Board) kioskview.NutritionWidget {
 	m, now, loc := b.Member, b.Now, b.Loc
 	day := b.Nutrition
-	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: b.Streak}
+	n := kioskview.NutritionWidget{HasData: day.Meals > 0, Streak: b.Streak, History: historyURL(m.ID, "", "nutrition")}
 	vs := day.VsTargets
 	anyTarget := vs.Calories.Target != nil || vs.Protein.Target != nil || vs.Carbs.Target != nil || vs.Fat.Target != nil
 	if n.HasData || anyTarget {
@@ -137,21 +138,12 @@ func staleWeightWidget(b board.Board, last *health.WeightReading) kioskview.Weig
 	if src.Current == nil && src.Earlier != nil {
 		src = *src.Earlier
 	}
-	w := kioskview.WeightWidget{Unit: string(u), HasData: true, Stale: true, Current: b.WeightNumber(last.WeightKg),
+	w := kioskview.WeightWidget{Unit: string(u), HasData: true, Stale: true, Current: b.WeightNumber(last.WeightKg), History: historyURL(m.ID, history.All, "weight"),
 		LastWeighIn: "Last weighed " + health.ShortDayText(last.MeasuredAt, now, loc)}
 	if m.GoalWeightKg != nil {
 		w.Goal = "goal " + u.Format(*m.GoalWeightKg)
 	}
 	w.Chart = weightChart(health.WeightSeries(src.Plausible, now, loc), m.GoalWeightKg, u, widgetSpan(last.MeasuredAt.In(loc), now), loc)
-	for _, r := range src.Readings {
-		if len(w.Recent) == recentWeights {
-			break
-		}
-		if !r.MeasuredAt.After(now) {
-			w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: b.WeightText(r.WeightKg),
-				Edit: entryURL(m.ID, household.EntryWeight, r.ID), Questioned: src.Questioned[r.ID]})
-		}
-	}
 	return w
 }
 
@@ -230,7 +222,7 @@ func signed(v float64) string {
 
 func workoutsWidget(b board.Board) kioskview.WorkoutsWidget {
 	m, now, loc := b.Member, b.Now, b.Loc
-	var w kioskview.WorkoutsWidget
+	w := kioskview.WorkoutsWidget{History: historyURL(m.ID, "", "workouts")}
 	for _, x := range health.RecentWorkouts(b.Workouts, 4) {
 		detail := fmt.Sprintf("%.0f min", x.DurationMin)
 		if x.DistanceKm != nil {
