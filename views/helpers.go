@@ -170,4 +170,4 @@ func When(t, now time.Time, loc *time.Location) string {
 }
 
 // Round1 rounds to one decimal, as forms show a figure.
-func Round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
+func Round1(v float64) float64 { return health.Round1(v) }

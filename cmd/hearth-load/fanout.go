@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hearth/internal/health"
-	"math"
 	"net/http"
 	"os"
 	"sort"
@@ -305,5 +304,5 @@ func markerStart(ctx context.Context, c *http.Client, base, member, unit string)
 	if len(body.Readings) > 0 {
 		kg = body.Readings[0].WeightKg
 	}
-	return math.Round(health.Unit(unit).Normalize().FromKg(kg)*10) / 10, nil
+	return health.Round1(health.Unit(unit).Normalize().FromKg(kg)), nil
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -39,7 +38,7 @@ func (m *member) nextWrite(format string) (*write, error) {
 		}
 		v := math.Round((m.center+off)*10) / 10
 		kg := math.Round(u.ToKg(v)*100) / 100
-		shown := strconv.FormatFloat(u.FromKg(kg), 'f', 1, 64)
+		shown := health.Fixed1(u.FromKg(kg))
 		needle := fmt.Sprintf(format, shown)
 		if m.seen[needle] {
 			continue

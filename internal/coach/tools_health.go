@@ -80,7 +80,7 @@ func questioned(rs, kept []health.WeightReading, now time.Time, u health.Unit, l
 			continue
 		}
 		q := QuestionedReading{ID: r.ID, Date: dateOf(r.MeasuredAt, loc),
-			Value: math.Round(u.FromKg(r.WeightKg)*10) / 10, Text: u.Format(r.WeightKg)}
+			Value: health.Round1(u.FromKg(r.WeightKg)), Text: u.Format(r.WeightKg)}
 		// Sudden: a jump a body could make, set aside for its speed; a
 		// typo (6.9 for 69) is far from everything and asked about as such.
 		if prev, ok := keptBefore(r, kept); ok && health.SuddenChange(r.WeightKg, r.MeasuredAt, prev) &&

@@ -1,7 +1,6 @@
 package coach
 
 import (
-	"math"
 	"time"
 
 	"hearth/internal/content"
@@ -177,7 +176,7 @@ type ContentView struct {
 }
 
 // round1 rounds to one decimal.
-func round1(v float64) float64 { return math.Round(v*10) / 10 }
+func round1(v float64) float64 { return health.Round1(v) }
 
 // inUnit converts kilograms to the unit, rounded to 0.1.
 func inUnit(u health.Unit, kg *float64) *float64 {

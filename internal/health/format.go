@@ -36,7 +36,7 @@ func formatThousands(v float64) string {
 // with one decimal: "−0.6 kg", "+1.3 lb", "±0.0 kg".
 func (u Unit) FormatDelta(deltaKg float64) string {
 	u = u.Normalize()
-	v := math.Round(u.FromKg(deltaKg)*10) / 10
+	v := Round1(u.FromKg(deltaKg))
 	s := strconv.FormatFloat(math.Abs(v), 'f', 1, 64)
 	switch {
 	case v > 0:

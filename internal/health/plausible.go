@@ -59,7 +59,7 @@ func WeightBounds(u Unit) (lo, hi float64) {
 	if u == KG {
 		return MinWeightKg, MaxWeightKg
 	}
-	return math.Round(u.FromKg(MinWeightKg)*10) / 10, math.Round(u.FromKg(MaxWeightKg))
+	return Round1(u.FromKg(MinWeightKg)), math.Round(u.FromKg(MaxWeightKg))
 }
 
 // WeightRange is the message for a weight outside WeightBounds, in the

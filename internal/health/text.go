@@ -179,7 +179,7 @@ func (c Composition) Text(u Unit) string {
 		} else if *c.BodyFatChangePct == 0 {
 			sign = "±"
 		}
-		changes = append(changes, fmt.Sprintf("%s%.1f points", sign, math.Abs(*c.BodyFatChangePct)))
+		changes = append(changes, sign+Fixed1(math.Abs(*c.BodyFatChangePct))+" points")
 	}
 	if c.LeanChangeKg != nil {
 		changes = append(changes, u.FormatDelta(*c.LeanChangeKg))

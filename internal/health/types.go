@@ -5,7 +5,6 @@
 package health
 
 import (
-	"math"
 	"time"
 )
 
@@ -53,8 +52,7 @@ func (u Unit) Format(kg float64) string {
 }
 
 func formatOne(v float64) string {
-	r := math.Round(v*10) / 10
-	return trimFloat(r)
+	return trimFloat(Round1(v))
 }
 
 // Targets are a member's daily nutrition targets; nil means not set.

@@ -206,12 +206,6 @@ func dayTime(n int, loc *time.Location) time.Time {
 
 func chartRound(v float64) float64 { return math.Round(v*10) / 10 }
 
-// trim1 formats with at most one decimal: 81.0 → "81", 81.25 → "81.3".
-func trim1(v float64) string {
-	s := fmt.Sprintf("%.1f", v)
-	s = strings.TrimSuffix(s, ".0")
-	if s == "-0" {
-		s = "0"
-	}
-	return s
-}
+// trim1 formats with at most one decimal: 81.0 → "81", 81.25 → "81.3"
+// (health.Figure: the one rounding rule).
+func trim1(v float64) string { return health.Figure(v) }

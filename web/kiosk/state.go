@@ -57,7 +57,7 @@ func weightWidget(b board.Board) kioskview.WeightWidget {
 	w.Current = b.WeightNumber(b.Weight.Current.WeightKg)
 	if t.Change7dKg != nil {
 		w.Change7d = b.Change7dText() + " in 7 days"
-		switch v := math.Round(u.FromKg(*t.Change7dKg)*10) / 10; {
+		switch v := health.Round1(u.FromKg(*t.Change7dKg)); {
 		case v < 0:
 			w.Direction = "down"
 		case v > 0:
@@ -200,7 +200,7 @@ func pctOrDash(p *float64) string {
 	if p == nil {
 		return "–"
 	}
-	return fmt.Sprintf("%.1f %%", *p)
+	return health.Fixed1(*p) + " %"
 }
 
 func kgOrDash(u health.Unit, kg *float64) string {
@@ -211,11 +211,11 @@ func kgOrDash(u health.Unit, kg *float64) string {
 }
 
 func signed(v float64) string {
-	switch {
+	switch v = health.Round1(v); {
 	case v > 0:
-		return fmt.Sprintf("+%.1f", v)
+		return "+" + health.Fixed1(v)
 	case v < 0:
-		return fmt.Sprintf("\u2212%.1f", -v)
+		return "\u2212" + health.Fixed1(-v)
 	}
 	return "±0.0"
 }
@@ -252,9 +252,9 @@ func workoutsWidget(b board.Board) kioskview.WorkoutsWidget {
 // weighs in pounds.
 func distance(u health.Unit, km float64) string {
 	if u == health.LB {
-		return fmt.Sprintf("%.1f mi", km/1.609344)
+		return health.Fixed1(km/1.609344) + " mi"
 	}
-	return fmt.Sprintf("%.1f km", km)
+	return health.Fixed1(km) + " km"
 }
 
 func dayWord(t, now time.Time, loc *time.Location) string {

@@ -13,7 +13,6 @@ package board
 import (
 	"context"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"time"
@@ -274,7 +273,7 @@ func (b Board) WeightNumber(kg float64) string { return WeightNumber(b.Unit, kg)
 
 // WeightNumber renders kg in the unit with one decimal ("84.0").
 func WeightNumber(u health.Unit, kg float64) string {
-	return strconv.FormatFloat(math.Round(u.Normalize().FromKg(kg)*10)/10, 'f', 1, 64)
+	return health.Fixed1(u.Normalize().FromKg(kg))
 }
 
 // WeightText is a weight as the list, the coach and the briefing write it
