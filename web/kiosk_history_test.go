@@ -65,6 +65,11 @@ func TestImportedYearsReadAsHistory(t *testing.T) {
 		}
 	}
 
+	// The household view's tile says the same.
+	if _, home := k.get("/"); !regexp.MustCompile(`last weighed 1[0-4] Mar 2024`).MatchString(home) {
+		t.Errorf("the household tile shows the 2024 weight as current:\n%.3000s", home)
+	}
+
 	// The default span (3 months) is empty but says where the history is.
 	code, hist := k.get("/m/ada/history")
 	if code != http.StatusOK || !strings.Contains(hist, "Nothing logged in the last 3 months") || !strings.Contains(hist, `href="/m/ada/history?span=all"`) {

@@ -99,14 +99,18 @@ func householdTiles(ctx context.Context, h Household, loc *time.Location) ([]kio
 		if err != nil {
 			return nil, err
 		}
-		tr := board.WeightOf(m, ws, now, loc).Trend // as the member's page shows it
-		if tr.CurrentKg == nil {
+		w := board.WeightOf(m, ws, now, loc) // as the member's page shows it
+		tr := w.Trend
+		last, stale := w.Last(now, loc)
+		if last == nil {
 			t.Glance, t.GlanceLabel = "–", "no weigh-in yet"
 			continue
 		}
 		u := m.Unit.Normalize()
-		t.Glance = board.WeightNumber(u, *tr.CurrentKg) + " " + string(u) // as the weight widget shows it
-		if tr.Change7dKg != nil {
+		t.Glance = board.WeightNumber(u, last.WeightKg) + " " + string(u) // as the weight widget shows it
+		if stale {                                                        // history, not this week's weight
+			t.GlanceLabel = "last weighed " + health.ShortDayText(last.MeasuredAt, now, loc)
+		} else if tr.Change7dKg != nil {
 			t.GlanceLabel = u.FormatDelta(*tr.Change7dKg) + " this week"
 		} else if tr.LastWeighIn != nil {
 			t.GlanceLabel = "weighed " + views.When(*tr.LastWeighIn, now, loc)
