@@ -2,13 +2,11 @@ package agent_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
+	"hearth/internal/testkit"
+	"path"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -24,32 +22,9 @@ var drivers = []string{"internal/agent", "internal/agent/definition", "internal/
 // that names agent.TaskRequest or agent.Driver (what Execute takes) is
 // reaching past it.
 func TestOnlyTheEngineStartsRuns(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
 	var offences []string
-	checked := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || slices.Contains(drivers, filepath.ToSlash(filepath.Dir(rel))) {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		checked++
+	driver := func(rel string) bool { return slices.Contains(drivers, path.Dir(rel)) }
+	testkit.EachGoFile(t, "../..", driver, func(_ string, fset *token.FileSet, f *ast.File) {
 		name := ""
 		for _, imp := range f.Imports {
 			if p, _ := strconv.Unquote(imp.Path.Value); p == "hearth/internal/agent" {
@@ -60,7 +35,7 @@ func TestOnlyTheEngineStartsRuns(t *testing.T) {
 			}
 		}
 		if name == "" {
-			return nil
+			return
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
@@ -72,14 +47,7 @@ func TestOnlyTheEngineStartsRuns(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked < 100 {
-		t.Fatalf("checked only %d files under %s: the walk is not seeing the module", checked, root)
-	}
 	for _, o := range offences {
 		t.Errorf("%s: start runs with Orchestrator.Start/Run (agent.Request); only %v drive a run's steps", o, drivers)
 	}

@@ -2,10 +2,8 @@ package health_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
+	"hearth/internal/testkit"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,33 +28,9 @@ var monthLayout = regexp.MustCompile(`\b(Jan|January|01/02|1/2)\b`)
 // DayText / ShortDayText / CivilDayText (year when not this year's) or
 // FullDayText (always).
 func TestDatesCarryTheirYear(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
 	var offences []string
-	checked := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "testdata" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || yearless[rel] != "" {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		checked++
+	allowed := func(rel string) bool { return yearless[rel] != "" }
+	testkit.EachGoFile(t, "../..", allowed, func(_ string, fset *token.FileSet, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
@@ -76,14 +50,7 @@ func TestDatesCarryTheirYear(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked < 100 {
-		t.Fatalf("checked only %d files: is the root right?", checked)
-	}
 	for _, o := range offences {
 		t.Errorf("a day and month formatted without the year (use health.DayText and friends): %s", o)
 	}

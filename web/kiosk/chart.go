@@ -148,20 +148,30 @@ func weightChart(points []health.TrendPoint, goalKg *float64, unit health.Unit, 
 		}
 		return health.ShortDayText(dayTime(d, loc), sp.Today, loc)
 	}
-	for i, d := range []int{first, first + (last-first)/2, last} {
-		t := kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayLabel(d), Anchor: "middle"}
-		switch i {
-		case 0:
-			t.Anchor = "start"
-		case 2:
-			t.Anchor = "end"
-		}
-		c.XTicks = append(c.XTicks, t)
+	for _, d := range []int{first, first + (last-first)/2, last} {
+		c.XTicks = append(c.XTicks, kioskview.ChartTick{Pos: chartRound(x(d)), Label: dayLabel(d)})
 	}
+	anchorEdges(c.XTicks)
 	firstV, lastV := unit.FromKg(in[0].TrendKg), unit.FromKg(in[len(in)-1].TrendKg)
 	c.Label = fmt.Sprintf("Weight trend from %s to %s: from %s to %s %s", dayLabel(dayIndex(in[0].Day, loc)),
 		dayLabel(dayIndex(in[len(in)-1].Day, loc)), trim1(firstV), trim1(lastV), unit.Normalize())
 	return c
+}
+
+// anchorEdges anchors a row of x labels so the first starts at its tick,
+// the last ends at its tick and those between are centred: none is cut off
+// at the chart's edges.
+func anchorEdges(ts []kioskview.ChartTick) {
+	for i := range ts {
+		switch i {
+		case 0:
+			ts[i].Anchor = "start"
+		case len(ts) - 1:
+			ts[i].Anchor = "end"
+		default:
+			ts[i].Anchor = "middle"
+		}
+	}
 }
 
 func pointValues(p health.TrendPoint) []float64 {

@@ -283,19 +283,14 @@ func barChart(s history.Series, bars []barValue, target *float64, unit string) k
 	for v := 0.0; v <= hi; v += step {
 		c.YTicks = append(c.YTicks, kioskview.ChartTick{Pos: chartRound(y(v)), Label: health.Thousands(v)})
 	}
-	for i, at := range []int{0, len(bars) / 2, len(bars) - 1} {
-		t := kioskview.ChartTick{Pos: chartRound(chartLeft + (float64(at)+0.5)*slot), Label: health.ShortDayText(bars[at].start, s.Now, s.Loc), Anchor: "middle"}
+	for _, at := range []int{0, len(bars) / 2, len(bars) - 1} {
+		t := kioskview.ChartTick{Pos: chartRound(chartLeft + (float64(at)+0.5)*slot), Label: health.ShortDayText(bars[at].start, s.Now, s.Loc)}
 		if s.Grain == history.Monthly {
 			t.Label = bars[at].start.Format("Jan 2006")
 		}
-		switch i {
-		case 0:
-			t.Anchor = "start"
-		case 2:
-			t.Anchor = "end"
-		}
 		c.XTicks = append(c.XTicks, t)
 	}
+	anchorEdges(c.XTicks)
 	c.Label = fmt.Sprintf("%d bars from %s to %s", len(c.Bars), c.XTicks[0].Label, c.XTicks[2].Label)
 	return c
 }
