@@ -44,15 +44,18 @@ func (a *App) loadCatalog(ctx context.Context) error {
 	return nil
 }
 
+// syncPlex syncs the Plex section in the background at start; the
+// outcome is recorded (Admin → Catalog shows it), and logged.
 func (a *App) syncPlex(section string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(a.bg, 5*time.Minute)
 	defer cancel()
-	sum, err := a.Catalog.SyncPlex(ctx, a.Plex, section)
+	res, err := a.Catalog.SyncPlex(ctx, a.Plex, section, content.PlexSyncAtStart)
 	if err != nil {
-		a.log.Warn("plex sync failed", "section", section, "err", err)
+		a.log.Warn("plex sync failed", "section", section, "err", res.Error)
 		return
 	}
-	a.log.Info("plex synced", "section", section, "items_added", sum.ItemsAdded, "items_updated", sum.ItemsUpdated)
+	a.log.Info("plex synced", "section", section, "seen", res.Seen, "items_added", res.Added, "items_updated", res.Updated,
+		"no_longer_in_plex", res.Removed, "warnings", len(res.Warnings))
 }
 
 // declareDemoPrograms puts the demo members on programs so the first screen
