@@ -36,6 +36,9 @@ type Deps struct {
 	// (coach.AheadOfWorkflowQuestions: the coach's one prompt priority);
 	// nil: workflow questions come first.
 	PromptAhead func(promptID string) bool
+	// Thumbs serve Plex thumbnails through Hearth (*content.PlexThumbs);
+	// nil: /plex/thumb/ answers a placeholder.
+	Thumbs kiosk.Thumbs
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 	// Devices are the device tokens (*devices.Service): the household

@@ -13,7 +13,7 @@ import (
 
 // webDeps hands the built services to the web layer.
 func (a *App) webDeps() web.Deps {
-	return web.Deps{
+	d := web.Deps{
 		Household: a.Household,
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
@@ -42,6 +42,10 @@ func (a *App) webDeps() web.Deps {
 		Listener:    a.listener,
 		Settings:    a.Household,
 	}
+	if a.plex.thumbs != nil { // not a typed nil in the interface
+		d.Thumbs = a.plex.thumbs
+	}
+	return d
 }
 
 // dayPreparer is the kiosk's "prepare my day now": the coach's daily

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -196,9 +197,10 @@ func (p *PlexClient) list(ctx context.Context, path string, query url.Values, wh
 }
 
 // OpenThumb fetches an image under /library/ (an Item's SourceThumb) with the
-// token in a header, for a server-side thumbnail proxy (which should also send
-// X-Content-Type-Options: nosniff). Only raster image answers are returned;
-// the body is capped at 10 MiB. The caller closes it.
+// token in a header, for the server-side thumbnail cache (PlexThumbs). Only
+// raster pictures (JPEG, PNG, GIF, WebP) are returned, with their media type
+// (parameters dropped); the body is capped at MaxThumbBytes+1 so that the
+// caller can tell a picture that is too large. The caller closes it.
 func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCloser, contentType string, err error) {
 	if !strings.HasPrefix(path, "/library/") || strings.Contains(path, "..") || strings.ContainsAny(path, "?#") {
 		return nil, "", apperr.Invalidf("not a Plex library image path")
@@ -207,16 +209,16 @@ func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCl
 	if err != nil {
 		return nil, "", err
 	}
-	// Only images pass: HTML or SVG from upstream served on our origin could run script.
-	contentType = resp.Header.Get("Content-Type")
-	if !strings.HasPrefix(contentType, "image/") || strings.Contains(contentType, "svg") {
+	// Only pictures pass: HTML or SVG from upstream served on our origin could run script.
+	contentType, _, _ = mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if _, ok := thumbTypes[contentType]; !ok {
 		_ = resp.Body.Close()
-		return nil, "", fmt.Errorf("content: plex GET %s: not a raster image (%q)", path, contentType)
+		return nil, "", fmt.Errorf("content: plex GET %s: not a raster image (%q)", path, resp.Header.Get("Content-Type"))
 	}
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.LimitReader(resp.Body, 10<<20), resp.Body}, contentType, nil
+	}{io.LimitReader(resp.Body, MaxThumbBytes+1), resp.Body}, contentType, nil
 }
 
 // do sends an authorized GET and returns a 200 response or a clear error.

@@ -15,8 +15,10 @@ import (
 func TestPlexPagingFollowsTheTotalPastShortPages(t *testing.T) {
 	for _, headerOnly := range []bool{false, true} {
 		srv := plextest.New(t, plexToken, plextest.Library("3", "Fitness", 2, 617))
-		srv.PageCap = 100                  // asked for 500, answers 100
-		srv.TotalInHeaderOnly = headerOnly // older servers: X-Plex-Container-Total-Size only
+		srv.Set(func(s *plextest.Server) {
+			s.PageCap = 100                  // asked for 500, answers 100
+			s.TotalInHeaderOnly = headerOnly // older servers: X-Plex-Container-Total-Size only
+		})
 		fetched, err := newPlexClient(t, srv.URL, plexToken).FetchSection(context.Background(), "3")
 		if err != nil {
 			t.Fatal(err)
@@ -43,7 +45,7 @@ func TestPlexPagingFollowsTheTotalPastShortPages(t *testing.T) {
 func TestPlexPagingWarnsWhenTheCountsDisagree(t *testing.T) {
 	ctx := context.Background()
 	srv := plextest.New(t, plexToken, plextest.Library("3", "Fitness", 1, 250))
-	srv.PageCap, srv.ExtraTotal = 100, 40 // reports 290 episodes, has 250
+	srv.Set(func(s *plextest.Server) { s.PageCap, s.ExtraTotal = 100, 40 }) // reports 290 episodes, has 250
 	c, _ := newCatalog(t)
 	res, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3", content.PlexSyncCLI)
 	if err != nil {
@@ -71,7 +73,7 @@ func TestPlexPagingWarnsWhenTheCountsDisagree(t *testing.T) {
 // entry is imported twice.
 func TestPlexPagingStopsOnRepeatedPages(t *testing.T) {
 	srv := plextest.New(t, plexToken, plextest.Library("3", "Fitness", 1, 300))
-	srv.PageCap, srv.IgnoreStart = 100, true
+	srv.Set(func(s *plextest.Server) { s.PageCap, s.IgnoreStart = 100, true })
 	fetched, err := newPlexClient(t, srv.URL, plexToken).FetchSection(context.Background(), "3")
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +93,7 @@ func TestPlexPagingStopsOnRepeatedPages(t *testing.T) {
 func TestPlexPagingEmptyPagesForeverAreBounded(t *testing.T) {
 	sec := plextest.Library("3", "Fitness", 1, 0)
 	srv := plextest.New(t, plexToken, sec)
-	srv.ExtraTotal = 1_000_000
+	srv.Set(func(s *plextest.Server) { s.ExtraTotal = 1_000_000 })
 	_, err := newPlexClient(t, srv.URL, plexToken).FetchSection(context.Background(), "3")
 	if err == nil || !strings.Contains(err.Error(), "none has a duration") && !strings.Contains(err.Error(), "no shows with episodes") {
 		t.Errorf("err = %v", err)

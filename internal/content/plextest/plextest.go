@@ -74,8 +74,7 @@ type Request struct {
 	Token, TokenInURL string
 }
 
-// Server is a fake Plex Media Server. Change its fields under Lock/Unlock
-// (or before the first request).
+// Server is a fake Plex Media Server. Change its fields with Set.
 type Server struct {
 	*httptest.Server
 	Token, Machine string
@@ -107,9 +106,13 @@ func New(tb testing.TB, token string, sections ...Section) *Server {
 	return s
 }
 
-// Lock and Unlock guard the fields a test changes while requests run.
-func (s *Server) Lock()   { s.mu.Lock() }
-func (s *Server) Unlock() { s.mu.Unlock() }
+// Set changes the server's behaviour fields (PageCap, ExtraTotal…) under
+// its lock: requests may be running.
+func (s *Server) Set(change func(*Server)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	change(s)
+}
 
 // SetImage serves img at path (a thumb path).
 func (s *Server) SetImage(path string, img Image) {
