@@ -71,6 +71,7 @@ type AdminDeps struct {
 	Agents    Agents             // assignments, runs, memory pages; /api/agents, /api/runs
 	Schedule  Schedules          // schedules and to-do pages; /api/agent/tasks
 	Catalog   admin.CatalogAdmin // catalog page
+	Plex      admin.PlexSyncer   // "Sync now" on the catalog page; nil: none
 	Importer  admin.Importer     // imports page
 	// Definitions are the agent definition pages (*definition.Service).
 	Definitions DefinitionsAdmin

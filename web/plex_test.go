@@ -138,3 +138,38 @@ func thumb(t *testing.T, k *kiosk, path, etag string) (*http.Response, []byte) {
 	return resp, b
 }
 
+// Admin → Catalog shows the last sync: a wrong token says so; "Sync now"
+// with the right one shows what it did.
+func TestAdminCatalogShowsThePlexSync(t *testing.T) {
+	srv := plextest.New(t, plexToken, plextest.Library("3", "Fitness", 1, 3))
+	env := newAdminEnv(t, withPlex(srv, "wrong-"+plexToken))
+	waitPlexSync(t, env.cat)
+	code, page := env.page("/admin/catalog")
+	if code != 200 {
+		t.Fatalf("GET /admin/catalog: %d", code)
+	}
+	mustContain(t, "failed sync", page, `id="plex-sync"`, "Last sync of section 3", "when Hearth started",
+		"Failed: Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check PLEX_TOKEN",
+		"Sync section 3 now")
+	mustNotContain(t, "failed sync", page, plexToken)
+
+	// The token is fixed in Plex's settings (here: the server takes it now).
+	srv.Set(func(s *plextest.Server) { s.Token = "wrong-" + plexToken })
+	resp, page := env.form("/admin/catalog/plex-sync", nil, false)
+	if resp.StatusCode != 200 {
+		t.Fatalf("sync now: %d", resp.StatusCode)
+	}
+	mustContain(t, "sync now", page, "Plex sync of section 3 (Fitness): 3 episodes and movies seen; 3 added",
+		"Last sync of section 3 (Fitness)", "from this page", "<td>3</td>")
+	mustNotContain(t, "sync now", page, "Failed:", plexToken)
+
+	// Without the CSRF token nothing is synced.
+	before := len(srv.Requests())
+	req, _ := http.NewRequest(http.MethodPost, env.srv.URL+"/admin/catalog/plex-sync", nil)
+	if resp, err := env.client.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("POST without CSRF: %v %v", resp.StatusCode, err)
+	}
+	if len(srv.Requests()) != before {
+		t.Error("a POST without CSRF reached Plex")
+	}
+}

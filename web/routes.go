@@ -99,6 +99,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Screens != nil {
 		deps.Layouts = d.Screens
 	}
+	if d.Admin.Plex != nil {
+		deps.Plex = d.Admin.Plex
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}

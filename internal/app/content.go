@@ -84,6 +84,28 @@ func (a *App) syncPlex(ctx context.Context, origin string) (content.PlexSync, er
 	return a.Catalog.SyncPlex(ctx, a.Plex, a.cfg.PlexSection, origin)
 }
 
+// plexAdmin is the Plex sync on Admin → Catalog.
+type plexAdmin struct{ a *App }
+
+func (p plexAdmin) LastPlexSync(ctx context.Context) (content.PlexSync, bool, error) {
+	return p.a.Catalog.LastPlexSync(ctx)
+}
+
+// PlexSection is the section synced, "" when Plex is not configured to sync.
+func (p plexAdmin) PlexSection() string {
+	if p.a.Plex == nil {
+		return ""
+	}
+	return p.a.cfg.PlexSection
+}
+
+// SyncPlexNow syncs while the admin waits (at most two minutes).
+func (p plexAdmin) SyncPlexNow(ctx context.Context) (content.PlexSync, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return p.a.syncPlex(ctx, content.PlexSyncAdmin)
+}
+
 // declareDemoPrograms puts the demo members on programs so the first screen
 // shows program-aware Up Next cards: one mid-program, one just started.
 func (a *App) declareDemoPrograms(ctx context.Context) error {
