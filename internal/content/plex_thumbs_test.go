@@ -13,6 +13,7 @@ import (
 	"hearth/internal/apperr"
 	"hearth/internal/content"
 	"hearth/internal/content/plextest"
+	"hearth/internal/store/storetest"
 )
 
 // syncedThumbs is a catalog synced from a fake Plex whose episodes have
@@ -203,5 +204,40 @@ func TestPlexItemPictureFallsBack(t *testing.T) {
 		if got := [2]string{it.Thumbnail, it.SourceThumb}; got != want[it.ID] {
 			t.Errorf("%s: thumbnail %q, source %q; want %q", it.ID, got[0], got[1], want[it.ID])
 		}
+	}
+}
+
+// BenchmarkPlexThumbsCached is a cached picture's cost: the catalog
+// lookup, the open and the read (the web layer adds the copy to the socket).
+func BenchmarkPlexThumbsCached(b *testing.B) {
+	jpg := plextest.JPEG(640, 360)
+	sec := plextest.Library("3", "Fitness", 1, 1)
+	srv := plextest.New(b, plexToken, sec)
+	srv.SetImage(sec.Episodes[0].Thumb, plextest.Image{ContentType: "image/jpeg", Body: jpg})
+	c := content.NewCatalog(storetest.Open(b), nil)
+	px, err := content.NewPlexClient(srv.URL, plexToken, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := c.SyncPlex(context.Background(), px, "3", content.PlexSyncCLI); err != nil {
+		b.Fatal(err)
+	}
+	th, err := content.NewPlexThumbs(c, px, b.TempDir(), 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(jpg)))
+	for b.Loop() {
+		f, err := th.Open(context.Background(), "10000")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, f); err != nil {
+			b.Fatal(err)
+		}
+		_ = f.Close()
+	}
+	if n := srv.Count(sec.Episodes[0].Thumb); n != 1 {
+		b.Errorf("%d fetches", n)
 	}
 }
