@@ -36,6 +36,9 @@ type Deps struct {
 	// (coach.AheadOfWorkflowQuestions: the coach's one prompt priority);
 	// nil: workflow questions come first.
 	PromptAhead func(promptID string) bool
+	// Thumbs serve Plex thumbnails through Hearth (*content.PlexThumbs);
+	// nil: /plex/thumb/ answers a placeholder.
+	Thumbs kiosk.Thumbs
 	// MediaDir holds local videos: local:<name> plays <MediaDir>/<name>.mp4 (.webm, .m4v, .mov).
 	MediaDir string
 	// Devices are the device tokens (*devices.Service): the household
@@ -68,6 +71,7 @@ type AdminDeps struct {
 	Agents    Agents             // assignments, runs, memory pages; /api/agents, /api/runs
 	Schedule  Schedules          // schedules and to-do pages; /api/agent/tasks
 	Catalog   admin.CatalogAdmin // catalog page
+	Plex      admin.PlexSyncer   // "Sync now" on the catalog page; nil: none
 	Importer  admin.Importer     // imports page
 	// Definitions are the agent definition pages (*definition.Service).
 	Definitions DefinitionsAdmin

@@ -252,6 +252,7 @@ func eraseCases() []eraseCase {
 		{route: "POST /admin/catalog/meta", req: func(e *eraseEnv) swReq {
 			return formReq("/admin/catalog/meta", "id", e.s.contentID, "intensity", "high")(e)
 		}},
+		{route: "POST /admin/catalog/plex-sync", req: formReq("/admin/catalog/plex-sync"), mayFail: "Plex is not configured here"},
 		{route: "POST /admin/catalog/import", req: func(*eraseEnv) swReq {
 			return uploadReq("/admin/catalog/import", "file", "catalog.json", "application/json", []byte(`{"items": []}`))
 		}, mayFail: "an empty catalog is refused"},

@@ -55,6 +55,9 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	k := kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
 		Privacy: d.Privacy, Coach: d.Coach, Listener: d.Listener, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
 		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
+	if d.Thumbs != nil { // a nil interface, not a typed nil
+		k.Thumbs = d.Thumbs
+	}
 	if d.Screens != nil {
 		k.Screens = d.Screens
 	}
@@ -95,6 +98,9 @@ func (s *Server) adminDeps() admin.Deps {
 		Evals: d.Admin.Evals, Messages: d.Messages, Devices: d.Devices}
 	if d.Screens != nil {
 		deps.Layouts = d.Screens
+	}
+	if d.Admin.Plex != nil {
+		deps.Plex = d.Admin.Plex
 	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings

@@ -10,6 +10,7 @@
 //	hearth admin login-link             a one-time link to the admin area
 //	hearth model check                  test the configured model server
 //	hearth eval [flags]                 measure the coach on the scenario suite (see hearth eval -h)
+//	hearth plex sync|last               sync the Plex section now, or show the last sync's outcome
 package main
 
 import (
@@ -48,6 +49,7 @@ var commands = []command{
 	{"admin", "login-link [flags]", "print a one-time link to the admin area (the way in while wrong passwords hold the login back)", runAdmin},
 	{"model", "check [flags]", "test the model server: a structured request, a tool call, a streamed reply; remember what works", runModel},
 	{"eval", "[flags]", "measure the coach on the scenario suite; --compare A.json B.json (-h for its flags)", runEval},
+	{"plex", "sync|last [flags]", "sync the Plex library section now, or print the last sync's outcome (errors and warnings included)", runPlex},
 }
 
 func main() {

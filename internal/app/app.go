@@ -59,6 +59,7 @@ type App struct {
 	Catalog    *content.Catalog
 	Programs   *program.Service
 	Plex       *content.PlexClient
+	plex       plexState // thumbnails and syncs (content.go)
 	Runtimes   agent.Runtimes
 	Agents     *agent.Orchestrator
 	Schedule   *schedule.Service
@@ -172,6 +173,7 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 	a.bg, a.stopBG = context.WithCancel(context.Background())
 	if err := a.build(ctx); err != nil {
 		a.stopBG()
+		a.plex.wg.Wait()
 		_ = db.Close()
 		return nil, err
 	}
@@ -387,6 +389,7 @@ func (a *App) Close() error {
 	if a.stopBG != nil {
 		a.stopBG()
 	}
+	a.plex.wg.Wait() // a sync started at start records its outcome
 	if a.Model != nil {
 		a.Model.Wait() // a check may be saving what it learned
 	}

@@ -12,6 +12,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm"
+	"hearth/internal/content"
 	"hearth/internal/importer"
 	"hearth/internal/voice"
 	"hearth/web/ratelimit"
@@ -45,6 +46,9 @@ type Config struct {
 	PlexURL         string
 	PlexToken       string
 	PlexSection     string
+	// ThumbCacheBytes caps the cache of Plex thumbnails under the data
+	// directory (HEARTH_THUMB_CACHE_BYTES).
+	ThumbCacheBytes int64
 	KioskIdle       time.Duration
 	CatchUp         time.Duration
 	BudgetTokens    int64
@@ -139,6 +143,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.PlexURL, "plex-url", env("PLEX_URL", ""), "Plex server URL (PLEX_URL)")
 	fs.StringVar(&c.PlexToken, "plex-token", env("PLEX_TOKEN", ""), "Plex token (PLEX_TOKEN)")
 	fs.StringVar(&c.PlexSection, "plex-section", env("PLEX_SECTION", ""), "Plex library section id to sync (PLEX_SECTION)")
+	thumbCache := fs.String("thumb-cache-bytes", env("HEARTH_THUMB_CACHE_BYTES", strconv.Itoa(content.DefaultThumbCacheBytes)),
+		"most bytes the cache of Plex thumbnails keeps on disk (HEARTH_THUMB_CACHE_BYTES)")
 	idle := fs.String("kiosk-idle", env("HEARTH_KIOSK_IDLE", "3m"), "return to the household view after this idle time (HEARTH_KIOSK_IDLE)")
 	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
@@ -247,6 +253,9 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	if c.ImportMaxBytes, err = strconv.ParseInt(*importMax, 10, 64); err != nil || c.ImportMaxBytes < 1<<20 {
 		return c, fmt.Errorf("config: HEARTH_IMPORT_MAX_BYTES %q: want a number of bytes, at least 1048576", *importMax)
 	}
+	if c.ThumbCacheBytes, err = strconv.ParseInt(*thumbCache, 10, 64); err != nil || c.ThumbCacheBytes < content.MinThumbCacheBytes {
+		return c, fmt.Errorf("config: HEARTH_THUMB_CACHE_BYTES %q: want a number of bytes, at least %d", *thumbCache, content.MinThumbCacheBytes)
+	}
 	if c.MaxStreamsPerClient, err = strconv.Atoi(*maxPerClient); err != nil || c.MaxStreamsPerClient < 1 {
 		return c, fmt.Errorf("config: HEARTH_MAX_STREAMS_PER_CLIENT %q: want a whole number ≥ 1", *maxPerClient)
 	}
@@ -277,7 +286,8 @@ func (c Config) Summary() []any {
 		"admin_password", mask(c.AdminPassword), "api_token", mask(c.APIToken),
 		"openai_api_key", mask(c.OpenAIKey), "openai_base_url", c.OpenAIBaseURL, "model", c.Model,
 		"transcribe_model", c.TranscribeModel,
-		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken),
+		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken), "plex_section", c.PlexSection,
+		"thumb_cache_bytes", c.ThumbCacheBytes,
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
 		"model_concurrency", c.ModelConcurrency, "model_server", orAuto(c.ModelServer), "model_context", c.ModelContext,
 		"model_connect_timeout", c.ModelConnectTimeout, "model_first_token_timeout", c.ModelFirstTokenTimeout,

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
+	"sync"
 	"time"
 
 	"hearth/internal/apperr"
@@ -37,22 +39,71 @@ func (a *App) loadCatalog(ctx context.Context) error {
 			return fmt.Errorf("app: PLEX_URL: %w", err)
 		}
 		a.Plex = px
+		dir := filepath.Join(a.dataDir(), "cache", "plex-thumbs")
+		if a.plex.thumbs, err = content.NewPlexThumbs(a.Catalog, px, dir, a.cfg.ThumbCacheBytes, a.log); err != nil {
+			return fmt.Errorf("app: %w", err)
+		}
 		if a.cfg.PlexSection != "" {
-			go a.syncPlex(a.cfg.PlexSection)
+			a.plex.wg.Add(1)
+			go a.syncPlexAtStart()
 		}
 	}
 	return nil
 }
 
-func (a *App) syncPlex(section string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+// plexState is Hearth's side of Plex beyond the client: the thumbnail
+// cache and the syncs, one at a time (Close waits for one under way).
+type plexState struct {
+	thumbs *content.PlexThumbs // nil: Plex is not configured
+	mu     sync.Mutex
+	wg     sync.WaitGroup
+}
+
+// syncPlexAtStart syncs the configured section in the background at
+// start; the outcome is recorded (Admin → Catalog shows it) and logged.
+func (a *App) syncPlexAtStart() {
+	defer a.plex.wg.Done()
+	ctx, cancel := context.WithTimeout(a.bg, 5*time.Minute)
 	defer cancel()
-	sum, err := a.Catalog.SyncPlex(ctx, a.Plex, section)
+	res, err := a.syncPlex(ctx, content.PlexSyncAtStart)
 	if err != nil {
-		a.log.Warn("plex sync failed", "section", section, "err", err)
+		a.log.Warn("plex sync failed", "section", res.Section, "err", res.Error)
 		return
 	}
-	a.log.Info("plex synced", "section", section, "items_added", sum.ItemsAdded, "items_updated", sum.ItemsUpdated)
+	a.log.Info("plex synced", "section", res.Section, "seen", res.Seen, "items_added", res.Added, "items_updated", res.Updated,
+		"no_longer_in_plex", res.Removed, "warnings", len(res.Warnings))
+}
+
+// syncPlex syncs PLEX_SECTION now, after any sync under way.
+func (a *App) syncPlex(ctx context.Context, origin string) (content.PlexSync, error) {
+	if a.Plex == nil || a.cfg.PlexSection == "" {
+		return content.PlexSync{}, apperr.Invalidf("Plex is not configured to sync: set PLEX_URL, PLEX_TOKEN and PLEX_SECTION")
+	}
+	a.plex.mu.Lock()
+	defer a.plex.mu.Unlock()
+	return a.Catalog.SyncPlex(ctx, a.Plex, a.cfg.PlexSection, origin)
+}
+
+// plexAdmin is the Plex sync on Admin → Catalog.
+type plexAdmin struct{ a *App }
+
+func (p plexAdmin) LastPlexSync(ctx context.Context) (content.PlexSync, bool, error) {
+	return p.a.Catalog.LastPlexSync(ctx)
+}
+
+// PlexSection is the section synced, "" when Plex is not configured to sync.
+func (p plexAdmin) PlexSection() string {
+	if p.a.Plex == nil {
+		return ""
+	}
+	return p.a.cfg.PlexSection
+}
+
+// SyncPlexNow syncs while the admin waits (at most two minutes).
+func (p plexAdmin) SyncPlexNow(ctx context.Context) (content.PlexSync, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return p.a.syncPlex(ctx, content.PlexSyncAdmin)
 }
 
 // declareDemoPrograms puts the demo members on programs so the first screen

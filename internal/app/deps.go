@@ -13,7 +13,7 @@ import (
 
 // webDeps hands the built services to the web layer.
 func (a *App) webDeps() web.Deps {
-	return web.Deps{
+	d := web.Deps{
 		Household: a.Household,
 		Ping:      a.DB.Ping,
 		Admin: web.AdminDeps{Household: a.Household, Definitions: a.Definitions,
@@ -21,7 +21,7 @@ func (a *App) webDeps() web.Deps {
 			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
-			Evals: a.Evals, Workflows: a.Workflows},
+			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}},
 
 		Dashboards:  a.Dashboards,
 		Catalog:     a.Catalog,
@@ -42,6 +42,10 @@ func (a *App) webDeps() web.Deps {
 		Listener:    a.listener,
 		Settings:    a.Household,
 	}
+	if a.plex.thumbs != nil { // not a typed nil in the interface
+		d.Thumbs = a.plex.thumbs
+	}
+	return d
 }
 
 // dayPreparer is the kiosk's "prepare my day now": the coach's daily

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -24,10 +24,6 @@ var ErrPlexUnauthorized = errors.New("content: plex rejected the token")
 // stream in, one entry at a time, so memory does not grow with this bound;
 // it only stops a server that never ends its answer.
 const maxPlexBody = 1 << 30
-
-// plexPageSize is how many entries one listing request asks for
-// (X-Plex-Container-Size); a 50,000-episode library takes 100 requests.
-const plexPageSize = 500
 
 var plexKeyPattern = regexp.MustCompile(`^[A-Za-z0-9]{1,40}$`)
 
@@ -92,6 +88,8 @@ type PlexMetadata struct {
 	GrandparentTitle     string      `json:"grandparentTitle"`
 	Duration             int64       `json:"duration"` // milliseconds
 	Thumb                string      `json:"thumb"`
+	ParentThumb          string      `json:"parentThumb"`      // an episode's season
+	GrandparentThumb     string      `json:"grandparentThumb"` // an episode's show
 	LeafCount            int         `json:"leafCount"`
 	Media                []plexMedia `json:"Media"`
 	// Label are the item's labels ({"id", "filter", "tag"} on current
@@ -126,13 +124,6 @@ type PlexSection struct {
 	Key   string `json:"key"`
 	Title string `json:"title"`
 	Type  string `json:"type"` // show, movie, artist, photo
-}
-
-// plexPage is what a listing answer says about itself.
-type plexPage struct {
-	count, size, totalSize, offset int
-	hasTotal, hasOffset            bool
-	machine                        string
 }
 
 // PlexKey is a Plex ratingKey; it decodes from a JSON string or number.
@@ -170,227 +161,46 @@ func (p *PlexClient) Sections(ctx context.Context) ([]PlexSection, error) {
 }
 
 // SectionItems lists a section's top-level entries (shows or movies).
-func (p *PlexClient) SectionItems(ctx context.Context, sectionID string) ([]PlexMetadata, error) {
+func (p *PlexClient) SectionItems(ctx context.Context, sectionID string) ([]PlexMetadata, PlexListing, error) {
 	if !plexKeyPattern.MatchString(sectionID) {
-		return nil, apperr.Invalidf("Plex section id %q is not valid", sectionID)
+		return nil, PlexListing{}, apperr.Invalidf("Plex section id %q is not valid", sectionID)
 	}
-	return p.list(ctx, "/library/sections/"+sectionID+"/all", nil)
+	return p.list(ctx, "/library/sections/"+sectionID+"/all", nil, "section "+sectionID+"'s shows and movies")
 }
 
 // EachSectionEpisode hands every episode of a show section to fn: one
 // listing of type 4 (episode), paged, instead of a request per show and
 // season. Episodes carry their show (grandparentRatingKey), season
 // (parentIndex) and number (index).
-func (p *PlexClient) EachSectionEpisode(ctx context.Context, sectionID string, fn func(PlexMetadata) error) error {
+func (p *PlexClient) EachSectionEpisode(ctx context.Context, sectionID string, fn func(PlexMetadata) error) (PlexListing, error) {
 	if !plexKeyPattern.MatchString(sectionID) {
-		return apperr.Invalidf("Plex section id %q is not valid", sectionID)
+		return PlexListing{}, apperr.Invalidf("Plex section id %q is not valid", sectionID)
 	}
-	return p.each(ctx, "/library/sections/"+sectionID+"/all", url.Values{"type": {"4"}}, fn)
+	return p.each(ctx, "/library/sections/"+sectionID+"/all", url.Values{"type": {"4"}}, "section "+sectionID+"'s episodes", fn)
 }
 
 // Children lists a show's seasons or a season's episodes.
-func (p *PlexClient) Children(ctx context.Context, ratingKey string) ([]PlexMetadata, error) {
+func (p *PlexClient) Children(ctx context.Context, ratingKey string) ([]PlexMetadata, PlexListing, error) {
 	if !plexKeyPattern.MatchString(ratingKey) {
-		return nil, apperr.Invalidf("Plex rating key %q is not valid", ratingKey)
+		return nil, PlexListing{}, apperr.Invalidf("Plex rating key %q is not valid", ratingKey)
 	}
-	return p.list(ctx, "/library/metadata/"+ratingKey+"/children", nil)
+	return p.list(ctx, "/library/metadata/"+ratingKey+"/children", nil, "the children of "+ratingKey)
 }
 
-func (p *PlexClient) list(ctx context.Context, path string, query url.Values) ([]PlexMetadata, error) {
+func (p *PlexClient) list(ctx context.Context, path string, query url.Values, what string) ([]PlexMetadata, PlexListing, error) {
 	var out []PlexMetadata
-	err := p.each(ctx, path, query, func(md PlexMetadata) error {
+	ls, err := p.each(ctx, path, query, what, func(md PlexMetadata) error {
 		out = append(out, md)
 		return nil
 	})
-	return out, err
-}
-
-// each pages through a listing with X-Plex-Container-Start/-Size, handing
-// every entry to fn as it is decoded. It asks for the next page only after
-// a full page from a server that reports where it is (offset, totalSize, in
-// the body or the headers) and has more; a server that ignores paging sent
-// everything at once.
-func (p *PlexClient) each(ctx context.Context, path string, query url.Values, fn func(PlexMetadata) error) error {
-	start := 0
-	for pages := 1; ; pages++ {
-		pg, err := p.page(ctx, path, query, start, fn, nil)
-		if err != nil {
-			return err
-		}
-		start += pg.count
-		more := pg.count == plexPageSize && (pg.hasOffset || pg.hasTotal) &&
-			(!pg.hasOffset || pg.offset == start-pg.count) && (!pg.hasTotal || start < pg.totalSize)
-		if !more {
-			return nil
-		}
-		if pages >= maxPlexPages {
-			return fmt.Errorf("content: plex GET %s: more than %d entries", path, maxPlexPages*plexPageSize)
-		}
-	}
-}
-
-// maxPlexPages bounds one listing (10 million entries).
-const maxPlexPages = 20_000
-
-// page fetches one answer and decodes it as it streams: entries of its
-// Metadata array go to fn one at a time, its Directory to dirs. start < 0
-// asks for no paging.
-func (p *PlexClient) page(ctx context.Context, path string, query url.Values, start int, fn func(PlexMetadata) error,
-	dirs *[]PlexSection) (plexPage, error) {
-	target := path
-	if len(query) > 0 {
-		target += "?" + query.Encode()
-	}
-	var hdr http.Header
-	if start >= 0 {
-		hdr = http.Header{"X-Plex-Container-Start": {strconv.Itoa(start)}, "X-Plex-Container-Size": {strconv.Itoa(plexPageSize)}}
-	}
-	resp, err := p.do(ctx, target, "application/json", hdr)
-	if err != nil {
-		return plexPage{}, err
-	}
-	defer resp.Body.Close()
-	pg, err := decodePlexPage(io.LimitReader(resp.Body, maxPlexBody), fn, dirs)
-	if err != nil {
-		var fe fnError
-		if errors.As(err, &fe) {
-			return pg, fe.err
-		}
-		return pg, fmt.Errorf("content: plex GET %s: unreadable JSON answer: %w", path, err)
-	}
-	// Older servers put the paging figures in headers only.
-	if v, err := strconv.Atoi(resp.Header.Get("X-Plex-Container-Total-Size")); err == nil && !pg.hasTotal {
-		pg.totalSize, pg.hasTotal = v, true
-	}
-	if v, err := strconv.Atoi(resp.Header.Get("X-Plex-Container-Start")); err == nil && !pg.hasOffset {
-		pg.offset, pg.hasOffset = v, true
-	}
-	return pg, nil
-}
-
-// fnError carries an error of the caller's fn out of the decoder untouched.
-type fnError struct{ err error }
-
-func (e fnError) Error() string { return e.err.Error() }
-
-// decodePlexPage reads {"MediaContainer": {...}} token by token: only one
-// Metadata entry is in memory at a time.
-func decodePlexPage(r io.Reader, fn func(PlexMetadata) error, dirs *[]PlexSection) (plexPage, error) {
-	var pg plexPage
-	dec := json.NewDecoder(r)
-	if err := expectDelim(dec, '{'); err != nil {
-		return pg, err
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return pg, err
-		}
-		if key == "MediaContainer" {
-			err = decodeContainer(dec, &pg, fn, dirs)
-		} else {
-			err = skipValue(dec)
-		}
-		if err != nil {
-			return pg, err
-		}
-	}
-	return pg, expectDelim(dec, '}')
-}
-
-// decodeContainer reads the MediaContainer object's fields.
-func decodeContainer(dec *json.Decoder, pg *plexPage, fn func(PlexMetadata) error, dirs *[]PlexSection) error {
-	if err := expectDelim(dec, '{'); err != nil {
-		return err
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case "Metadata":
-			err = decodeMetadata(dec, pg, fn)
-		case "Directory":
-			if dirs == nil {
-				err = skipValue(dec)
-			} else {
-				err = dec.Decode(dirs)
-			}
-		case "size":
-			err = dec.Decode(&pg.size)
-		case "totalSize":
-			err, pg.hasTotal = dec.Decode(&pg.totalSize), true
-		case "offset":
-			err, pg.hasOffset = dec.Decode(&pg.offset), true
-		case "machineIdentifier":
-			err = dec.Decode(&pg.machine)
-		default:
-			err = skipValue(dec)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return expectDelim(dec, '}')
-}
-
-// decodeMetadata hands each entry of the Metadata array to fn as it is read.
-func decodeMetadata(dec *json.Decoder, pg *plexPage, fn func(PlexMetadata) error) error {
-	if err := expectDelim(dec, '['); err != nil {
-		return err
-	}
-	for dec.More() {
-		var md PlexMetadata
-		if err := dec.Decode(&md); err != nil {
-			return err
-		}
-		pg.count++
-		if fn != nil {
-			if err := fn(md); err != nil {
-				return fnError{err}
-			}
-		}
-	}
-	return expectDelim(dec, ']')
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("expected %q, found %v", want, tok)
-	}
-	return nil
-}
-
-// skipValue reads past one value without keeping it.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
+	return out, ls, err
 }
 
 // OpenThumb fetches an image under /library/ (an Item's SourceThumb) with the
-// token in a header, for a server-side thumbnail proxy (which should also send
-// X-Content-Type-Options: nosniff). Only raster image answers are returned;
-// the body is capped at 10 MiB. The caller closes it.
+// token in a header, for the server-side thumbnail cache (PlexThumbs). Only
+// raster pictures (JPEG, PNG, GIF, WebP) are returned, with their media type
+// (parameters dropped); the body is capped at MaxThumbBytes+1 so that the
+// caller can tell a picture that is too large. The caller closes it.
 func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCloser, contentType string, err error) {
 	if !strings.HasPrefix(path, "/library/") || strings.Contains(path, "..") || strings.ContainsAny(path, "?#") {
 		return nil, "", apperr.Invalidf("not a Plex library image path")
@@ -399,16 +209,16 @@ func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCl
 	if err != nil {
 		return nil, "", err
 	}
-	// Only images pass: HTML or SVG from upstream served on our origin could run script.
-	contentType = resp.Header.Get("Content-Type")
-	if !strings.HasPrefix(contentType, "image/") || strings.Contains(contentType, "svg") {
+	// Only pictures pass: HTML or SVG from upstream served on our origin could run script.
+	contentType, _, _ = mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if _, ok := thumbTypes[contentType]; !ok {
 		_ = resp.Body.Close()
-		return nil, "", fmt.Errorf("content: plex GET %s: not a raster image (%q)", path, contentType)
+		return nil, "", fmt.Errorf("content: plex GET %s: not a raster image (%q)", path, resp.Header.Get("Content-Type"))
 	}
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.LimitReader(resp.Body, 10<<20), resp.Body}, contentType, nil
+	}{io.LimitReader(resp.Body, MaxThumbBytes+1), resp.Body}, contentType, nil
 }
 
 // do sends an authorized GET and returns a 200 response or a clear error.
@@ -425,7 +235,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	req.Header.Set("X-Plex-Product", "Hearth")
 	resp, err := p.hc.Do(req)
 	if err != nil {
-		return nil, &redactedError{msg: p.redact(fmt.Sprintf("content: plex GET %s: %v", path, err)), err: err}
+		return nil, &redactedError{msg: p.redact(fmt.Sprintf("Plex did not answer at %s (GET %s): %v", p.base, path, err)), err: err}
 	}
 	if resp.StatusCode == http.StatusOK {
 		return resp, nil
@@ -435,7 +245,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	switch resp.StatusCode {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return nil, &apperr.Error{Code: apperr.Invalid, Err: ErrPlexUnauthorized, Message: fmt.Sprintf(
-			"Plex rejected the token (HTTP %d) for %s: check PLEX_TOKEN", resp.StatusCode, path)}
+			"Plex rejected the token (HTTP %d) for %s: the token is wrong or was revoked; check PLEX_TOKEN", resp.StatusCode, path)}
 	case http.StatusNotFound:
 		return nil, apperr.NotFoundf("Plex has nothing at %s (HTTP 404)", path)
 	}

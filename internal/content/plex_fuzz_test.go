@@ -53,11 +53,11 @@ func FuzzPlexSection(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, identity, all, episodes string) {
 		answers.Store(&[3]string{identity, all, episodes})
-		file, _, err := px.FetchSection(context.Background(), "3")
+		fetched, err := px.FetchSection(context.Background(), "3")
 		if err != nil {
 			return
 		}
-		raw, err := json.Marshal(file)
+		raw, err := json.Marshal(fetched.File)
 		if err != nil {
 			t.Fatalf("marshal: %v", err)
 		}

@@ -89,12 +89,13 @@ func largePlex(t *testing.T, shows, episodesPerShow int, paging bool, summaryPad
 // episodes 500 at a time, never one request per show or season.
 func TestPlexLargeLibraryIsPaged(t *testing.T) {
 	srv, requests := largePlex(t, 100, 500, true, 0)
-	f, skipped, err := newPlexClient(t, srv.URL, plexToken).FetchSection(context.Background(), "7")
+	fetched, err := newPlexClient(t, srv.URL, plexToken).FetchSection(context.Background(), "7")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Items) != 50_000 || len(f.Programs) != 100 || skipped != 0 {
-		t.Fatalf("items %d programs %d skipped %d", len(f.Items), len(f.Programs), skipped)
+	f := fetched.File
+	if len(f.Items) != 50_000 || len(f.Programs) != 100 || len(fetched.Skipped) != 0 || len(fetched.Warnings) != 0 {
+		t.Fatalf("items %d programs %d skipped %q warnings %q", len(f.Items), len(f.Programs), fetched.Skipped, fetched.Warnings)
 	}
 	if n := requests.Load(); n != 1+1+100 {
 		t.Errorf("%d requests, want 102 (identity, shows, 100 pages of episodes)", n)
@@ -119,11 +120,11 @@ func TestPlexHugeReplyIsStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := px.FetchSection(context.Background(), "7")
+	fetched, err := px.FetchSection(context.Background(), "7")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Items) != 40_000 || requests.Load() != 3 {
-		t.Errorf("items %d, requests %d", len(f.Items), requests.Load())
+	if len(fetched.File.Items) != 40_000 || requests.Load() != 3 || len(fetched.Warnings) != 0 {
+		t.Errorf("items %d, requests %d, warnings %q", len(fetched.File.Items), requests.Load(), fetched.Warnings)
 	}
 }

@@ -131,16 +131,17 @@ func newPlexClient(t *testing.T, base, token string) *content.PlexClient {
 func TestPlexFetchSectionMapping(t *testing.T) {
 	srv := newFakePlex(t)
 	px := newPlexClient(t, srv.URL+"/", plexToken)
-	f, skipped, err := px.FetchSection(context.Background(), "3")
+	fetched, err := px.FetchSection(context.Background(), "3")
 	if err != nil {
 		t.Fatalf("FetchSection: %v", err)
 	}
+	f := fetched.File
 	// Three requests, whatever the number of shows and seasons.
 	if want := []string{"/identity", "/library/sections/3/all", "/library/sections/3/all?type=4"}; !slices.Equal(srv.paths, want) {
 		t.Errorf("requests %q, want %q", srv.paths, want)
 	}
-	if skipped != 1 {
-		t.Errorf("skipped = %d, want 1 (episode without duration)", skipped)
+	if want := []string{`"Broken Episode" (1004)`}; !slices.Equal(fetched.Skipped, want) || fetched.Seen != 6 || fetched.Title != "Fitness" {
+		t.Errorf("skipped %q, seen %d, title %q; want %q (the episode without duration), 6, Fitness", fetched.Skipped, fetched.Seen, fetched.Title, want)
 	}
 	type row struct {
 		id, title, program string
@@ -219,7 +220,7 @@ func TestPlexUnauthorized(t *testing.T) {
 	srv := newFakePlex(t)
 	bad := "wrong-" + plexToken
 	px := newPlexClient(t, srv.URL, bad)
-	_, _, err := px.FetchSection(context.Background(), "3")
+	_, err := px.FetchSection(context.Background(), "3")
 	if err == nil {
 		t.Fatal("FetchSection with a bad token succeeded")
 	}
@@ -239,10 +240,10 @@ func TestPlexErrorsDoNotLeakToken(t *testing.T) {
 	srv := newFakePlex(t)
 	px := newPlexClient(t, srv.URL, plexToken)
 	ctx := context.Background()
-	if _, err := px.Children(ctx, "999"); !apperr.Is(err, apperr.NotFound) || strings.Contains(err.Error(), plexToken) {
+	if _, _, err := px.Children(ctx, "999"); !apperr.Is(err, apperr.NotFound) || strings.Contains(err.Error(), plexToken) {
 		t.Errorf("404 err = %v", err)
 	}
-	if _, err := px.Children(ctx, "../../etc"); !apperr.Is(err, apperr.Invalid) {
+	if _, _, err := px.Children(ctx, "../../etc"); !apperr.Is(err, apperr.Invalid) {
 		t.Errorf("bad key err = %v", err)
 	}
 	down := httptest.NewServer(http.NotFoundHandler())
@@ -325,11 +326,11 @@ func TestSyncPlex(t *testing.T) {
 	ctx := context.Background()
 	srv := newFakePlex(t)
 	c, _ := newCatalog(t)
-	sum, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3")
+	sum, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3", content.PlexSyncCLI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.ItemsAdded != 5 || sum.ProgramsAdded != 2 || sum.Skipped != 1 || sum.Source != content.SourcePlex {
+	if sum.Added != 5 || sum.ProgramsAdded != 2 || sum.Skipped != 1 || sum.Seen != 6 || !sum.OK() {
 		t.Fatalf("summary = %+v", sum)
 	}
 	d, err := c.ProgramDay(ctx, "plex-iron-forge-xtreme", 2)
@@ -340,14 +341,14 @@ func TestSyncPlex(t *testing.T) {
 	if err != nil || it.SourceThumb == "" || it.MediaPath == "" {
 		t.Errorf("stored plex item = %+v, %v", it, err)
 	}
-	again, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3")
-	if err != nil || again.Changed() {
+	again, err := c.SyncPlex(ctx, newPlexClient(t, srv.URL, plexToken), "3", content.PlexSyncCLI)
+	if err != nil || again.Added+again.Updated+again.ProgramsAdded+again.ProgramsUpdated != 0 || again.Unchanged != 5 {
 		t.Errorf("re-sync = %+v, %v; want unchanged", again, err)
 	}
 
 	// A rejected token imports nothing.
 	c2, db2 := newCatalog(t)
-	if _, err := c2.SyncPlex(ctx, newPlexClient(t, srv.URL, "nope"), "3"); !errors.Is(err, content.ErrPlexUnauthorized) {
+	if _, err := c2.SyncPlex(ctx, newPlexClient(t, srv.URL, "nope"), "3", content.PlexSyncCLI); !errors.Is(err, content.ErrPlexUnauthorized) {
 		t.Errorf("err = %v", err)
 	}
 	if got := tableCounts(t, db2); got != [3]int{} {

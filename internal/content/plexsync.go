@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"hearth/internal/apperr"
 	"hearth/internal/text"
 )
 
@@ -17,16 +18,18 @@ import (
 // "plex:<ratingKey>" and streaming PlexClient.OpenThumb(item.SourceThumb).
 const PlexThumbPrefix = "/plex/thumb/"
 
-// SyncPlex imports a Plex library section into the catalog, all or nothing
-// (see FetchSection for the mapping). Re-syncing an unchanged library changes nothing.
-func (c *Catalog) SyncPlex(ctx context.Context, px *PlexClient, sectionID string) (Summary, error) {
-	f, skipped, err := px.FetchSection(ctx, sectionID)
-	if err != nil {
-		return Summary{}, err
-	}
-	sum, err := c.Import(ctx, f, SourcePlex)
-	sum.Skipped = skipped
-	return sum, err
+// PlexFetch is a section read from Plex, ready to import.
+type PlexFetch struct {
+	File File
+	// Title is the section's title as Plex names it ("" when it did not).
+	Title string
+	// Seen counts the episodes and movies read; Skipped names those left
+	// out (no usable duration or rating key).
+	Seen    int
+	Skipped []string
+	// Warnings say what the listings reported and did not send, and
+	// episodes whose show the section did not list.
+	Warnings []string
 }
 
 // FetchSection reads a section into a catalog File: each show becomes a
@@ -35,76 +38,129 @@ func (c *Catalog) SyncPlex(ctx context.Context, px *PlexClient, sectionID string
 // season 0, become items without a day); movies become standalone items.
 // Items are "plex:<ratingKey>" with durations in minutes, a kind guessed from
 // the titles, a token-free proxied thumbnail (PlexThumbPrefix) and a play URL
-// into the Plex web app. Entries without a duration are skipped and counted.
+// into the Plex web app. Entries without a duration are skipped and named.
 //
 // A large library costs a few requests: the section's shows or movies, then
 // all its episodes in one paged listing (EachSectionEpisode), each answer
-// decoded as it streams.
-func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (File, int, error) {
+// decoded as it streams. A missing section, an empty one or one without
+// shows and movies is an error that says so.
+func (p *PlexClient) FetchSection(ctx context.Context, sectionID string) (PlexFetch, error) {
 	machine, err := p.Identity(ctx)
 	if err != nil {
-		return File{}, 0, err
+		return PlexFetch{}, err
 	}
-	top, err := p.SectionItems(ctx, sectionID)
+	top, ls, err := p.SectionItems(ctx, sectionID)
+	if apperr.Is(err, apperr.NotFound) {
+		return PlexFetch{}, p.noSection(ctx, sectionID)
+	}
 	if err != nil {
-		return File{}, 0, err
+		return PlexFetch{}, err
 	}
+	out := PlexFetch{Title: ls.Title, Warnings: ls.Warnings}
 	var (
-		f        File
-		skipped  int
 		progIDs  = map[string]bool{}
 		itemSeen = map[string]bool{}
 		episodes = map[PlexKey][]PlexMetadata{} // by show
-		shows    bool
+		shows    = map[PlexKey]bool{}
 	)
 	for _, md := range top {
-		shows = shows || md.Type == "show"
+		if md.Type == "show" {
+			shows[md.RatingKey] = true
+		}
 	}
-	if shows {
-		err := p.EachSectionEpisode(ctx, sectionID, func(ep PlexMetadata) error {
-			if ep.Type == "episode" {
+	if len(shows) > 0 {
+		orphans := 0
+		eps, err := p.EachSectionEpisode(ctx, sectionID, func(ep PlexMetadata) error {
+			switch {
+			case ep.Type != "episode":
+			case shows[ep.GrandparentRatingKey]:
 				episodes[ep.GrandparentRatingKey] = append(episodes[ep.GrandparentRatingKey], ep)
+			default:
+				orphans++
 			}
 			return nil
 		})
 		if err != nil {
-			return File{}, 0, err
+			return PlexFetch{}, err
+		}
+		out.Warnings = append(out.Warnings, eps.Warnings...)
+		if orphans > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d episodes belong to shows the section's listing did not include: left out", orphans))
 		}
 	}
 	add := func(it Item) {
 		if !itemSeen[it.ID] {
 			itemSeen[it.ID] = true
-			f.Items = append(f.Items, it)
+			out.File.Items = append(out.File.Items, it)
 		}
 	}
 	for _, md := range top {
 		switch md.Type {
 		case "movie":
+			out.Seen++
 			it, ok := p.item(md, machine, "", 0, md)
 			if !ok {
-				skipped++
+				out.Skipped = append(out.Skipped, skippedName(md))
 				continue
 			}
 			add(it)
 		case "show":
-			prog, items, n := p.show(md, episodes[md.RatingKey], machine, progIDs)
-			skipped += n
+			prog, items, skipped := p.show(md, episodes[md.RatingKey], machine, progIDs)
+			out.Seen += len(items) + len(skipped)
+			out.Skipped = append(out.Skipped, skipped...)
 			for _, it := range items {
 				add(it)
 			}
 			if len(prog.Days) > 0 {
-				f.Programs = append(f.Programs, prog)
+				out.File.Programs = append(out.File.Programs, prog)
 			}
 		}
 	}
-	if len(f.Items) == 0 {
-		return File{}, skipped, fmt.Errorf("content: plex section %s has no shows or movies with a duration", sectionID)
+	if len(out.File.Items) == 0 {
+		return out, emptySection(sectionID, out, len(top))
 	}
-	return f, skipped, nil
+	return out, nil
+}
+
+// noSection is the error for a section Plex does not have, naming the
+// sections it has (when it lists them).
+func (p *PlexClient) noSection(ctx context.Context, sectionID string) error {
+	msg := fmt.Sprintf("Plex has no library section %s (HTTP 404): check PLEX_SECTION", sectionID)
+	if secs, err := p.Sections(ctx); err == nil && len(secs) > 0 {
+		names := make([]string, 0, len(secs))
+		for _, s := range secs {
+			names = append(names, fmt.Sprintf("%s %s (%s)", s.Key, clean(s.Title, 60, false), s.Type))
+		}
+		msg += "; this server's sections: " + strings.Join(names, ", ")
+	}
+	return apperr.NotFoundf("%s", msg)
+}
+
+// emptySection says why a section gave nothing to import.
+func emptySection(sectionID string, f PlexFetch, entries int) error {
+	name := "Plex section " + sectionID
+	if t := clean(f.Title, 60, false); t != "" {
+		name += " (" + t + ")"
+	}
+	switch {
+	case entries == 0:
+		return apperr.NotFoundf("%s is empty: it lists no shows or movies", name)
+	case f.Seen == 0:
+		return apperr.Invalidf("%s lists %d entries but no shows with episodes or movies: Hearth syncs show and movie sections", name, entries)
+	}
+	return apperr.Invalidf("%s lists %d episodes and movies, but none has a duration", name, f.Seen)
+}
+
+// skippedName names an entry left out, for a warning.
+func skippedName(md PlexMetadata) string {
+	if t := clean(md.Title, 60, false); t != "" {
+		return fmt.Sprintf("%q (%s)", t, md.RatingKey)
+	}
+	return "rating key " + clean(string(md.RatingKey), 40, false)
 }
 
 // show makes a show's program from its episodes, in season and episode order.
-func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string, used map[string]bool) (Program, []Item, int) {
+func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string, used map[string]bool) (Program, []Item, []string) {
 	prog := Program{ID: programIDFor(show, used), Title: clean(show.Title, maxTitle, false), Description: clean(show.Summary, maxSummary, true)}
 	if prog.Title == "" {
 		prog.Title = prog.ID
@@ -114,7 +170,7 @@ func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string,
 	})
 	var (
 		items   []Item
-		skipped int
+		skipped []string
 		day     int
 	)
 	for _, ep := range eps {
@@ -125,7 +181,7 @@ func (p *PlexClient) show(show PlexMetadata, eps []PlexMetadata, machine string,
 		}
 		it, ok := p.item(ep, machine, prog.ID, d, show)
 		if !ok {
-			skipped++
+			skipped = append(skipped, skippedName(ep))
 			continue
 		}
 		items = append(items, it)
@@ -165,8 +221,7 @@ func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, sho
 	}
 	it := Item{
 		ID: "plex:" + rk, Title: title, Program: program, Day: day, DurationMin: minutes,
-		Kind:      GuessKind(md.Title, showTitle),
-		Thumbnail: PlexThumbPrefix + rk,
+		Kind: GuessKind(md.Title, showTitle),
 		PlayURL: p.base.String() + "/web/index.html#!/server/" + url.PathEscape(machine) +
 			"/details?key=" + url.QueryEscape("/library/metadata/"+rk),
 		Tags:    []string{"plex"},
@@ -180,8 +235,17 @@ func (p *PlexClient) item(md PlexMetadata, machine, program string, day int, sho
 			it.Areas = sa
 		}
 	}
-	if strings.HasPrefix(md.Thumb, "/library/") && len(md.Thumb) <= maxURL {
-		it.SourceThumb = md.Thumb
+	// An episode without its own picture shows its season's or show's
+	// (python-plexapi's thumbUrl: thumb, parentThumb, grandparentThumb).
+	for _, th := range []string{md.Thumb, md.ParentThumb, md.GrandparentThumb, show.Thumb} {
+		if strings.HasPrefix(th, "/library/") && len(th) <= maxURL {
+			it.SourceThumb = th
+			break
+		}
+	}
+	it.Thumbnail = "/static/thumbs/" + string(it.Kind) + ".svg"
+	if it.SourceThumb != "" {
+		it.Thumbnail = PlexThumbPrefix + rk
 	}
 	if len(md.Media) > 0 && len(md.Media[0].Part) > 0 && strings.HasPrefix(md.Media[0].Part[0].Key, "/library/") {
 		it.MediaPath = md.Media[0].Part[0].Key

@@ -404,6 +404,7 @@ type AdminCatalog struct {
 	Shown    int
 	MaxSize  string
 	Edit     *CatalogMetaEdit // the item whose metadata is being edited
+	Plex     PlexSyncView     // the last Plex sync
 }
 
 // ImportTypeRow counts one record type of an imported file.

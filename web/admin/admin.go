@@ -33,6 +33,7 @@ type Deps struct {
 	Agents      Agents         // assignments, runs, memory and chat pages
 	Schedule    Schedules      // schedules and to-do pages
 	Catalog     CatalogAdmin   // catalog page
+	Plex        PlexSyncer     // "Sync now" on the catalog page; nil: none
 	Importer    Importer       // imports page
 	Definitions DefinitionsAdmin
 	Backups     BackupsAdmin

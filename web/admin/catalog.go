@@ -22,6 +22,7 @@ import (
 type catalogPages struct {
 	*core
 	catalog CatalogAdmin
+	plex    PlexSyncer // nil: no "Sync now"
 }
 
 // catalogPageItems caps the items the catalog page lists.
@@ -60,6 +61,9 @@ func (s *catalogPages) catalogPage(c echo.Context, notice adminview.Notice, prob
 			EditURL: "/admin/catalog?edit=" + url.QueryEscape(it.ID) + "#catalog-meta"})
 	}
 	p.Shown = len(p.Items)
+	if p.Plex, err = s.plexView(c); err != nil {
+		return p, err
+	}
 	if id := c.QueryParam("edit"); id != "" {
 		it, err := cat.Get(ctx, id)
 		if err != nil {

@@ -73,6 +73,19 @@ type CatalogAdmin interface {
 	ImportFile(ctx context.Context, r io.Reader) (content.Summary, error)
 	Get(ctx context.Context, id string) (content.Item, error)
 	SetMeta(ctx context.Context, id string, e content.MetaEdit) (content.Item, error)
+	PlexCatalog
+}
+
+// PlexCatalog is what Admin → Catalog shows of Plex (*content.Catalog).
+type PlexCatalog interface {
+	LastPlexSync(ctx context.Context) (content.PlexSync, bool, error)
+}
+
+// PlexSyncer syncs the configured Plex section when an admin asks.
+type PlexSyncer interface {
+	// PlexSection is the section synced; "" when Plex is not configured to sync.
+	PlexSection() string
+	SyncPlexNow(ctx context.Context) (content.PlexSync, error)
 }
 
 // Importer imports Apple Health exports and CSV files for a member

@@ -88,10 +88,11 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/todos", todos.liveTodos)
 	}
 	if deps.Catalog != nil {
-		cat := &catalogPages{c, deps.Catalog}
+		cat := &catalogPages{c, deps.Catalog, deps.Plex}
 		g.GET("/catalog", cat.adminCatalog)
 		g.POST("/catalog/import", cat.adminCatalogImport)
 		g.POST("/catalog/meta", cat.adminCatalogMeta)
+		g.POST("/catalog/plex-sync", cat.adminCatalogPlexSync)
 	}
 	if deps.Importer != nil {
 		imp := &importPages{core: c, importer: deps.Importer, uploadDir: opt.UploadDir, maxImport: opt.MaxImportBytes}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,6 +30,7 @@ type contentPages struct {
 	catalog    Catalog
 	programs   *programs.Controls // the member's program day on a card
 	mediaDir   string
+	thumbs     Thumbs // nil: Plex thumbnails answer the placeholder
 	opt        Options
 }
 
@@ -186,4 +188,40 @@ func (h *contentPages) contentDone(c echo.Context) error {
 		}
 	}
 	return c.Redirect(http.StatusSeeOther, "/m/"+member)
+}
+
+// plexThumb serves a Plex item's thumbnail (/plex/thumb/<ratingKey>)
+// through Hearth: fetched server-side with the token and cached
+// (content.PlexThumbs), so the page holds only this URL. An item not in
+// the catalog, or without a picture, is 404; Plex not configured or not
+// answering is 503; both answer a placeholder picture, not kept.
+func (h *contentPages) plexThumb(c echo.Context) error {
+	if h.thumbs == nil {
+		return thumbPlaceholder(c, http.StatusNotFound)
+	}
+	f, err := h.thumbs.Open(c.Request().Context(), c.Param("key"))
+	switch {
+	case apperr.Is(err, apperr.NotFound):
+		return thumbPlaceholder(c, http.StatusNotFound)
+	case err != nil:
+		h.opt.Logger.Info("plex thumbnail not served", "key", c.Param("key"), "err", err)
+		return thumbPlaceholder(c, http.StatusServiceUnavailable)
+	}
+	defer f.Close()
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderContentType, f.ContentType)
+	hd.Set(echo.HeaderCacheControl, "private, max-age=86400")
+	hd.Set("ETag", f.ETag) // a conditional request is answered 304 by ServeContent
+	http.ServeContent(c.Response(), c.Request(), "", time.Time{}, f)
+	return nil
+}
+
+// thumbPlaceholderSVG stands in for a picture Plex cannot give: a dark
+// 16:9 frame with a play mark.
+const thumbPlaceholderSVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" width="160" height="90">` +
+	`<rect width="160" height="90" fill="#2b2f36"/><path d="M70 31v28l24-14z" fill="#8a93a3"/></svg>`
+
+func thumbPlaceholder(c echo.Context, status int) error {
+	c.Response().Header().Set(echo.HeaderCacheControl, "no-store") // try again next time
+	return c.Blob(status, "image/svg+xml", []byte(thumbPlaceholderSVG))
 }

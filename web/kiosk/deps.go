@@ -36,6 +36,12 @@ type Catalog interface {
 	Lookup(ctx context.Context, ids []string) (map[string]content.Item, error)
 }
 
+// Thumbs are the Plex thumbnails Hearth serves (*content.PlexThumbs):
+// fetched from Plex server-side and cached; the browser never sees Plex.
+type Thumbs interface {
+	Open(ctx context.Context, ratingKey string) (content.ThumbFile, error)
+}
+
 // Live hands out subscriptions to change notifications (internal/live.Hub).
 type Live interface {
 	Subscribe(topics ...string) *live.Sub

@@ -54,6 +54,9 @@ type Deps struct {
 	MediaDir string
 	// Settings hold the screens' night schedule; nil: no night mode.
 	Settings Settings
+	// Thumbs serve Plex items' thumbnails through Hearth; nil: every
+	// /plex/thumb/ answers the placeholder.
+	Thumbs Thumbs
 }
 
 // Options are the kiosk's per-server values.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hearth/internal/content"
 	"hearth/internal/screen"
 	"hearth/web/httpkit"
 	"hearth/web/ratelimit"
@@ -50,7 +51,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
 	hist := &historyPages{household: deps.Household, dashboards: deps.Dashboards, opt: opt}
 	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
-		programs: deps.Programs, mediaDir: deps.MediaDir, opt: opt}
+		programs: deps.Programs, mediaDir: deps.MediaDir, thumbs: deps.Thumbs, opt: opt}
 
 	k := e.Group("", mw.Request...)
 	k.GET("/", home.pageHousehold)
@@ -89,5 +90,6 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.GET("/m/:member/play", cont.pagePlaylistPlayer)
 	k.GET("/content/:id", cont.pageContent)
 	k.GET("/content/:id/video", cont.contentVideo)
+	k.GET(content.PlexThumbPrefix+":key", cont.plexThumb)
 	k.POST("/content/done", cont.contentDone, once)
 }
