@@ -233,9 +233,14 @@ func (g *Gathered) sources(notes int) string {
 			parts = append(parts, s)
 		}
 	}
+	recentMeals := g.Week.DaysLogged > 0 || g.Today.Meals > 0
+	h := g.History
 	add(g.Weight.Readings > 0, "weight")
-	add(g.Week.DaysLogged > 0 || g.Today.Meals > 0, "meals")
+	add(g.Weight.Readings == 0 && h.WeighIns.Count > 0, "weight history")
+	add(recentMeals, "meals")
+	add(!recentMeals && h.Meals.Count > 0, "meal history")
 	add(len(g.Training.Recent) > 0, "workouts")
+	add(len(g.Training.Recent) == 0 && h.Workouts.Count > 0, "workout history")
 	add(g.Body.HasScan, "body scan")
 	add(g.Program.HasProgram, "program")
 	add(len(g.Goals.Goals) > 0, "goals")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/history"
 	"hearth/internal/store"
 )
 
@@ -62,6 +63,7 @@ type Deps struct {
 type core struct {
 	db     *store.DB
 	rec    Records
+	hist   history.SummaryReader
 	cat    Catalog
 	prog   Programs
 	dash   Dashboards
@@ -89,7 +91,7 @@ func newCore(d Deps) *core {
 	case d.Dashboards == nil:
 		panic("coach: Deps.Dashboards is required")
 	}
-	c := &core{db: d.DB, rec: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
+	c := &core{db: d.DB, rec: d.DB, hist: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
 		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape, mutant: d.Mutant,
 		replan: d.Replan}
 	if c.loc == nil {

@@ -7,9 +7,10 @@
 // The daily-dashboard assignment follows the agent template:
 //
 //	gather   read tools called by name (weight, nutrition, workouts, body
-//	         composition, catalog menu, program, goals, prompt answers, voice
-//	         memos), plus the follow-up state kept in working memory and the
-//	         updates the new answers call for (program declarations, goals)
+//	         composition, the whole history with imports, catalog menu,
+//	         program, goals, prompt answers, voice memos), plus the
+//	         follow-up state kept in working memory and the updates the
+//	         new answers call for (program declarations, goals)
 //	prompt   Tuning.SystemPrompt + Tuning.UserTemplate filled from the gathered
 //	         sections (see Tuning for the variables)
 //	reason   model or heuristic Plan; output = the dashboard document

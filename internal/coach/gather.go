@@ -24,13 +24,20 @@ type MemberInfo struct {
 
 // Gaps are the data-quality facts behind CTAs and onboarding.
 type Gaps struct {
-	// Onboarding: no goals, no program and no data yet.
-	Onboarding       bool `json:"onboarding"`
-	NeverWeighed     bool `json:"never_weighed"`
-	WeighInStale     bool `json:"weigh_in_stale"` // 5+ days since the last weigh-in
-	DaysSinceWeighIn *int `json:"days_since_weigh_in,omitempty"`
-	NoRecentMeals    bool `json:"no_recent_meals"`    // nothing logged in the last 7 days
-	NoMealsYesterday bool `json:"no_meals_yesterday"` // logged lately, but not yesterday
+	// Onboarding: no goals, no program and no recent data (HistoryOnly:
+	// but older records, imported or not).
+	Onboarding  bool `json:"onboarding"`
+	HistoryOnly bool `json:"history_only"`
+	// NeverWeighed: no weigh-in, however old. WeighInStale: 5+ days since
+	// the last one; LastWeighIn is its day when it is older than the weight
+	// window (no current trend: HistoryWeighIn).
+	NeverWeighed     bool   `json:"never_weighed"`
+	WeighInStale     bool   `json:"weigh_in_stale"`
+	DaysSinceWeighIn *int   `json:"days_since_weigh_in,omitempty"`
+	HistoryWeighIn   bool   `json:"weigh_in_only_in_history"`
+	LastWeighIn      string `json:"last_weigh_in,omitempty"`
+	NoRecentMeals    bool   `json:"no_recent_meals"`    // nothing logged in the last 7 days
+	NoMealsYesterday bool   `json:"no_meals_yesterday"` // logged lately, but not yesterday
 	// DaysWithoutMeals: the complete days since the last one with a meal
 	// (0 when yesterday had one, or when nothing was ever logged).
 	DaysWithoutMeals int      `json:"days_without_meals,omitempty"`
@@ -38,8 +45,12 @@ type Gaps struct {
 	ProteinLow       bool     `json:"protein_low"` // 7-day average under 90% of target
 	ProteinAvg       *float64 `json:"protein_avg,omitempty"`
 	ProteinTarget    *float64 `json:"protein_target,omitempty"`
-	NoWorkouts       bool     `json:"no_workouts"`
-	RestDays         int      `json:"rest_days"`
+	// NoWorkouts: none ever; DaysSinceWorkout counts from the last one,
+	// however old (LastWorkout, its day).
+	NoWorkouts       bool   `json:"no_workouts"`
+	DaysSinceWorkout *int   `json:"days_since_workout,omitempty"`
+	LastWorkout      string `json:"last_workout,omitempty"`
+	RestDays         int    `json:"rest_days"`
 	// HardDays: days in a row with a hard session (HardRunDays earn a
 	// recovery day); LongAbsence: LongAbsenceDays or more without a workout.
 	HardDays    int  `json:"hard_days_in_a_row"`
@@ -69,15 +80,18 @@ type Gathered struct {
 	Week      NutritionHistoryView `json:"nutrition_7d"`
 	Training  WorkoutsView         `json:"training"`
 	Body      BodyView             `json:"body"`
-	Goals     GoalsView            `json:"goals"`
-	Program   ProgramView          `json:"program"`
-	Menu      []content.MenuEntry  `json:"menu"`
-	Programs  []ProgramBrief       `json:"programs"`
-	Prompts   PromptsView          `json:"prompts"`
-	Memos     []MemoLine           `json:"voice_memos"`
-	NewMemos  []MemoLine           `json:"new_voice_memos"`
-	FollowUps FollowUps            `json:"follow_ups"`
-	Updates   []Update             `json:"updates"`
+	// History is every record, however old, imports included: what the
+	// recent windows above do not see.
+	History   HistoryView         `json:"history"`
+	Goals     GoalsView           `json:"goals"`
+	Program   ProgramView         `json:"program"`
+	Menu      []content.MenuEntry `json:"menu"`
+	Programs  []ProgramBrief      `json:"programs"`
+	Prompts   PromptsView         `json:"prompts"`
+	Memos     []MemoLine          `json:"voice_memos"`
+	NewMemos  []MemoLine          `json:"new_voice_memos"`
+	FollowUps FollowUps           `json:"follow_ups"`
+	Updates   []Update            `json:"updates"`
 	// GoalProposal is a goal the member named in passing (a chat, a
 	// memo), waiting for their tap to confirm it: ask about it.
 	GoalProposal *GoalSpec `json:"goal_proposal,omitempty"`
@@ -143,6 +157,9 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 		return nil, err
 	}
 	if g.Body, err = call[BodyView](ctx, env, "get_body_composition", nil); err != nil {
+		return nil, err
+	}
+	if g.History, err = call[HistoryView](ctx, env, "get_history_summary", nil); err != nil {
 		return nil, err
 	}
 	menu, err := call[ContentView](ctx, env, "get_fitness_content",
@@ -296,10 +313,18 @@ func (g *Gathered) buildMenu(items []content.MenuEntry) {
 	}
 }
 
-// gapsOf derives the data gaps from the gathered views.
+// gapsOf derives the data gaps from the gathered views. The recent views
+// say what the member did lately; the history, what they did before:
+// years of imported weigh-ins are not "never weighed", nor a Strong log
+// "no workouts".
 func gapsOf(g *Gathered) Gaps {
-	gp := Gaps{NeverWeighed: g.Weight.Readings == 0, DaysSinceWeighIn: g.Weight.DaysSinceWeighIn,
-		NoWorkouts: g.Training.Stats.LastWorkout == ""}
+	h := g.History
+	gp := Gaps{NeverWeighed: g.Weight.Readings == 0 && h.WeighIns.Count == 0, DaysSinceWeighIn: g.Weight.DaysSinceWeighIn,
+		NoWorkouts: g.Training.Stats.LastWorkout == "" && h.Workouts.Count == 0}
+	if g.Weight.Readings == 0 && h.WeighIns.Count > 0 {
+		gp.HistoryWeighIn, gp.LastWeighIn = true, h.WeighIns.Last
+		gp.DaysSinceWeighIn = g.daysSince(h.WeighIns.Last)
+	}
 	gp.WeighInStale = gp.DaysSinceWeighIn != nil && *gp.DaysSinceWeighIn >= StaleWeighInDays
 	gp.NoRecentMeals = g.Week.DaysLogged == 0
 	gp.NoMealsYesterday = g.Week.DaysLogged > 0 && g.Yesterday.Meals == 0
@@ -312,12 +337,34 @@ func gapsOf(g *Gathered) Gaps {
 		gp.ProteinAvg, gp.ProteinTarget = &avg, t
 		gp.ProteinLow = avg < *t*proteinLowShare
 	}
-	if r := g.Training.Stats.RestDays; r != nil {
-		gp.RestDays = *r
+	st := g.Training.Stats
+	switch {
+	case st.LastWorkout != "":
+		gp.LastWorkout, gp.DaysSinceWorkout = st.LastWorkout, st.DaysSinceLast
+	case h.Workouts.Count > 0:
+		gp.LastWorkout, gp.DaysSinceWorkout = h.Workouts.Last, g.daysSince(h.Workouts.Last)
 	}
-	gp.HardDays = g.Training.Stats.HardDaysInARow
+	switch {
+	case st.RestDays != nil:
+		gp.RestDays = *st.RestDays
+	case gp.DaysSinceWorkout != nil:
+		gp.RestDays = max(0, *gp.DaysSinceWorkout-1) // as health.WorkoutStats counts them
+	}
+	gp.HardDays = st.HardDaysInARow
 	gp.LongAbsence = !gp.NoWorkouts && gp.RestDays >= LongAbsenceDays
-	gp.Onboarding = len(g.Goals.Goals) == 0 && !g.Program.HasProgram && !hasKind(g.Updates, UpdateGoal) &&
-		gp.NeverWeighed && gp.NoRecentMeals && g.Today.Meals == 0 && gp.NoWorkouts
+	nothingRecent := g.Weight.Readings == 0 && gp.NoRecentMeals && g.Today.Meals == 0 && st.LastWorkout == ""
+	gp.Onboarding = len(g.Goals.Goals) == 0 && !g.Program.HasProgram && !hasKind(g.Updates, UpdateGoal) && nothingRecent
+	gp.HistoryOnly = nothingRecent && h.Any()
 	return gp
+}
+
+// daysSince is the number of days from a YYYY-MM-DD day to today (nil for
+// a day that does not parse).
+func (g *Gathered) daysSince(day string) *int {
+	t, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return nil
+	}
+	n := max(0, daysApart(t, g.civil))
+	return &n
 }

@@ -91,8 +91,7 @@ func (p *planner) restart() *content.MenuEntry {
 func (p *planner) loadLine() string {
 	switch {
 	case p.backFromAbsence():
-		return fmt.Sprintf("Welcome back, %s! It's been %d days since your last workout, so we'll restart gently.", p.g.Member.Name,
-			*p.g.Training.Stats.DaysSinceLast)
+		return p.absenceLine()
 	case p.recoveryDay():
 		return fmt.Sprintf("That's %d hard days in a row: today is a recovery day, so your body can catch up.", p.g.Gaps.HardDays)
 	}

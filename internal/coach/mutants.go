@@ -47,13 +47,17 @@ const (
 	// MutantIgnoreAge: the member's age (a minor, an older adult) is not
 	// in the facts.
 	MutantIgnoreAge Mutant = "ignore-age"
+	// MutantIgnoreHistory: records older than the recent windows (years
+	// of imports) are not read: a member with only such history is a new
+	// member with no data.
+	MutantIgnoreHistory Mutant = "ignore-history"
 )
 
 // Mutants lists every mutant.
 func Mutants() []Mutant {
 	return []Mutant{MutantIgnoreInjuries, MutantIgnoreBodyAreas, MutantIgnoreRecovery, MutantAnyAlternate, MutantIgnoreUnit,
 		MutantIgnoreGoalDate, MutantIgnoreLoggedSessions, MutantIgnoreTrend, MutantIgnoreLowWeight, MutantIgnoreCalorieTarget,
-		MutantReaskAnswered, MutantIgnoreAbsence, MutantIgnoreConditions, MutantIgnoreAge}
+		MutantReaskAnswered, MutantIgnoreAbsence, MutantIgnoreConditions, MutantIgnoreAge, MutantIgnoreHistory}
 }
 
 // mutateFacts switches the mutant's judgement off in the facts read
@@ -67,6 +71,8 @@ func (c *core) mutateFacts(g *Gathered) {
 		g.Weight.Plateau, g.Weight.MovingAway = false, false
 	case MutantIgnoreAge:
 		g.Member.Age, g.Member.LifeStage = 0, ""
+	case MutantIgnoreHistory:
+		g.History = HistoryView{}
 	}
 }
 

@@ -51,8 +51,17 @@ const (
 func (p *planner) briefing(primary *content.MenuEntry) string {
 	g := p.g
 	var s []string
-	if g.Gaps.Onboarding {
+	switch {
+	case g.Gaps.Onboarding && g.Gaps.HistoryOnly:
+		s = append(s, fmt.Sprintf("Welcome to Hearth, %s!", g.Member.Name))
+	case g.Gaps.Onboarding:
 		s = append(s, fmt.Sprintf("Welcome to Hearth, %s! Let's start simple: a weigh-in and today's meals give me something to work with, and your goal below tells me where we're heading.", g.Member.Name))
+	}
+	if g.Gaps.HistoryOnly {
+		s = append(s, p.historyLine())
+	}
+	if g.Gaps.HistoryWeighIn {
+		s = append(s, p.longTrendLine())
 	}
 	if w := g.Weight; w.CurrentText != "" {
 		line := "Weight " + w.CurrentText
@@ -130,8 +139,8 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 	}
 	if l := p.loadLine(); l != "" {
 		s = append(s, l)
-	} else if g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts {
-		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *g.Training.Stats.DaysSinceLast))
+	} else if d := g.Gaps.DaysSinceWorkout; g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts && d != nil {
+		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *d))
 	}
 	s = append(s, p.todayLine(primary))
 	return fitSentences(s, maxBriefing)
@@ -203,6 +212,12 @@ func (p *planner) ctas() []dashboard.CTA {
 	case gp.NeverWeighed:
 		out = append(out, dashboard.CTA{Type: dashboard.CTAHabit, Message: "Step on the scale to start your weight trend.", Action: dashboard.ActionOpenWeight,
 			Record: dashboard.RecordWeight, Day: dashboard.DayAny, Macro: dashboard.MacroNone})
+	case gp.WeighInStale && gp.HistoryWeighIn:
+		// Too old for a current trend: the day, with its year when it
+		// has one, and a weigh-in starts the trend again.
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenWeight,
+			Record: dashboard.RecordWeight, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
+			Message: fmt.Sprintf("Your last weigh-in was %s. Step on the scale to restart your trend.", g.dateText(gp.LastWeighIn))})
 	case gp.WeighInStale:
 		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenWeight,
 			Record: dashboard.RecordWeight, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
@@ -317,6 +332,8 @@ func (p *planner) prompts() []dashboard.Prompt {
 		}
 	}
 	switch {
+	case g.Gaps.LongAbsence && g.Gaps.Onboarding:
+		mc(promptCheckIn, "Ready to pick up training again? How are you feeling?", optEnergised, optTired, optSore, optUnwell)
 	case g.Gaps.LongAbsence:
 		mc(promptCheckIn, "Good to see you back. How are you feeling?", optEnergised, optTired, optSore, optUnwell)
 	case g.Gaps.RestDays >= CheckInRestDays && !g.Gaps.NoWorkouts:

@@ -61,7 +61,13 @@ func (g *Gathered) factsText() string {
 		}
 		lines = append(lines, "Finished catalog content (7 days): "+strings.Join(cs, "; "))
 	}
-	lines = append(lines, "Body composition: "+g.Body.Text, "Goals: "+g.goalsText(), "Data gaps: "+g.gapsText())
+	lines = append(lines, "Body composition: "+g.Body.Text)
+	if g.historyUnseen() {
+		// Only when it says what the lines above cannot: the prompt stays
+		// short for a member whose records are all recent.
+		lines = append(lines, "History (every record, imported included; the lines above cover recent weeks only): "+g.History.Text)
+	}
+	lines = append(lines, "Goals: "+g.goalsText(), "Data gaps: "+g.gapsText())
 	if b := g.Weight.BMI; b != nil {
 		lines = append(lines, "BMI: "+num(*b))
 	}
@@ -129,6 +135,10 @@ func (g *Gathered) gapsText() string {
 	switch {
 	case gp.NeverWeighed:
 		gs = append(gs, "never weighed in")
+	case gp.WeighInStale && gp.HistoryWeighIn:
+		gs = append(gs, fmt.Sprintf("no weigh-in for %d days, the last on %s, too old for a current trend: give the long-term "+
+			"trend from History, the last weigh-in's date with its year, and ask for a weigh-in to restart the trend",
+			*gp.DaysSinceWeighIn, gp.LastWeighIn))
 	case gp.WeighInStale:
 		gs = append(gs, fmt.Sprintf("no weigh-in for %d days", *gp.DaysSinceWeighIn))
 	}
@@ -149,13 +159,21 @@ func (g *Gathered) gapsText() string {
 	if gp.HardDays >= HardRunDays {
 		gs = append(gs, fmt.Sprintf("%d hard days in a row: make today a recovery day and say so", gp.HardDays))
 	}
-	if gp.LongAbsence {
+	if d := gp.DaysSinceWorkout; gp.LongAbsence && gp.Onboarding && d != nil {
+		gs = append(gs, fmt.Sprintf("%d days since the last workout (%s): start gently; do not call it rest days", *d, gp.LastWorkout))
+	} else if gp.LongAbsence {
 		gs = append(gs, fmt.Sprintf("back after a long absence (%d days without a workout): welcome them back and restart gently; do not call it rest days", gp.RestDays))
 	} else if gp.RestDays >= CheckInRestDays {
 		gs = append(gs, fmt.Sprintf("%d rest days in a row", gp.RestDays))
 	}
-	if gp.Onboarding {
+	switch {
+	case gp.Onboarding && gp.HistoryOnly:
+		gs = append(gs, "new to Hearth: no goals, program or recent data, but the history they brought (see History): "+
+			"welcome them and acknowledge it (how many of what, since when, from where)")
+	case gp.Onboarding:
 		gs = append(gs, "new member: no goals, program or data yet (onboarding)")
+	case gp.HistoryOnly:
+		gs = append(gs, "nothing recent, only the history (see History): acknowledge it")
 	}
 	if len(gs) == 0 {
 		return "none"
@@ -239,4 +257,13 @@ func (g *Gathered) programsText() string {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// historyUnseen reports records that the recent views leave out: weigh-ins
+// too old for the weight window, meals or workouts before their windows.
+func (g *Gathered) historyUnseen() bool {
+	h := g.History
+	return (h.WeighIns.Count > 0 && g.Weight.Readings == 0) ||
+		(h.Meals.Count > 0 && g.Week.DaysLogged == 0 && g.Today.Meals == 0) ||
+		(h.Workouts.Count > 0 && g.Training.Stats.LastWorkout == "")
 }

@@ -53,6 +53,7 @@ var toolLabels = map[string]string{
 	"get_recent_workouts":        "checked your workouts",
 	"get_health_summary":         "checked your numbers",
 	"get_body_composition":       "checked your body composition",
+	"get_history_summary":        "looked through your history",
 	"get_fitness_content":        "looked through the workouts",
 	"get_program_state":          "checked your program",
 	"get_user_goals":             "checked your goals",

@@ -23,12 +23,12 @@ func NewTools(deps Deps) *Tools { return &Tools{c: newCore(deps)} }
 // Health returns the health read and analysis tools: get_weight_trend,
 // get_today_nutrition, get_nutrition_history, get_recent_workouts,
 // get_health_summary, get_recent_meals, get_body_composition,
-// get_user_goals, calculate_goal_progress, suggest_calorie_target and
+// get_history_summary, get_user_goals, calculate_goal_progress, suggest_calorie_target and
 // calculate_remaining_macros.
 func (t *Tools) Health() agent.ToolFactory {
 	return agent.ToolFactoryFunc(func() []agent.Tool {
 		return []agent.Tool{t.weightTrend(), t.todayNutrition(), t.nutritionHistory(), t.recentWorkouts(),
-			t.healthSummary(), t.recentMeals(), t.bodyComposition(), t.userGoals(),
+			t.healthSummary(), t.recentMeals(), t.bodyComposition(), t.historySummary(), t.userGoals(),
 			t.goalProgress(), t.calorieTarget(), t.remainingMacros()}
 	})
 }
@@ -61,7 +61,7 @@ func (t *Tools) Coaching() agent.ToolFactory {
 // no messages, notes, program changes or dashboard writes.
 var KioskTools = []string{
 	"get_weight_trend", "get_today_nutrition", "get_nutrition_history", "get_recent_workouts", "get_health_summary",
-	"get_recent_meals", "get_body_composition", "get_user_goals", "calculate_goal_progress", "suggest_calorie_target",
+	"get_recent_meals", "get_body_composition", "get_history_summary", "get_user_goals", "calculate_goal_progress", "suggest_calorie_target",
 	"calculate_remaining_macros", "get_fitness_content", "get_program_state", "get_voice_memos", "get_prompt_responses",
 	"remember", "forget",
 }

@@ -20,7 +20,7 @@ import (
 )
 
 var coachTools = []string{"get_weight_trend", "get_today_nutrition", "get_nutrition_history", "get_recent_workouts",
-	"get_health_summary", "get_recent_meals", "get_body_composition", "get_user_goals", "calculate_goal_progress",
+	"get_health_summary", "get_recent_meals", "get_body_composition", "get_history_summary", "get_user_goals", "calculate_goal_progress",
 	"suggest_calorie_target", "calculate_remaining_macros", "get_fitness_content", "get_program_state",
 	"update_program_state", "get_voice_memos", "get_prompt_responses", "write_dashboard", "log_coaching_note"}
 
