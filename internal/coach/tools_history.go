@@ -91,7 +91,7 @@ func (c *core) historyView(ctx context.Context, m health.Member) (HistoryView, e
 // historyViewOf is the summary in the member's unit and the household's days.
 func historyViewOf(s history.Summary, u health.Unit, loc *time.Location) HistoryView {
 	u = u.Normalize()
-	span := func(sp history.Span) HistorySpan {
+	span := func(sp history.Kind) HistorySpan {
 		out := HistorySpan{Count: sp.Count}
 		if sp.Count == 0 {
 			return out

@@ -12,7 +12,7 @@ import (
 	"hearth/internal/store/storetest"
 )
 
-func tenYears(tb testing.TB, last time.Time) (*store.DB, historytest.Counts) {
+func tenYearsTo(tb testing.TB, last time.Time) (*store.DB, historytest.Counts) {
 	tb.Helper()
 	ctx := context.Background()
 	db := storetest.Open(tb)
@@ -31,7 +31,7 @@ func tenYears(tb testing.TB, last time.Time) (*store.DB, historytest.Counts) {
 // last three months are empty, but the history is there ("since").
 func TestSeriesOfImportedYears(t *testing.T) {
 	last := time.Date(2024, 3, 14, 0, 0, 0, 0, time.UTC)
-	db, c := tenYears(t, last)
+	db, c := tenYearsTo(t, last)
 	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
 	l := history.NewLoader(db, time.UTC)
 	all, err := l.Load(context.Background(), "ada", history.All, now)
@@ -84,7 +84,7 @@ func TestSeriesOfImportedYears(t *testing.T) {
 // three meals is one logged day.
 func TestSeriesBuckets(t *testing.T) {
 	now := time.Date(2026, 11, 28, 21, 0, 0, 0, time.UTC) // a Saturday
-	db, _ := tenYears(t, now)
+	db, _ := tenYearsTo(t, now)
 	l := history.NewLoader(db, time.UTC)
 	q, err := l.Load(context.Background(), "ada", history.Quarter, now)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestSeriesBuckets(t *testing.T) {
 // history view's data; its page render is measured in web/kiosk).
 func BenchmarkSeriesTenYears(b *testing.B) {
 	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
-	db, _ := tenYears(b, now)
+	db, _ := tenYearsTo(b, now)
 	l := history.NewLoader(db, time.UTC)
 	ctx := context.Background()
 	b.ResetTimer()

@@ -26,7 +26,7 @@ var _ SummaryReader = (*store.DB)(nil)
 // from: what the coach says about years of imported history when the
 // recent windows it reads day to day hold nothing.
 type Summary struct {
-	Weights, Meals, Workouts, Scans Span
+	Weights, Meals, Workouts, Scans Kind
 	// WorkoutTypes are the workout types, most first (at most
 	// maxWorkoutTypes).
 	WorkoutTypes []TypeShare
@@ -35,9 +35,9 @@ type Summary struct {
 	Trend *LongTrend
 }
 
-// Span is one kind of record: how many, the first and last instants, and
+// Kind is one kind of record: how many, the first and last instants, and
 // where they came from.
-type Span struct {
+type Kind struct {
 	Count       int
 	First, Last time.Time
 	// Sources are the origins by name (SourceName), most records first.
@@ -100,7 +100,7 @@ func Summarize(ctx context.Context, r SummaryReader, member string) (Summary, er
 			s.Scans.add(sp)
 		}
 	}
-	for _, sp := range []*Span{&s.Weights, &s.Meals, &s.Workouts, &s.Scans} {
+	for _, sp := range []*Kind{&s.Weights, &s.Meals, &s.Workouts, &s.Scans} {
 		sort.SliceStable(sp.Sources, func(i, j int) bool {
 			a, b := sp.Sources[i], sp.Sources[j]
 			if a.Count != b.Count {
@@ -131,7 +131,7 @@ func Summarize(ctx context.Context, r SummaryReader, member string) (Summary, er
 
 // add merges a store span into the kind's; spans of one origin (several
 // imports from the same app) become one source.
-func (sp *Span) add(r store.RecordSpan) {
+func (sp *Kind) add(r store.RecordSpan) {
 	if sp.Count == 0 || r.First.Before(sp.First) {
 		sp.First = r.First
 	}

@@ -118,7 +118,7 @@ func TestSummaryCountsDatesSourcesMixAndTrend(t *testing.T) {
 	}
 }
 
-func sources(sp history.Span) string {
+func sources(sp history.Kind) string {
 	var out []string
 	for _, s := range sp.Sources {
 		x := fmt.Sprintf("%s %d", s.Name, s.Count)
