@@ -331,3 +331,49 @@ func TestExportMarkerRoundTripsEveryName(t *testing.T) {
 		t.Fatalf("names after export and import:\n got %q\nwant %q", back, names)
 	}
 }
+
+// Export → import into the same member changes nothing: not the entries
+// Hearth stored itself, not those another source (Apple Health, here with
+// its own source keys) brought in.
+func TestExportReimportIntoSameMemberAddsNothing(t *testing.T) {
+	ctx := context.Background()
+	db := storetest.Open(t)
+	storetest.Member(t, db, "ada")
+	fill(t, db)
+	at := time.Date(2026, 3, 1, 6, 0, 0, 0, time.UTC)
+	if _, err := db.AddWeight(ctx, health.WeightReading{MemberID: "ada", MeasuredAt: at, WeightKg: 64.2, Source: "apple_health", SourceKey: "w|hk-1"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddWorkout(ctx, health.Workout{MemberID: "ada", StartedAt: at, Type: "run", DurationMin: 30, DistanceKm: ptr(5.1), Source: "apple_health", SourceKey: "wo|hk-2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddMeal(ctx, health.Meal{MemberID: "ada", EatenAt: at, Name: "Breakfast", Calories: 410, Source: "apple_health", SourceKey: "m|hk-3"}); err != nil {
+		t.Fatal(err)
+	}
+	before := rows(t, db, "ada")
+	var buf bytes.Buffer
+	if err := export.Member(ctx, db, t.TempDir(), "ada", time.Now(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	files := unzip(t, buf.Bytes())
+	dir := t.TempDir()
+	for _, f := range []string{"weights.csv", "meals.csv", "workouts.csv", "body_scans.csv"} {
+		p := filepath.Join(dir, f)
+		if err := os.WriteFile(p, files[f], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		sum, err := importer.ImportFile(ctx, db, importer.Options{Member: "ada", Kind: importer.KindAuto, Location: time.UTC}, p)
+		if err != nil {
+			t.Fatalf("re-import %s: %v (%+v)", f, err, sum.Problems)
+		}
+		if sum.Added != 0 || sum.Updated != 0 {
+			t.Errorf("importing ada's own %s into ada: added %d, updated %d; want 0 and 0", f, sum.Added, sum.Updated)
+		}
+	}
+	after := rows(t, db, "ada")
+	for k := range before {
+		if strings.Join(before[k], "\n") != strings.Join(after[k], "\n") {
+			t.Errorf("%s changed:\nbefore %q\n after %q", k, before[k], after[k])
+		}
+	}
+}
