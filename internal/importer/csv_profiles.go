@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,10 +24,14 @@ type csvProfile struct {
 	done func(p *csvParser)
 }
 
-// csvProfiles are tried in order before a file is read as a generic CSV.
-// Workout apps come first: their files have a "Weight" column that holds
-// set loads, which must never be read as body weight.
-var csvProfiles = []*csvProfile{
+// csvProfiles are tried in order before a file is read as a generic CSV:
+// Hearth's own export (csv_own.go), then the apps.
+var csvProfiles = slices.Concat(hearthProfiles, appProfiles)
+
+// appProfiles are the apps' exports. Workout apps come first: their files
+// have a "Weight" column that holds set loads, which must never be read as
+// body weight.
+var appProfiles = []*csvProfile{
 	{name: "Strong", kind: KindCSVWorkouts, merge: mergeSession,
 		detect: func(_ []headerCol, has map[string]bool) bool {
 			return has["workout_name"] && has["exercise_name"] && has["set_order"]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/store"
 )
 
 // recKind says which table a parsed record goes to.
@@ -57,6 +58,22 @@ type record struct {
 	workout health.Workout
 	scan    health.BodyScan
 	sample  sample
+	own     ownRow // a row of Hearth's own export (csv_own.go)
+}
+
+// at is the record's time as stored.
+func (r *record) at() string {
+	switch r.kind {
+	case recWeight:
+		return store.FormatTime(r.weight.MeasuredAt)
+	case recMeal:
+		return store.FormatTime(r.meal.EatenAt)
+	case recWorkout:
+		return store.FormatTime(r.workout.StartedAt)
+	case recBodyScan:
+		return store.FormatTime(r.scan.ScannedAt)
+	}
+	return store.FormatTime(r.sample.at)
 }
 
 // emitter receives what a parser finds; each call is one record seen. emit

@@ -132,9 +132,12 @@ func (w *writer) emit(r *record) error {
 		return nil
 	}
 	var err error
-	if w.source == SourceCSV && r.kind != recBodyScan {
+	switch {
+	case r.own.on:
+		err = w.storeOwn(r)
+	case w.source == SourceCSV && r.kind != recBodyScan:
 		err = w.stage(r)
-	} else {
+	default:
 		err = w.storeKeyed(r)
 	}
 	if err != nil {
@@ -161,25 +164,32 @@ const (
 
 // insert adds r's row for the member; false when its source key is taken.
 func (w *writer) insert(r *record) (bool, error) {
+	return w.insertAs(r, w.source, r.key, w.now)
+}
+
+// insertAs adds r's row with the given source, source key ("" for none)
+// and time of storing.
+func (w *writer) insertAs(r *record, source, key string, created time.Time) (bool, error) {
 	var res sql.Result
 	var err error
+	k, at := store.NullString(key), store.FormatTime(created)
 	switch r.kind {
 	case recWeight:
 		x := &r.weight
 		res, err = w.q.ExecContext(w.ctx, insertWeightSQL, w.member, store.FormatTime(x.MeasuredAt), x.WeightKg,
-			store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg), w.source, r.key, store.FormatTime(w.now), w.importID)
+			store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg), source, k, at, w.importID)
 	case recMeal:
 		x := &r.meal
 		res, err = w.q.ExecContext(w.ctx, insertMealSQL, w.member, store.FormatTime(x.EatenAt), x.Name, x.Calories,
-			x.ProteinG, x.CarbsG, x.FatG, w.source, r.key, store.FormatTime(w.now), w.importID)
+			x.ProteinG, x.CarbsG, x.FatG, source, k, at, w.importID)
 	case recWorkout:
 		x := &r.workout
 		res, err = w.q.ExecContext(w.ctx, insertWorkoutSQL, w.member, store.FormatTime(x.StartedAt), x.Type, x.Title,
 			x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR), store.NullFloat(x.EnergyKcal),
-			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), w.source, r.key, store.FormatTime(w.now), w.importID)
+			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), source, k, at, w.importID)
 	case recBodyScan:
-		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, w.source, r.key
-		return store.InsertBodyScan(w.ctx, w.q, w.now, &r.scan)
+		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, source, key
+		return store.InsertBodyScan(w.ctx, w.q, created, &r.scan)
 	case recSample:
 		s := &r.sample
 		res, err = w.q.ExecContext(w.ctx, insertSampleSQL, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,
