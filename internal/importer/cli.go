@@ -184,17 +184,34 @@ func SummaryLines(s Summary) []string {
 	}
 	lines := []string{counts}
 	if s.Kind == KindApple {
-		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %d weigh-ins, %d shown as body-composition entries",
-			s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries))
+		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %s, %d shown as body-composition entries",
+			s.MealsCreated, s.MealsUpdated, plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
 	}
 	if s.CharsDropped > 0 {
 		lines = append(lines, fmt.Sprintf("dropped %d control or undecodable characters from the file's text", s.CharsDropped))
 	}
 	lines = append(lines, s.Notes...)
+	if s.MoreNotes > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more notes", s.MoreNotes))
+	}
+	for _, c := range s.Corrections {
+		lines = append(lines, "warning: "+c.String())
+	}
 	for _, p := range s.Warnings {
 		lines = append(lines, "warning: "+p.Error())
 	}
+	if s.MoreWarnings > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more warnings", s.MoreWarnings))
+	}
 	return lines
+}
+
+// plural is "1 weigh-in", "2 weigh-ins".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func typeLine(c TypeCount) string {

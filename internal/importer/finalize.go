@@ -83,9 +83,19 @@ const linkBody = `UPDATE weight_readings SET %[1]s = best.value
 		GROUP BY w.id) AS best
 	WHERE weight_readings.id = best.id`
 
+// sampleNear is a staged sample of a kind within 15 minutes of weigh-in w.
+const sampleNear = `EXISTS (SELECT 1 FROM import_samples s WHERE s.member_id = w.member_id AND s.kind = '%s'
+	AND s.at BETWEEN strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', w.measured_at, '-15 minutes')
+	AND strftime('%%Y-%%m-%%dT%%H:%%M:%%fZ', w.measured_at, '+15 minutes'))`
+
 var (
 	linkBodyFat  = fmt.Sprintf(linkBody, "body_fat_pct", "body_fat")
 	linkLeanMass = fmt.Sprintf(linkBody, "lean_mass_kg", "lean_mass")
+	// countLinkable counts the weigh-ins the two links will give anything,
+	// each once: "linked to 2 weigh-ins" when 3 samples went onto 2.
+	countLinkable = `SELECT count(*) FROM weight_readings w WHERE w.member_id = ?1 AND w.source = 'apple_health'
+		AND w.measured_at BETWEEN ?2 AND ?3 AND ((w.body_fat_pct IS NULL AND ` + fmt.Sprintf(sampleNear, "body_fat") + `)
+			OR (w.lean_mass_kg IS NULL AND ` + fmt.Sprintf(sampleNear, "lean_mass") + `))`
 )
 
 // finalizeApple derives meals from the staged dietary samples and links body
@@ -117,13 +127,13 @@ func finalizeApple(w *writer) error {
 	}
 	from := store.FormatTime(w.bodyFrom.Add(-15 * time.Minute))
 	to := store.FormatTime(w.bodyTo.Add(15 * time.Minute))
+	if err := tx.QueryRowContext(ctx, countLinkable, w.member, from, to).Scan(&w.sum.BodyCompLinked); err != nil {
+		return fmt.Errorf("importer: count weigh-ins to link: %w", err)
+	}
 	for _, q := range []string{linkBodyFat, linkLeanMass} {
-		res, err := tx.ExecContext(ctx, q, w.member, from, to)
-		if err != nil {
+		if _, err := tx.ExecContext(ctx, q, w.member, from, to); err != nil {
 			return fmt.Errorf("importer: link body composition: %w", err)
 		}
-		n, _ := res.RowsAffected()
-		w.sum.BodyCompLinked += int(n)
 	}
 	if _, err := tx.ExecContext(ctx, deleteBodyEntries, w.member, from, to); err != nil {
 		return fmt.Errorf("importer: remove body-composition entries now on a weigh-in: %w", err)

@@ -13,8 +13,9 @@ func TestFinalizeQueriesUseIndexes(t *testing.T) {
 	db := newDB(t)
 	derived := map[string]bool{"t": true, "totals": true, "best": true}
 	for name, q := range map[string]string{"update meals": updateSlotMeals, "insert meals": insertSlotMeals,
-		"link body fat": linkBodyFat, "link lean mass": linkLeanMass, "delete emptied meals": deleteEmptySlotMeals,
-		"body entries": insertBodyEntries, "delete body entries": deleteBodyEntries} {
+		"link body fat": linkBodyFat, "link lean mass": linkLeanMass, "count linkable": countLinkable,
+		"delete emptied meals": deleteEmptySlotMeals,
+		"body entries":         insertBodyEntries, "delete body entries": deleteBodyEntries} {
 		plan := queryPlan(t, db, q, 1, "ada", "2024-01-01T00:00:00.000Z", "2024-01-02T00:00:00.000Z")
 		for _, detail := range plan {
 			if rest, ok := strings.CutPrefix(detail, "SCAN "); ok && !derived[strings.Fields(rest)[0]] {

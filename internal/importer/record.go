@@ -80,13 +80,17 @@ func (r *record) at() string {
 // may fail only for storage reasons and must not keep r (parsers reuse it);
 // reject records a record-level problem and parsing continues; note and
 // warn add a line to the report (warn: something in the file was not
-// imported or was assumed); cleaned counts characters dropped from text.
+// imported or was assumed); correct says a row was stored other than it
+// said (what happened, the row's line and the value it had: every such row
+// is counted and the first are named, never silent); cleaned counts
+// characters dropped from text.
 type emitter interface {
 	emit(r *record) error
 	reject(label string, p Problem)
 	unknown(name string)
 	note(msg string)
 	warn(p Problem)
+	correct(what string, line int, value string)
 	cleaned(n int)
 }
 

@@ -125,6 +125,8 @@ func (w *writer) note(msg string) { w.sum.addNote(msg) }
 
 func (w *writer) warn(p Problem) { w.sum.addWarning(p) }
 
+func (w *writer) correct(what string, line int, value string) { w.sum.correct(what, line, value) }
+
 func (w *writer) cleaned(n int) { w.sum.CharsDropped += n }
 
 func (w *writer) emit(r *record) error {
