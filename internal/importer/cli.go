@@ -19,9 +19,11 @@ const cliUsage = `usage: hearth import --member ID [--kind K] [--tz ZONE] [--uni
 
 Imports Apple Health exports (export.zip or export.xml) and CSV files of
 weigh-ins, meals or workouts for one member: generic CSV files and the
-exports of MyFitnessPal, Withings, Strong and Hevy. Bad records are listed
-with their lines and skipped (--strict: the file imports nothing); a file
-imported again adds nothing, and a corrected file updates what it changed.
+exports of MyFitnessPal, Withings, Strong and Hevy, Hearth's own export, and
+zips of CSV files (each file in the zip is imported on its own). Bad records
+are listed with their lines and skipped (--strict: the file imports
+nothing); a file imported again adds nothing, and a corrected file updates
+what it changed.
 
 `
 
@@ -104,6 +106,9 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 			continue
 		}
 		printSummary(stdout, sum)
+		if sum.FailedFiles() > 0 { // a zip whose other files imported
+			status = 1
+		}
 	}
 	return status
 }
@@ -174,15 +179,31 @@ func printSummary(w io.Writer, s Summary) {
 }
 
 // SummaryLines is a summary's report in a few lines of text: the counts,
-// what an Apple import derived, then notes and warnings. The admin upload
-// page shows the same lines.
+// what an Apple import derived, then notes and warnings; for a zip of CSV
+// files, the totals and then each file's lines, named by file. The admin
+// upload page shows the same lines.
 func SummaryLines(s Summary) []string {
-	counts := fmt.Sprintf("added %d, updated %d, skipped as duplicate %d, repeated in file %d, skipped as unknown %d, rejected %d",
-		s.Added, s.Updated, s.SkippedDuplicate, s.RepeatedInFile, s.SkippedUnknown, s.Rejected)
-	if s.KeptEdits > 0 {
-		counts += fmt.Sprintf("; kept %d of your edits", s.KeptEdits)
+	lines := []string{countsLine(s)}
+	if s.Kind == KindZip {
+		for _, f := range s.Files {
+			label := strings.TrimPrefix(f.File, s.File+zipSep)
+			if f.Error != "" {
+				lines = append(lines, label+": "+f.Error)
+				continue
+			}
+			what := string(f.Kind)
+			if f.Profile != "" {
+				what += " (" + f.Profile + ")"
+			}
+			lines = append(lines, label+": "+what+": "+countsLine(f))
+			for _, l := range SummaryLines(f)[1:] {
+				lines = append(lines, label+": "+l)
+			}
+		}
+		for _, f := range s.Skipped {
+			lines = append(lines, f.File+": not imported: "+f.Reason)
+		}
 	}
-	lines := []string{counts}
 	if s.Kind == KindApple {
 		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %s, %d shown as body-composition entries",
 			s.MealsCreated, s.MealsUpdated, plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
@@ -212,6 +233,15 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func countsLine(s Summary) string {
+	counts := fmt.Sprintf("added %d, updated %d, skipped as duplicate %d, repeated in file %d, skipped as unknown %d, rejected %d",
+		s.Added, s.Updated, s.SkippedDuplicate, s.RepeatedInFile, s.SkippedUnknown, s.Rejected)
+	if s.KeptEdits > 0 {
+		counts += fmt.Sprintf("; kept %d of your edits", s.KeptEdits)
+	}
+	return counts
 }
 
 func typeLine(c TypeCount) string {

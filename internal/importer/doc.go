@@ -1,8 +1,9 @@
 // Package importer brings a member's existing data into Hearth: the Apple
 // Health export (export.xml, or the export.zip that holds it), the CSV
-// exports of MyFitnessPal, Withings, Strong and Hevy, and generic CSV files of
-// weigh-ins, meals and workouts. See README.md for the formats, the headers
-// recognised and how to export from each app.
+// exports of MyFitnessPal, Withings, Strong and Hevy, Hearth's own export,
+// generic CSV files of weigh-ins, meals and workouts, and zips of CSV files
+// (each file imported on its own, zip.go). See README.md for the formats,
+// the headers recognised and how to export from each app.
 //
 // Guarantees:
 //

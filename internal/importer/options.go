@@ -24,6 +24,9 @@ const (
 	KindCSVWorkouts Kind = "csv-workouts"
 	// KindCSVBodyScans reads body scans (Hearth's own export writes them).
 	KindCSVBodyScans Kind = "csv-body-scans"
+	// KindZip is the summary of a zip of CSV files (zip.go): each file is
+	// imported as a file of its own. It is not a kind to choose.
+	KindZip Kind = "zip"
 )
 
 // Record sources written by the importer.
@@ -154,6 +157,19 @@ type Summary struct {
 	Duration         time.Duration        `json:"duration_ns"`
 	Problems         []Problem            `json:"problems,omitempty"`
 	TotalProblems    int                  `json:"total_problems,omitempty"`
+	// A zip of CSV files (Kind KindZip): the summary of each CSV file
+	// imported (its own run), and the files not imported with why.
+	Files   []Summary     `json:"files,omitempty"`
+	Skipped []SkippedFile `json:"skipped_files,omitempty"`
+	// Error is why a file of a zip imported nothing (the zip's other files
+	// may have imported).
+	Error string `json:"error,omitempty"`
+}
+
+// SkippedFile is a file of a zip that was not imported, and why.
+type SkippedFile struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // maxUnknownNames bounds Summary.Unknown so a hostile file cannot grow it.
@@ -271,15 +287,25 @@ func (c Correction) String() string {
 
 // Problem is one reason a file was refused.
 type Problem struct {
+	File    string `json:"file,omitempty"` // the file of a zip it is in
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Element string `json:"element,omitempty"` // XML element (and record type)
 	Message string `json:"message"`
 }
 
-// Error renders the problem as "line 12: Record …: message".
+// Error renders the problem as "line 12: Record …: message" ("weights.csv,
+// line 12: …" in a zip).
 func (p Problem) Error() string {
 	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		if p.Line > 0 {
+			b.WriteString(", ")
+		} else {
+			b.WriteString(": ")
+		}
+	}
 	if p.Line > 0 {
 		b.WriteString("line " + strconv.Itoa(p.Line))
 		if p.Column > 0 {
