@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,6 +208,10 @@ func SummaryLines(s Summary) []string {
 	if s.Kind == KindApple {
 		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %s, %d shown as body-composition entries",
 			s.MealsCreated, s.MealsUpdated, plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
+		if s.NutrientSamples > 0 {
+			lines = append(lines, fmt.Sprintf("joined %s into %s (%s: a Food correlation, or one app's samples at one instant, each all in one meal)",
+				plural(s.NutrientSamples, "nutrient sample"), plural(s.NutrientMeals, "meal"), plural(s.FoodEntries, "food entry")))
+		}
 	}
 	if s.CharsDropped > 0 {
 		lines = append(lines, fmt.Sprintf("dropped %d control or undecodable characters from the file's text", s.CharsDropped))
@@ -227,12 +232,24 @@ func SummaryLines(s Summary) []string {
 	return lines
 }
 
-// plural is "1 weigh-in", "2 weigh-ins".
+// plural is "1 weigh-in", "2 weigh-ins", "1,240 food entries".
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	if strings.HasSuffix(noun, "y") {
+		noun = noun[:len(noun)-1] + "ie"
+	}
+	return withCommas(n) + " " + noun + "s"
+}
+
+// withCommas writes n with thousands separators: 1240 → "1,240".
+func withCommas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func countsLine(s Summary) string {

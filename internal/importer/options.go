@@ -144,9 +144,12 @@ type Summary struct {
 	Unknown          map[string]int       `json:"unknown,omitempty"` // skipped types (first 100 distinct names)
 	MealsCreated     int                  `json:"meals_created"`     // Apple nutrition entries (see package doc)
 	MealsUpdated     int                  `json:"meals_updated"`
-	BodyCompLinked   int                  `json:"body_comp_linked"`  // weigh-ins that received body fat or lean mass (each counted once)
-	BodyCompEntries  int                  `json:"body_comp_entries"` // body-composition readings without a weigh-in nearby
-	CharsDropped     int                  `json:"chars_dropped"`     // control characters and undecodable bytes removed
+	NutrientSamples  int                  `json:"nutrient_samples,omitempty"` // Apple dietary samples this file added,
+	FoodEntries      int                  `json:"food_entries,omitempty"`     // the food entries they belong to,
+	NutrientMeals    int                  `json:"nutrient_meals,omitempty"`   // and the meals they were joined into
+	BodyCompLinked   int                  `json:"body_comp_linked"`           // weigh-ins that received body fat or lean mass (each counted once)
+	BodyCompEntries  int                  `json:"body_comp_entries"`          // body-composition readings without a weigh-in nearby
+	CharsDropped     int                  `json:"chars_dropped"`              // control characters and undecodable bytes removed
 	Notes            []string             `json:"notes,omitempty"`
 	Warnings         []Problem            `json:"warnings,omitempty"`
 	Corrections      []Correction         `json:"corrections,omitempty"` // rows stored other than they said, by what was done
@@ -204,6 +207,7 @@ func (s *Summary) unknown(name string) {
 func (s *Summary) discard() {
 	s.Added, s.Updated, s.SkippedDuplicate, s.KeptEdits, s.RepeatedInFile = 0, 0, 0, 0, 0
 	s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries = 0, 0, 0, 0
+	s.NutrientSamples, s.FoodEntries, s.NutrientMeals = 0, 0, 0
 	for k, c := range s.Types {
 		c.Added, c.Updated, c.Duplicate, c.Repeated, c.Kept = 0, 0, 0, 0, 0
 		s.Types[k] = c

@@ -28,6 +28,7 @@ type sample struct {
 	at       time.Time
 	slot     string // dietary: "2006-01-02:breakfast", or "2006-01-02:=Post-Workout" for a meal of another name
 	explicit bool   // slot named by the record's meal, not derived from its time
+	group    string // dietary: its food entry, "c:…" (a Food correlation) or "s:…" (its source at its start)
 	value    float64
 }
 
