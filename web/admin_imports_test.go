@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"os"
 	"strings"
@@ -117,5 +119,30 @@ func TestImportUploadSizeLimit(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(env.uploadDir); len(left) != 0 {
 		t.Fatalf("a refused upload left %d files behind", len(left))
+	}
+}
+
+// A zip of CSV files is accepted like any import file: each file in it is
+// imported on its own and the summary lists each (MyFitnessPal's export is
+// such a zip, and so is Hearth's own).
+func TestImportUploadZipOfCSVFiles(t *testing.T) {
+	env := newAdminEnv(t)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, body := range map[string]string{"export/weight.csv": weightCSV, "export/meals.csv": "date,name,calories\n2024-01-05 12:00,Soup,300\n"} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = w.Write([]byte(body))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, body := env.upload("/admin/imports", map[string]string{"member": "ada", "kind": "auto"}, "file", "mine.zip", buf.Bytes(), true)
+	mustContain(t, "zip summary", body, "Imported mine.zip", `data-count="added">3<`, "export/weight.csv: csv-weight: added 2",
+		"export/meals.csv: csv-meals: added 1", "mine.zip › export/weight.csv")
+	if n := countWeights(t, env); n != 2 {
+		t.Fatalf("weights = %d, want 2", n)
 	}
 }

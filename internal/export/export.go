@@ -33,16 +33,27 @@ type kind struct {
 	query   string // one ? for the member id; selects columns in order
 }
 
-// Kinds are the files of an export. The first four re-import.
+// Kinds are the files of an export. The first four re-import: besides a
+// record's values they carry its source, the source's own key for it and
+// when Hearth stored it, so an entry re-imported into the same member is
+// recognised (adds nothing) and one imported into another member is the
+// same record in every stored column (internal/importer, "Hearth's own
+// export").
 var kinds = []kind{
-	{"weights.csv", []string{"measured_at", "weight_kg", "body_fat_pct", "lean_mass_kg", "source"},
-		`SELECT measured_at, weight_kg, body_fat_pct, lean_mass_kg, source FROM weight_readings WHERE member_id = ? ORDER BY measured_at, id`},
-	{"meals.csv", []string{"eaten_at", "name", "energy_kcal", "protein_g", "carbs_g", "fat_g", "source"},
-		`SELECT eaten_at, name, calories, protein_g, carbs_g, fat_g, source FROM meals WHERE member_id = ? ORDER BY eaten_at, id`},
-	{"workouts.csv", []string{"started_at", "type", "title", "duration_min", "avg_hr_bpm", "max_hr_bpm", "energy_kcal", "distance_km", "content_id", "source"},
-		`SELECT started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id, source FROM workouts WHERE member_id = ? ORDER BY started_at, id`},
-	{"body_scans.csv", []string{"scanned_at", "body_fat_pct", "lean_mass_kg", "fat_mass_kg", "bone_mass_kg", "visceral_fat", "source"},
-		`SELECT scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat, source FROM body_scans WHERE member_id = ? ORDER BY scanned_at, id`},
+	{"weights.csv", []string{"measured_at", "weight_kg", "body_fat_pct", "lean_mass_kg", "source", "source_key", "created_at"},
+		`SELECT measured_at, weight_kg, body_fat_pct, lean_mass_kg, source, source_key, created_at FROM weight_readings
+		WHERE member_id = ? ORDER BY measured_at, id`},
+	{"meals.csv", []string{"eaten_at", "name", "energy_kcal", "protein_g", "carbs_g", "fat_g", "source", "source_key", "created_at"},
+		`SELECT eaten_at, name, calories, protein_g, carbs_g, fat_g, source, source_key, created_at FROM meals
+		WHERE member_id = ? ORDER BY eaten_at, id`},
+	{"workouts.csv", []string{"started_at", "type", "title", "duration_min", "avg_hr_bpm", "max_hr_bpm", "energy_kcal", "distance_km",
+		"content_id", "source", "source_key", "created_at"},
+		`SELECT started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id, source, source_key, created_at
+		FROM workouts WHERE member_id = ? ORDER BY started_at, id`},
+	{"body_scans.csv", []string{"scanned_at", "body_fat_pct", "lean_mass_kg", "fat_mass_kg", "bone_mass_kg", "visceral_fat", "source",
+		"source_key", "created_at"},
+		`SELECT scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat, source, source_key, created_at
+		FROM body_scans WHERE member_id = ? ORDER BY scanned_at, id`},
 	{"goals.csv", []string{"created_at", "kind", "description", "target", "unit", "target_date", "status"},
 		`SELECT created_at, kind, description, target, unit, target_date, status FROM goals WHERE member_id = ? ORDER BY id`},
 	{"program_history.csv", []string{"program_id", "status", "start_date", "current_day", "pattern", "pace", "note", "paused_at", "ended_at", "created_at", "updated_at"},
@@ -65,6 +76,20 @@ var kinds = []kind{
 		`SELECT r.id, r.workflow_id, r.status, s.path, s.status, s.suspend_payload, s.resume_data, s.output, s.started_at, s.finished_at FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id WHERE r.member_id = ? ORDER BY r.id, s.seq`},
 	{"voice_memos.csv", []string{"created_at", "day", "prompt_id", "file", "mime", "size_bytes", "transcript", "status"},
 		`SELECT created_at, day, prompt_id, path, mime, size, transcript, status FROM voice_memos WHERE member_id = ? ORDER BY id`},
+}
+
+// reimported is how many of kinds, from the first, import back.
+const reimported = 4
+
+// Reimported names the files of an export that import back with `hearth
+// import` (weigh-ins, meals, workouts, body scans); the others are for
+// reading.
+func Reimported() []string {
+	out := make([]string, reimported)
+	for i, k := range kinds[:reimported] {
+		out[i] = k.file
+	}
+	return out
 }
 
 // Units names the unit of each numeric column (also stated in the headers).

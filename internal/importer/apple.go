@@ -40,16 +40,20 @@ type pendingRecord struct {
 	depth  int
 	rec    record
 	local  time.Time // the record's wall clock (its offset applied), for meal slots
-	meal   string    // its "Meal" metadata, as written
+	meal   string    // its meal metadata ("Meal", "meal" or "HKFoodMeal"), as written
+	source string    // its sourceName: a dietary sample's food entry is its source and start
 }
 
 // foodCorrelation is a HKCorrelationTypeIdentifierFood being read: its
-// records (which repeat top-level ones) share the correlation's meal.
+// records (which repeat top-level ones) are one food entry, one meal's.
 type foodCorrelation struct {
-	active bool
-	depth  int
-	meal   string
-	recs   []pendingRecord
+	active   bool
+	depth    int
+	meal     string
+	key      string    // the entry's group key: "c:" and a hash of its source, start, end and food
+	local    time.Time // its startDate's wall clock, for its meal by time of day
+	hasLocal bool
+	recs     []pendingRecord
 }
 
 // maxCorrelationRecords bounds the records one correlation may hold back; a
@@ -162,7 +166,7 @@ func (p *appleParser) start(t xml.StartElement) error {
 			break
 		}
 		if typ := attr(t, "type"); typ == "HKCorrelationTypeIdentifierFood" {
-			p.corr = foodCorrelation{active: true, depth: p.depth, recs: p.corr.recs[:0]}
+			p.startCorrelation(t)
 		} else {
 			p.out.unknown(cmp.Or(typ, "Correlation")) // blood pressure, …
 		}
@@ -189,19 +193,21 @@ func (p *appleParser) end() error {
 	switch {
 	case p.pend.active && p.depth == p.pend.depth:
 		p.pend.active = false
-		if p.corr.active && len(p.corr.recs) < maxCorrelationRecords {
+		if !p.corr.active {
+			return p.emitPending(&p.pend, nil)
+		}
+		if len(p.corr.recs) < maxCorrelationRecords {
 			p.corr.recs = append(p.corr.recs, p.pend)
 			return nil
 		}
-		return p.emitPending(&p.pend, "")
+		return p.emitPending(&p.pend, &p.corr) // its meal as known so far; finalize joins the entry
 	case p.corr.active && p.depth == p.corr.depth:
 		p.corr.active = false
-		meal := p.corr.meal
 		for i := range p.corr.recs {
-			meal = cmp.Or(meal, p.corr.recs[i].meal)
+			p.corr.meal = cmp.Or(p.corr.meal, p.corr.recs[i].meal)
 		}
 		for i := range p.corr.recs {
-			if err := p.emitPending(&p.corr.recs[i], meal); err != nil {
+			if err := p.emitPending(&p.corr.recs[i], &p.corr); err != nil {
 				return err
 			}
 		}
@@ -212,26 +218,56 @@ func (p *appleParser) end() error {
 	return nil
 }
 
-// metadata reads the "Meal" entry MyFitnessPal (and others) put on each
-// nutrition record and food correlation.
+// metadata reads the meal a nutrition record or food correlation names:
+// "Meal" (any case), as MyFitnessPal and others write it, or "HKFoodMeal",
+// as HealthKit libraries write it (react-native-health's saveFood,
+// code search `@"HKFoodMeal": mealName`); and a correlation's food
+// (HKMetadataKeyFoodType, "HKFoodType"), which tells two foods at one time
+// apart.
 func (p *appleParser) metadata(t xml.StartElement) {
-	if !strings.EqualFold(attr(t, "key"), "meal") {
-		return
-	}
+	key := attr(t, "key")
+	meal := strings.EqualFold(key, "meal") || key == "HKFoodMeal"
 	switch {
-	case p.pend.active && p.depth == p.pend.depth+1:
-		p.pend.meal = attr(t, "value")
-	case p.corr.active && p.depth == p.corr.depth+1:
-		p.corr.meal = attr(t, "value")
+	case meal && p.pend.active && p.depth == p.pend.depth+1:
+		p.pend.meal = cmp.Or(p.pend.meal, attr(t, "value"))
+	case meal && p.corr.active && p.depth == p.corr.depth+1:
+		p.corr.meal = cmp.Or(p.corr.meal, attr(t, "value"))
+	case key == "HKFoodType" && p.corr.active && p.depth == p.corr.depth+1 && p.corr.key != "":
+		p.corr.key = "c:" + p.k.reset(p.corr.key).str(attr(t, "value")).sum()[:16]
 	}
 }
 
-// emitPending emits a finished record; a dietary sample goes to the slot of
-// its meal (its own, else the correlation's), or of its time without one.
-func (p *appleParser) emitPending(pr *pendingRecord, corrMeal string) error {
+// startCorrelation begins a food correlation: one food entry, whose
+// records go to one meal (the one it or its records name, else the one of
+// its start's time of day).
+func (p *appleParser) startCorrelation(t xml.StartElement) {
+	p.corr = foodCorrelation{active: true, depth: p.depth, recs: p.corr.recs[:0]}
+	st, off, ok := parseAppleTime(attr(t, "startDate"))
+	if !ok {
+		return // its records keep their own times
+	}
+	en, _, _ := parseAppleTime(attr(t, "endDate"))
+	p.corr.local, p.corr.hasLocal = st.Add(time.Duration(off)*time.Second), true
+	p.corr.key = "c:" + p.k.reset("HKCorrelationTypeIdentifierFood").str(attr(t, "sourceName")).time(st).time(en).sum()[:16]
+}
+
+// emitPending emits a finished record. A dietary sample belongs to a food
+// entry: its food correlation (corr), else its source's samples at its
+// start instant; the entry's samples go to one meal: the one named by the
+// record or its correlation, else the one of the entry's time of day.
+func (p *appleParser) emitPending(pr *pendingRecord, corr *foodCorrelation) error {
 	r := &pr.rec
 	if r.kind == recSample && r.sample.slot != "" {
-		r.sample.slot, r.sample.explicit = p.slot(pr.local, cmp.Or(pr.meal, corrMeal))
+		local, meal := pr.local, pr.meal
+		r.sample.group = "s:" + p.k.reset("s").str(pr.source).time(r.sample.at).sum()[:16]
+		if corr != nil {
+			meal = cmp.Or(meal, corr.meal)
+			if corr.hasLocal {
+				local = corr.local
+				r.sample.group = corr.key
+			}
+		}
+		r.sample.slot, r.sample.explicit = p.slot(local, meal)
 	}
 	return p.out.emit(r)
 }
@@ -245,7 +281,7 @@ func (p *appleParser) slot(local time.Time, meal string) (string, bool) {
 	p.dropped += n
 	switch strings.ToLower(name) {
 	case "":
-		return day + slotOf(local.Hour(), local.Minute()), false
+		return day + slotOf(local.Hour()), false
 	case "breakfast":
 		return day + "breakfast", true
 	case "lunch":
@@ -336,7 +372,7 @@ func (p *appleParser) record(t xml.StartElement) {
 			return
 		}
 	}
-	p.pend = pendingRecord{active: true, depth: p.depth}
+	p.pend = pendingRecord{active: true, depth: p.depth, source: source}
 	r := &p.pend.rec
 	*r = record{kind: q.kind, label: typ, line: p.line(),
 		key: p.k.reset(typ).time(st).time(en).num(canon).str(source).sum()}

@@ -102,17 +102,19 @@ var appleTypes = map[string]appleQuantity{
 	"HKQuantityTypeIdentifierDietaryFatTotal":       {kind: recSample, meal: true, stage: "fat", units: massToG, min: 0, max: 10000},
 }
 
-// slotOf names the meal slot of a local wall-clock time.
-func slotOf(h, m int) string {
-	switch mins := h*60 + m; {
-	case mins < 10*60+30:
+// slotOf names the meal of a food entry that names none, by the local hour
+// it was logged at: breakfast 04:00-10:59, lunch 11:00-14:59, a snack
+// 15:00-16:59, dinner 17:00-22:59, and a snack at night (23:00-03:59).
+func slotOf(h int) string {
+	switch {
+	case h >= 4 && h < 11:
 		return "breakfast"
-	case mins < 15*60:
+	case h >= 11 && h < 15:
 		return "lunch"
-	case mins < 17*60+30:
-		return "snack"
+	case h >= 17 && h < 23:
+		return "dinner"
 	}
-	return "dinner"
+	return "snack"
 }
 
 // workoutType turns "HKWorkoutActivityTypeTraditionalStrengthTraining" into

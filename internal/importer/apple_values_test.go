@@ -29,15 +29,14 @@ func TestParseAppleTime(t *testing.T) {
 	}
 }
 
+// A food entry that names no meal is named by its local hour (the
+// boundaries the README documents).
 func TestSlotOf(t *testing.T) {
-	tests := []struct {
-		h, m int
-		want string
-	}{{0, 0, "breakfast"}, {10, 29, "breakfast"}, {10, 30, "lunch"}, {14, 59, "lunch"}, {15, 0, "snack"},
-		{17, 29, "snack"}, {17, 30, "dinner"}, {23, 59, "dinner"}}
-	for _, tt := range tests {
-		if got := slotOf(tt.h, tt.m); got != tt.want {
-			t.Errorf("slotOf(%d:%02d) = %s, want %s", tt.h, tt.m, got, tt.want)
+	want := map[int]string{0: "snack", 3: "snack", 4: "breakfast", 10: "breakfast", 11: "lunch", 14: "lunch", 15: "snack",
+		16: "snack", 17: "dinner", 22: "dinner", 23: "snack"}
+	for h, slot := range want {
+		if got := slotOf(h); got != slot {
+			t.Errorf("slotOf(%02d:00) = %s, want %s", h, got, slot)
 		}
 	}
 }

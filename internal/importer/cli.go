@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,9 +20,11 @@ const cliUsage = `usage: hearth import --member ID [--kind K] [--tz ZONE] [--uni
 
 Imports Apple Health exports (export.zip or export.xml) and CSV files of
 weigh-ins, meals or workouts for one member: generic CSV files and the
-exports of MyFitnessPal, Withings, Strong and Hevy. Bad records are listed
-with their lines and skipped (--strict: the file imports nothing); a file
-imported again adds nothing, and a corrected file updates what it changed.
+exports of MyFitnessPal, Withings, Strong and Hevy, Hearth's own export, and
+zips of CSV files (each file in the zip is imported on its own). Bad records
+are listed with their lines and skipped (--strict: the file imports
+nothing); a file imported again adds nothing, and a corrected file updates
+what it changed.
 
 `
 
@@ -104,6 +107,9 @@ func RunCLI(ctx context.Context, args []string, stdout, stderr io.Writer, openDB
 			continue
 		}
 		printSummary(stdout, sum)
+		if sum.FailedFiles() > 0 { // a zip whose other files imported
+			status = 1
+		}
 	}
 	return status
 }
@@ -174,27 +180,85 @@ func printSummary(w io.Writer, s Summary) {
 }
 
 // SummaryLines is a summary's report in a few lines of text: the counts,
-// what an Apple import derived, then notes and warnings. The admin upload
-// page shows the same lines.
+// what an Apple import derived, then notes and warnings; for a zip of CSV
+// files, the totals and then each file's lines, named by file. The admin
+// upload page shows the same lines.
 func SummaryLines(s Summary) []string {
-	counts := fmt.Sprintf("added %d, updated %d, skipped as duplicate %d, repeated in file %d, skipped as unknown %d, rejected %d",
-		s.Added, s.Updated, s.SkippedDuplicate, s.RepeatedInFile, s.SkippedUnknown, s.Rejected)
-	if s.KeptEdits > 0 {
-		counts += fmt.Sprintf("; kept %d of your edits", s.KeptEdits)
+	lines := []string{countsLine(s)}
+	if s.Kind == KindZip {
+		for _, f := range s.Files {
+			label := strings.TrimPrefix(f.File, s.File+zipSep)
+			if f.Error != "" {
+				lines = append(lines, label+": "+f.Error)
+				continue
+			}
+			what := string(f.Kind)
+			if f.Profile != "" {
+				what += " (" + f.Profile + ")"
+			}
+			lines = append(lines, label+": "+what+": "+countsLine(f))
+			for _, l := range SummaryLines(f)[1:] {
+				lines = append(lines, label+": "+l)
+			}
+		}
+		for _, f := range s.Skipped {
+			lines = append(lines, f.File+": not imported: "+f.Reason)
+		}
 	}
-	lines := []string{counts}
 	if s.Kind == KindApple {
-		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %d weigh-ins, %d shown as body-composition entries",
-			s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries))
+		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %s, %d shown as body-composition entries",
+			s.MealsCreated, s.MealsUpdated, plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
+		if s.NutrientSamples > 0 {
+			lines = append(lines, fmt.Sprintf("joined %s into %s (%s: a Food correlation, or one app's samples at one instant, each all in one meal)",
+				plural(s.NutrientSamples, "nutrient sample"), plural(s.NutrientMeals, "meal"), plural(s.FoodEntries, "food entry")))
+		}
 	}
 	if s.CharsDropped > 0 {
 		lines = append(lines, fmt.Sprintf("dropped %d control or undecodable characters from the file's text", s.CharsDropped))
 	}
 	lines = append(lines, s.Notes...)
+	if s.MoreNotes > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more notes", s.MoreNotes))
+	}
+	for _, c := range s.Corrections {
+		lines = append(lines, "warning: "+c.String())
+	}
 	for _, p := range s.Warnings {
 		lines = append(lines, "warning: "+p.Error())
 	}
+	if s.MoreWarnings > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more warnings", s.MoreWarnings))
+	}
 	return lines
+}
+
+// plural is "1 weigh-in", "2 weigh-ins", "1,240 food entries".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		noun = noun[:len(noun)-1] + "ie"
+	}
+	return withCommas(n) + " " + noun + "s"
+}
+
+// withCommas writes n with thousands separators: 1240 → "1,240".
+func withCommas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func countsLine(s Summary) string {
+	counts := fmt.Sprintf("added %d, updated %d, skipped as duplicate %d, repeated in file %d, skipped as unknown %d, rejected %d",
+		s.Added, s.Updated, s.SkippedDuplicate, s.RepeatedInFile, s.SkippedUnknown, s.Rejected)
+	if s.KeptEdits > 0 {
+		counts += fmt.Sprintf("; kept %d of your edits", s.KeptEdits)
+	}
+	return counts
 }
 
 func typeLine(c TypeCount) string {

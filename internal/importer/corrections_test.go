@@ -96,8 +96,8 @@ func TestRepeatsInsideOneFile(t *testing.T) {
 	if s.Added != 2 || s.RepeatedInFile != 1 || s.SkippedDuplicate != 0 {
 		t.Fatalf("added %d repeated %d duplicate %d", s.Added, s.RepeatedInFile, s.SkippedDuplicate)
 	}
-	if w := weights(t, db); !near(w[1].WeightKg, 81.0) || !hasWarning(s, "the last one (line 5) is kept") {
-		t.Errorf("weights %+v warnings %v", w, s.Warnings)
+	if w := weights(t, db); !near(w[1].WeightKg, 81.0) || !hasCorrection(s, "the last row is kept", "line 5 (2 rows for 2024-01-06 06:00 UTC)") {
+		t.Errorf("weights %+v corrections %v", w, s.Corrections)
 	}
 	s = mustImportBytes(t, db, "w.csv", data, Options{})
 	if s.Added != 0 || s.SkippedDuplicate != 2 || s.RepeatedInFile != 1 {
@@ -168,7 +168,7 @@ func TestRunCLIUnitAndReport(t *testing.T) {
 	}
 	for _, want := range []string{"mfp_measurement.csv: csv-weight (MyFitnessPal Measurement-Summary)",
 		"the file does not say its weight unit: read as lb (as chosen for this import)", "strong.csv: csv-workouts (Strong)",
-		"read as miles", "grouped 7 set rows into 3 workouts", "warning: line 8: duration \"264h 1m\" is not believable"} {
+		"read as miles", "grouped 7 rows into 3 workouts", `warning: duration over a day is not believable (a timer left running?): the workout is stored with 0 minutes: line 8 ("264h 1m")`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,10 +25,14 @@ type csvProfile struct {
 	done func(p *csvParser)
 }
 
-// csvProfiles are tried in order before a file is read as a generic CSV.
-// Workout apps come first: their files have a "Weight" column that holds
-// set loads, which must never be read as body weight.
-var csvProfiles = []*csvProfile{
+// csvProfiles are tried in order before a file is read as a generic CSV:
+// Hearth's own export (csv_own.go), then the apps.
+var csvProfiles = slices.Concat(hearthProfiles, appProfiles)
+
+// appProfiles are the apps' exports. Workout apps come first: their files
+// have a "Weight" column that holds set loads, which must never be read as
+// body weight.
+var appProfiles = []*csvProfile{
 	{name: "Strong", kind: KindCSVWorkouts, merge: mergeSession,
 		detect: func(_ []headerCol, has map[string]bool) bool {
 			return has["workout_name"] && has["exercise_name"] && has["set_order"]
@@ -235,16 +241,14 @@ func strongRow(p *csvParser, rec []string, line int) string {
 	if w.Title == "" {
 		w.Title = "Strength"
 	}
+	runaway := ""
 	if s := cell(rec, p.col("dur")); s != "" {
 		minutes, ok := parseDuration(s, p.extraUnits["dur"])
 		switch {
 		case !ok:
 			return fmt.Sprintf("duration %q is not a duration like 45m or 1h 3m", s)
 		case minutes > 24*60: // seen in real exports ("264h 1m"): a timer left running
-			p.count("long")
-			if p.counts["long"] == 1 {
-				p.out.warn(Problem{Line: line, Message: fmt.Sprintf("duration %q is not believable: such workouts are stored with 0 minutes", s)})
-			}
+			runaway = strconv.Quote(s)
 		default:
 			w.DurationMin = minutes
 		}
@@ -261,8 +265,30 @@ func strongRow(p *csvParser, rec []string, line int) string {
 		w.DistanceKm = km
 	}
 	p.setWorkout(w)
+	if runaway != "" {
+		p.correctSession(durationOverADay, line, runaway)
+	}
 	p.rec.ckey = p.k.reset(p.rec.ckey).num(float64(line)).sum() // every set counts, identical or not
 	return ""
+}
+
+// Corrections of a session's duration (every set row repeats it).
+const (
+	durationOverADay     = "duration over a day is not believable (a timer left running?): the workout is stored with 0 minutes"
+	endBeforeStart       = "end_time is before start_time: the workout is stored with 0 minutes"
+	endMoreThanADayLater = "end_time is more than a day after start_time: the workout is stored with 0 minutes"
+)
+
+// correctSession reports a correction once per workout (at its first row),
+// however many set rows repeat the value.
+func (p *csvParser) correctSession(what string, line int, value string) {
+	if p.corrected == nil {
+		p.corrected = map[string]bool{}
+	}
+	if !p.corrected[p.rec.key] {
+		p.corrected[p.rec.key] = true
+		p.out.correct(what, line, value)
+	}
 }
 
 // setDistance reads a set's distance: in the header's unit, else the row's
@@ -331,12 +357,18 @@ func hevyRow(p *csvParser, rec []string, line int) string {
 	if w.Title == "" {
 		w.Title = "Strength"
 	}
+	fix := ""
 	if end != "" {
 		e, ok := p.hevyTime(end)
 		if !ok {
 			return fmt.Sprintf("end_time %q is not a time like 30 Jun 2025, 20:58", end)
 		}
-		if d := e.Sub(at).Minutes(); d >= 0 && d <= 24*60 {
+		switch d := e.Sub(at).Minutes(); {
+		case d < 0:
+			fix = endBeforeStart
+		case d > 24*60:
+			fix = endMoreThanADayLater
+		default:
 			w.DurationMin = d
 		}
 	}
@@ -347,6 +379,9 @@ func hevyRow(p *csvParser, rec []string, line int) string {
 	}
 	w.DistanceKm = km
 	p.setWorkout(w)
+	if fix != "" {
+		p.correctSession(fix, line, strconv.Quote(start+" – "+end))
+	}
 	p.rec.ckey = p.k.reset(p.rec.ckey).num(float64(line)).sum()
 	return ""
 }

@@ -117,7 +117,7 @@ func (p *csvParser) meal(rec []string) string {
 		return msg
 	}
 	m := health.Meal{EatenAt: at, Name: p.clean(p.get(rec, fName), 200)}
-	if m.Name == "" {
+	if m.Name == "" && !p.own {
 		m.Name = "Meal"
 	}
 	if msg := p.macros(rec, &m); msg != "" {
@@ -155,7 +155,7 @@ func (p *csvParser) workout(rec []string) string {
 		return "type is missing"
 	}
 	w := health.Workout{StartedAt: at, Type: typ, Title: p.clean(p.get(rec, fTitle), 120), ContentID: p.clean(p.get(rec, fContent), 200)}
-	if w.Title == "" {
+	if w.Title == "" && !p.own { // Hearth's own rows keep an empty title
 		w.Title = capitalize(strings.ReplaceAll(typ, "_", " "))
 	}
 	raw := p.get(rec, fDuration)

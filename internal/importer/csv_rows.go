@@ -42,7 +42,11 @@ type csvParser struct {
 	rec            record
 	dropped        int // characters text.Clean removed
 	unitNoted      map[string]bool
-	counts         map[string]int // profile tallies for notes ("calorie adjustment" rows, …)
+	counts         map[string]int  // profile tallies for notes ("calorie adjustment" rows, …)
+	corrected      map[string]bool // workouts whose correction was reported (Strong, Hevy)
+	own            bool            // Hearth's own export: rows are stored entries (csv_own.go)
+	keylessAt      string          // the instant keyless counts are for
+	keyless        map[string]int  // keyless rows seen at keylessAt, by source
 }
 
 // rowErr parses one data row. Rejections go to the emitter; only a storage

@@ -1,8 +1,9 @@
 // Package importer brings a member's existing data into Hearth: the Apple
 // Health export (export.xml, or the export.zip that holds it), the CSV
-// exports of MyFitnessPal, Withings, Strong and Hevy, and generic CSV files of
-// weigh-ins, meals and workouts. See README.md for the formats, the headers
-// recognised and how to export from each app.
+// exports of MyFitnessPal, Withings, Strong and Hevy, Hearth's own export,
+// generic CSV files of weigh-ins, meals and workouts, and zips of CSV files
+// (each file imported on its own, zip.go). See README.md for the formats,
+// the headers recognised and how to export from each app.
 //
 // Guarantees:
 //
@@ -32,21 +33,22 @@
 //
 // Nutrition aggregation. Apple Health stores nutrition as separate samples per
 // nutrient (energy, protein, carbohydrates, fat), often several per meal and
-// from several apps. Hearth stores meals. Each dietary sample is therefore
-// staged individually, keyed like any other record, in import_samples, and the
-// samples are summed into one nutrition entry per member, day and meal: the
-// meal the record names (a "Meal" metadata entry, as MyFitnessPal writes; or
-// its food correlation's), else by the sample's own local time (breakfast
-// before 10:30, lunch before 15:00, snack before 17:30, dinner otherwise). The
-// entry is named like "Breakfast (Apple Health)", is stamped with the earliest
-// sample's time and has the source key "slot:<day>:<slot>". After the samples
-// of a file are staged, every slot that received or lost a sample is
-// recomputed from all staged samples of that slot (update if the entry
+// from several apps; Hearth stores meals. Each dietary sample is staged
+// individually, keyed like any other record, in import_samples, with its
+// food entry: the samples of one HKCorrelationTypeIdentifierFood, or without
+// one the samples one app wrote at one start time. All samples of an entry
+// go to one meal: the one a record or its correlation names ("Meal",
+// "HKFoodMeal"), else the one of the entry's local hour (breakfast 04-10,
+// lunch 11-14, snack 15-16, dinner 17-22, snack 23-03). Meals are summed per
+// member, day and meal, named like "Breakfast (Apple Health)", stamped with
+// the earliest sample's time and keyed "slot:<day>:<meal>". After the samples
+// of a file are staged, every meal that received, lost or moved a sample is
+// recomputed from all staged samples of that meal (update if the entry
 // exists, insert otherwise). Because samples are deduplicated before they are
 // summed, re-importing a file changes nothing and an overlapping export adds
-// only the samples it has that the earlier one lacked; a slot's total is never
-// double-counted. A slot with macros but no energy sample has 0 calories
-// (nothing is estimated).
+// only the samples it has that the earlier one lacked; a meal's total is
+// never double-counted. A meal with macros but no energy sample has 0
+// calories (nothing is estimated).
 //
 // Body composition. Apple exports body mass, body-fat percentage and lean body
 // mass as separate samples; Hearth keeps them on one weight reading. Body-mass

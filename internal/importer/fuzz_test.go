@@ -149,6 +149,13 @@ func (c *checker) warn(p Problem) {
 	c.warnings = append(c.warnings, p)
 }
 
+func (c *checker) correct(what string, line int, value string) {
+	if what == "" || line <= 0 {
+		c.t.Fatalf("correction %q at line %d", what, line)
+	}
+	c.warnings = append(c.warnings, Problem{Line: line, Message: what + ": " + value})
+}
+
 func (c *checker) cleaned(n int) {
 	if n <= 0 {
 		c.t.Fatalf("cleaned(%d)", n)

@@ -47,22 +47,32 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 	if co.unit == "" {
 		co.unit, co.unitFrom = m.Unit, "the member's unit setting"
 	}
-	if sum.ImportID, err = beginRun(ctx, db, opts.Member, name, kind); err != nil {
-		return sum, err
-	}
 	maxBytes := opts.MaxBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
+	}
+	if zr := csvZip(r, size, kind, maxBytes); zr != nil {
+		return importZip(ctx, db, opts, co, name, zr, maxBytes)
+	}
+	if sum.ImportID, err = beginRun(ctx, db, opts.Member, name, kind); err != nil {
+		return sum, err
 	}
 	src, total, err := openSource(r, size, &sum.Kind, maxBytes)
 	if err != nil {
 		return sum, fail(ctx, db, &sum, started, err)
 	}
 	defer src.Close()
+	return sum, importRun(ctx, db, opts, co, &sum, src, total, started)
+}
+
+// importRun reads src (total bytes, 0 if unknown) as sum.Kind and stores
+// its records in one transaction, finishing the run sum.ImportID.
+func importRun(ctx context.Context, db *store.DB, opts Options, co csvOptions, sum *Summary, src io.Reader, total int64, started time.Time) error {
+	name := sum.File
 	prog := newProgress(src, name, total, opts.Progress)
 	defer prog.done()
 
-	err = db.Tx(ctx, func(tx *store.Tx) error {
+	err := db.Tx(ctx, func(tx *store.Tx) error {
 		q := newStmtCache(tx)
 		defer q.close()
 		source := SourceCSV
@@ -70,7 +80,7 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 			source = SourceApple
 		}
 		w := &writer{ctx: ctx, q: q, member: opts.Member, source: source, importID: sum.ImportID, now: db.Now(),
-			sum: &sum, strict: opts.Strict}
+			sum: sum, strict: opts.Strict}
 		co.kind = sum.Kind
 		var res csvResult
 		perr := runPipeline(ctx, prog, w, parser(co, prog, &res))
@@ -105,12 +115,12 @@ func Import(ctx context.Context, db *store.DB, opts Options, name string, r io.R
 				pub.Publish(live.TopicHousehold, live.KindImport, opts.Member)
 			})
 		}
-		return finishRun(ctx, tx, db.Now(), StatusComplete, &sum, "")
+		return finishRun(ctx, tx, db.Now(), StatusComplete, sum, "")
 	})
 	if err != nil {
-		return sum, fail(ctx, db, &sum, started, err)
+		return fail(ctx, db, sum, started, err)
 	}
-	return sum, nil
+	return nil
 }
 
 // parser returns the parse step for the file, reading src; a CSV parser

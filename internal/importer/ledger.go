@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"hearth/internal/store"
 )
@@ -24,6 +25,8 @@ import (
 
 // rowHash hashes an entry's values as stored, rounded to 3 decimals so the
 // same reading converted another way (180.4 lb, 81.828 kg) is the same.
+// Names are compared as the importer stores them (single-line: a line
+// break kept by an older version is a space).
 func rowHash(k *keyer, r *record) string {
 	f := func(v float64) string { return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', 3, 64) }
 	opt := func(v *float64) string {
@@ -38,17 +41,22 @@ func rowHash(k *keyer, r *record) string {
 		}
 		return strconv.Itoa(*v)
 	}
+	flat := func(s string) string { return strings.TrimSpace(lineBreaks.Replace(s)) }
 	switch r.kind {
 	case recWeight:
 		x := &r.weight
 		k.reset("w").str(store.FormatTime(x.MeasuredAt)).str(f(x.WeightKg)).str(opt(x.BodyFatPct)).str(opt(x.LeanMassKg))
 	case recMeal:
 		x := &r.meal
-		k.reset("m").str(store.FormatTime(x.EatenAt)).str(x.Name).str(f(x.Calories)).str(f(x.ProteinG)).str(f(x.CarbsG)).str(f(x.FatG))
+		k.reset("m").str(store.FormatTime(x.EatenAt)).str(flat(x.Name)).str(f(x.Calories)).str(f(x.ProteinG)).str(f(x.CarbsG)).str(f(x.FatG))
 	case recWorkout:
 		x := &r.workout
-		k.reset("wo").str(store.FormatTime(x.StartedAt)).str(x.Type).str(x.Title).str(f(x.DurationMin)).str(optInt(x.AvgHR)).
+		k.reset("wo").str(store.FormatTime(x.StartedAt)).str(x.Type).str(flat(x.Title)).str(f(x.DurationMin)).str(optInt(x.AvgHR)).
 			str(optInt(x.MaxHR)).str(opt(x.EnergyKcal)).str(opt(x.DistanceKm)).str(x.ContentID)
+	case recBodyScan:
+		x := &r.scan
+		k.reset("bs").str(store.FormatTime(x.ScannedAt)).str(opt(x.BodyFatPct)).str(opt(x.LeanMassKg)).str(opt(x.FatMassKg)).
+			str(opt(x.BoneMassKg)).str(opt(x.VisceralFat))
 	}
 	return k.sum()
 }
@@ -60,6 +68,8 @@ var selectRowSQL = map[recKind]string{
 	recMeal: `SELECT id, eaten_at, name, calories, protein_g, carbs_g, fat_g FROM meals
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 	recWorkout: `SELECT id, started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id FROM workouts
+		WHERE member_id = ? AND source = ? AND source_key = ?`,
+	recBodyScan: `SELECT id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat FROM body_scans
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 }
 
@@ -86,14 +96,20 @@ var updateRowSQL = map[recKind]string{
 		energy_kcal = ?, distance_km = ?, content_id = ?, import_id = ? WHERE id = ?`,
 }
 
-var tableOf = map[recKind]string{recWeight: "weight_readings", recMeal: "meals", recWorkout: "workouts"}
+var tableOf = map[recKind]string{recWeight: "weight_readings", recMeal: "meals", recWorkout: "workouts", recBodyScan: "body_scans"}
 
 // current reads the row stored under r's key into cur (same kind as r).
 func (w *writer) current(r *record, cur *record) (id int64, found bool, err error) {
-	*cur = record{kind: r.kind}
-	row := w.q.QueryRowContext(w.ctx, selectRowSQL[r.kind], w.member, w.source, r.key)
+	return w.readRow(cur, r.kind, selectRowSQL[r.kind], w.member, w.source, r.key)
+}
+
+// readRow reads one row of kind, selected by query (its columns as in
+// selectRowSQL), into cur.
+func (w *writer) readRow(cur *record, kind recKind, query string, args ...any) (id int64, found bool, err error) {
+	*cur = record{kind: kind}
+	row := w.q.QueryRowContext(w.ctx, query, args...)
 	var at string
-	switch r.kind {
+	switch kind {
 	case recWeight:
 		var bf, lean sql.NullFloat64
 		err = row.Scan(&id, &at, &cur.weight.WeightKg, &bf, &lean)
@@ -109,6 +125,12 @@ func (w *writer) current(r *record, cur *record) (id int64, found bool, err erro
 		err = row.Scan(&id, &at, &x.Type, &x.Title, &x.DurationMin, &avg, &mx, &kcal, &km, &content)
 		x.ContentID = content.String
 		x.AvgHR, x.MaxHR, x.EnergyKcal, x.DistanceKm = store.IntPtr(avg), store.IntPtr(mx), store.FloatPtr(kcal), store.FloatPtr(km)
+	case recBodyScan:
+		x := &cur.scan
+		var v [5]sql.NullFloat64
+		err = row.Scan(&id, &at, &v[0], &v[1], &v[2], &v[3], &v[4])
+		x.BodyFatPct, x.LeanMassKg, x.FatMassKg = store.FloatPtr(v[0]), store.FloatPtr(v[1]), store.FloatPtr(v[2])
+		x.BoneMassKg, x.VisceralFat = store.FloatPtr(v[3]), store.FloatPtr(v[4])
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -117,7 +139,7 @@ func (w *writer) current(r *record, cur *record) (id int64, found bool, err erro
 		return 0, false, err
 	}
 	t, err := store.ParseTime(at)
-	cur.weight.MeasuredAt, cur.meal.EatenAt, cur.workout.StartedAt = t, t, t
+	cur.weight.MeasuredAt, cur.meal.EatenAt, cur.workout.StartedAt, cur.scan.ScannedAt = t, t, t, t
 	return id, true, err
 }
 

@@ -121,7 +121,7 @@ func TestCraftedFilesAreRefused(t *testing.T) {
 
 // A real export's DTD, comments and attributes pass the guard unchanged.
 func TestTokenGuardPassesRealExports(t *testing.T) {
-	for _, name := range []string{"export.xml", "export_messy.xml", "export_mfp_meals.xml", "export_later.xml"} {
+	for _, name := range []string{"export.xml", "export_messy.xml", "export_mfp_meals.xml", "export_mfp_nomeal.xml", "export_later.xml"} {
 		raw, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)

@@ -24,6 +24,9 @@ const (
 	KindCSVWorkouts Kind = "csv-workouts"
 	// KindCSVBodyScans reads body scans (Hearth's own export writes them).
 	KindCSVBodyScans Kind = "csv-body-scans"
+	// KindZip is the summary of a zip of CSV files (zip.go): each file is
+	// imported as a file of its own. It is not a kind to choose.
+	KindZip Kind = "zip"
 )
 
 // Record sources written by the importer.
@@ -141,16 +144,35 @@ type Summary struct {
 	Unknown          map[string]int       `json:"unknown,omitempty"` // skipped types (first 100 distinct names)
 	MealsCreated     int                  `json:"meals_created"`     // Apple nutrition entries (see package doc)
 	MealsUpdated     int                  `json:"meals_updated"`
-	BodyCompLinked   int                  `json:"body_comp_linked"`  // body-fat / lean-mass values attached to weigh-ins
-	BodyCompEntries  int                  `json:"body_comp_entries"` // body-composition readings without a weigh-in nearby
-	CharsDropped     int                  `json:"chars_dropped"`     // control characters and undecodable bytes removed
+	NutrientSamples  int                  `json:"nutrient_samples,omitempty"` // Apple dietary samples this file added,
+	FoodEntries      int                  `json:"food_entries,omitempty"`     // the food entries they belong to,
+	NutrientMeals    int                  `json:"nutrient_meals,omitempty"`   // and the meals they were joined into
+	BodyCompLinked   int                  `json:"body_comp_linked"`           // weigh-ins that received body fat or lean mass (each counted once)
+	BodyCompEntries  int                  `json:"body_comp_entries"`          // body-composition readings without a weigh-in nearby
+	CharsDropped     int                  `json:"chars_dropped"`              // control characters and undecodable bytes removed
 	Notes            []string             `json:"notes,omitempty"`
 	Warnings         []Problem            `json:"warnings,omitempty"`
+	Corrections      []Correction         `json:"corrections,omitempty"` // rows stored other than they said, by what was done
+	MoreNotes        int                  `json:"more_notes,omitempty"`  // notes and warnings past the listed ones
+	MoreWarnings     int                  `json:"more_warnings,omitempty"`
 	Bytes            int64                `json:"bytes"`
 	Records          int64                `json:"records"`
 	Duration         time.Duration        `json:"duration_ns"`
 	Problems         []Problem            `json:"problems,omitempty"`
 	TotalProblems    int                  `json:"total_problems,omitempty"`
+	// A zip of CSV files (Kind KindZip): the summary of each CSV file
+	// imported (its own run), and the files not imported with why.
+	Files   []Summary     `json:"files,omitempty"`
+	Skipped []SkippedFile `json:"skipped_files,omitempty"`
+	// Error is why a file of a zip imported nothing (the zip's other files
+	// may have imported).
+	Error string `json:"error,omitempty"`
+}
+
+// SkippedFile is a file of a zip that was not imported, and why.
+type SkippedFile struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // maxUnknownNames bounds Summary.Unknown so a hostile file cannot grow it.
@@ -185,35 +207,109 @@ func (s *Summary) unknown(name string) {
 func (s *Summary) discard() {
 	s.Added, s.Updated, s.SkippedDuplicate, s.KeptEdits, s.RepeatedInFile = 0, 0, 0, 0, 0
 	s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, s.BodyCompEntries = 0, 0, 0, 0
+	s.NutrientSamples, s.FoodEntries, s.NutrientMeals = 0, 0, 0
 	for k, c := range s.Types {
 		c.Added, c.Updated, c.Duplicate, c.Repeated, c.Kept = 0, 0, 0, 0, 0
 		s.Types[k] = c
 	}
+	s.Corrections = nil // nothing was stored, corrected or not
 }
 
 func (s *Summary) addNote(msg string) {
-	if len(s.Notes) < maxNotes && !slices.Contains(s.Notes, msg) {
+	switch {
+	case slices.Contains(s.Notes, msg):
+	case len(s.Notes) < maxNotes:
 		s.Notes = append(s.Notes, msg)
+	default:
+		s.MoreNotes++ // counted, never dropped without a word
 	}
 }
 
 func (s *Summary) addWarning(p Problem) {
 	if len(s.Warnings) < maxNotes {
 		s.Warnings = append(s.Warnings, p)
+	} else {
+		s.MoreWarnings++
 	}
+}
+
+// Correction is one thing an import did to rows that said something it
+// could not store as written (a duration it does not believe, stored as 0
+// minutes; one of several weigh-ins at one time, kept): how many rows, and
+// the first of them by line.
+type Correction struct {
+	What  string         `json:"what"`
+	Count int            `json:"count"`
+	Rows  []CorrectedRow `json:"rows"` // the first maxCorrectedRows
+}
+
+// CorrectedRow is one corrected row: its line and the value it had.
+type CorrectedRow struct {
+	Line  int    `json:"line"`
+	Value string `json:"value,omitempty"`
+}
+
+// maxCorrectedRows is how many rows of one correction a report names.
+const maxCorrectedRows = 10
+
+func (s *Summary) correct(what string, line int, value string) {
+	for i := range s.Corrections {
+		if c := &s.Corrections[i]; c.What == what {
+			c.Count++
+			if len(c.Rows) < maxCorrectedRows {
+				c.Rows = append(c.Rows, CorrectedRow{Line: line, Value: value})
+			}
+			return
+		}
+	}
+	if len(s.Corrections) >= maxNotes {
+		s.MoreWarnings++
+		return
+	}
+	s.Corrections = append(s.Corrections, Correction{What: what, Count: 1, Rows: []CorrectedRow{{Line: line, Value: value}}})
+}
+
+// String is the correction as a report line: what was done, then every
+// row it was done to by line, or the first ones and how many more.
+func (c Correction) String() string {
+	var b strings.Builder
+	b.WriteString(c.What + ": ")
+	for i, r := range c.Rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "line %d", r.Line)
+		if r.Value != "" {
+			fmt.Fprintf(&b, " (%s)", r.Value)
+		}
+	}
+	if more := c.Count - len(c.Rows); more > 0 {
+		fmt.Fprintf(&b, " and %d more (%d in all)", more, c.Count)
+	}
+	return b.String()
 }
 
 // Problem is one reason a file was refused.
 type Problem struct {
+	File    string `json:"file,omitempty"` // the file of a zip it is in
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Element string `json:"element,omitempty"` // XML element (and record type)
 	Message string `json:"message"`
 }
 
-// Error renders the problem as "line 12: Record …: message".
+// Error renders the problem as "line 12: Record …: message" ("weights.csv,
+// line 12: …" in a zip).
 func (p Problem) Error() string {
 	var b strings.Builder
+	if p.File != "" {
+		b.WriteString(p.File)
+		if p.Line > 0 {
+			b.WriteString(", ")
+		} else {
+			b.WriteString(": ")
+		}
+	}
 	if p.Line > 0 {
 		b.WriteString("line " + strconv.Itoa(p.Line))
 		if p.Column > 0 {

@@ -22,6 +22,7 @@ const (
 	evUnknown
 	evNote
 	evWarn
+	evCorrect
 	evCleaned
 )
 
@@ -98,6 +99,10 @@ func (p *pipe) note(msg string) { _ = p.addMeta(event{kind: evNote, label: msg})
 
 func (p *pipe) warn(pr Problem) { _ = p.addMeta(event{kind: evWarn, problem: pr}) }
 
+func (p *pipe) correct(what string, line int, value string) {
+	_ = p.addMeta(event{kind: evCorrect, label: what, problem: Problem{Line: line, Message: value}})
+}
+
 func (p *pipe) cleaned(n int) { _ = p.addMeta(event{kind: evCleaned, n: n}) }
 
 func (p *pipe) addMeta(e event) error {
@@ -156,6 +161,8 @@ func (w *writer) apply(batch []event) error {
 			w.note(e.label)
 		case evWarn:
 			w.warn(e.problem)
+		case evCorrect:
+			w.correct(e.label, e.problem.Line, e.problem.Message)
 		case evCleaned:
 			w.cleaned(e.n)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"hearth/internal/health"
+	"hearth/internal/store"
 )
 
 // recKind says which table a parsed record goes to.
@@ -27,6 +28,7 @@ type sample struct {
 	at       time.Time
 	slot     string // dietary: "2006-01-02:breakfast", or "2006-01-02:=Post-Workout" for a meal of another name
 	explicit bool   // slot named by the record's meal, not derived from its time
+	group    string // dietary: its food entry, "c:…" (a Food correlation) or "s:…" (its source at its start)
 	value    float64
 }
 
@@ -57,19 +59,39 @@ type record struct {
 	workout health.Workout
 	scan    health.BodyScan
 	sample  sample
+	own     ownRow // a row of Hearth's own export (csv_own.go)
+}
+
+// at is the record's time as stored.
+func (r *record) at() string {
+	switch r.kind {
+	case recWeight:
+		return store.FormatTime(r.weight.MeasuredAt)
+	case recMeal:
+		return store.FormatTime(r.meal.EatenAt)
+	case recWorkout:
+		return store.FormatTime(r.workout.StartedAt)
+	case recBodyScan:
+		return store.FormatTime(r.scan.ScannedAt)
+	}
+	return store.FormatTime(r.sample.at)
 }
 
 // emitter receives what a parser finds; each call is one record seen. emit
 // may fail only for storage reasons and must not keep r (parsers reuse it);
 // reject records a record-level problem and parsing continues; note and
 // warn add a line to the report (warn: something in the file was not
-// imported or was assumed); cleaned counts characters dropped from text.
+// imported or was assumed); correct says a row was stored other than it
+// said (what happened, the row's line and the value it had: every such row
+// is counted and the first are named, never silent); cleaned counts
+// characters dropped from text.
 type emitter interface {
 	emit(r *record) error
 	reject(label string, p Problem)
 	unknown(name string)
 	note(msg string)
 	warn(p Problem)
+	correct(what string, line int, value string)
 	cleaned(n int)
 }
 

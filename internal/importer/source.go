@@ -26,8 +26,8 @@ func openSource(r io.ReaderAt, size int64, kind *Kind, maxBytes int64) (io.ReadC
 	}
 	head = head[:n]
 	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
-		if kind.isCSV() {
-			return nil, 0, Problem{Message: "this is a zip file, not a CSV file"}
+		if kind.isCSV() { // a zip of CSV files is read file by file before this (zip.go)
+			return nil, 0, Problem{Message: "this is a zip file with no CSV file in it that Hearth can read"}
 		}
 		*kind = KindApple
 		return openZip(r, size, maxBytes)
@@ -44,14 +44,38 @@ func looksLikeXML(head []byte) bool {
 	return len(head) > 0 && head[0] == '<'
 }
 
-// openZip finds the export in an export.zip: apple_health_export/export.xml,
+// openZip opens the export in an Apple Health export.zip (appleEntry). A
+// zip of CSV files comes here only when the Apple kind was chosen (else
+// Import reads its files one by one, zip.go).
+func openZip(r io.ReaderAt, size, maxBytes int64) (io.ReadCloser, int64, error) {
+	zr, err := newZipReader(r, size)
+	if err != nil {
+		return nil, 0, err
+	}
+	pick := appleEntry(zr)
+	if pick == nil {
+		if files, _ := zipCSVs(zr); len(files) > 0 {
+			return nil, 0, Problem{Message: fmt.Sprintf("the zip holds CSV files (%s, …), not an Apple Health export: "+
+				"import it as \"detect from the file\" (--kind auto) to import each CSV file", zipLabel(path.Base(files[0].Name)))}
+		}
+		return nil, 0, Problem{Message: "the zip holds no Apple Health export (apple_health_export/export.xml)"}
+	}
+	if pick.UncompressedSize64 > uint64(maxBytes) {
+		return nil, 0, Problem{Message: fmt.Sprintf("%s unpacks to more than %s, the import limit (HEARTH_IMPORT_MAX_BYTES)", pick.Name, sizeText(maxBytes))}
+	}
+	rc, err := pick.Open()
+	if err != nil {
+		return nil, 0, Problem{Message: "cannot read " + pick.Name + " in the zip: " + err.Error()}
+	}
+	// The sizes a zip declares can lie: the limits hold for what comes out.
+	capped := &capReader{r: rc, max: maxBytes, compressed: max(pick.CompressedSize64, 1)}
+	return readCloser{capped, rc}, int64(pick.UncompressedSize64), nil
+}
+
+// appleEntry finds the export in an export.zip: apple_health_export/export.xml,
 // or else the largest .xml file at most one folder deep that is not the
 // clinical export_cda.xml (localised exports name the file differently).
-func openZip(r io.ReaderAt, size, maxBytes int64) (io.ReadCloser, int64, error) {
-	zr, err := zip.NewReader(r, size)
-	if err != nil {
-		return nil, 0, Problem{Message: "not a readable zip file: " + err.Error()}
-	}
+func appleEntry(zr *zip.Reader) *zip.File {
 	var pick *zip.File
 	for _, f := range zr.File {
 		name := strings.TrimPrefix(f.Name, "/")
@@ -69,25 +93,7 @@ func openZip(r io.ReaderAt, size, maxBytes int64) (io.ReadCloser, int64, error) 
 			pick = f
 		}
 	}
-	if pick == nil {
-		for _, f := range zr.File {
-			if strings.EqualFold(path.Ext(f.Name), ".csv") { // MyFitnessPal and Withings send zips of CSV files
-				return nil, 0, Problem{Message: fmt.Sprintf("the zip holds CSV files (%s, …), not an Apple Health export: "+
-					"unzip it and import each CSV file", path.Base(f.Name))}
-			}
-		}
-		return nil, 0, Problem{Message: "the zip holds no Apple Health export (apple_health_export/export.xml)"}
-	}
-	if pick.UncompressedSize64 > uint64(maxBytes) {
-		return nil, 0, Problem{Message: fmt.Sprintf("%s unpacks to more than %s, the import limit (HEARTH_IMPORT_MAX_BYTES)", pick.Name, sizeText(maxBytes))}
-	}
-	rc, err := pick.Open()
-	if err != nil {
-		return nil, 0, Problem{Message: "cannot read " + pick.Name + " in the zip: " + err.Error()}
-	}
-	// The sizes a zip declares can lie: the limits hold for what comes out.
-	capped := &capReader{r: rc, max: maxBytes, compressed: max(pick.CompressedSize64, 1)}
-	return readCloser{capped, rc}, int64(pick.UncompressedSize64), nil
+	return pick
 }
 
 // readCloser reads through a wrapper and closes the original.

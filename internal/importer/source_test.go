@@ -79,10 +79,12 @@ func TestZipRefusals(t *testing.T) {
 	if !apperr.Is(err, apperr.Invalid) || !strings.Contains(err.Error(), "no Apple Health export") {
 		t.Errorf("zip without export: %v", err)
 	}
+	// A zip of CSV files imports file by file (zip_test.go), unless the
+	// Apple kind was chosen.
 	mfp := writeZip(t, map[string]string{"File-Export-2024-03-04-to-2024-03-05/Nutrition-Summary-2024-03-04-to-2024-03-05.csv": fixture(t, "mfp_nutrition.csv")})
-	if _, err := ImportFile(t.Context(), db, Options{Member: "ada"}, mfp); !apperr.Is(err, apperr.Invalid) ||
-		!strings.Contains(err.Error(), "the zip holds CSV files (Nutrition-Summary-2024-03-04-to-2024-03-05.csv, …), not an Apple Health export: unzip it") {
-		t.Errorf("MyFitnessPal's zip: %v", err)
+	if _, err := ImportFile(t.Context(), db, Options{Member: "ada", Kind: KindApple}, mfp); !apperr.Is(err, apperr.Invalid) ||
+		!strings.Contains(err.Error(), "the zip holds CSV files (Nutrition-Summary-2024-03-04-to-2024-03-05.csv, …), not an Apple Health export: import it as") {
+		t.Errorf("MyFitnessPal's zip as Apple: %v", err)
 	}
 	bad := filepath.Join(t.TempDir(), "broken.zip")
 	if err := os.WriteFile(bad, []byte("PK\x03\x04 this is not really a zip"), 0o600); err != nil {

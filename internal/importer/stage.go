@@ -127,7 +127,7 @@ func (w *writer) noteMerged(entries int) {
 	}
 	switch {
 	case w.csvMerge == mergeSession:
-		w.note(fmt.Sprintf("grouped %d set rows into %d workouts (one per session)", w.staged, entries))
+		w.note(fmt.Sprintf("grouped %d rows into %d workouts (one per session)", w.staged, entries))
 	case w.csvKind == recMeal:
 		w.note(fmt.Sprintf("added up %d rows into %d meals (one per date and meal name)", w.staged, entries))
 	case w.csvKind == recWorkout:
@@ -146,8 +146,8 @@ func (w *writer) merged(g []stagedRow) (*record, error) {
 	switch w.csvKind {
 	case recWeight:
 		if len(g) > 1 {
-			w.warn(Problem{Line: last.line, Message: fmt.Sprintf("%d rows give different weigh-ins for %s; the last one (line %d) is kept",
-				len(g), at.Format("2006-01-02 15:04 UTC"), last.line)})
+			w.correct("rows give different weigh-ins for the same time: the last row is kept", last.line,
+				fmt.Sprintf("%d rows for %s", len(g), at.Format("2006-01-02 15:04 UTC")))
 		}
 		r.weight = health.WeightReading{MeasuredAt: at, WeightKg: last.n[0].Float64,
 			BodyFatPct: store.FloatPtr(last.n[1]), LeanMassKg: store.FloatPtr(last.n[2])}
@@ -213,4 +213,4 @@ func addOpt(p *float64, v sql.NullFloat64) *float64 {
 }
 
 // ledgerKind names a record kind in import_ledger.
-var ledgerKind = map[recKind]string{recWeight: "weight", recMeal: "meal", recWorkout: "workout"}
+var ledgerKind = map[recKind]string{recWeight: "weight", recMeal: "meal", recWorkout: "workout", recBodyScan: "body_scan"}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"hearth/internal/store"
@@ -90,9 +91,12 @@ type writer struct {
 	staged   int       // CSV rows staged
 	bodyFrom time.Time // span of body-composition records, for linking
 	bodyTo   time.Time
-	upgrades int   // dietary samples regrouped by their meal
-	keyBuf   keyer // for ledger hashes
-	legacy   *bool // the member has CSV rows keyed before natural keys (asked once)
+	upgrades int // dietary samples regrouped by their meal
+	// namedMeals: a dietary sample named its meal; movedEntries: a sample
+	// staged before moved to an entry of one app at one instant.
+	namedMeals, movedEntries bool
+	keyBuf                   keyer // for ledger hashes
+	legacy                   *bool // the member has CSV rows keyed before natural keys (asked once)
 	// plausible is the weigh-ins a new one is checked against (plausible.go).
 	plausible plausibleWindow
 }
@@ -125,6 +129,8 @@ func (w *writer) note(msg string) { w.sum.addNote(msg) }
 
 func (w *writer) warn(p Problem) { w.sum.addWarning(p) }
 
+func (w *writer) correct(what string, line int, value string) { w.sum.correct(what, line, value) }
+
 func (w *writer) cleaned(n int) { w.sum.CharsDropped += n }
 
 func (w *writer) emit(r *record) error {
@@ -132,9 +138,12 @@ func (w *writer) emit(r *record) error {
 		return nil
 	}
 	var err error
-	if w.source == SourceCSV && r.kind != recBodyScan {
+	switch {
+	case r.own.on:
+		err = w.storeOwn(r)
+	case w.source == SourceCSV && r.kind != recBodyScan:
 		err = w.stage(r)
-	} else {
+	default:
 		err = w.storeKeyed(r)
 	}
 	if err != nil {
@@ -155,35 +164,42 @@ const (
 	insertWorkoutSQL = `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
 		energy_kcal, distance_km, content_id, source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT DO NOTHING`
-	insertSampleSQL = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, slot_explicit, value)
-		VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
+	insertSampleSQL = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, slot_explicit, group_key, value)
+		VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 )
 
 // insert adds r's row for the member; false when its source key is taken.
 func (w *writer) insert(r *record) (bool, error) {
+	return w.insertAs(r, w.source, r.key, w.now)
+}
+
+// insertAs adds r's row with the given source, source key ("" for none)
+// and time of storing.
+func (w *writer) insertAs(r *record, source, key string, created time.Time) (bool, error) {
 	var res sql.Result
 	var err error
+	k, at := store.NullString(key), store.FormatTime(created)
 	switch r.kind {
 	case recWeight:
 		x := &r.weight
 		res, err = w.q.ExecContext(w.ctx, insertWeightSQL, w.member, store.FormatTime(x.MeasuredAt), x.WeightKg,
-			store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg), w.source, r.key, store.FormatTime(w.now), w.importID)
+			store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg), source, k, at, w.importID)
 	case recMeal:
 		x := &r.meal
 		res, err = w.q.ExecContext(w.ctx, insertMealSQL, w.member, store.FormatTime(x.EatenAt), x.Name, x.Calories,
-			x.ProteinG, x.CarbsG, x.FatG, w.source, r.key, store.FormatTime(w.now), w.importID)
+			x.ProteinG, x.CarbsG, x.FatG, source, k, at, w.importID)
 	case recWorkout:
 		x := &r.workout
 		res, err = w.q.ExecContext(w.ctx, insertWorkoutSQL, w.member, store.FormatTime(x.StartedAt), x.Type, x.Title,
 			x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR), store.NullFloat(x.EnergyKcal),
-			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), w.source, r.key, store.FormatTime(w.now), w.importID)
+			store.NullFloat(x.DistanceKm), store.NullString(x.ContentID), source, k, at, w.importID)
 	case recBodyScan:
-		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, w.source, r.key
-		return store.InsertBodyScan(w.ctx, w.q, w.now, &r.scan)
+		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, source, key
+		return store.InsertBodyScan(w.ctx, w.q, created, &r.scan)
 	case recSample:
 		s := &r.sample
 		res, err = w.q.ExecContext(w.ctx, insertSampleSQL, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,
-			store.NullString(s.slot), s.explicit, s.value)
+			store.NullString(s.slot), s.explicit, store.NullString(s.group), s.value)
 	default:
 		return false, fmt.Errorf("importer: unknown record kind %d", r.kind)
 	}
@@ -208,6 +224,7 @@ func (w *writer) storeKeyed(r *record) error {
 		if r.sample.slot == "" {
 			w.body(r.sample.at)
 		}
+		w.namedMeals = w.namedMeals || r.sample.explicit
 	}
 	added, err := w.insert(r)
 	if err != nil {
@@ -252,13 +269,13 @@ func (w *writer) seenInThisImport(r *record) (bool, error) {
 		err = w.q.QueryRowContext(w.ctx, `SELECT import_id FROM workouts WHERE member_id = ? AND source = ? AND source_key = ?`,
 			w.member, w.source, r.key).Scan(&id)
 	case recSample:
-		var slot sql.NullString
+		var slot, group sql.NullString
 		var explicit bool
 		s := &r.sample
 		at := store.FormatTime(s.at)
-		err = w.q.QueryRowContext(w.ctx, `SELECT import_id, slot_key, slot_explicit FROM import_samples
-			WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, w.member, s.kind, at, r.key).Scan(&id, &slot, &explicit)
-		if err == nil && s.explicit && !explicit && slot.String != s.slot {
+		err = w.q.QueryRowContext(w.ctx, `SELECT import_id, slot_key, slot_explicit, group_key FROM import_samples
+			WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, w.member, s.kind, at, r.key).Scan(&id, &slot, &explicit, &group)
+		if err == nil && s.slot != "" && movesTo(s, slot.String, explicit, group) {
 			err = w.regroup(s, at, r.key, slot.String)
 		}
 	default:
@@ -270,20 +287,50 @@ func (w *writer) seenInThisImport(r *record) (bool, error) {
 	return id.Valid && id.Int64 == w.importID, err
 }
 
-// regroup moves a dietary sample from the slot its time gave it to the slot
-// of its meal, and marks both slots for recomputation.
-func (w *writer) regroup(s *sample, at, key, old string) error {
-	if _, err := w.q.ExecContext(w.ctx, `UPDATE import_samples SET slot_key = ?, slot_explicit = 1
-		WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, s.slot, w.member, s.kind, at, key); err != nil {
+// movesTo reports whether a dietary sample met again (s) is to move from
+// where it is staged (slot, explicit, group): to its food correlation from
+// the entry of its source and start (a record is staged top-level, then
+// met inside its correlation), to the meal its record names from its time's
+// meal within one entry, or to any entry when it was staged before entries
+// were known.
+func movesTo(s *sample, slot string, explicit bool, group sql.NullString) bool {
+	if slot == s.slot && explicit == s.explicit && group.String == s.group {
+		return false
+	}
+	switch {
+	case !group.Valid:
+		return true
+	case strings.HasPrefix(s.group, "c:") && !strings.HasPrefix(group.String, "c:"):
+		return true
+	case group.String == s.group:
+		return s.explicit && !explicit
+	}
+	return false
+}
+
+// regroup moves a dietary sample to the entry and slot of s, and marks the
+// slots it left and joined, and its entry, for recomputation.
+func (w *writer) regroup(s *sample, at, key, oldSlot string) error {
+	if _, err := w.q.ExecContext(w.ctx, `UPDATE import_samples SET slot_key = ?, slot_explicit = ?, group_key = ?
+		WHERE member_id = ? AND kind = ? AND at = ? AND source_key = ?`, s.slot, s.explicit, s.group, w.member, s.kind, at, key); err != nil {
 		return err
 	}
-	for _, slot := range []string{old, s.slot} {
+	for _, slot := range []string{oldSlot, s.slot} {
 		if _, err := w.q.ExecContext(w.ctx, `INSERT INTO import_touched (import_id, slot_key) VALUES (?,?) ON CONFLICT DO NOTHING`,
 			w.importID, slot); err != nil {
 			return err
 		}
 	}
-	w.upgrades++
+	if strings.HasPrefix(s.group, "s:") {
+		w.movedEntries = true
+		if _, err := w.q.ExecContext(w.ctx, `INSERT INTO import_touched_entries (import_id, at, group_key) VALUES (?,?,?) ON CONFLICT DO NOTHING`,
+			w.importID, at, s.group); err != nil {
+			return err
+		}
+	}
+	if oldSlot != s.slot {
+		w.upgrades++
+	}
 	return nil
 }
 

@@ -44,7 +44,7 @@ func AdminImportsPage(p AdminImports) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Imports</h1><p class=\"muted\">Bring in an Apple Health export (<code>export.zip</code> or <code>export.xml</code>), a CSV export from MyFitnessPal, Withings, Strong or Hevy, or a CSV file of weigh-ins, meals or workouts. Bad records are listed and skipped; importing the same file again adds nothing, and a corrected file updates what changed without undoing a member's own edits.</p><form class=\"card form-grid\" method=\"post\" action=\"/admin/imports\" enctype=\"multipart/form-data\" id=\"import-form\" data-on:submit=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Imports</h1><p class=\"muted\">Bring in an Apple Health export (<code>export.zip</code> or <code>export.xml</code>), a CSV export from MyFitnessPal, Withings, Strong or Hevy, a CSV file of weigh-ins, meals or workouts, or a zip of CSV files as it came (Hearth's own export, MyFitnessPal's or Withings' zip): each CSV file in a zip is imported on its own and listed. Bad records are listed and skipped; importing the same file again adds nothing, and a corrected file updates what changed without undoing a member's own edits.</p><form class=\"card form-grid\" method=\"post\" action=\"/admin/imports\" enctype=\"multipart/form-data\" id=\"import-form\" data-on:submit=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -113,7 +113,7 @@ func AdminImportsPage(p AdminImports) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, " <input type=\"file\" name=\"file\" accept=\".zip,.xml,.csv,.txt,text/csv,application/zip,text/xml\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, " <input type=\"file\" name=\"file\" accept=\".zip,.xml,.csv,.tsv,.txt,text/csv,application/zip,text/xml\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
