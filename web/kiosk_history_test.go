@@ -47,6 +47,9 @@ func TestImportedYearsReadAsHistory(t *testing.T) {
 	if !lastWeighed.MatchString(weight) || !strings.Contains(weight, "restart your trend") {
 		t.Errorf("weight widget does not show the 2024 reading as history:\n%.1500s", weight)
 	}
+	if strings.Contains(page, "one weigh-in starts your trend") || !regexp.MustCompile(`Your last weigh-in was \w{3} 1[0-4] Mar 2024\. Step on the scale to restart your trend\.`).MatchString(page) {
+		t.Errorf("the first nudges treat the imported weigh-ins as none:\n%.4000s", section(t, page, "w-ctas"))
+	}
 	if strings.Contains(weight, "in 7 days") || strings.Contains(weight, "trend 8") {
 		t.Errorf("a week's change or trend shown as current:\n%.1500s", weight)
 	}

@@ -328,8 +328,12 @@ func gapsOf(g *Gathered) Gaps {
 	gp.WeighInStale = gp.DaysSinceWeighIn != nil && *gp.DaysSinceWeighIn >= StaleWeighInDays
 	gp.NoRecentMeals = g.Week.DaysLogged == 0
 	gp.NoMealsYesterday = g.Week.DaysLogged > 0 && g.Yesterday.Meals == 0
-	if last, err := time.Parse(time.DateOnly, g.Week.LastLogged); err == nil && g.Yesterday.Meals == 0 {
-		gp.LastMealDay = g.Week.LastLogged
+	lastMeal := g.Week.LastLogged
+	if lastMeal == "" && gp.NoRecentMeals && g.Today.Meals == 0 {
+		lastMeal = h.Meals.Last // meals older than the week's window: the history's last
+	}
+	if last, err := time.Parse(time.DateOnly, lastMeal); err == nil && g.Yesterday.Meals == 0 {
+		gp.LastMealDay = lastMeal
 		gp.DaysWithoutMeals = max(0, int(g.civil.Sub(last).Hours()/24)-1)
 	}
 	if t := g.Week.Average.Protein.Target; t != nil && g.Week.DaysLogged >= minLoggedForAvg {

@@ -195,6 +195,13 @@ func TestHistorySentences(t *testing.T) {
 			g.Goals.Goals = []GoalLine{{ID: 1, Kind: "custom", Description: "Get strong again", Status: "active"}}
 			g.History = HistoryView{Workouts: span(312, "2021-03-02", "2025-10-13", imported("Strong", 312))}
 		}, "briefing", "Welcome back, Maya! It's been 128 days since your last workout, on Mon 13 Oct 2025, so we'll restart gently."},
+		{"years since the last workout: the date, not 997 days", func(g *Gathered) {
+			g.History = HistoryView{Workouts: span(312, "2021-03-02", "2023-06-05", imported("Strong", 312))}
+		}, "briefing", "Welcome back, Maya! It's been a long while since your last workout, on Mon 5 Jun 2023, so we'll restart gently."},
+		{"years since the last meal: the date, not 900 days", func(g *Gathered) {
+			nothingRecent(g)
+			g.History = HistoryView{Meals: span(40, "2023-01-02", "2023-06-05", imported("MyFitnessPal", 40))}
+		}, "cta", "No meals logged since Mon 5 Jun 2023. Log today's meals to pick it up again."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -226,6 +226,10 @@ func (p *planner) ctas() []dashboard.CTA {
 	// How long a gap has lasted, as a person reads it from the same record:
 	// two days without a meal are not "yesterday", five weeks not "today".
 	switch {
+	case gp.NoRecentMeals && gp.DaysWithoutMeals > longAgoDays:
+		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenNutrition,
+			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroNone,
+			Message: fmt.Sprintf("No meals logged since %s. Log today's meals to pick it up again.", g.dateText(gp.LastMealDay))})
 	case gp.NoRecentMeals && gp.DaysWithoutMeals > 0:
 		out = append(out, dashboard.CTA{Type: dashboard.CTADataGap, Action: dashboard.ActionOpenNutrition,
 			Record: dashboard.RecordMeal, Day: dashboard.DayToday, Macro: dashboard.MacroNone,

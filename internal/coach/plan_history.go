@@ -120,8 +120,16 @@ func (p *planner) absenceLine() string {
 	if g.Training.Stats.LastWorkout == "" && g.Gaps.LastWorkout != "" {
 		when = ", on " + g.dateText(g.Gaps.LastWorkout)
 	}
-	if g.Gaps.Onboarding {
-		return fmt.Sprintf("It's been %d days since your last workout%s, so we'll start gently.", days, when)
+	since := fmt.Sprintf("%d days since your last workout%s", days, when)
+	if days > longAgoDays && when != "" { // "997 days" says less than the date
+		since = "a long while since your last workout" + when
 	}
-	return fmt.Sprintf("Welcome back, %s! It's been %d days since your last workout%s, so we'll restart gently.", g.Member.Name, days, when)
+	if g.Gaps.Onboarding {
+		return fmt.Sprintf("It's been %s, so we'll start gently.", since)
+	}
+	return fmt.Sprintf("Welcome back, %s! It's been %s, so we'll restart gently.", g.Member.Name, since)
 }
+
+// longAgoDays: a gap longer than this is named by its date alone ("since
+// Thu 7 Mar 2024"), not counted in days.
+const longAgoDays = 180

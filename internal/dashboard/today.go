@@ -193,13 +193,19 @@ func (s *Store) coach(t *Today, b board.Board, answers map[string]Answer, memos 
 }
 
 // onboarding are the nudges shown until the coach's first document: weigh
-// in once, log today's meals, log a workout when none in a week.
+// in once (again, when the last weigh-in is history), log today's meals,
+// log a workout when none in a week.
 func onboarding(b board.Board) []CTA {
 	now, loc := b.Now, b.Loc
 	var out []CTA
-	if b.Weight.LastAny.IsZero() {
-		out = append(out, CTA{Type: CTADataGap, Action: ActionOpenWeight, Record: RecordWeight, Day: DayAny, Macro: MacroNone,
-			Message: "Step on the scale: one weigh-in starts your trend."})
+	weigh := CTA{Type: CTADataGap, Action: ActionOpenWeight, Record: RecordWeight, Day: DayAny, Macro: MacroNone}
+	switch last, stale := b.Weight.Last(now, loc); {
+	case last == nil && b.Weight.LastAny.IsZero():
+		weigh.Message = "Step on the scale: one weigh-in starts your trend."
+		out = append(out, weigh)
+	case stale:
+		weigh.Message = "Your last weigh-in was " + health.DayText(last.MeasuredAt, now, loc) + ". Step on the scale to restart your trend."
+		out = append(out, weigh)
 	}
 	if t := b.LastMeal; t.IsZero() || health.DaysAgo(t, now, loc) > 0 {
 		out = append(out, CTA{Type: CTAHabit, Action: ActionOpenNutrition, Record: RecordMeal, Day: DayToday, Macro: MacroNone,
