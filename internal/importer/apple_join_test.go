@@ -28,7 +28,8 @@ func TestAppleNutrientsJoinedIntoMeals(t *testing.T) {
 		t.Fatalf("added %d repeated %d; joined %d samples, %d entries, %d meals; created %d", s.Added, s.RepeatedInFile,
 			s.NutrientSamples, s.FoodEntries, s.NutrientMeals, s.MealsCreated)
 	}
-	want := "joined 15 nutrient samples into 5 meals (6 food entries: a Food correlation, or one app's samples at one instant, each all in one meal)"
+	want := "joined 15 nutrient samples from 6 food entries into 5 meals (a food entry is a Food correlation, or one app's samples at one instant; " +
+		"entries of one meal time on one day make one meal)"
 	if !slices.Contains(SummaryLines(s), want) {
 		t.Errorf("report lacks %q:\n%s", want, strings.Join(SummaryLines(s), "\n"))
 	}
@@ -95,7 +96,7 @@ func TestAppleCorrelationJoinsInAnyOrder(t *testing.T) {
 		s := mustImportBytes(t, db, "export.xml", appleDoc(mfpEnergy741+mfpProtein81+mfpDinnerCorr), Options{})
 		m := meals(t, db)
 		if len(m) != 1 || !near(m[0].Calories, 741) || !near(m[0].ProteinG, 81.2453) ||
-			!slices.ContainsFunc(SummaryLines(s), func(l string) bool { return strings.Contains(l, "moved 1 nutrient sample staged before") }) {
+			!slices.ContainsFunc(SummaryLines(s), func(l string) bool { return strings.Contains(l, "regrouped 1 nutrient sample filed apart") }) {
 			t.Errorf("meals after %+v; report %q", m, SummaryLines(s))
 		}
 	})

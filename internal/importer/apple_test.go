@@ -32,7 +32,8 @@ func TestAppleImport(t *testing.T) {
 	// Body fat and lean mass both went onto the one Withings weigh-in: one
 	// weigh-in linked, not two.
 	if s.MealsCreated != 4 || s.MealsUpdated != 0 || s.BodyCompLinked != 1 ||
-		!slices.Contains(SummaryLines(s), "nutrition entries: 4 created, 0 updated; body composition linked to 1 weigh-in, 0 shown as body-composition entries") {
+		!slices.Contains(SummaryLines(s), "meals: 4 created, 0 updated") ||
+		!slices.Contains(SummaryLines(s), "body composition: added to 1 weigh-in, 0 kept as body-composition entries of their own") {
 		t.Errorf("meals %d/%d linked %d, want 4/0 1; report %q", s.MealsCreated, s.MealsUpdated, s.BodyCompLinked, SummaryLines(s))
 	}
 

@@ -206,11 +206,18 @@ func SummaryLines(s Summary) []string {
 		}
 	}
 	if s.Kind == KindApple {
-		lines = append(lines, fmt.Sprintf("nutrition entries: %d created, %d updated; body composition linked to %s, %d shown as body-composition entries",
-			s.MealsCreated, s.MealsUpdated, plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
+		// Only what happened: a file with no food or body composition says nothing of either.
+		if s.MealsCreated+s.MealsUpdated > 0 {
+			lines = append(lines, fmt.Sprintf("meals: %d created, %d updated", s.MealsCreated, s.MealsUpdated))
+		}
 		if s.NutrientSamples > 0 {
-			lines = append(lines, fmt.Sprintf("joined %s into %s (%s: a Food correlation, or one app's samples at one instant, each all in one meal)",
-				plural(s.NutrientSamples, "nutrient sample"), plural(s.NutrientMeals, "meal"), plural(s.FoodEntries, "food entry")))
+			lines = append(lines, fmt.Sprintf("joined %s from %s into %s (a food entry is a Food correlation, or one app's samples at one instant; "+
+				"entries of one meal time on one day make one meal)",
+				plural(s.NutrientSamples, "nutrient sample"), plural(s.FoodEntries, "food entry"), plural(s.NutrientMeals, "meal")))
+		}
+		if s.BodyCompLinked+s.BodyCompEntries > 0 {
+			lines = append(lines, fmt.Sprintf("body composition: added to %s, %d kept as body-composition entries of their own",
+				plural(s.BodyCompLinked, "weigh-in"), s.BodyCompEntries))
 		}
 	}
 	if s.CharsDropped > 0 {

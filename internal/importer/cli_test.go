@@ -37,7 +37,7 @@ func TestRunCLI(t *testing.T) {
 	}
 	for _, want := range []string{"export.xml: apple",
 		"added 18, updated 0, skipped as duplicate 0, repeated in file 2, skipped as unknown 3, rejected 0",
-		"BodyMass", "nutrition entries: 4 created", "weight.csv: csv-weight", "added 3"} {
+		"BodyMass", "meals: 4 created", "weight.csv: csv-weight", "added 3"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

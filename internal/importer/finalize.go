@@ -169,7 +169,8 @@ func finalizeApple(w *writer) error {
 	created, _ := res.RowsAffected()
 	w.sum.MealsCreated, w.sum.MealsUpdated = int(created), int(updated)
 	if moved := w.upgrades + int(joined); moved > 0 {
-		w.note(fmt.Sprintf("moved %s staged before to the meal of their food entry", plural(moved, "nutrient sample")))
+		w.note(fmt.Sprintf("regrouped %s filed apart before their Food correlation was read (earlier in the file, or by an earlier import)",
+			plural(moved, "nutrient sample")))
 	}
 	if _, err := tx.ExecContext(ctx, deleteEmptySlotMeals, w.importID, w.member); err != nil {
 		return fmt.Errorf("importer: remove emptied meals: %w", err)
