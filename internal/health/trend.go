@@ -112,15 +112,6 @@ func (s series) observedSince(day int) bool {
 	return len(s.days) > 0 && s.days[len(s.days)-1] > day
 }
 
-// rawOn returns the daily value of day when it has readings.
-func (s series) rawOn(day int) (float64, bool) {
-	i := sort.SearchInts(s.days, day)
-	if i < len(s.days) && s.days[i] == day {
-		return s.raw[i], true
-	}
-	return 0, false
-}
-
 // WeightTrend summarises a member's readings (any order; readings after now
 // are ignored) as of now: the latest reading, the smoothed trend with its 7-
 // and 30-day change, chart points for the last ChartDays days, and progress
