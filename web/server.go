@@ -11,8 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -53,9 +51,6 @@ type Options struct {
 	// BodyTimeout is how long a request body may take to arrive (default a
 	// minute; uploads get more, in proportion to their size limit).
 	BodyTimeout time.Duration
-	// PlexURL is the configured Plex server, the one outside origin pages
-	// may load images and media from.
-	PlexURL string
 	// Version is the running Hearth's version, shown in the admin footer.
 	Version string
 	// PatchRenders counts the kiosk's stream patch sets encoded (tests
@@ -164,7 +159,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true}))
 	e.Use(s.hostGuard)
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{XSSProtection: "0", ContentTypeNosniff: "nosniff",
-		XFrameOptions: "SAMEORIGIN", ReferrerPolicy: "same-origin", ContentSecurityPolicy: csp(opt.PlexURL)}))
+		XFrameOptions: "SAMEORIGIN", ReferrerPolicy: "same-origin", ContentSecurityPolicy: contentSecurityPolicy}))
 	// Device tokens, when the household requires them (devices.go): after
 	// the headers (the refusal page gets them too), before the stream caps
 	// and before anything reads a body.
@@ -176,22 +171,17 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 	return e, nil
 }
 
-// csp is the Content-Security-Policy of every answer. Datastar compiles
-// expressions with Function(): 'unsafe-eval' is required; there are no
-// inline scripts. No <base>, forms post only here, and images and media
-// come from Hearth itself (Plex thumbnails are proxied) or the configured
-// Plex server, never any https: origin. Only Hearth's own pages may frame
-// a page (Admin → Screens previews a layout in a frame).
-func csp(plexURL string) string {
-	extra := ""
-	if u, err := url.Parse(plexURL); plexURL != "" && err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
-		!strings.ContainsAny(u.Host, " ;'\"") {
-		extra = " " + u.Scheme + "://" + u.Host
-	}
-	return "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob:" + extra + "; media-src 'self' blob:" + extra + "; " +
-		"base-uri 'none'; form-action 'self'; frame-ancestors 'self'; object-src 'none'"
-}
+// contentSecurityPolicy is the Content-Security-Policy of every answer.
+// Datastar compiles expressions with Function(): 'unsafe-eval' is
+// required; there are no inline scripts. No <base>, forms post only here,
+// and images and media come from Hearth itself only: Plex thumbnails are
+// fetched by Hearth (/plex/thumb/…, the token in its request to Plex), so
+// a page never loads anything from the Plex server or any other origin.
+// Only Hearth's own pages may frame a page (Admin → Screens previews a
+// layout in a frame).
+const contentSecurityPolicy = "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; media-src 'self' blob:; " +
+	"base-uri 'none'; form-action 'self'; frame-ancestors 'self'; object-src 'none'"
 
 func isStatic(c echo.Context) bool {
 	p := c.Request().URL.Path

@@ -246,7 +246,7 @@ func (a *App) build(ctx context.Context) error {
 		Logger: a.log, Location: a.cfg.Location, TZSource: a.cfg.tzSource(), AdminPassword: a.cfg.AdminPassword, APIToken: a.cfg.APIToken,
 		KioskIdle: a.cfg.KioskIdle, Static: assets, ListenAddr: a.cfg.Addr, Hosts: a.cfg.Hosts,
 		SecureCookies: a.cfg.SecureCookies, MaxStreams: a.cfg.MaxStreams, MaxStreamsPerClient: a.cfg.MaxStreamsPerClient,
-		PlexURL: a.cfg.PlexURL, Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
+		Version: buildinfo.Read().Short(), Streams: a.streams, ModelCalls: a.cfg.KioskModelCalls,
 		KeepAlive: a.opts.KeepAlive, BodyTimeout: a.opts.BodyTimeout, PatchRenders: a.opts.PatchRenders,
 		ModelLimiter: a.modelCalls,
 	})
