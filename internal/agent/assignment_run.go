@@ -101,6 +101,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			Temperature:   settings.Temperature,
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
+			Memory:        memoryText(mem),
 		},
 		Check:   modelCheck,
 		Retries: settings.maxRetries(),

@@ -227,7 +227,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		system := joinNonEmpty("\n\n", WithDataRule(reg.def.SystemPrompt), requestSection(reg.def, req),
 			"## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 		x.SetPrompt(Prompt{System: system, User: userMsg.Content, Source: "the agent's built-in chat instructions"})
-		reply, calls, err = o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, ModelRequest{System: system, Messages: msgs}, turn, cs)
+		reply, calls, err = o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, ModelRequest{System: system, Messages: msgs, Memory: memoryText(mem)}, turn, cs)
 	}
 	if err != nil {
 		return err

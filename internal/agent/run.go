@@ -108,6 +108,9 @@ type Run struct {
 	Model            string          `json:"model"`
 	TokensIn         int64           `json:"tokens_in"`
 	TokensOut        int64           `json:"tokens_out"`
+	// PromptTokens are the prompts sent, one per request, counted offline
+	// by part (next to TokensIn, the server's own count).
+	PromptTokens []PromptTokens `json:"prompt_tokens"`
 	CostUSD          float64         `json:"cost_usd"`
 	Error            string          `json:"error"`
 	FallbackReason   string          `json:"fallback_reason"`
