@@ -23,7 +23,9 @@ func TestPromptsAreCountedByPart(t *testing.T) {
 	facts := "## Facts\nWeight: 80.2 kg, down 0.4 kg this week.\n\n## Working memory\n" + mem
 	schema := map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}},
 		"required": []string{"answer"}, "additionalProperties": false}
-	call := func(context.Context, string, json.RawMessage) (any, error) { return map[string]float64{"kg": 80.2}, nil }
+	call := func(context.Context, string, json.RawMessage) (any, error) {
+		return map[string]float64{"kg": 80.2}, nil
+	}
 	res, err := newClient(t, srv, nil).Execute(context.Background(), agent.ModelRequest{
 		System: "You are a coach. Be brief.",
 		Messages: []agent.Message{
