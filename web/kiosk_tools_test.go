@@ -61,8 +61,9 @@ func waitIdle(t testing.TB, a *app.App, member string) {
 	}
 }
 
-// The kiosk's chat is offered the kiosk's tools only (reads and the
-// coach's memory of the member), and a call of another tool is refused by
+// The kiosk's chat model is offered the kiosk's model tools only (a subset
+// of the kiosk's tools: reads and the coach's memory of the member; a CPU
+// server reads every definition each turn), and a call of another tool is refused by
 // the server whatever the model asks: here the model tries to schedule a
 // task, which is not created. An admin's chat is offered every tool.
 func TestKioskChatOffersOnlyKioskTools(t *testing.T) {
@@ -81,8 +82,13 @@ func TestKioskChatOffersOnlyKioskTools(t *testing.T) {
 		t.Fatalf("%d model requests, want 2", len(reqs))
 	}
 	offered := reqs[0].ToolNames()
-	if !slices.Equal(slices.Sorted(slices.Values(offered)), slices.Sorted(slices.Values(coach.KioskTools))) {
-		t.Errorf("the kiosk chat was offered %v, want %v", offered, coach.KioskTools)
+	if !slices.Equal(slices.Sorted(slices.Values(offered)), slices.Sorted(slices.Values(coach.KioskModelTools))) {
+		t.Errorf("the kiosk chat was offered %v, want %v", offered, coach.KioskModelTools)
+	}
+	for _, n := range offered {
+		if !slices.Contains(coach.KioskTools, n) {
+			t.Errorf("the kiosk chat was offered %s, not a kiosk tool", n)
+		}
 	}
 	var result string
 	for _, m := range reqs[1].Messages() {

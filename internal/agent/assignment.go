@@ -37,6 +37,14 @@ type Assignment interface {
 	Act(ctx context.Context, tx *store.Tx, act *ActEnv) error
 }
 
+// ModelTools is an Assignment that offers the model only the named tools
+// of its agent: what its gather phase already read need not be read
+// again, and every tool definition is prompt a CPU server processes on
+// every request. Without it the model is offered every tool.
+type ModelTools interface {
+	ModelTools() []string
+}
+
 // Prompt is the text an assignment sends to the model.
 type Prompt struct {
 	System string `json:"system"`

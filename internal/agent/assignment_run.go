@@ -101,6 +101,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			Temperature:   settings.Temperature,
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
+			Memory:        memoryText(mem),
 		},
 		Check:   modelCheck,
 		Retries: settings.maxRetries(),
@@ -111,8 +112,14 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			rq.Tools, rq.CallTool = shape.Tools, shape.CallTool
 		}
 	default:
-		if specs := reg.tools.Specs(); len(specs) > 0 {
-			rq.Tools, rq.CallTool = specs, reg.tools.Caller(x.Scope(x.run.Agent, mem))
+		box := reg.tools
+		if mt, ok := ca.a.(ModelTools); ok {
+			if box, err = reg.tools.Only(mt.ModelTools()); err != nil {
+				return reasoned{}, fmt.Errorf("reason: the assignment's tools: %w", err)
+			}
+		}
+		if specs := box.Specs(); len(specs) > 0 {
+			rq.Tools, rq.CallTool = specs, box.Caller(x.Scope(x.run.Agent, mem))
 		}
 	}
 	if shape != nil && shape.Before != nil {

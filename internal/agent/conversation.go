@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,27 @@ type Conversation struct {
 	// NoRecall turns off finding older messages by full-text search when
 	// a message refers back to something said before.
 	NoRecall bool
+	// ModelTools names, per surface, the tools a chat model is offered of
+	// those the surface allows (every definition is prompt a CPU server
+	// reads on each turn); a surface not listed offers them all. The
+	// heuristic reply may still call any tool the surface allows.
+	ModelTools map[Surface][]string
+}
+
+// modelSpecs are the tools of box a chat model on surface is offered.
+func (c Conversation) modelSpecs(box *Toolbox, surface Surface) []ToolSpec {
+	specs := box.Specs()
+	names, ok := c.ModelTools[surface]
+	if !ok {
+		return specs
+	}
+	out := make([]ToolSpec, 0, len(names))
+	for _, s := range specs {
+		if slices.Contains(names, s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // threadMemoryID is the memory owner of a thread-scoped conversation.

@@ -288,6 +288,7 @@ func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) 
 			r.Model = req.Model
 		}
 		r.ToolCalls = append(r.ToolCalls, res.ToolCalls...)
+		r.PromptTokens = append(r.PromptTokens, res.Prompts...)
 		for _, n := range res.Notes {
 			if !slices.Contains(r.ModelNotes, n) { // the same adaptation on every attempt is one note
 				r.ModelNotes = append(r.ModelNotes, n)

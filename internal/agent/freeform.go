@@ -227,7 +227,7 @@ func (o *Orchestrator) runFreeform(ctx context.Context, reg *registered, x *Exec
 		system := joinNonEmpty("\n\n", WithDataRule(reg.def.SystemPrompt), requestSection(reg.def, req),
 			"## Working memory\n"+mem.Serialize(), recallSection(recalled, o.opts.Location))
 		x.SetPrompt(Prompt{System: system, User: userMsg.Content, Source: "the agent's built-in chat instructions"})
-		reply, calls, err = o.chatReply(ctx, reg, reg.toolsFor(req.Surface), x, mem, ModelRequest{System: system, Messages: msgs}, turn, cs)
+		reply, calls, err = o.chatReply(ctx, reg, reg.toolsFor(req.Surface), req.Surface, x, mem, ModelRequest{System: system, Messages: msgs, Memory: memoryText(mem)}, turn, cs)
 	}
 	if err != nil {
 		return err
@@ -315,7 +315,7 @@ func (o *Orchestrator) converse(ctx context.Context, reg *registered, x *Exec, t
 // surface's tools. When the heuristic answers after the model, the writes
 // the model staged are discarded first: only the answer given stages what
 // the commit applies.
-func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, x *Exec, mem *Memory, req ModelRequest, turn ChatTurn,
+func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Toolbox, surface Surface, x *Exec, mem *Memory, req ModelRequest, turn ChatTurn,
 	cs *ChatStream) (reply string, calls []recordedCall, err error) {
 	scope := x.Scope(x.run.Agent, mem)
 	var mu sync.Mutex
@@ -376,7 +376,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 	}
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
-	if specs := box.Specs(); len(specs) > 0 {
+	if specs := reg.def.Chat.modelSpecs(box, surface); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, traced(false)
 	}
 	req.OnDelta = func(t string) {

@@ -68,6 +68,10 @@ type ModelRequest struct {
 	MaxIterations int
 	// Planner is what the heuristic runtime calls; model runtimes ignore it.
 	Planner Planner
+	// Memory is the member's working memory as it appears in System or
+	// Messages, so the counted prompt names its share (counting only; ""
+	// = none).
+	Memory string
 	// OnDelta, when set, asks for a streamed reply: the runtime calls it
 	// with each piece of the answer's text as it arrives (tool-call turns
 	// are not passed on). The Result is the same as without it.
@@ -110,4 +114,7 @@ type Result struct {
 	// and the mode used instead, tools off, a trimmed prompt); the run
 	// records them.
 	Notes []string
+	// Prompts are the requests sent, counted offline by part (nil from a
+	// runtime that sends none).
+	Prompts []PromptTokens
 }

@@ -181,6 +181,16 @@ func TestTokenUsageAndCost(t *testing.T) {
 	if r.TokensIn != 1200 || r.TokensOut != 300 || r.Model != "fake-model" {
 		t.Fatal(fmtRun(r), r.TokensIn, r.TokensOut)
 	}
+	// Next to the server's usage, the run keeps each request's prompt as
+	// counted offline, stored and read back.
+	stored, err := f.orch.Runs().Get(context.Background(), r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored.PromptTokens) != 2 || stored.PromptTokens[0].Tools == 0 || stored.PromptTokens[0].Facts == 0 ||
+		stored.PromptTokens[1].History <= stored.PromptTokens[0].History || stored.TokensIn != 1200 {
+		t.Fatalf("stored prompt tokens = %+v (tokens_in %d), want two requests counted by part", stored.PromptTokens, stored.TokensIn)
+	}
 	if want := (1200*2.5 + 300*10) / 1e6; math.Abs(r.CostUSD-want) > 1e-12 {
 		t.Fatalf("cost = %v, want %v", r.CostUSD, want)
 	}

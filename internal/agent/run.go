@@ -92,22 +92,25 @@ const MaxRejectedOutput = 32 << 10
 // for chat runs, which carry ThreadID. Attempts counts reasoning attempts
 // (1 + correction retries). Prompt is the text sent to the model.
 type Run struct {
-	ID               int64           `json:"id"`
-	Agent            string          `json:"agent"`
-	Assignment       string          `json:"assignment"`
-	Member           string          `json:"member"`
-	ThreadID         *int64          `json:"thread_id,omitempty"`
-	Trigger          Trigger         `json:"trigger"`
-	Status           Status          `json:"status"`
-	Phase            string          `json:"phase,omitempty"`
-	CreatedAt        time.Time       `json:"created_at"`
-	StartedAt        *time.Time      `json:"started_at"`
-	FinishedAt       *time.Time      `json:"finished_at"`
-	Timings          []PhaseTiming   `json:"timings"`
-	Attempts         int             `json:"attempts"`
-	Model            string          `json:"model"`
-	TokensIn         int64           `json:"tokens_in"`
-	TokensOut        int64           `json:"tokens_out"`
+	ID         int64         `json:"id"`
+	Agent      string        `json:"agent"`
+	Assignment string        `json:"assignment"`
+	Member     string        `json:"member"`
+	ThreadID   *int64        `json:"thread_id,omitempty"`
+	Trigger    Trigger       `json:"trigger"`
+	Status     Status        `json:"status"`
+	Phase      string        `json:"phase,omitempty"`
+	CreatedAt  time.Time     `json:"created_at"`
+	StartedAt  *time.Time    `json:"started_at"`
+	FinishedAt *time.Time    `json:"finished_at"`
+	Timings    []PhaseTiming `json:"timings"`
+	Attempts   int           `json:"attempts"`
+	Model      string        `json:"model"`
+	TokensIn   int64         `json:"tokens_in"`
+	TokensOut  int64         `json:"tokens_out"`
+	// PromptTokens are the prompts sent, one per request, counted offline
+	// by part (next to TokensIn, the server's own count).
+	PromptTokens     []PromptTokens  `json:"prompt_tokens"`
 	CostUSD          float64         `json:"cost_usd"`
 	Error            string          `json:"error"`
 	FallbackReason   string          `json:"fallback_reason"`

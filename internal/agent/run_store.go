@@ -28,7 +28,7 @@ func NewRunStore(db *store.DB, now func() time.Time) *RunStore {
 
 const runColumns = `id, agent_id, assignment_id, member_id, thread_id, triggered_by, status, phase, created_at,
 	started_at, finished_at, timings, attempts, model, tokens_in, tokens_out, cost_usd, error, fallback_reason,
-	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes, workflow_run_id, origin, steps`
+	output, prompt, tool_calls, validation_errors, input_hash, reused_from, effects, model_notes, workflow_run_id, origin, steps, prompt_tokens`
 
 // create inserts a queued run and fills in its id and creation time.
 func (s *RunStore) create(ctx context.Context, q store.Queryer, r *Run) error {
@@ -81,14 +81,18 @@ func (s *RunStore) save(ctx context.Context, q store.Queryer, r *Run) error {
 	if notes == nil {
 		notes = []string{}
 	}
+	prompts := r.PromptTokens
+	if prompts == nil {
+		prompts = []PromptTokens{}
+	}
 	_, err := q.ExecContext(ctx, `UPDATE agent_runs SET status = ?, phase = ?, started_at = ?, finished_at = ?,
 		timings = ?, attempts = ?, model = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, error = ?,
 		fallback_reason = ?, output = ?, prompt = ?, tool_calls = ?, validation_errors = ?, input_hash = ?,
-		reused_from = ?, thread_id = ?, effects = ?, model_notes = ?, steps = ? WHERE id = ?`,
+		reused_from = ?, thread_id = ?, effects = ?, model_notes = ?, steps = ?, prompt_tokens = ? WHERE id = ?`,
 		string(r.Status), r.Phase, store.NullTime(r.StartedAt), store.NullTime(r.FinishedAt),
 		js(timings), r.Attempts, r.Model, r.TokensIn, r.TokensOut, r.CostUSD, r.Error,
 		r.FallbackReason, output, prompt, js(calls), js(verrs), r.InputHash,
-		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), js(notes), steps, r.ID)
+		nullID(r.ReusedFrom), nullID(r.ThreadID), js(effects), js(notes), steps, js(prompts), r.ID)
 	if err != nil {
 		return fmt.Errorf("agent: save run %d: %w", r.ID, err)
 	}
@@ -186,11 +190,11 @@ func (s *RunStore) activeRun(ctx context.Context, agent, assignment, member stri
 func scanRun(row store.Scanner) (Run, error) {
 	var r Run
 	var threadID, reused, workflowRun sql.NullInt64
-	var trig, status, created, timings, calls, verrs, effects, notes string
+	var trig, status, created, timings, calls, verrs, effects, notes, prompts string
 	var started, finished, output, prompt, steps sql.NullString
 	err := row.Scan(&r.ID, &r.Agent, &r.Assignment, &r.Member, &threadID, &trig, &status, &r.Phase, &created,
 		&started, &finished, &timings, &r.Attempts, &r.Model, &r.TokensIn, &r.TokensOut, &r.CostUSD, &r.Error,
-		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes, &workflowRun, &r.Origin, &steps)
+		&r.FallbackReason, &output, &prompt, &calls, &verrs, &r.InputHash, &reused, &effects, &notes, &workflowRun, &r.Origin, &steps, &prompts)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -231,7 +235,7 @@ func scanRun(row store.Scanner) (Run, error) {
 	for _, f := range []struct {
 		src string
 		dst any
-	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}, {effects, &r.Effects}, {notes, &r.ModelNotes}} {
+	}{{timings, &r.Timings}, {calls, &r.ToolCalls}, {verrs, &r.ValidationErrors}, {effects, &r.Effects}, {notes, &r.ModelNotes}, {prompts, &r.PromptTokens}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return r, fmt.Errorf("agent: run %d: %w", r.ID, err)
 		}

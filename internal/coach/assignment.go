@@ -50,6 +50,16 @@ func (*DailyDashboard) OutputSchema() agent.OutputSchema {
 	return agent.OutputSchema{Name: "dashboard", Schema: dashboard.SchemaMap()}
 }
 
+// DailyModelTools are the tools the daily dashboard's model is offered
+// (agent.ModelTools): the gather phase read every fact the read tools
+// would, and the document is the output, so only what the document cannot
+// say — the coach's memory and notes — is left. Each definition is
+// prompt a CPU server reads on every request (README "Model servers").
+var DailyModelTools = []string{"remember", "forget", "log_coaching_note"}
+
+// ModelTools implements agent.ModelTools.
+func (*DailyDashboard) ModelTools() []string { return DailyModelTools }
+
 // Tuned returns the tuning a run uses now (the TuningSource's, with
 // defaults filled in).
 func (a *DailyDashboard) Tuned(ctx context.Context) Tuning { return a.c.resolveTuning(ctx) }

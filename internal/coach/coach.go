@@ -152,5 +152,6 @@ func New(deps Deps) agent.Agent {
 		RequestNote:  requestNote,
 		ToolLabels:   toolLabels,
 		SurfaceTools: map[agent.Surface][]string{agent.SurfaceKiosk: KioskTools},
+		Chat:         agent.Conversation{ModelTools: map[agent.Surface][]string{agent.SurfaceKiosk: KioskModelTools}},
 	}
 }

@@ -11,14 +11,15 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 )
 
-// serverBrain is the model behind every fake server: it looks up the
-// weight trend when tools are offered (and no result came back yet), then
+// serverBrain is the model behind every fake server: it notes today's
+// focus in memory when tools are offered (and no result came back yet;
+// the daily run offers only DailyModelTools), then
 // writes the plan; without a response_format it chats around the JSON as
 // small local models do.
 func serverBrain(plan string) func(llmtest.Request) llmtest.Reply {
 	return func(r llmtest.Request) llmtest.Reply {
 		if len(r.ToolNames()) > 0 && !r.HasToolResults() {
-			return llmtest.Tool("get_weight_trend", map[string]any{})
+			return llmtest.Tool("remember", map[string]any{"key": "focus", "value": "core day", "ttl_hours": 24})
 		}
 		if r.ResponseFormat() == nil {
 			return llmtest.Text("Here is Maya's day:\n```json\n"+plan+"\n```", 0, 0)
@@ -80,7 +81,7 @@ func TestDailyDashboardAgainstEveryServerFamily(t *testing.T) {
 			if called := len(r.ToolCalls) > 0; called != tc.tools {
 				t.Fatalf("tool calls %+v, want called = %v", r.ToolCalls, tc.tools)
 			}
-			if tc.tools && r.ToolCalls[0].Name != "get_weight_trend" || tc.tools && len(r.ToolCalls[0].Result) == 0 {
+			if tc.tools && r.ToolCalls[0].Name != "remember" || tc.tools && len(r.ToolCalls[0].Result) == 0 {
 				t.Fatalf("tool call %+v", r.ToolCalls[0])
 			}
 			notes := strings.Join(r.ModelNotes, "\n")

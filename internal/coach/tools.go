@@ -66,6 +66,19 @@ var KioskTools = []string{
 	"remember", "forget",
 }
 
+// KioskModelTools are the kiosk tools a chat model is offered
+// (agent.Conversation.ModelTools): every definition is prompt a CPU server
+// reads on each turn, so those whose answer another tool gives too are
+// left to the heuristic reply — the day's summary (the weight, nutrition
+// and workout tools), the remaining macros (get_today_nutrition has the
+// targets), the calorie-target formula, the body scan and the dashboard's
+// prompt answers.
+var KioskModelTools = []string{
+	"get_weight_trend", "get_today_nutrition", "get_nutrition_history", "get_recent_workouts",
+	"get_recent_meals", "get_history_summary", "get_user_goals", "calculate_goal_progress",
+	"get_fitness_content", "get_program_state", "get_voice_memos", "remember", "forget",
+}
+
 // All returns every coach tool factory.
 func (t *Tools) All() []agent.ToolFactory {
 	return []agent.ToolFactory{t.Health(), t.Fitness(), t.Coaching()}

@@ -56,7 +56,8 @@ func TestToolSchemasAreStrict(t *testing.T) {
 
 // TestToolsReadOnlyTheRunsMember: a model calling a tool with another
 // member's name is refused by the schema, and every tool result of the run
-// is the run's member's.
+// is the run's member's (a kiosk chat: the daily run offers the model no
+// read tools, its gather phase read the facts).
 func TestToolsReadOnlyTheRunsMember(t *testing.T) {
 	f, srv := modelFixture(t)
 	seedMaya(f)
@@ -64,14 +65,17 @@ func TestToolsReadOnlyTheRunsMember(t *testing.T) {
 	f.meal("bob", 1, "BobsSecretStew", 900, 30)
 	f.meal("maya", 0, "MayasOats", 400, 20)
 	f.clk.Advance(10 * time.Hour)
-	good := modelDoc("local:ember-core-04", "Hollow Body Basics", 16, "Core day.")
 	srv.Push(
 		llmtest.Tool("get_recent_meals", `{"member":"bob","days":7,"limit":null}`),
 		llmtest.Tool("get_recent_meals", `{"days":7,"limit":null}`),
 		llmtest.Tool("get_weight_trend", `{}`),
-		llmtest.JSON(good, 100, 100),
+		llmtest.Text("Oats this morning; your trend is down.", 100, 100),
 	)
-	r := f.run("maya")
+	r, err := f.orch.Run(f.ctx, agent.Request{Agent: AgentID, Member: "maya", Message: "What did I eat?", Chat: true,
+		FromMember: true, Surface: agent.SurfaceKiosk})
+	if err != nil {
+		t.Fatal(err)
+	}
 	mustStatus(t, r, agent.StatusSucceeded)
 	if len(r.ToolCalls) != 3 {
 		t.Fatalf("tool calls %+v", r.ToolCalls)

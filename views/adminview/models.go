@@ -172,6 +172,17 @@ type RunDetail struct {
 	// Steps trace a declarative definition's pipeline (agents, sub-agents,
 	// what their hooks were given); none for runs no definition shaped.
 	Steps []PipelineStepView
+	// Prompts are the requests sent, counted offline by part; PromptTotal
+	// adds them up (its Label names the tokenizer).
+	Prompts     []PromptTokensView
+	PromptTotal PromptTokensView
+}
+
+// PromptTokensView is one request's prompt tokens by part (or the run's
+// total), counted offline.
+type PromptTokensView struct {
+	Label                                                           string
+	System, Tools, ToolCount, Schema, Facts, Memory, History, Total int
 }
 
 // PipelineStepView is one agent of a definition's pipeline in a run.

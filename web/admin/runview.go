@@ -141,6 +141,7 @@ func (s *core) runDetail(r agent.Run) adminview.RunDetail {
 				Attempts: st.Attempts, Skipped: st.Skipped, Notes: st.Notes})
 		}
 	}
+	d.Prompts, d.PromptTotal = promptViews(r.PromptTokens)
 	for _, a := range r.ValidationErrors {
 		av := adminview.AttemptView{Attempt: a.Attempt, Source: a.Source}
 		for _, e := range a.Errors {

@@ -42,7 +42,9 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 		ValidationErrors: []agent.AttemptErrors{{Attempt: 1, Source: "model",
 			Errors: []agent.ValidationError{{Path: "/coach/briefing", Message: "missing property"}}}},
 		Steps: json.RawMessage(`[{"agent_id":"coach","depth":0,"attempts":2,"notes":["hook send_message (after_agent) fired with \"<i>Hi</i>\""],"ms":1},` +
-			`{"agent_id":"reviewer","key":"review","depth":1,"attempts":1,"ms":1}]`)}
+			`{"agent_id":"reviewer","key":"review","depth":1,"attempts":1,"ms":1}]`),
+		PromptTokens: []agent.PromptTokens{{System: 311, Tools: 4242, ToolCount: 28, Schema: 655, Facts: 1717, Memory: 23},
+			{System: 311, Tools: 4242, ToolCount: 28, Schema: 655, Facts: 1717, Memory: 23, History: 96}}}
 	d := s.runDetail(fell)
 	if d.Duration != "1.5 s" || d.Cost != "$0.0004" || d.Active {
 		t.Fatalf("detail = %+v", d.RunView)
@@ -56,7 +58,9 @@ func TestRunViewPhasesAndDetail(t *testing.T) {
 		"/coach/briefing: missing property", "Attempt 1 (model)", "get_weight_trend", "&#34;days&#34;: 7", "down 0.4 kg",
 		"&lt;b&gt;Hi&lt;/b&gt;", "gpt-4o-mini", "1200", "user text", `data-status="fell_back"`,
 		"<code>schedule_action</code>: discarded", "the run&#39;s output is not the model&#39;s",
-		"Definition pipeline", "<code>reviewer</code>", "<code>review</code>", "hook send_message (after_agent) fired with &#34;&lt;i&gt;Hi&lt;/i&gt;&#34;"} {
+		"Definition pipeline", "<code>reviewer</code>",
+		"Counted offline with All requests (o200k_base); the server reported 1200 in", "<td>4242 <small class=\"muted\">(28 tools)</small></td>",
+		"<td>6948</td>", "<td>7044</td>", "<th scope=\"row\">All requests (o200k_base)</th>", "<td>13992</td>", "<code>review</code>", "hook send_message (after_agent) fired with &#34;&lt;i&gt;Hi&lt;/i&gt;&#34;"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("run detail lacks %q", want)
 		}

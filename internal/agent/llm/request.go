@@ -48,9 +48,11 @@ func (cl *call) params() (openai.ChatCompletionNewParams, error) {
 	if len(req.Tools) > 0 && !useTools && !cl.final {
 		system = joinText(system, toolLessNote)
 	}
+	var inPrompt string // the schema when it travels in the prompt
 	if req.Output != nil && (!useFormat || p.Output == OutputJSONObject) {
 		b, _ := json.Marshal(req.Output.Schema)
-		system = joinText(system, schemaNote+string(b))
+		inPrompt = schemaNote + string(b)
+		system = joinText(system, inPrompt)
 	}
 	params := openai.ChatCompletionNewParams{Model: cl.model}
 	fixed := tokens(system)
@@ -91,10 +93,11 @@ func (cl *call) params() (openai.ChatCompletionNewParams, error) {
 		b, _ := json.Marshal(t)
 		fixed += tokens(string(b))
 	}
-	msgs, err := cl.fit(fixed)
+	msgs, kept, err := cl.fit(fixed)
 	if err != nil {
 		return params, err
 	}
+	cl.res.Prompts = append(cl.res.Prompts, cl.countPrompt(params, system, inPrompt, kept, turns))
 	if system != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(system))
 	}
@@ -171,7 +174,7 @@ func tokens(s string) int { return (len(s)+2)/3 + 4 }
 // fit converts the request's messages, dropping the oldest unpinned ones
 // (never the last) until the prompt fits the context window with room for
 // the reply; fixed is what cannot be dropped (system, tools, tool turns).
-func (cl *call) fit(fixed int) ([]openai.ChatCompletionMessageParamUnion, error) {
+func (cl *call) fit(fixed int) ([]openai.ChatCompletionMessageParamUnion, []agent.Message, error) {
 	msgs := cl.req.Messages
 	keep := make([]bool, len(msgs))
 	total := fixed
@@ -190,7 +193,7 @@ func (cl *call) fit(fixed int) ([]openai.ChatCompletionMessageParamUnion, error)
 			}
 		}
 		if total > budget {
-			return nil, fmt.Errorf("llm: the prompt (about %d tokens) does not fit the model's context window of %d tokens with room for the reply, even without older messages",
+			return nil, nil, fmt.Errorf("llm: the prompt (about %d tokens) does not fit the model's context window of %d tokens with room for the reply, even without older messages",
 				total, cl.p.ContextTokens)
 		}
 		cl.lastEstimate = total
@@ -199,17 +202,19 @@ func (cl *call) fit(fixed int) ([]openai.ChatCompletionMessageParamUnion, error)
 		}
 	}
 	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+	kept := make([]agent.Message, 0, len(msgs))
 	for i, m := range msgs {
 		if !keep[i] {
 			continue
 		}
+		kept = append(kept, m)
 		if m.Role == agent.RoleAssistant {
 			out = append(out, openai.AssistantMessage(m.Content))
 		} else {
 			out = append(out, openai.UserMessage(m.Content))
 		}
 	}
-	return out, nil
+	return out, kept, nil
 }
 
 // budget is the prompt's share of the context window (0 = unknown): the
