@@ -20,6 +20,8 @@ type ModelSettings struct {
 	// MaxRetries is how many times invalid output is sent back for
 	// correction (0 = 2; negative = none).
 	MaxRetries int
+	// Budget caps each run's tokens (zero fields: the household default).
+	Budget RunBudget
 }
 
 func (s ModelSettings) maxIterations() int {
@@ -154,6 +156,7 @@ func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.MaxRetries != 0 { // negative = no retries (0 means "default" in ModelSettings)
 		s.MaxRetries = o.MaxRetries
 	}
+	s.Budget = s.Budget.Merge(o.Budget)
 	return s
 }
 

@@ -101,6 +101,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			Temperature:   settings.Temperature,
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
+			Budget:        settings.Budget,
 		},
 		Check:   modelCheck,
 		Retries: settings.maxRetries(),
@@ -123,9 +124,13 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		shape.After(ctx, out.(json.RawMessage))
 	}
 	var invalid *InvalidOutputError
+	var over *RunBudgetError
 	switch {
 	case err == nil:
 		return reasoned{output: out.(json.RawMessage), source: SourceModel}, nil
+	case errors.As(err, &over):
+		x.note(over.Error())
+		return heuristic(FallbackBudget)
 	case errors.As(err, &invalid):
 		return heuristic("invalid_output: " + invalid.Error())
 	case ctx.Err() != nil:

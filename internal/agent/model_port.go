@@ -66,6 +66,15 @@ type ModelRequest struct {
 	MaxTokens int
 	// MaxIterations bounds model turns in the tool-call loop (0 = runtime default).
 	MaxIterations int
+	// Budget caps the run's tokens (merged over the household default by
+	// the engine); a zero budget is unlimited.
+	Budget RunBudget
+	// BeforeSend, when set, is called by a model runtime before each
+	// request of the call with next, the request's estimated usage (prompt
+	// bytes/4; completion: MaxTokens), and spent, what the server reported
+	// for this call so far. An error stops the call before that request;
+	// the runtime returns it wrapped. The engine sets it (Exec.callModel).
+	BeforeSend func(next, spent Usage) error
 	// Planner is what the heuristic runtime calls; model runtimes ignore it.
 	Planner Planner
 	// OnDelta, when set, asks for a streamed reply: the runtime calls it

@@ -252,6 +252,9 @@ func (cl *call) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := cl.beforeSend(params); err != nil {
+			return fmt.Errorf("llm: stopped before request %d: %w", cl.requests.Load()+1, err)
+		}
 		r, err := cl.send(ctx, params)
 		if err != nil {
 			if cl.adapt(ctx, err) {
@@ -323,6 +326,21 @@ func (cl *call) run(ctx context.Context) error {
 		turn++
 	}
 	return fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+}
+
+// beforeSend asks the request's BeforeSend (the run's budget) whether
+// params may be sent, with the body's bytes/4 as the prompt estimate and
+// the completion cap as the completion estimate.
+func (cl *call) beforeSend(params openai.ChatCompletionNewParams) error {
+	if cl.req.BeforeSend == nil {
+		return nil
+	}
+	body, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("llm: measure request: %w", err)
+	}
+	next := agent.Usage{InputTokens: agent.EstimateTokens(len(body)), OutputTokens: int64(max(cl.req.MaxTokens, 0))}
+	return cl.req.BeforeSend(next, cl.res.Usage)
 }
 
 // quoted reports whether any call's markup is in what the model was given
