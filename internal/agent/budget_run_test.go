@@ -109,3 +109,27 @@ func TestRunBudgetAllowsARunThatFits(t *testing.T) {
 		t.Fatal(fmtRun(r))
 	}
 }
+
+// A chat turn is held to the household's run budget too: the model's
+// staged note is discarded, the heuristic reply answers with reason budget.
+func TestRunBudgetStopsAChatTurn(t *testing.T) {
+	f := newFixture(t, fixtureOpts{model: true, opts: agent.Options{RunBudget: agent.RunBudget{PromptTokens: 1100}}})
+	f.listener(t)
+	f.srv.Otherwise(func(llmtest.Request) llmtest.Reply {
+		r := llmtest.Tool("note_it", map[string]any{"text": "from the model"})
+		r.PromptTokens, r.CompletionTokens = 1000, 5
+		return r
+	})
+	r, err := f.orch.Run(context.Background(), agent.Request{Agent: "listener", Member: "ada",
+		Message: "Remind Ada to stretch", Trigger: agent.TriggerSchedule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != agent.StatusFellBack || r.FallbackReason != agent.FallbackBudget {
+		t.Fatal(fmtRun(r))
+	}
+	mustEqual(t, "requests sent", len(f.srv.ChatRequests()), 1)
+	if got := strings.Join(f.outputs(t), "|"); got != "ada note_it from the heuristic" {
+		t.Fatalf("rows = %q, want only the heuristic's note", got)
+	}
+}
