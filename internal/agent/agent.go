@@ -11,7 +11,10 @@ import (
 // ModelSettings are an agent's defaults for its model calls.
 type ModelSettings struct {
 	// Model names the model ("" = the runtime's configured default).
-	Model       string
+	Model string
+	// ToolModel names the model for the structured steps (the tool-calling
+	// turns; "" = Model for all): see ModelRequest.ToolModel.
+	ToolModel   string
 	Temperature *float64
 	// MaxTokens caps each completion (0 = no cap).
 	MaxTokens int
@@ -143,6 +146,9 @@ func (r *registered) toolsFor(s Surface) *Toolbox {
 func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.Model != "" {
 		s.Model = o.Model
+	}
+	if o.ToolModel != "" {
+		s.ToolModel = o.ToolModel
 	}
 	if o.Temperature != nil {
 		s.Temperature = o.Temperature

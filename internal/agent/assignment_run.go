@@ -98,6 +98,7 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			Messages:      []Message{{Role: RoleUser, Content: p.User, Pinned: true}},
 			Output:        &ca.output,
 			Model:         settings.Model,
+			ToolModel:     settings.ToolModel,
 			Temperature:   settings.Temperature,
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),

@@ -376,7 +376,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 	}
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
-	req.Budget = s.Budget
+	req.Budget, req.ToolModel = s.Budget, s.ToolModel
 	if specs := box.Specs(); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, traced(false)
 	}

@@ -60,7 +60,13 @@ type ModelRequest struct {
 	// Output, when set, asks for JSON matching the schema.
 	Output *OutputSchema
 	// Model overrides the runtime's default model ("" = default).
-	Model       string
+	Model string
+	// ToolModel, when set and tools are offered, answers the structured
+	// steps (the turns that choose tools and their arguments); Model then
+	// writes the final answer from the tool results, without tools. A
+	// small local model is fast at the former; the wording needs the
+	// larger one.
+	ToolModel   string
 	Temperature *float64
 	// MaxTokens caps the completion (0 = no cap).
 	MaxTokens int

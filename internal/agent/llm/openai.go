@@ -204,12 +204,16 @@ func (c *OpenAI) Execute(ctx context.Context, req agent.ModelRequest) (res agent
 	if model == "" {
 		model = c.cfg.Model
 	}
+	wording := ""
+	if req.ToolModel != "" && req.ToolModel != model && len(req.Tools) > 0 {
+		wording, model = model, req.ToolModel
+	}
 	res.Model = model
 	p, err := c.Profile(ctx, model)
 	if err != nil {
 		return res, err
 	}
-	cl := &call{c: c, req: req, p: p, model: model, res: &res}
+	cl := &call{c: c, req: req, p: p, model: model, wording: wording, res: &res}
 	defer func() { res.Attempts = int(cl.requests.Load()) }()
 	err = cl.run(ctx)
 	return res, err
@@ -221,7 +225,10 @@ type call struct {
 	req   agent.ModelRequest
 	p     Profile
 	model string
-	res   *agent.Result
+	// wording, when set, is the model that writes the final answer after
+	// the tool model (cl.model) finished its tool turns.
+	wording string
+	res     *agent.Result
 
 	turns    []openai.ChatCompletionMessageParamUnion // tool turns after the request's messages
 	requests atomic.Int64
@@ -283,6 +290,13 @@ func (cl *call) run(ctx context.Context) error {
 			}
 		}
 		if len(calls) == 0 { // tool calls decide a tool turn, whatever finish_reason says
+			if cl.wording != "" { // the tool phase is over: the wording model answers
+				if err := cl.handOver(ctx); err != nil {
+					return err
+				}
+				turn++
+				continue
+			}
 			if r.content == "" && r.refusal != "" {
 				return fmt.Errorf("llm: the model refused: %s", r.refusal)
 			}
@@ -326,6 +340,20 @@ func (cl *call) run(ctx context.Context) error {
 		turn++
 	}
 	return fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+}
+
+// handOver ends the tool model's part: its closing reply is dropped and
+// the wording model answers from the tool results, without tools (as
+// after a split tool phase).
+func (cl *call) handOver(ctx context.Context) error {
+	p, err := cl.c.Profile(ctx, cl.wording)
+	if err != nil {
+		return err
+	}
+	cl.model, cl.p, cl.wording, cl.final = cl.wording, p, "", true
+	cl.res.Model = cl.model
+	cl.note("tool turns by " + cl.req.ToolModel + ", the answer by " + cl.model)
+	return nil
 }
 
 // beforeSend asks the request's BeforeSend (the run's budget) whether
