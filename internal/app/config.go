@@ -56,7 +56,7 @@ type Config struct {
 	// RunBudget is the household's default token budget per run
 	// (HEARTH_RUN_BUDGET_PROMPT_TOKENS, HEARTH_RUN_BUDGET_COMPLETION_TOKENS).
 	RunBudget agent.RunBudget
-	Prices          agent.Prices
+	Prices    agent.Prices
 	// ModelConcurrency caps model requests in flight across every agent
 	// run (assignments, chat, definitions).
 	ModelConcurrency int
