@@ -43,6 +43,8 @@ type UsageReport struct {
 	// times.
 	Timed       int
 	Median, P95 time.Duration
+	// RunBudget is the household's default budget per run.
+	RunBudget RunBudget
 }
 
 // Usage reports the model use of runs created in the last days days (7
@@ -58,7 +60,7 @@ func (o *Orchestrator) Usage(ctx context.Context, days int) (UsageReport, error)
 		return UsageReport{}, fmt.Errorf("agent: usage: %w", err)
 	}
 	defer rows.Close()
-	rep := UsageReport{Days: days, Since: since}
+	rep := UsageReport{Days: days, Since: since, RunBudget: o.opts.RunBudget}
 	byKey := map[[2]string]*UsageRow{}
 	var took []time.Duration
 	for rows.Next() {

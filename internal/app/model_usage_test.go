@@ -26,7 +26,7 @@ func TestAdminModelCostFigures(t *testing.T) {
 	srv := startApp(t, app.Config{Addr: "127.0.0.1:0", DataDir: dir, DBPath: filepath.Join(dir, "hearth.db"),
 		Location: time.UTC, Demo: true, KioskIdle: 10 * time.Minute, CatchUp: 12 * time.Hour,
 		Prices:        agent.Prices{"priced-model": {InputPerMTok: 2, OutputPerMTok: 8}},
-		OpenAIBaseURL: model.URL(), Model: "priced-model"})
+		OpenAIBaseURL: model.URL(), Model: "priced-model", RunBudget: agent.RunBudget{PromptTokens: 4000}})
 	now := time.Now().UTC()
 	for _, r := range []struct {
 		member, part, model string
@@ -64,6 +64,7 @@ func TestAdminModelCostFigures(t *testing.T) {
 	// Times 4, 10, 20, 30 s: nearest-rank median 10 s, p95 30 s.
 	for _, want := range []string{
 		"priced-model: $2.00 per million input tokens, $8.00 per million output tokens",
+		`<span data-figure="run-budget">4,000 prompt tokens, no cap on completion tokens</span>`,
 		`<strong data-figure="monthly">$0.210</strong>`,
 		`<strong data-figure="median">10.0 s</strong>`,
 		`<strong data-figure="p95">30.0 s</strong>`,

@@ -56,6 +56,7 @@ type ModelUsage struct {
 	Days    int
 	Rows    []ModelUsageRow
 	Price   string // the configured model's price, or that it has none
+	Budget  string // the household's budget per run
 	Monthly string
 	Timed   int
 	Median  string

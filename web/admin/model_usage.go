@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"hearth/internal/agent"
 	"hearth/views/adminview"
 )
 
@@ -22,6 +23,7 @@ func (s *modelPages) usage(ctx context.Context) (*adminview.ModelUsage, error) {
 	}
 	v := &adminview.ModelUsage{Days: rep.Days, Monthly: fmtUSD(rep.MonthlyUSD), Timed: rep.Timed,
 		Median: fmtSeconds(rep.Median), P95: fmtSeconds(rep.P95), Price: "no model configured"}
+	v.Budget = runBudgetText(rep.RunBudget)
 	if ep, ok := s.model.Configured(); ok {
 		v.Price = ep.Model + ": no price set (HEARTH_PRICES), counted as free, as a local server is"
 		if pr, ok := s.agents.Price(ep.Model); ok {
@@ -57,4 +59,15 @@ func fmtCount(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// runBudgetText says the household's budget per run in words.
+func runBudgetText(b agent.RunBudget) string {
+	part := func(n int64, what string) string {
+		if n <= 0 {
+			return "no cap on " + what + " tokens"
+		}
+		return fmtCount(n) + " " + what + " tokens"
+	}
+	return part(b.PromptTokens, "prompt") + ", " + part(b.CompletionTokens, "completion")
 }
