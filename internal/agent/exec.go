@@ -279,6 +279,12 @@ func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) 
 		model = req.Model
 	}
 	cost := x.o.opts.Prices.Cost(model, res.Usage)
+	if len(res.ModelUsage) > 0 {
+		cost = 0
+		for m, u := range res.ModelUsage {
+			cost += x.o.opts.Prices.Cost(m, u)
+		}
+	}
 	x.update(func(r *Run) {
 		r.TokensIn += res.Usage.InputTokens
 		r.TokensOut += res.Usage.OutputTokens

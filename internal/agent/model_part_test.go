@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -13,11 +14,18 @@ import (
 // model, without tools: the requests of one run go to the named models.
 func TestToolTurnsGoToTheToolModel(t *testing.T) {
 	f := newFixture(t, fixtureOpts{model: true, noReuse: true,
-		settings: agent.ModelSettings{Model: "big-model", ToolModel: "small-model"}})
-	f.srv.Push(llmtest.Tool("whoami", "{}"), llmtest.Text("I have what I need.", 50, 5), jsonOut("worded", 4))
+		settings: agent.ModelSettings{Model: "big-model", ToolModel: "small-model"},
+		opts:     agent.Options{Prices: agent.Prices{"small-model": {InputPerMTok: 1, OutputPerMTok: 1}, "big-model": {InputPerMTok: 10, OutputPerMTok: 10}}}})
+	tool := llmtest.Tool("whoami", "{}")
+	tool.PromptTokens, tool.CompletionTokens = 50, 5
+	f.srv.Push(tool, llmtest.Text("I have what I need.", 50, 5), jsonOut("worded", 4))
 	r := f.run(t, "ada")
 	if r.Status != agent.StatusSucceeded || string(r.Output) != `{"title":"worded","score":4}` || r.Model != "big-model" {
 		t.Fatal(fmtRun(r))
+	}
+	// Each model's share at its own price: 110 tokens at $1/M, 120 at $10/M.
+	if want := (110*1 + 120*10) / 1e6; math.Abs(r.CostUSD-want) > 1e-12 {
+		t.Fatalf("cost = %v, want %v", r.CostUSD, want)
 	}
 	reqs := f.srv.ChatRequests()
 	var models []string

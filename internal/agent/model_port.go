@@ -116,6 +116,9 @@ type Result struct {
 	Usage     Usage
 	// Model is the model that answered ("heuristic" for the planner runtime).
 	Model string
+	// ModelUsage splits Usage by the model that spent it when a call used
+	// more than one (ModelRequest.ToolModel); nil when one model answered.
+	ModelUsage map[string]Usage
 	// Attempts counts HTTP requests made, including transport retries.
 	Attempts int
 	// FinishReason is the server's reason the last reply ended ("stop",

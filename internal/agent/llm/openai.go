@@ -270,6 +270,12 @@ func (cl *call) run(ctx context.Context) error {
 			return fmt.Errorf("llm: chat completion: %w", err)
 		}
 		cl.res.Usage = cl.res.Usage.Add(r.usage)
+		if cl.req.ToolModel != "" { // two models may answer: price each one's share
+			if cl.res.ModelUsage == nil {
+				cl.res.ModelUsage = map[string]agent.Usage{}
+			}
+			cl.res.ModelUsage[cl.model] = cl.res.ModelUsage[cl.model].Add(r.usage)
+		}
 		cl.res.FinishReason = r.finish
 		if r.model != "" {
 			cl.res.Model = r.model
