@@ -61,3 +61,15 @@ func TestOneModelWithoutAToolModel(t *testing.T) {
 		mustEqual(t, "model", q.Model(), "big-model")
 	}
 }
+
+// The hand-over to the wording model is not a tool turn: with one turn
+// allowed, a tool model that needs no tool still hands over.
+func TestHandOverIsNotATurn(t *testing.T) {
+	f := newFixture(t, fixtureOpts{model: true, noReuse: true,
+		settings: agent.ModelSettings{Model: "big-model", ToolModel: "small-model", MaxIterations: 1}})
+	f.srv.Push(llmtest.Text("No tool needed.", 50, 5), jsonOut("worded", 4))
+	r := f.run(t, "ada")
+	if r.Status != agent.StatusSucceeded || r.FallbackReason != "" || r.Model != "big-model" {
+		t.Fatal(fmtRun(r))
+	}
+}

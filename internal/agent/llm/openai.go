@@ -300,8 +300,7 @@ func (cl *call) run(ctx context.Context) error {
 				if err := cl.handOver(ctx); err != nil {
 					return err
 				}
-				turn++
-				continue
+				continue // not a tool turn; it happens once
 			}
 			if r.content == "" && r.refusal != "" {
 				return fmt.Errorf("llm: the model refused: %s", r.refusal)
