@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -71,4 +72,15 @@ func (x *Exec) note(s string) {
 			r.ModelNotes = append(r.ModelNotes, s)
 		}
 	})
+}
+
+// ModelFallbackReason is the fallback reason a driver records when the
+// model's reasoning failed with err: FallbackBudget for a run budget
+// stop, "model_error: …" otherwise.
+func ModelFallbackReason(err error) string {
+	var over *RunBudgetError
+	if errors.As(err, &over) {
+		return FallbackBudget
+	}
+	return "model_error: " + err.Error()
 }

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -132,4 +133,10 @@ func TestRunBudgetStopsAChatTurn(t *testing.T) {
 	if got := strings.Join(f.outputs(t), "|"); got != "ada note_it from the heuristic" {
 		t.Fatalf("rows = %q, want only the heuristic's note", got)
 	}
+}
+
+func TestModelFallbackReason(t *testing.T) {
+	over := fmt.Errorf("llm: stopped: %w", &agent.RunBudgetError{Part: "prompt", Spent: 1, Next: 2, Limit: 2})
+	mustEqual(t, "budget", agent.ModelFallbackReason(over), agent.FallbackBudget)
+	mustEqual(t, "other", agent.ModelFallbackReason(errors.New("boom")), "model_error: boom")
 }
