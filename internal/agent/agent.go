@@ -11,7 +11,10 @@ import (
 // ModelSettings are an agent's defaults for its model calls.
 type ModelSettings struct {
 	// Model names the model ("" = the runtime's configured default).
-	Model       string
+	Model string
+	// ToolModel names the model for the structured steps (the tool-calling
+	// turns; "" = Model for all): see ModelRequest.ToolModel.
+	ToolModel   string
 	Temperature *float64
 	// MaxTokens caps each completion (0 = no cap).
 	MaxTokens int
@@ -20,6 +23,8 @@ type ModelSettings struct {
 	// MaxRetries is how many times invalid output is sent back for
 	// correction (0 = 2; negative = none).
 	MaxRetries int
+	// Budget caps each run's tokens (zero fields: the household default).
+	Budget RunBudget
 }
 
 func (s ModelSettings) maxIterations() int {
@@ -142,6 +147,9 @@ func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.Model != "" {
 		s.Model = o.Model
 	}
+	if o.ToolModel != "" {
+		s.ToolModel = o.ToolModel
+	}
 	if o.Temperature != nil {
 		s.Temperature = o.Temperature
 	}
@@ -154,6 +162,7 @@ func (s ModelSettings) Merge(o ModelSettings) ModelSettings {
 	if o.MaxRetries != 0 { // negative = no retries (0 means "default" in ModelSettings)
 		s.MaxRetries = o.MaxRetries
 	}
+	s.Budget = s.Budget.Merge(o.Budget)
 	return s
 }
 

@@ -98,10 +98,12 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 			Messages:      []Message{{Role: RoleUser, Content: p.User, Pinned: true}},
 			Output:        &ca.output,
 			Model:         settings.Model,
+			ToolModel:     settings.ToolModel,
 			Temperature:   settings.Temperature,
 			MaxTokens:     settings.MaxTokens,
 			MaxIterations: settings.maxIterations(),
 			Memory:        memoryText(mem),
+			Budget:        settings.Budget,
 		},
 		Check:   modelCheck,
 		Retries: settings.maxRetries(),
@@ -130,9 +132,13 @@ func (o *Orchestrator) reason(ctx context.Context, reg *registered, ca *compiled
 		shape.After(ctx, out.(json.RawMessage))
 	}
 	var invalid *InvalidOutputError
+	var over *RunBudgetError
 	switch {
 	case err == nil:
 		return reasoned{output: out.(json.RawMessage), source: SourceModel}, nil
+	case errors.As(err, &over):
+		x.note(over.Error())
+		return heuristic(FallbackBudget)
 	case errors.As(err, &invalid):
 		return heuristic("invalid_output: " + invalid.Error())
 	case ctx.Err() != nil:

@@ -268,6 +268,7 @@ func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) 
 	if err := acquire(ctx, x.o.modelSlot); err != nil {
 		return Result{}, err
 	}
+	x.guard(&req)
 	res, err := x.o.rt.Model.Execute(ctx, req)
 	<-x.o.modelSlot
 	model := res.Model
@@ -278,6 +279,12 @@ func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) 
 		model = req.Model
 	}
 	cost := x.o.opts.Prices.Cost(model, res.Usage)
+	if len(res.ModelUsage) > 0 {
+		cost = 0
+		for m, u := range res.ModelUsage {
+			cost += x.o.opts.Prices.Cost(m, u)
+		}
+	}
 	x.update(func(r *Run) {
 		r.TokensIn += res.Usage.InputTokens
 		r.TokensOut += res.Usage.OutputTokens
@@ -296,6 +303,30 @@ func (x *Exec) callModel(ctx context.Context, req ModelRequest) (Result, error) 
 		}
 	})
 	return res, err
+}
+
+// guard makes req stop before a request the run's budget (req.Budget
+// over the household default) does not allow: what the run booked from
+// earlier calls, plus what the server reported in this one, plus the
+// estimate of the next request.
+func (x *Exec) guard(req *ModelRequest) {
+	b := x.o.opts.RunBudget.Merge(req.Budget)
+	if b.Unlimited() {
+		return
+	}
+	inner := req.BeforeSend
+	req.BeforeSend = func(next, spent Usage) error {
+		x.mu.Lock()
+		booked := Usage{InputTokens: x.run.TokensIn, OutputTokens: x.run.TokensOut}
+		x.mu.Unlock()
+		if err := b.check(booked.Add(spent), next); err != nil {
+			return err
+		}
+		if inner != nil {
+			return inner(next, spent)
+		}
+		return nil
+	}
 }
 
 // heuristic runs the heuristic runtime with planner and records it.

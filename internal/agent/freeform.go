@@ -376,6 +376,7 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 	}
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
+	req.Budget, req.ToolModel = s.Budget, s.ToolModel
 	if specs := reg.def.Chat.modelSpecs(box, surface); len(specs) > 0 {
 		req.Tools, req.CallTool = specs, traced(false)
 	}
@@ -390,9 +391,13 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 		return nil, []ValidationError{{Path: "/", Message: "the reply is empty"}}, nil
 	}})
 	var invalid *InvalidOutputError
+	var over *RunBudgetError
 	switch {
 	case err == nil:
 		return out.(string), calls, nil
+	case errors.As(err, &over):
+		x.note(over.Error())
+		return heuristic(FallbackBudget)
 	case errors.As(err, &invalid):
 		return heuristic("model_error: empty reply")
 	case ctx.Err() != nil:

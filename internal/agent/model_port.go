@@ -60,12 +60,27 @@ type ModelRequest struct {
 	// Output, when set, asks for JSON matching the schema.
 	Output *OutputSchema
 	// Model overrides the runtime's default model ("" = default).
-	Model       string
+	Model string
+	// ToolModel, when set and tools are offered, answers the structured
+	// steps (the turns that choose tools and their arguments); Model then
+	// writes the final answer from the tool results, without tools. A
+	// small local model is fast at the former; the wording needs the
+	// larger one.
+	ToolModel   string
 	Temperature *float64
 	// MaxTokens caps the completion (0 = no cap).
 	MaxTokens int
 	// MaxIterations bounds model turns in the tool-call loop (0 = runtime default).
 	MaxIterations int
+	// Budget caps the run's tokens (merged over the household default by
+	// the engine); a zero budget is unlimited.
+	Budget RunBudget
+	// BeforeSend, when set, is called by a model runtime before each
+	// request of the call with next, the request's estimated usage (prompt
+	// bytes/4; completion: MaxTokens), and spent, what the server reported
+	// for this call so far. An error stops the call before that request;
+	// the runtime returns it wrapped. The engine sets it (Exec.callModel).
+	BeforeSend func(next, spent Usage) error
 	// Planner is what the heuristic runtime calls; model runtimes ignore it.
 	Planner Planner
 	// Memory is the member's working memory as it appears in System or
@@ -105,6 +120,9 @@ type Result struct {
 	Usage     Usage
 	// Model is the model that answered ("heuristic" for the planner runtime).
 	Model string
+	// ModelUsage splits Usage by the model that spent it when a call used
+	// more than one (ModelRequest.ToolModel); nil when one model answered.
+	ModelUsage map[string]Usage
 	// Attempts counts HTTP requests made, including transport retries.
 	Attempts int
 	// FinishReason is the server's reason the last reply ended ("stop",

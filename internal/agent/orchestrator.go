@@ -33,6 +33,9 @@ type Runtimes struct {
 type Options struct {
 	Prices Prices
 	Budget Budget
+	// RunBudget is the household default per-run token budget; an
+	// agent's or assignment's ModelSettings.Budget overrides it per field.
+	RunBudget RunBudget
 	// Location sets the day boundary for the budget (default UTC).
 	Location *time.Location
 	// MaxConcurrentRuns caps assignment and driven runs (Execute)

@@ -79,7 +79,7 @@ func (a *App) buildAgents(ctx context.Context) error {
 	a.Runtimes = rt
 	model, _ := rt.Model.(*llm.OpenAI)
 	o, err := agent.NewOrchestrator(a.DB, rt, memberIDs{a.DB}, a.Hub, a.log, agent.Options{
-		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD},
+		Prices: a.cfg.Prices, Budget: agent.Budget{Tokens: a.cfg.BudgetTokens, USD: a.cfg.BudgetUSD}, RunBudget: a.cfg.RunBudget,
 		Location: a.cfg.Location, RunTimeout: a.cfg.RunTimeout, MaxConcurrentModelCalls: a.cfg.ModelConcurrency,
 		ModelSlots: a.opts.modelSlots,
 	})

@@ -53,7 +53,10 @@ type Config struct {
 	CatchUp         time.Duration
 	BudgetTokens    int64
 	BudgetUSD       float64
-	Prices          agent.Prices
+	// RunBudget is the household's default token budget per run
+	// (HEARTH_RUN_BUDGET_PROMPT_TOKENS, HEARTH_RUN_BUDGET_COMPLETION_TOKENS).
+	RunBudget agent.RunBudget
+	Prices    agent.Prices
 	// ModelConcurrency caps model requests in flight across every agent
 	// run (assignments, chat, definitions).
 	ModelConcurrency int
@@ -149,6 +152,10 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	catchUp := fs.String("catch-up", env("HEARTH_CATCHUP", "12h"), "run schedules missed while down within this window (HEARTH_CATCHUP)")
 	budgetTok := fs.String("budget-tokens", env("HEARTH_BUDGET_TOKENS", "0"), "daily model token budget, 0 = unlimited (HEARTH_BUDGET_TOKENS)")
 	budgetUSD := fs.String("budget-usd", env("HEARTH_BUDGET_USD", "0"), "daily model cost budget in USD, 0 = unlimited (HEARTH_BUDGET_USD)")
+	runPrompt := fs.String("run-budget-prompt-tokens", env("HEARTH_RUN_BUDGET_PROMPT_TOKENS", "0"),
+		"prompt tokens one agent run may send in all, 0 = unlimited (HEARTH_RUN_BUDGET_PROMPT_TOKENS)")
+	runCompletion := fs.String("run-budget-completion-tokens", env("HEARTH_RUN_BUDGET_COMPLETION_TOKENS", "0"),
+		"completion tokens one agent run may receive in all, 0 = unlimited (HEARTH_RUN_BUDGET_COMPLETION_TOKENS)")
 	modelConc := fs.String("model-concurrency", env("HEARTH_MODEL_CONCURRENCY", "2"), "model requests in flight at most, across all agents (HEARTH_MODEL_CONCURRENCY)")
 	server := fs.String("model-server", env("HEARTH_MODEL_SERVER", "auto"),
 		"model server: auto, openai, ollama, llamacpp, vllm, lmstudio or generic (HEARTH_MODEL_SERVER)")
@@ -199,6 +206,12 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	if c.BudgetUSD, err = strconv.ParseFloat(*budgetUSD, 64); err != nil || !finiteNonNeg(c.BudgetUSD) {
 		return c, fmt.Errorf("config: HEARTH_BUDGET_USD %q: want a number ≥ 0", *budgetUSD)
+	}
+	if c.RunBudget.PromptTokens, err = strconv.ParseInt(*runPrompt, 10, 64); err != nil || c.RunBudget.PromptTokens < 0 {
+		return c, fmt.Errorf("config: HEARTH_RUN_BUDGET_PROMPT_TOKENS %q: want a whole number ≥ 0", *runPrompt)
+	}
+	if c.RunBudget.CompletionTokens, err = strconv.ParseInt(*runCompletion, 10, 64); err != nil || c.RunBudget.CompletionTokens < 0 {
+		return c, fmt.Errorf("config: HEARTH_RUN_BUDGET_COMPLETION_TOKENS %q: want a whole number ≥ 0", *runCompletion)
 	}
 	if c.ModelConcurrency, err = strconv.Atoi(*modelConc); err != nil || c.ModelConcurrency < 1 || c.ModelConcurrency > 64 {
 		return c, fmt.Errorf("config: HEARTH_MODEL_CONCURRENCY %q: want a whole number from 1 to 64", *modelConc)
@@ -289,6 +302,7 @@ func (c Config) Summary() []any {
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken), "plex_section", c.PlexSection,
 		"thumb_cache_bytes", c.ThumbCacheBytes,
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
+		"run_budget_prompt_tokens", c.RunBudget.PromptTokens, "run_budget_completion_tokens", c.RunBudget.CompletionTokens,
 		"model_concurrency", c.ModelConcurrency, "model_server", orAuto(c.ModelServer), "model_context", c.ModelContext,
 		"model_connect_timeout", c.ModelConnectTimeout, "model_first_token_timeout", c.ModelFirstTokenTimeout,
 		"model_timeout", c.ModelTimeout, "run_timeout", c.RunTimeout,

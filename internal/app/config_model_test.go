@@ -60,3 +60,22 @@ func TestModelServerConfig(t *testing.T) {
 		}
 	}
 }
+
+// The household's run budget reaches the config; bad values are refused.
+func TestRunBudgetConfig(t *testing.T) {
+	load := func(env map[string]string) (app.Config, error) {
+		return app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
+	}
+	cfg, err := load(map[string]string{"HEARTH_RUN_BUDGET_PROMPT_TOKENS": "4000", "HEARTH_RUN_BUDGET_COMPLETION_TOKENS": "1500"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RunBudget.PromptTokens != 4000 || cfg.RunBudget.CompletionTokens != 1500 {
+		t.Fatalf("run budget = %+v", cfg.RunBudget)
+	}
+	for _, k := range []string{"HEARTH_RUN_BUDGET_PROMPT_TOKENS", "HEARTH_RUN_BUDGET_COMPLETION_TOKENS"} {
+		if _, err := load(map[string]string{k: "-1"}); err == nil || !strings.Contains(err.Error(), k) {
+			t.Errorf("%s=-1: %v", k, err)
+		}
+	}
+}

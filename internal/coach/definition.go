@@ -93,7 +93,8 @@ func TuningOf(d definition.Definition) Tuning {
 		retries = -1
 	}
 	return Tuning{SystemPrompt: d.SystemPrompt, UserTemplate: d.UserTemplate, Model: agent.ModelSettings{
-		Model: d.Model, Temperature: d.Temperature, MaxTokens: d.MaxTokens, MaxIterations: d.MaxIterations, MaxRetries: retries}}
+		Model: d.Model, Temperature: d.Temperature, MaxTokens: d.MaxTokens, MaxIterations: d.MaxIterations, MaxRetries: retries,
+		ToolModel: d.ToolModel, Budget: d.RunBudget()}}
 }
 
 // Definitions are the stored definitions as the coach reads them

@@ -260,7 +260,7 @@ func (c *core) summariseWeek(ctx context.Context, sc *workflow.Context) (weekSum
 		if ctx.Err() != nil {
 			return out, err
 		}
-		x.MarkFellBack("model_error: " + err.Error())
+		x.MarkFellBack(agent.ModelFallbackReason(err))
 		return out, nil
 	}
 	out.Summary, out.Source = res.(string), agent.SourceModel

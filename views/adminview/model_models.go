@@ -47,6 +47,28 @@ type AdminModel struct {
 	AdminPage
 	Notice Notice
 	Status ModelStatus
+	Usage  *ModelUsage // nil: no agents
+}
+
+// ModelUsage is the cost in plain figures: tokens per member per day by
+// part, the monthly projection and the latency per run.
+type ModelUsage struct {
+	Days    int
+	Rows    []ModelUsageRow
+	Price   string // the configured model's price, or that it has none
+	Budget  string // the household's budget per run
+	Monthly string
+	Timed   int
+	Median  string
+	P95     string
+}
+
+// ModelUsageRow is one member's use of one part (an assignment or chat).
+type ModelUsageRow struct {
+	Member, Part        string
+	Runs                int
+	PerDayIn, PerDayOut string
+	Monthly             string
 }
 
 // checkStateText says a check step's state in words.

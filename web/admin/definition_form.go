@@ -14,7 +14,7 @@ import (
 // definitionFormFields are the definition edit form's field names (the JSON names of
 // Definition's fields, so validation errors land on the right field).
 var definitionFormFields = []string{"agent_id", "system_prompt", "user_template", "model", "temperature", "max_tokens",
-	"max_iterations", "max_retries", "tool_ids", "context_types", "output_schema", "validation_rules", "sub_agents",
+	"max_iterations", "max_retries", "tool_model", "budget_prompt_tokens", "budget_completion_tokens", "tool_ids", "context_types", "output_schema", "validation_rules", "sub_agents",
 	"hooks", "tool_hooks"}
 
 // newDefinitionFormValues are the form's values for a new agent.
@@ -37,7 +37,9 @@ func definitionFormValues(d definition.Definition) map[string]string {
 		"max_tokens": strconv.Itoa(d.MaxTokens), "max_iterations": strconv.Itoa(d.MaxIterations),
 		"max_retries": strconv.Itoa(d.MaxRetries), "tool_ids": js(d.ToolIDs), "context_types": js(d.ContextTypes),
 		"validation_rules": js(d.ValidationRules), "sub_agents": js(d.SubAgents), "hooks": js(d.Hooks),
-		"tool_hooks": js(d.ToolHooks),
+		"tool_hooks": js(d.ToolHooks), "tool_model": d.ToolModel,
+		"budget_prompt_tokens":     strconv.FormatInt(d.BudgetPromptTokens, 10),
+		"budget_completion_tokens": strconv.FormatInt(d.BudgetCompletionTokens, 10),
 	}
 	if d.Temperature != nil {
 		v["temperature"] = strconv.FormatFloat(*d.Temperature, 'f', -1, 64)
@@ -59,6 +61,7 @@ func parseDefinitionForm(v map[string]string) (definition.Definition, error) {
 		SystemPrompt: normalizeNewlines(v["system_prompt"]),
 		UserTemplate: normalizeNewlines(v["user_template"]),
 		Model:        strings.TrimSpace(v["model"]),
+		ToolModel:    strings.TrimSpace(v["tool_model"]),
 	}
 	if s := strings.TrimSpace(v["temperature"]); s != "" {
 		t, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", "."), 64)
@@ -82,6 +85,18 @@ func parseDefinitionForm(v map[string]string) (definition.Definition, error) {
 			errs[f.name] = "must be a whole number"
 		}
 		*f.dst = n
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"budget_prompt_tokens", &d.BudgetPromptTokens}, {"budget_completion_tokens", &d.BudgetCompletionTokens}} {
+		if s := strings.TrimSpace(v[f.name]); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				errs[f.name] = "must be a whole number (0: the household default)"
+			}
+			*f.dst = n
+		}
 	}
 	d.ToolIDs = parseList(v["tool_ids"], "tool_ids", errs)
 	d.ContextTypes = parseList(v["context_types"], "context_types", errs)

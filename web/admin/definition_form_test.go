@@ -19,6 +19,7 @@ func TestFormRoundTrip(t *testing.T) {
 		SubAgents:       []definition.SubAgent{{Batch: 1, Key: "k", AgentID: "x", Input: map[string]any{"a": "$result"}}},
 		Hooks:           definition.Hooks{After: []definition.HookRef{{Hook: "notify", Source: "a"}}},
 		ToolHooks:       map[string]definition.Hooks{"get_weight": {Before: []definition.HookRef{{Hook: "log_note"}}}},
+		ToolModel:       "small-model", BudgetPromptTokens: 4000, BudgetCompletionTokens: 800,
 	}
 	got, err := parseDefinitionForm(definitionFormValues(d))
 	if err != nil {
@@ -45,28 +46,30 @@ func TestParseFormListsAndErrors(t *testing.T) {
 		t.Fatalf("parsed = %+v", d)
 	}
 	_, err = parseDefinitionForm(map[string]string{
-		"temperature":      "warm",
-		"max_tokens":       "1.5",
-		"tool_ids":         `["a", 3]`,
-		"output_schema":    "{\n  \"type\": \"object\",\n}",
-		"validation_rules": `[{"path": "a", "kind": "truthy"}]`,
-		"sub_agents":       `{"key": "x"}`,
-		"hooks":            `{"before": ["notify"`,
-		"tool_hooks":       `{"get_weight": {"before": [{"hook": "notify", "src": "x"}]}}`,
+		"temperature":          "warm",
+		"max_tokens":           "1.5",
+		"budget_prompt_tokens": "lots",
+		"tool_ids":             `["a", 3]`,
+		"output_schema":        "{\n  \"type\": \"object\",\n}",
+		"validation_rules":     `[{"path": "a", "kind": "truthy"}]`,
+		"sub_agents":           `{"key": "x"}`,
+		"hooks":                `{"before": ["notify"`,
+		"tool_hooks":           `{"get_weight": {"before": [{"hook": "notify", "src": "x"}]}}`,
 	})
 	var ae *apperr.Error
 	if !errors.As(err, &ae) || ae.Code != apperr.Invalid {
 		t.Fatalf("err = %v", err)
 	}
 	for field, want := range map[string]string{
-		"temperature":      "must be a number",
-		"max_tokens":       "whole number",
-		"tool_ids":         "has a number where",
-		"output_schema":    "line 3, column 1",
-		"validation_rules": `unknown field "kind"`,
-		"sub_agents":       "expects an array",
-		"hooks":            "ends too early",
-		"tool_hooks":       `unknown field "src"`,
+		"temperature":          "must be a number",
+		"max_tokens":           "whole number",
+		"budget_prompt_tokens": "the household default",
+		"tool_ids":             "has a number where",
+		"output_schema":        "line 3, column 1",
+		"validation_rules":     `unknown field "kind"`,
+		"sub_agents":           "expects an array",
+		"hooks":                "ends too early",
+		"tool_hooks":           `unknown field "src"`,
 	} {
 		if !strings.Contains(ae.Fields[field], want) {
 			t.Errorf("%s: %q, want %q", field, ae.Fields[field], want)

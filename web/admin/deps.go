@@ -40,6 +40,10 @@ type Agents interface {
 	Runs() *agent.RunStore
 	Memory() *agent.MemoryStore
 	BudgetStatus(ctx context.Context) (agent.BudgetStatus, error)
+	// Usage is the model use of the last days days; Price a model's
+	// configured price (Admin → Model's cost figures).
+	Usage(ctx context.Context, days int) (agent.UsageReport, error)
+	Price(model string) (agent.Price, bool)
 	// HasModel reports whether a language model is configured.
 	HasModel() bool
 }

@@ -18,7 +18,8 @@ import (
 // modelPages are Admin → Model.
 type modelPages struct {
 	*core
-	model ModelAdmin
+	model  ModelAdmin
+	agents Agents // nil: no cost figures
 }
 
 // ModelAdmin is Admin → Model (*llm.ModelAdmin): the configured endpoint,
@@ -93,6 +94,9 @@ func (s *modelPages) modelPage(c echo.Context, notice adminview.Notice) (adminvi
 		return adminview.AdminModel{}, err
 	}
 	p := adminview.AdminModel{AdminPage: s.adminPage(c, "Model server", "model"), Notice: notice, Status: st}
+	if p.Usage, err = s.usage(c.Request().Context()); err != nil {
+		return p, err
+	}
 	p.Stream = "/admin/live/model"
 	return p, nil
 }

@@ -131,7 +131,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/workflow-runs/:id", w.liveWorkflowRun)
 	}
 	if deps.Model != nil {
-		m := &modelPages{c, deps.Model}
+		m := &modelPages{c, deps.Model, deps.Agents}
 		g.GET("/model", m.adminModel)
 		g.POST("/model/check", m.adminModelCheck)
 		g.POST("/model/reset", m.adminModelReset)

@@ -39,7 +39,7 @@ func (r *Invoker) Resolve(ctx context.Context, id string) (agent.Agent, *agent.T
 		ID:          id,
 		Description: fmt.Sprintf("Made in admin (version %d)", cur.Number),
 		Model: agent.ModelSettings{Model: def.Model, Temperature: def.Temperature, MaxTokens: def.MaxTokens,
-			MaxIterations: def.MaxIterations},
+			MaxIterations: def.MaxIterations, ToolModel: def.ToolModel, Budget: def.RunBudget()},
 		Converse: func(ctx context.Context, x *agent.Exec, turn agent.ChatTurn) (string, error) {
 			return r.converse(ctx, cur, x, turn)
 		},

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"hearth/internal/agent"
 )
 
 // MaxDepth is how deep sub-agents may nest below the invoked agent.
@@ -27,9 +29,16 @@ type Definition struct {
 	// MaxIterations bounds tool-call turns per attempt (at least 1).
 	MaxIterations int `json:"max_iterations"`
 	// MaxRetries is how many times invalid output is sent back (0 = none).
-	MaxRetries   int      `json:"max_retries"`
-	ToolIDs      []string `json:"tool_ids"`
-	ContextTypes []string `json:"context_types"`
+	MaxRetries int `json:"max_retries"`
+	// ToolModel answers the tool turns, Model then writes the answer
+	// ("" = Model for all; agent.ModelRequest.ToolModel).
+	ToolModel string `json:"tool_model,omitempty"`
+	// BudgetPromptTokens and BudgetCompletionTokens cap one run's tokens
+	// (0 = the household default; agent.RunBudget).
+	BudgetPromptTokens     int64    `json:"budget_prompt_tokens,omitempty"`
+	BudgetCompletionTokens int64    `json:"budget_completion_tokens,omitempty"`
+	ToolIDs                []string `json:"tool_ids"`
+	ContextTypes           []string `json:"context_types"`
 	// OutputSchema is the JSON Schema of the output; nil means free text.
 	OutputSchema    map[string]any   `json:"output_schema,omitempty"`
 	ValidationRules []Rule           `json:"validation_rules"`
@@ -192,4 +201,10 @@ func DecodeStrict(s string, v any) error {
 		return errors.New("unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// RunBudget is the definition's per-run token budget (zero fields: the
+// household default).
+func (d Definition) RunBudget() agent.RunBudget {
+	return agent.RunBudget{PromptTokens: d.BudgetPromptTokens, CompletionTokens: d.BudgetCompletionTokens}
 }

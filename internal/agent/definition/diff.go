@@ -123,8 +123,8 @@ func (d Definition) Text() string {
 	if d.Temperature != nil {
 		temp = fmt.Sprint(*d.Temperature)
 	}
-	field("model", fmt.Sprintf("model: %s\ntemperature: %s\nmax_tokens: %d\nmax_iterations: %d\nmax_retries: %d",
-		orDefault(d.Model), temp, d.MaxTokens, d.MaxIterations, d.MaxRetries))
+	field("model", fmt.Sprintf("model: %s\ntemperature: %s\nmax_tokens: %d\nmax_iterations: %d\nmax_retries: %d\ntool_model: %s\nbudget_prompt_tokens: %d\nbudget_completion_tokens: %d",
+		orDefault(d.Model), temp, d.MaxTokens, d.MaxIterations, d.MaxRetries, orDefault(d.ToolModel), d.BudgetPromptTokens, d.BudgetCompletionTokens))
 	field("system_prompt", d.SystemPrompt)
 	field("user_template", d.UserTemplate)
 	field("tool_ids", js(d.ToolIDs))

@@ -78,7 +78,8 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	}
 	base = append(base, agent.Message{Role: agent.RoleUser, Content: user, Pinned: true})
 	req := agent.ModelRequest{System: system, Messages: base, Tools: specs, CallTool: caller, Model: def.Model,
-		Temperature: def.Temperature, MaxTokens: def.MaxTokens, MaxIterations: def.MaxIterations}
+		Temperature: def.Temperature, MaxTokens: def.MaxTokens, MaxIterations: def.MaxIterations,
+		ToolModel: def.ToolModel, Budget: def.RunBudget()}
 	if def.OutputSchema != nil {
 		req.Output = &agent.OutputSchema{Name: schemaName(def.AgentID), Schema: def.OutputSchema, Loose: !strictCompatible(def.OutputSchema)}
 	}

@@ -13,7 +13,8 @@ import (
 
 const versionColumns = `version_id, agent_id, version, system_prompt, user_template, model, temperature, max_tokens,
 	max_iterations, max_retries, tool_ids, context_types, output_schema, validation_rules, sub_agents, hooks,
-	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by, activated_at, activated_by`
+	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by, activated_at, activated_by,
+	tool_model, budget_prompt_tokens, budget_completion_tokens`
 
 func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, error) {
 	// A version saved active became active when it was saved.
@@ -46,11 +47,13 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 	}
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_definitions (agent_id, version, system_prompt, user_template,
 		model, temperature, max_tokens, max_iterations, max_retries, tool_ids, context_types, output_schema,
-		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note, activated_at, activated_by)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note, activated_at, activated_by,
+		tool_model, budget_prompt_tokens, budget_completion_tokens)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.AgentID, v.Number, v.SystemPrompt, v.UserTemplate, v.Model, store.NullFloat(v.Temperature), v.MaxTokens,
 		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5], v.Active,
-		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote, activated, activatedBy)
+		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote, activated, activatedBy,
+		v.ToolModel, v.BudgetPromptTokens, v.BudgetCompletionTokens)
 	if err != nil {
 		return 0, fmt.Errorf("definition: insert %s: %w", v.AgentID, err)
 	}
@@ -65,7 +68,8 @@ func scanVersion(row store.Scanner) (Version, error) {
 	var active int
 	err := row.Scan(&v.ID, &v.AgentID, &v.Number, &v.SystemPrompt, &v.UserTemplate, &v.Model, &temp, &v.MaxTokens,
 		&v.MaxIterations, &v.MaxRetries, &tools, &contexts, &schema, &rules, &subs, &hooks, &toolHooks, &active,
-		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy, &activated, &v.ActivatedBy)
+		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy, &activated, &v.ActivatedBy,
+		&v.ToolModel, &v.BudgetPromptTokens, &v.BudgetCompletionTokens)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return v, err

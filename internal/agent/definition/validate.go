@@ -30,6 +30,8 @@ const (
 	maxIterations  = 50
 	maxRetries     = 10
 	maxOutputToken = 1_000_000
+	// maxRunBudget bounds a run's token budget (a typo's extra zeros).
+	maxRunBudget = 100_000_000
 )
 
 // graph is what validation needs to know about the other agents.
@@ -107,6 +109,15 @@ func (reg Registry) validate(d *Definition, g graph) error {
 	}
 	if d.MaxRetries < 0 || d.MaxRetries > maxRetries {
 		p.add("max_retries", "must be between 0 and %d", maxRetries)
+	}
+	if _, err := textgate.Check(textgate.Line, d.ToolModel); err != nil || len(d.ToolModel) > 100 || strings.ContainsAny(d.ToolModel, " \t\r\n") {
+		p.add("tool_model", "must be a model name without spaces (at most 100 characters)")
+	}
+	if d.BudgetPromptTokens < 0 || d.BudgetPromptTokens > maxRunBudget {
+		p.add("budget_prompt_tokens", "must be between 0 (the household default) and %d", maxRunBudget)
+	}
+	if d.BudgetCompletionTokens < 0 || d.BudgetCompletionTokens > maxRunBudget {
+		p.add("budget_completion_tokens", "must be between 0 (the household default) and %d", maxRunBudget)
 	}
 	reg.checkTools(d, p)
 	reg.checkContexts(d, p)

@@ -204,12 +204,16 @@ func (c *OpenAI) Execute(ctx context.Context, req agent.ModelRequest) (res agent
 	if model == "" {
 		model = c.cfg.Model
 	}
+	wording := ""
+	if req.ToolModel != "" && req.ToolModel != model && len(req.Tools) > 0 {
+		wording, model = model, req.ToolModel
+	}
 	res.Model = model
 	p, err := c.Profile(ctx, model)
 	if err != nil {
 		return res, err
 	}
-	cl := &call{c: c, req: req, p: p, model: model, res: &res}
+	cl := &call{c: c, req: req, p: p, model: model, wording: wording, res: &res}
 	defer func() { res.Attempts = int(cl.requests.Load()) }()
 	err = cl.run(ctx)
 	return res, err
@@ -221,7 +225,10 @@ type call struct {
 	req   agent.ModelRequest
 	p     Profile
 	model string
-	res   *agent.Result
+	// wording, when set, is the model that writes the final answer after
+	// the tool model (cl.model) finished its tool turns.
+	wording string
+	res     *agent.Result
 
 	turns    []openai.ChatCompletionMessageParamUnion // tool turns after the request's messages
 	requests atomic.Int64
@@ -252,6 +259,9 @@ func (cl *call) run(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := cl.beforeSend(params); err != nil {
+			return fmt.Errorf("llm: stopped before request %d: %w", cl.requests.Load()+1, err)
+		}
 		r, err := cl.send(ctx, params)
 		if err != nil {
 			if cl.adapt(ctx, err) {
@@ -260,6 +270,12 @@ func (cl *call) run(ctx context.Context) error {
 			return fmt.Errorf("llm: chat completion: %w", err)
 		}
 		cl.res.Usage = cl.res.Usage.Add(r.usage)
+		if cl.req.ToolModel != "" { // two models may answer: price each one's share
+			if cl.res.ModelUsage == nil {
+				cl.res.ModelUsage = map[string]agent.Usage{}
+			}
+			cl.res.ModelUsage[cl.model] = cl.res.ModelUsage[cl.model].Add(r.usage)
+		}
 		cl.res.FinishReason = r.finish
 		if r.model != "" {
 			cl.res.Model = r.model
@@ -280,6 +296,12 @@ func (cl *call) run(ctx context.Context) error {
 			}
 		}
 		if len(calls) == 0 { // tool calls decide a tool turn, whatever finish_reason says
+			if cl.wording != "" { // the tool phase is over: the wording model answers
+				if err := cl.handOver(ctx); err != nil {
+					return err
+				}
+				continue // not a tool turn; it happens once
+			}
 			if r.content == "" && r.refusal != "" {
 				return fmt.Errorf("llm: the model refused: %s", r.refusal)
 			}
@@ -323,6 +345,35 @@ func (cl *call) run(ctx context.Context) error {
 		turn++
 	}
 	return fmt.Errorf("llm: the model was still calling tools after %d turns", iterations)
+}
+
+// handOver ends the tool model's part: its closing reply is dropped and
+// the wording model answers from the tool results, without tools (as
+// after a split tool phase).
+func (cl *call) handOver(ctx context.Context) error {
+	p, err := cl.c.Profile(ctx, cl.wording)
+	if err != nil {
+		return err
+	}
+	cl.model, cl.p, cl.wording, cl.final = cl.wording, p, "", true
+	cl.res.Model = cl.model
+	cl.note("tool turns by " + cl.req.ToolModel + ", the answer by " + cl.model)
+	return nil
+}
+
+// beforeSend asks the request's BeforeSend (the run's budget) whether
+// params may be sent, with the body's bytes/4 as the prompt estimate and
+// the completion cap as the completion estimate.
+func (cl *call) beforeSend(params openai.ChatCompletionNewParams) error {
+	if cl.req.BeforeSend == nil {
+		return nil
+	}
+	body, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("llm: measure request: %w", err)
+	}
+	next := agent.Usage{InputTokens: agent.EstimateTokens(len(body)), OutputTokens: int64(max(cl.req.MaxTokens, 0))}
+	return cl.req.BeforeSend(next, cl.res.Usage)
 }
 
 // quoted reports whether any call's markup is in what the model was given
