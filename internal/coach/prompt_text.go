@@ -26,7 +26,7 @@ func (g *Gathered) promptVars(mem *agent.Memory) map[string]string {
 		"program":   g.programText(),
 		"answers":   g.answersText(),
 		"followups": g.followUpsText(),
-		"menu":      content.FormatMenu(g.Menu),
+		"menu":      content.FormatMenu(g.promptMenu()),
 		"programs":  g.programsText(),
 		"memory":    memory,
 		"user.id":   g.Member.ID,
@@ -266,4 +266,30 @@ func (g *Gathered) historyUnseen() bool {
 	return (h.WeighIns.Count > 0 && g.Weight.Readings == 0) ||
 		(h.Meals.Count > 0 && g.Week.DaysLogged == 0 && g.Today.Meals == 0) ||
 		(h.Workouts.Count > 0 && g.Training.Stats.LastWorkout == "")
+}
+
+// promptMenu is the menu as the model's prompt lists it: the entries every
+// member's menu holds (each program's first session) first, then the
+// member's own. Two members' requests then share the prefix up to their
+// own entries, which a local server reuses (issue 36); the heuristic
+// keeps g.Menu's order.
+func (g *Gathered) promptMenu() []content.MenuEntry {
+	first := map[string]bool{}
+	for _, p := range g.Programs {
+		if p.First != nil {
+			first[p.First.ID] = true
+		}
+	}
+	out := make([]content.MenuEntry, 0, len(g.Menu))
+	for _, e := range g.Menu {
+		if first[e.ID] {
+			out = append(out, e)
+		}
+	}
+	for _, e := range g.Menu {
+		if !first[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
