@@ -132,9 +132,10 @@ func TestSelfChecksArePrintedAndGateTheRun(t *testing.T) {
 	r.Paraphrases = &ParaphraseCheck{Total: 2, Passed: 2, Caught: 1, Results: []ParaphraseResult{
 		{Scenario: "a", Passed: true, Caught: true, Wrong: "74 kg → 73 kg"},
 		{Scenario: "b", Passed: true, Wrong: "June 1st → May 1st"}}}
+	r.Scenarios[0].Run.TokensIn, r.Scenarios[0].Run.TokensOut = 3436, 412
 	var b bytes.Buffer
 	PrintTable(&b, r)
-	for _, want := range []string{"mutation score        1/2 killed", "ignore-injuries            killed by 1: injury-bad-knee (no_content areas=knee)",
+	for _, want := range []string{"TOKENS", "3,436/412", "mutation score        1/2 killed", "ignore-injuries            killed by 1: injury-bad-knee (no_content areas=knee)",
 		"ignore-unit                SURVIVED", "paraphrases           2/2 pass in other words; 1/2 with one wrong fact fail",
 		"b                                wrong fact (June 1st → May 1st) PASSES"} {
 		if !strings.Contains(b.String(), want) {

@@ -2,16 +2,18 @@ package eval
 
 import (
 	"fmt"
+	"hearth/internal/health"
 	"io"
 	"strings"
 	"text/tabwriter"
 )
 
 // PrintTable writes one row per scenario (result, checks met, known gaps,
-// run status, model, latency, what failed) and the overall score.
+// run status, latency, tokens in/out, what failed) and the overall score:
+// a smaller prompt that loses quality shows beside its score.
 func PrintTable(w io.Writer, r *Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tRESULT\tMET\tGAPS\tRUN\tMS\tFAILING")
+	fmt.Fprintln(tw, "SCENARIO\tRESULT\tMET\tGAPS\tRUN\tMS\tTOKENS\tFAILING")
 	for _, sc := range r.Scenarios {
 		result := "pass"
 		switch {
@@ -35,8 +37,8 @@ func PrintTable(w io.Writer, r *Report) {
 				failing = append(failing, c.Name)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%d\t%s\t%.0f\t%s\n", sc.ID, result, met, applies, sc.Count(StatusGap), run,
-			sc.Run.LatencyMS, clip(strings.Join(failing, "; "), 100))
+		fmt.Fprintf(tw, "%s\t%s\t%d/%d\t%d\t%s\t%.0f\t%s\t%s\n", sc.ID, result, met, applies, sc.Count(StatusGap), run,
+			sc.Run.LatencyMS, TokensText(sc.Run.TokensIn, sc.Run.TokensOut), clip(strings.Join(failing, "; "), 100))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w)
@@ -82,4 +84,13 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// TokensText is a run's tokens as the tables write them: "3,436/412" (in
+// and out), "–" for none (the heuristic coach sends no request).
+func TokensText(in, out int64) string {
+	if in == 0 && out == 0 {
+		return "–"
+	}
+	return health.Thousands(float64(in)) + "/" + health.Thousands(float64(out))
 }

@@ -76,6 +76,7 @@ type EvalCheckRow struct {
 // EvalScenarioRow is one scenario of a run.
 type EvalScenarioRow struct {
 	ID, Title, Result, Run, Error string
+	Tokens                        string // "3,436/412" in/out, "–" without a model
 	Met, Applies, Gaps            int
 	Covers                        string
 	Checks                        []EvalCheckRow

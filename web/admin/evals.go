@@ -213,7 +213,7 @@ func (s *evalPages) adminEvalRun(c echo.Context) error {
 	for _, sc := range r.Report.Scenarios {
 		row := adminview.EvalScenarioRow{ID: sc.ID, Title: sc.Title, Error: sc.Error, Covers: strings.Join(sc.Covers, ", "),
 			Met: sc.Count(eval.StatusPass) + sc.Count(eval.StatusGapMet), Applies: len(sc.Checks) - sc.Count(eval.StatusSkip),
-			Gaps: sc.Count(eval.StatusGap), Run: sc.Run.Status}
+			Gaps: sc.Count(eval.StatusGap), Run: sc.Run.Status, Tokens: eval.TokensText(sc.Run.TokensIn, sc.Run.TokensOut)}
 		switch {
 		case sc.Error != "":
 			row.Result = "error"
