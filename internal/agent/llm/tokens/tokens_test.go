@@ -35,3 +35,20 @@ func BenchmarkCount(b *testing.B) {
 		Count(s)
 	}
 }
+
+// Long text is counted in chunks cut at a space, or at a rune boundary in
+// a run without one (BPE is quadratic in a run's length): text with spaces
+// counts as it would whole, and a long run of "é" (two bytes each) is cut
+// between runes, never inside one.
+func TestCountInChunks(t *testing.T) {
+	if got := Count(strings.Repeat(" weight", 2000)); got != 2000 {
+		t.Errorf("Count(2000 × \" weight\") = %d, want 2000 (cut at spaces)", got)
+	}
+	run := strings.Repeat("é", 5000)
+	if i := cut(run); i > chunk || i%2 != 0 {
+		t.Errorf("cut a run of é at byte %d: not a rune boundary within %d", i, chunk)
+	}
+	if got, whole := Count(run[:chunk]), Count(run); whole*chunk < got*len(run)*99/100 {
+		t.Errorf("%d bytes of é count %d tokens, %d count %d: chunks lost", len(run), whole, chunk, got)
+	}
+}
