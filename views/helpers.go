@@ -154,7 +154,7 @@ func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return health.Thousands(float64(n)) + " " + word + "s"
 }
 
 // When renders a past time relative to now: "today 07:12", "yesterday

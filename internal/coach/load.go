@@ -209,10 +209,4 @@ func movingAway(w WeightView, u health.Unit, rs []health.WeightReading, now time
 
 // dateText renders a date as "Mon 16 Feb", with the year when it is not
 // today's ("Fri 22 Jan 2027").
-func (g *Gathered) dateText(day string) string {
-	t, err := time.Parse(time.DateOnly, day)
-	if err != nil {
-		return day
-	}
-	return health.CivilDayText(t, g.civil) // as the kiosk writes dates
-}
+func (g *Gathered) dateText(day string) string { return shortDate(day, g.civil) }

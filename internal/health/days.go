@@ -13,12 +13,6 @@ func LocalDay(t time.Time, loc *time.Location) time.Time {
 	return dayTime(dayNum(t, loc), orUTC(loc))
 }
 
-// DayStart returns local midnight of t's day in loc.
-func DayStart(t time.Time, loc *time.Location) time.Time {
-	loc = orUTC(loc)
-	return dayTime(dayNum(t, loc), loc)
-}
-
 // WeekStart returns local midnight of the Monday that starts t's week.
 func WeekStart(t time.Time, loc *time.Location) time.Time {
 	loc = orUTC(loc)

@@ -160,7 +160,7 @@ func (l *Loader) Load(ctx context.Context, member string, span Span, now time.Ti
 		return Series{}, err
 	}
 	loc := l.loc
-	today := health.DayStart(now, loc)
+	today := health.LocalDay(now, loc)
 	s := Series{Member: m, Span: span, To: today, Now: now, Loc: loc}
 	if s.Since, err = l.since(ctx, member, now); err != nil {
 		return Series{}, err
@@ -175,7 +175,7 @@ func (l *Loader) Load(ctx context.Context, member string, span Span, now time.Ti
 	default:
 		s.From = today
 		if !s.Since.IsZero() {
-			s.From = health.DayStart(s.Since, loc)
+			s.From = health.LocalDay(s.Since, loc)
 		}
 	}
 	to := now.Add(time.Millisecond) // up to and including now
@@ -253,7 +253,7 @@ func startOf(g Grain, t time.Time, loc *time.Location) time.Time {
 		y, m, _ := t.In(loc).Date()
 		return time.Date(y, m, 1, 0, 0, 0, 0, loc)
 	}
-	return health.DayStart(t, loc)
+	return health.LocalDay(t, loc)
 }
 
 func next(g Grain, t time.Time) time.Time {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
 	"hearth/internal/history"
+	"hearth/views"
 	"hearth/views/kioskview"
 	"hearth/web/httpkit"
 )
@@ -107,7 +109,7 @@ func historyWeight(s history.Series, u health.Unit) kioskview.HistoryWeight {
 		a, b := s.Weight[0].TrendKg, s.Weight[n-1].TrendKg
 		w.Summary = fmt.Sprintf("Trend %s → %s (%s)", u.Format(a), u.Format(b), u.FormatDelta(b-a))
 	}
-	w.Count = plural(s.WeighIns, "weigh-in", "weigh-ins")
+	w.Count = views.Plural(s.WeighIns, "weigh-in")
 	w.Last = "last " + health.ShortDayText(s.Last.MeasuredAt, s.Now, s.Loc)
 	if s.WeightGrain != history.Daily {
 		w.Grain = "one point per " + string(s.WeightGrain)
@@ -136,9 +138,9 @@ func historyNutrition(s history.Series) kioskview.HistoryBars {
 		row.Over = t.Calories != nil && kcal > *t.Calories*1.1
 		n.Rows = append(n.Rows, row)
 	}
-	reverse(n.Rows)
+	slices.Reverse(n.Rows)
 	n.Chart = barChart(s, bars, t.Calories, "kcal")
-	n.Summary = fmt.Sprintf("%s on %s", plural(s.Meals, "meal", "meals"), plural(loggedDays(s), "day", "days"))
+	n.Summary = fmt.Sprintf("%s on %s", views.Plural(s.Meals, "meal"), views.Plural(loggedDays(s), "day"))
 	if t.Calories != nil {
 		n.Summary += " · target " + dashboard.KcalText(*t.Calories)
 	}
@@ -159,10 +161,10 @@ func historyWorkouts(s history.Series) kioskview.HistoryBars {
 		bars = append(bars, barValue{start: b.Start, v: b.WorkoutsPerWeek(), has: true})
 		if b.Workouts > 0 {
 			w.Rows = append(w.Rows, kioskview.HistoryRow{When: bucketLabel(s, b.Start),
-				Kcal: plural(b.Workouts, "workout", "workouts") + fmt.Sprintf(", %.0f min", b.WorkoutMin)})
+				Kcal: views.Plural(b.Workouts, "workout") + fmt.Sprintf(", %.0f min", b.WorkoutMin)})
 		}
 	}
-	reverse(w.Rows)
+	slices.Reverse(w.Rows)
 	if s.Grain == history.Monthly {
 		w.Title, w.Noun = "Workouts per week, averaged per month", "month"
 	}
@@ -174,7 +176,7 @@ func historyWorkouts(s history.Series) kioskview.HistoryBars {
 		}
 		mix = append(mix, fmt.Sprintf("%s %d%%", t.Type, int(math.Round(float64(t.N)*100/float64(s.Workouts)))))
 	}
-	w.Summary = plural(s.Workouts, "workout", "workouts") + ": " + strings.Join(mix, ", ")
+	w.Summary = views.Plural(s.Workouts, "workout") + ": " + strings.Join(mix, ", ")
 	return w
 }
 
@@ -204,7 +206,7 @@ func loggedDays(s history.Series) int {
 
 func loggedText(s history.Series, b history.Bucket) string {
 	if s.Grain == history.Daily {
-		return plural(b.Meals, "meal", "meals")
+		return views.Plural(b.Meals, "meal")
 	}
 	return fmt.Sprintf("%d of %d days logged", b.DaysLogged, b.Days)
 }
@@ -225,19 +227,6 @@ func bucketLabel(s history.Series, start time.Time) string {
 		return start.Format("Jan 2006")
 	}
 	return health.DayText(start, s.Now, s.Loc)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return health.Thousands(float64(n)) + " " + many
-}
-
-func reverse[T any](xs []T) {
-	for i, j := 0, len(xs)-1; i < j; i, j = i+1, j-1 {
-		xs[i], xs[j] = xs[j], xs[i]
-	}
 }
 
 // barValue is one bucket's bar (has: the bucket has data; a bucket
