@@ -41,6 +41,8 @@ type boxedTool struct {
 type Toolbox struct {
 	tools map[string]boxedTool
 	order []string
+	// factories are the named factories (*Factory) the tools came from.
+	factories []*Factory
 }
 
 var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
@@ -52,6 +54,12 @@ func NewToolbox(factories ...ToolFactory) (*Toolbox, error) {
 	for _, f := range factories {
 		if f == nil {
 			continue
+		}
+		if nf, ok := f.(*Factory); ok {
+			if !toolName.MatchString(nf.Name) || slices.ContainsFunc(b.factories, func(o *Factory) bool { return o.Name == nf.Name }) {
+				return nil, fmt.Errorf("agent: factory name %q is malformed or used twice", nf.Name)
+			}
+			b.factories = append(b.factories, nf)
 		}
 		for _, t := range f.Tools() {
 			if !toolName.MatchString(t.Name) {
@@ -86,6 +94,19 @@ func (b *Toolbox) Tools() []Tool {
 		out = append(out, b.tools[n].tool)
 	}
 	return out
+}
+
+// Factories returns the named factories the tools came from, in
+// registration order.
+func (b *Toolbox) Factories() []*Factory { return slices.Clone(b.factories) }
+
+// Factory returns the named factory.
+func (b *Toolbox) Factory(name string) (*Factory, bool) {
+	i := slices.IndexFunc(b.factories, func(f *Factory) bool { return f.Name == name })
+	if i < 0 {
+		return nil, false
+	}
+	return b.factories[i], true
 }
 
 // Names returns the tool names in registration order.

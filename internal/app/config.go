@@ -46,6 +46,10 @@ type Config struct {
 	PlexURL         string
 	PlexToken       string
 	PlexSection     string
+	// HAURL and HAToken reach Home Assistant (HEARTH_HA_URL,
+	// HEARTH_HA_TOKEN); set, they win over Admin → Integrations.
+	HAURL   string
+	HAToken string
 	// ThumbCacheBytes caps the cache of Plex thumbnails under the data
 	// directory (HEARTH_THUMB_CACHE_BYTES).
 	ThumbCacheBytes int64
@@ -146,6 +150,8 @@ func LoadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	fs.StringVar(&c.PlexURL, "plex-url", env("PLEX_URL", ""), "Plex server URL (PLEX_URL)")
 	fs.StringVar(&c.PlexToken, "plex-token", env("PLEX_TOKEN", ""), "Plex token (PLEX_TOKEN)")
 	fs.StringVar(&c.PlexSection, "plex-section", env("PLEX_SECTION", ""), "Plex library section id to sync (PLEX_SECTION)")
+	fs.StringVar(&c.HAURL, "ha-url", env("HEARTH_HA_URL", ""), "Home Assistant URL, e.g. http://homeassistant.local:8123 (HEARTH_HA_URL)")
+	fs.StringVar(&c.HAToken, "ha-token", env("HEARTH_HA_TOKEN", ""), "Home Assistant long-lived access token (HEARTH_HA_TOKEN)")
 	thumbCache := fs.String("thumb-cache-bytes", env("HEARTH_THUMB_CACHE_BYTES", strconv.Itoa(content.DefaultThumbCacheBytes)),
 		"most bytes the cache of Plex thumbnails keeps on disk (HEARTH_THUMB_CACHE_BYTES)")
 	idle := fs.String("kiosk-idle", env("HEARTH_KIOSK_IDLE", "3m"), "return to the household view after this idle time (HEARTH_KIOSK_IDLE)")
@@ -300,6 +306,7 @@ func (c Config) Summary() []any {
 		"openai_api_key", mask(c.OpenAIKey), "openai_base_url", c.OpenAIBaseURL, "model", c.Model,
 		"transcribe_model", c.TranscribeModel,
 		"catalog", c.Catalog, "plex_url", c.PlexURL, "plex_token", mask(c.PlexToken), "plex_section", c.PlexSection,
+		"ha_url", c.HAURL, "ha_token", mask(c.HAToken),
 		"thumb_cache_bytes", c.ThumbCacheBytes,
 		"kiosk_idle", c.KioskIdle, "catch_up", c.CatchUp, "budget_tokens", c.BudgetTokens, "budget_usd", c.BudgetUSD,
 		"run_budget_prompt_tokens", c.RunBudget.PromptTokens, "run_budget_completion_tokens", c.RunBudget.CompletionTokens,
