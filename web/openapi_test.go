@@ -151,6 +151,7 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		{"POST", "/api/v1/members/maya/prompts/no-such-prompt/answer", `{"answer": "Yes"}`, 0},
 		{"POST", "/api/v1/members/maya/prompts/p1/answer", `{}`, 400},
 		{"GET", "/api/agents", "", 200},
+		{"GET", "/api/tool-factories", "", 200},
 		{"GET", "/api/agents/health-coach/assignments", "", 200},
 		{"GET", "/api/agents/nobody/assignments", "", 404},
 		{"POST", "/api/agents/health-coach/assignments/daily-dashboard/run", `{"member": "maya", "wait": true}`, 200},

@@ -359,6 +359,15 @@ func (p *Prompt) notSent(why string) *Prompt {
 	return &c
 }
 
+// BookToolCall records on the run a tool call made outside a model
+// runtime (a heuristic that calls tools itself), as a model's calls are.
+func (x *Exec) BookToolCall(name string, args json.RawMessage, result any, err error) {
+	rc := newRecordedCall(name, args, result, err)
+	x.update(func(r *Run) {
+		r.ToolCalls = append(r.ToolCalls, ToolCall{Name: name, Args: rc.args, Result: rc.result, Error: rc.err})
+	})
+}
+
 // Heuristic runs the engine's heuristic runtime on req (its Planner makes
 // the output), for drivers that answer without a model (a definition's
 // "Try it" with no model configured). The run records the heuristic.

@@ -25,33 +25,29 @@ func NewTools(deps Deps) *Tools { return &Tools{c: newCore(deps)} }
 // get_health_summary, get_recent_meals, get_body_composition,
 // get_history_summary, get_user_goals, calculate_goal_progress, suggest_calorie_target and
 // calculate_remaining_macros.
-func (t *Tools) Health() agent.ToolFactory {
-	return agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{t.weightTrend(), t.todayNutrition(), t.nutritionHistory(), t.recentWorkouts(),
-			t.healthSummary(), t.recentMeals(), t.bodyComposition(), t.historySummary(), t.userGoals(),
-			t.goalProgress(), t.calorieTarget(), t.remainingMacros()}
-	})
+func (t *Tools) Health() *agent.Factory {
+	return agent.NewFactory("health", "Health records", "The member's weigh-ins, meals, workouts, goals and the analyses over them.",
+		t.weightTrend(), t.todayNutrition(), t.nutritionHistory(), t.recentWorkouts(),
+		t.healthSummary(), t.recentMeals(), t.bodyComposition(), t.historySummary(), t.userGoals(),
+		t.goalProgress(), t.calorieTarget(), t.remainingMacros())
 }
 
 // Fitness returns the content and program tools: get_fitness_content,
 // get_program_state and update_program_state.
-func (t *Tools) Fitness() agent.ToolFactory {
-	return agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{t.fitnessContent(), t.programState(), t.updateProgram()}
-	})
+func (t *Tools) Fitness() *agent.Factory {
+	return agent.NewFactory("fitness", "Fitness content", "The household's workout library and the member's program.",
+		t.fitnessContent(), t.programState(), t.updateProgram())
 }
 
 // Coaching returns the tools around the member's dialogue with the coach:
 // get_voice_memos, get_prompt_responses, write_dashboard, log_coaching_note
 // and, with Deps.Messages, send_message.
-func (t *Tools) Coaching() agent.ToolFactory {
-	return agent.ToolFactoryFunc(func() []agent.Tool {
-		out := []agent.Tool{t.voiceMemos(), t.promptResponses(), t.writeDashboard(), t.logNote()}
-		if t.c.msgs != nil {
-			out = append(out, t.sendMessage())
-		}
-		return out
-	})
+func (t *Tools) Coaching() *agent.Factory {
+	out := []agent.Tool{t.voiceMemos(), t.promptResponses(), t.writeDashboard(), t.logNote()}
+	if t.c.msgs != nil {
+		out = append(out, t.sendMessage())
+	}
+	return agent.NewFactory("coaching", "Coaching", "The member's dialogue with the coach: memos, answers, the dashboard, notes and messages.", out...)
 }
 
 // KioskTools are the tools a chat on the open household screen is offered

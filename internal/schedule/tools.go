@@ -24,13 +24,10 @@ import (
 // error whose message tells the model why. The writing tools check their
 // call at once and stage the write: it happens in the run's commit, only
 // when the model's output is accepted (see agent.Effect).
-func (s *Service) AgentTools() agent.ToolFactory {
-	return agent.ToolFactoryFunc(func() []agent.Tool {
-		return []agent.Tool{
-			s.scheduleActionTool(), s.listActionsTool(), s.deleteActionTool(), s.stopIntervalTool(),
-			s.addTodoTool(), s.listTodosTool(), s.completeTodoTool(),
-		}
-	})
+func (s *Service) AgentTools() *agent.Factory {
+	return agent.NewFactory("scheduling", "Scheduling", "Follow-ups the agent schedules for itself and the member's to-dos.",
+		s.scheduleActionTool(), s.listActionsTool(), s.deleteActionTool(), s.stopIntervalTool(),
+		s.addTodoTool(), s.listTodosTool(), s.completeTodoTool())
 }
 
 // flexID accepts 12 and "12" (models send both).

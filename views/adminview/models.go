@@ -470,3 +470,21 @@ type AdminMessages struct {
 	AdminPage
 	Rows []MessageRow
 }
+
+// AdminFactory is a named tool factory as the definition editor offers it.
+type AdminFactory struct {
+	Name, Title, Description string
+	Tools                    []string
+	// Configured is false when the system its tools reach is not set up;
+	// Status says why.
+	Configured bool
+	Status     string
+}
+
+func factoryNames(fs []AdminFactory) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}

@@ -14,7 +14,7 @@ import (
 // definitionFormFields are the definition edit form's field names (the JSON names of
 // Definition's fields, so validation errors land on the right field).
 var definitionFormFields = []string{"agent_id", "system_prompt", "user_template", "model", "temperature", "max_tokens",
-	"max_iterations", "max_retries", "tool_model", "budget_prompt_tokens", "budget_completion_tokens", "tool_ids", "context_types", "output_schema", "validation_rules", "sub_agents",
+	"max_iterations", "max_retries", "tool_model", "budget_prompt_tokens", "budget_completion_tokens", "factories", "tool_ids", "context_types", "output_schema", "validation_rules", "sub_agents",
 	"hooks", "tool_hooks"}
 
 // newDefinitionFormValues are the form's values for a new agent.
@@ -35,7 +35,7 @@ func definitionFormValues(d definition.Definition) map[string]string {
 	v := map[string]string{
 		"agent_id": d.AgentID, "system_prompt": d.SystemPrompt, "user_template": d.UserTemplate, "model": d.Model,
 		"max_tokens": strconv.Itoa(d.MaxTokens), "max_iterations": strconv.Itoa(d.MaxIterations),
-		"max_retries": strconv.Itoa(d.MaxRetries), "tool_ids": js(d.ToolIDs), "context_types": js(d.ContextTypes),
+		"max_retries": strconv.Itoa(d.MaxRetries), "factories": js(d.Factories), "tool_ids": js(d.ToolIDs), "context_types": js(d.ContextTypes),
 		"validation_rules": js(d.ValidationRules), "sub_agents": js(d.SubAgents), "hooks": js(d.Hooks),
 		"tool_hooks": js(d.ToolHooks), "tool_model": d.ToolModel,
 		"budget_prompt_tokens":     strconv.FormatInt(d.BudgetPromptTokens, 10),
@@ -98,6 +98,7 @@ func parseDefinitionForm(v map[string]string) (definition.Definition, error) {
 			*f.dst = n
 		}
 	}
+	d.Factories = parseList(v["factories"], "factories", errs)
 	d.ToolIDs = parseList(v["tool_ids"], "tool_ids", errs)
 	d.ContextTypes = parseList(v["context_types"], "context_types", errs)
 	if s := strings.TrimSpace(v["output_schema"]); s != "" && s != "null" {

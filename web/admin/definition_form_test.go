@@ -13,7 +13,7 @@ import (
 func TestFormRoundTrip(t *testing.T) {
 	temp := 0.7
 	d := definition.Definition{AgentID: "planner", SystemPrompt: "Plan.\nCarefully.", UserTemplate: "{{message}}", Model: "gpt-test",
-		Temperature: &temp, MaxTokens: 10, MaxIterations: 3, MaxRetries: 0, ToolIDs: []string{"get_weight"},
+		Temperature: &temp, MaxTokens: 10, MaxIterations: 3, MaxRetries: 0, Factories: []string{"homeassistant"}, ToolIDs: []string{"get_weight"},
 		ContextTypes: []string{definition.ContextDate}, OutputSchema: map[string]any{"type": "object"},
 		ValidationRules: []definition.Rule{{Path: "a", Op: definition.OpLength, Value: json.RawMessage("2")}},
 		SubAgents:       []definition.SubAgent{{Batch: 1, Key: "k", AgentID: "x", Input: map[string]any{"a": "$result"}}},

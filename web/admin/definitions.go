@@ -73,6 +73,11 @@ func (h *definitionPages) editPage(c echo.Context, agentID string, form views.Fo
 	p := adminview.AdminDefinitionEdit{AdminPage: h.adminPage(c, "Agent "+agentID, "definitions"), AgentID: agentID,
 		New: agentID == "", Form: form, Tools: reg.ToolIDs(), Contexts: reg.ContextTypes(), Hooks: reg.HookNames(), Try: try,
 		Evaluable: h.evaluable(agentID)}
+	for _, f := range reg.Factories() {
+		inf := f.Info(c.Request().Context())
+		p.Factories = append(p.Factories, adminview.AdminFactory{Name: inf.Name, Title: inf.Title, Description: inf.Description,
+			Tools: inf.Tools, Configured: inf.Configured, Status: inf.Status})
+	}
 	if p.New {
 		p.Title = "New agent"
 	} else if cur, err := h.defs.Active(c.Request().Context(), agentID); err == nil {

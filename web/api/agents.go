@@ -34,6 +34,18 @@ func (h agents) list(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"agents": append(agents, made...)})
 }
 
+// factories lists the tool factories definitions may name, with their
+// tools and whether what they reach is configured.
+func (h agents) factories(c echo.Context) error {
+	out := []agent.FactoryInfo{}
+	if h.defs != nil {
+		for _, f := range h.defs.Registry().Factories() {
+			out = append(out, f.Info(c.Request().Context()))
+		}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"factories": out})
+}
+
 // assignments lists one agent's assignments and their default schedules.
 func (h agents) assignments(c echo.Context) error {
 	info, err := h.agents.Agent(c.Param("agent"))

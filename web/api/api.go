@@ -113,6 +113,7 @@ type Agents interface {
 type Definitions interface {
 	List(ctx context.Context) ([]definition.Summary, error)
 	Active(ctx context.Context, agentID string) (definition.Version, error)
+	Registry() definition.Registry
 }
 
 // Schedules is the scheduler as the task API uses it (*schedule.Service).

@@ -53,6 +53,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		ag := agents{agents: deps.Agents, defs: deps.Definitions}
 		g.GET("/agents", ag.list)
 		g.GET("/agents/:agent/assignments", ag.assignments)
+		g.GET("/tool-factories", ag.factories)
 		g.POST("/agents/:agent/run", ag.run, idem)
 		g.POST("/agents/:agent/run-background", ag.runBackground, idem)
 		g.POST("/agents/:agent/assignments/:assignment/run", ag.assignmentRun, idem)

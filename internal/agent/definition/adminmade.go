@@ -39,8 +39,12 @@ func AdminMade(ctx context.Context, code CodeAgents, defs Definitions) ([]agent.
 		if err != nil {
 			return nil, err
 		}
+		tools := v.ToolIDs
+		if r, ok := defs.(interface{ Registry() Registry }); ok {
+			tools = r.Registry().AgentTools(v.Definition) // a listed factory's tools too
+		}
 		out = append(out, agent.AgentInfo{ID: sum.AgentID, Description: fmt.Sprintf("Made in admin (definition v%d)", v.Number),
-			Assignments: []agent.AssignmentInfo{}, Tools: v.ToolIDs, Model: v.Model})
+			Assignments: []agent.AssignmentInfo{}, Tools: tools, Model: v.Model})
 	}
 	return out, nil
 }

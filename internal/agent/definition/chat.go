@@ -30,8 +30,8 @@ func (r *Invoker) Resolve(ctx context.Context, id string) (agent.Agent, *agent.T
 	}
 	def := cur.Definition
 	var box *agent.Toolbox // for the chips' labels
-	if all, ok := r.repo.reg.Tools.(*agent.Toolbox); ok && len(def.ToolIDs) > 0 {
-		if box, err = all.Only(def.ToolIDs); err != nil {
+	if all, ok := r.repo.reg.Tools.(*agent.Toolbox); ok {
+		if box, err = all.Only(r.repo.reg.AgentTools(def)); err != nil {
 			return agent.Agent{}, nil, definitionErr(id, "%v", err)
 		}
 	}
@@ -49,7 +49,8 @@ func (r *Invoker) Resolve(ctx context.Context, id string) (agent.Agent, *agent.T
 // converse runs cur, the definition the turn was resolved with (the
 // orchestrator resolves afresh for every turn), for one chat turn on x.
 func (r *Invoker) converse(ctx context.Context, cur *current, x *agent.Exec, turn agent.ChatTurn) (string, error) {
-	if !r.engine.HasModel() {
+	hasModel := r.engine.HasModel()
+	if !hasModel && !r.opts.answersAlone(cur) {
 		x.MarkFellBack(FallbackNeedsModel)
 		return NeedsModelReply, nil
 	}
@@ -62,6 +63,7 @@ func (r *Invoker) converse(ctx context.Context, cur *current, x *agent.Exec, tur
 		return "", err
 	}
 	inv.observe = turn.Record
+	inv.heuristic = !hasModel
 	n, err := r.drive(ctx, x, cur, inv, turn.Message)
 	if err != nil {
 		return "", err

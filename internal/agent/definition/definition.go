@@ -35,10 +35,13 @@ type Definition struct {
 	ToolModel string `json:"tool_model,omitempty"`
 	// BudgetPromptTokens and BudgetCompletionTokens cap one run's tokens
 	// (0 = the household default; agent.RunBudget).
-	BudgetPromptTokens     int64    `json:"budget_prompt_tokens,omitempty"`
-	BudgetCompletionTokens int64    `json:"budget_completion_tokens,omitempty"`
-	ToolIDs                []string `json:"tool_ids"`
-	ContextTypes           []string `json:"context_types"`
+	BudgetPromptTokens     int64 `json:"budget_prompt_tokens,omitempty"`
+	BudgetCompletionTokens int64 `json:"budget_completion_tokens,omitempty"`
+	// Factories name tool factories whose every tool the agent gets
+	// (agent.Factory: "homeassistant"), besides the single ToolIDs.
+	Factories    []string `json:"factories"`
+	ToolIDs      []string `json:"tool_ids"`
+	ContextTypes []string `json:"context_types"`
 	// OutputSchema is the JSON Schema of the output; nil means free text.
 	OutputSchema    map[string]any   `json:"output_schema,omitempty"`
 	ValidationRules []Rule           `json:"validation_rules"`
@@ -174,6 +177,9 @@ type Summary struct {
 func (d *Definition) Normalize() {
 	if d.ToolIDs == nil {
 		d.ToolIDs = []string{}
+	}
+	if d.Factories == nil {
+		d.Factories = []string{}
 	}
 	if d.ContextTypes == nil {
 		d.ContextTypes = []string{}

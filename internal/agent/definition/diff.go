@@ -127,6 +127,7 @@ func (d Definition) Text() string {
 		orDefault(d.Model), temp, d.MaxTokens, d.MaxIterations, d.MaxRetries, orDefault(d.ToolModel), d.BudgetPromptTokens, d.BudgetCompletionTokens))
 	field("system_prompt", d.SystemPrompt)
 	field("user_template", d.UserTemplate)
+	field("factories", js(d.Factories))
 	field("tool_ids", js(d.ToolIDs))
 	field("context_types", js(d.ContextTypes))
 	if d.OutputSchema == nil {

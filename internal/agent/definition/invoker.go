@@ -57,6 +57,11 @@ type Options struct {
 	// invoke runs only when every agent of its pipeline has one.
 	Heuristics map[string]Heuristic
 	Heuristic  Heuristic
+	// ToolHeuristics answer as an agent without a model by calling its
+	// tools themselves (the home controller's plain commands), by agent
+	// id. Unlike Heuristics they answer everywhere the agent is asked —
+	// the API, a schedule, a chat — not only "Try it".
+	ToolHeuristics map[string]ToolHeuristic
 	// Vars give an agent's own template variables their values (the names
 	// its Registry.Vars declares), by agent id: the coach's gathered facts.
 	Vars map[string]VarsFunc
@@ -69,6 +74,17 @@ type VarsFunc func(ctx context.Context, scope agent.Scope) (map[string]string, e
 // (text, or JSON matching the definition's schema when structured). scope
 // is the step's (member, memory; writes are staged like a tool's).
 type Heuristic func(ctx context.Context, scope agent.Scope, system, user string, structured bool) (string, error)
+
+// ToolHeuristic is an agent's answer without a model to message: call runs
+// the definition's tools (its tool hooks included) and each call is
+// recorded on the run like a model's.
+type ToolHeuristic func(ctx context.Context, call agent.ToolCaller, message string) (string, error)
+
+// answersAlone reports whether cur answers without a model wherever it is
+// asked: a tool heuristic and no sub-agents.
+func (o Options) answersAlone(cur *current) bool {
+	return o.ToolHeuristics[cur.AgentID] != nil && len(cur.SubAgents) == 0
+}
 
 // heuristicFor returns the agent's heuristic (nil: none).
 func (o Options) heuristicFor(agentID string) Heuristic {
@@ -252,11 +268,12 @@ func (r *Invoker) Answer(ctx context.Context, req agent.Request, wait bool) (age
 	}
 	task := agent.TaskRequest{Agent: req.Agent, Assignment: AssignmentInvoke, Member: p.Member, Trigger: p.Trigger, Origin: p.Origin}
 	var drive agent.Driver
-	if r.engine.HasModel() {
+	if hasModel := r.engine.HasModel(); hasModel || r.opts.answersAlone(cur) {
 		inv, err := r.newInvocation(ctx, p)
 		if err != nil {
 			return agent.Run{}, err
 		}
+		inv.heuristic = !hasModel
 		drive = func(ctx context.Context, x *agent.Exec) (json.RawMessage, error) {
 			n, err := r.drive(ctx, x, cur, inv, p.Message)
 			if err != nil {
@@ -291,7 +308,7 @@ func (r *Invoker) withoutHeuristic(ctx context.Context, cur *current) string {
 			return ""
 		}
 		seen[agentID] = true
-		if r.opts.heuristicFor(agentID) == nil {
+		if r.opts.heuristicFor(agentID) == nil && r.opts.ToolHeuristics[agentID] == nil {
 			return agentID
 		}
 		for _, s := range subs {

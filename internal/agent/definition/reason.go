@@ -52,11 +52,24 @@ func (inv *invocation) reason(ctx context.Context, cur *current, c call, idx int
 // checked like a model's reply: schema and rules.
 func (inv *invocation) plan(ctx context.Context, cur *current, idx int, scope agent.Scope, req agent.ModelRequest, system, user string, after compose) (any, error) {
 	h := inv.r.opts.heuristicFor(cur.AgentID)
-	if h == nil {
+	th := inv.r.opts.ToolHeuristics[cur.AgentID]
+	if h == nil && th == nil {
 		return nil, errNoModel
 	}
+	call := req.CallTool
 	req.Tools, req.CallTool = nil, nil
 	req.Planner = func(ctx context.Context) (string, error) { return h(ctx, scope, system, user, cur.schema != nil) }
+	if th != nil {
+		booked := func(ctx context.Context, name string, args json.RawMessage) (any, error) {
+			if call == nil {
+				return nil, fmt.Errorf("tool %q is not available to this agent", name)
+			}
+			v, err := call(ctx, name, args)
+			inv.x.BookToolCall(name, args, v, err)
+			return v, err
+		}
+		req.Planner = func(ctx context.Context) (string, error) { return th(ctx, booked, user) }
+	}
 	inv.updateStep(idx, func(s *Step) { s.Attempts++; s.Notes = append(s.Notes, HeuristicNote) })
 	res, err := inv.x.Heuristic(ctx, req)
 	if err != nil {

@@ -94,6 +94,55 @@ func (r Registry) ToolIDs() []string {
 	return out
 }
 
+// factorySet is a ToolSet whose tools come in named factories
+// (*agent.Toolbox).
+type factorySet interface {
+	Factories() []*agent.Factory
+}
+
+// Factories lists the named tool factories definitions may list, in
+// registry order (none when Tools does not group its tools).
+func (r Registry) Factories() []*agent.Factory {
+	if fs, ok := r.Tools.(factorySet); ok {
+		return fs.Factories()
+	}
+	return nil
+}
+
+// FactoryNames lists the factories' names in registry order.
+func (r Registry) FactoryNames() []string {
+	var out []string
+	for _, f := range r.Factories() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// AgentTools is every tool d may call: each listed factory's tools, then
+// its single tool_ids, without repeats. A factory the registry does not
+// have adds nothing (saving refuses it; a run reports it).
+func (r Registry) AgentTools(d Definition) []string {
+	var out []string
+	add := func(name string) {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	for _, name := range d.Factories {
+		for _, f := range r.Factories() {
+			if f.Name == name {
+				for _, t := range f.ToolNames() {
+					add(t)
+				}
+			}
+		}
+	}
+	for _, t := range d.ToolIDs {
+		add(t)
+	}
+	return out
+}
+
 // HookNames lists the registered hooks, sorted.
 func (r Registry) HookNames() []string {
 	out := make([]string, 0, len(r.Hooks))

@@ -14,7 +14,7 @@ import (
 const versionColumns = `version_id, agent_id, version, system_prompt, user_template, model, temperature, max_tokens,
 	max_iterations, max_retries, tool_ids, context_types, output_schema, validation_rules, sub_agents, hooks,
 	tool_hooks, is_active, created_at, created_by, change_note, deactivated_at, deactivated_by, activated_at, activated_by,
-	tool_model, budget_prompt_tokens, budget_completion_tokens`
+	tool_model, budget_prompt_tokens, budget_completion_tokens, factories`
 
 func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, error) {
 	// A version saved active became active when it was saved.
@@ -29,8 +29,8 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 		b, err := json.Marshal(x)
 		return string(b), err
 	}
-	var cols [6]string
-	for i, x := range []any{v.ToolIDs, v.ContextTypes, v.ValidationRules, v.SubAgents, v.Hooks, v.ToolHooks} {
+	var cols [7]string
+	for i, x := range []any{v.ToolIDs, v.ContextTypes, v.ValidationRules, v.SubAgents, v.Hooks, v.ToolHooks, v.Factories} {
 		s, err := js(x)
 		if err != nil {
 			return 0, fmt.Errorf("definition: encode %s: %w", v.AgentID, err)
@@ -48,12 +48,12 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 	res, err := q.ExecContext(ctx, `INSERT INTO agent_definitions (agent_id, version, system_prompt, user_template,
 		model, temperature, max_tokens, max_iterations, max_retries, tool_ids, context_types, output_schema,
 		validation_rules, sub_agents, hooks, tool_hooks, is_active, created_at, created_by, change_note, activated_at, activated_by,
-		tool_model, budget_prompt_tokens, budget_completion_tokens)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tool_model, budget_prompt_tokens, budget_completion_tokens, factories)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		v.AgentID, v.Number, v.SystemPrompt, v.UserTemplate, v.Model, store.NullFloat(v.Temperature), v.MaxTokens,
 		v.MaxIterations, v.MaxRetries, cols[0], cols[1], schema, cols[2], cols[3], cols[4], cols[5], v.Active,
 		store.FormatTime(v.CreatedAt), v.CreatedBy, v.ChangeNote, activated, activatedBy,
-		v.ToolModel, v.BudgetPromptTokens, v.BudgetCompletionTokens)
+		v.ToolModel, v.BudgetPromptTokens, v.BudgetCompletionTokens, cols[6])
 	if err != nil {
 		return 0, fmt.Errorf("definition: insert %s: %w", v.AgentID, err)
 	}
@@ -63,13 +63,13 @@ func insertVersion(ctx context.Context, q store.Queryer, v *Version) (int64, err
 func scanVersion(row store.Scanner) (Version, error) {
 	var v Version
 	var temp sql.NullFloat64
-	var tools, contexts, rules, subs, hooks, toolHooks, created string
+	var tools, contexts, rules, subs, hooks, toolHooks, factories, created string
 	var schema, deactivated, activated sql.NullString
 	var active int
 	err := row.Scan(&v.ID, &v.AgentID, &v.Number, &v.SystemPrompt, &v.UserTemplate, &v.Model, &temp, &v.MaxTokens,
 		&v.MaxIterations, &v.MaxRetries, &tools, &contexts, &schema, &rules, &subs, &hooks, &toolHooks, &active,
 		&created, &v.CreatedBy, &v.ChangeNote, &deactivated, &v.DeactivatedBy, &activated, &v.ActivatedBy,
-		&v.ToolModel, &v.BudgetPromptTokens, &v.BudgetCompletionTokens)
+		&v.ToolModel, &v.BudgetPromptTokens, &v.BudgetCompletionTokens, &factories)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return v, err
@@ -82,7 +82,7 @@ func scanVersion(row store.Scanner) (Version, error) {
 		src string
 		dst any
 	}{{tools, &v.ToolIDs}, {contexts, &v.ContextTypes}, {rules, &v.ValidationRules}, {subs, &v.SubAgents},
-		{hooks, &v.Hooks}, {toolHooks, &v.ToolHooks}} {
+		{hooks, &v.Hooks}, {toolHooks, &v.ToolHooks}, {factories, &v.Factories}} {
 		if err := json.Unmarshal([]byte(f.src), f.dst); err != nil {
 			return v, fmt.Errorf("definition: %s version %d: %w", v.AgentID, v.Number, err)
 		}

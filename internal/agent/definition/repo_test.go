@@ -60,7 +60,7 @@ func TestSaveRoundTripsEveryField(t *testing.T) {
 	d := Definition{
 		AgentID: "planner", SystemPrompt: "Plan.", UserTemplate: "Plan for {{user.name}}: {{message}} {{member_profile}}",
 		Model: "gpt-test", Temperature: &temp, MaxTokens: 500, MaxIterations: 3, MaxRetries: 2,
-		ToolIDs: []string{"get_weight", "send_update"}, ContextTypes: []string{ContextMemberProfile},
+		Factories: []string{"memory"}, ToolIDs: []string{"get_weight", "send_update"}, ContextTypes: []string{ContextMemberProfile},
 		OutputSchema:    map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}},
 		ValidationRules: []Rule{{Path: "ok", Op: OpEquals, Value: json.RawMessage("true"), Message: "must be ok"}},
 		Hooks:           Hooks{Before: []HookRef{{Hook: "notify", Source: "message"}}, After: []HookRef{{Hook: "log_note"}}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"hearth/internal/agent"
@@ -13,7 +14,13 @@ import (
 // specs and a caller that runs them for scope, wrapped with tool hooks. A
 // tool id the registry does not know is a definition error.
 func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]agent.ToolSpec, agent.ToolCaller, error) {
-	if len(def.ToolIDs) == 0 {
+	for _, f := range def.Factories {
+		if !slices.Contains(inv.reg.FactoryNames(), f) {
+			return nil, nil, definitionErr(def.AgentID, "unknown tool factory %q (not in the tool registry)", f)
+		}
+	}
+	ids := inv.reg.AgentTools(*def)
+	if len(ids) == 0 {
 		return nil, nil, nil
 	}
 	byName := map[string]agent.ToolSpec{}
@@ -22,9 +29,9 @@ func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]age
 			byName[s.Name] = s
 		}
 	}
-	specs := make([]agent.ToolSpec, 0, len(def.ToolIDs))
+	specs := make([]agent.ToolSpec, 0, len(ids))
 	allowed := map[string]bool{}
-	for _, id := range def.ToolIDs {
+	for _, id := range ids {
 		s, ok := byName[id]
 		if !ok {
 			return nil, nil, definitionErr(def.AgentID, "unknown tool %q (not in the tool registry)", id)

@@ -141,7 +141,7 @@ func (reg Registry) validate(d *Definition, g graph) error {
 	reg.checkHooks("hooks", d.Hooks.Before, p)
 	reg.checkHooks("hooks", d.Hooks.After, p)
 	for _, tool := range sortedKeys(d.ToolHooks) {
-		if !slices.Contains(d.ToolIDs, tool) {
+		if !slices.Contains(reg.AgentTools(*d), tool) {
 			p.add("tool_hooks", "%q is not one of this agent's tools", tool)
 		}
 		reg.checkHooks("tool_hooks", d.ToolHooks[tool].Before, p)
@@ -234,6 +234,17 @@ func userList(fields []string) string {
 func wrapList(names []string) string { return strings.Join(wrapVars(names), ", ") }
 
 func (reg Registry) checkTools(d *Definition, p problems) {
+	names := reg.FactoryNames()
+	seenF := map[string]bool{}
+	for _, f := range d.Factories {
+		switch {
+		case seenF[f]:
+			p.add("factories", "%q is listed twice", f)
+		case !slices.Contains(names, f):
+			p.add("factories", "unknown tool factory %q (available: %s)", f, listOrNone(names))
+		}
+		seenF[f] = true
+	}
 	avail := reg.ToolIDs()
 	seen := map[string]bool{}
 	for _, id := range d.ToolIDs {
