@@ -59,7 +59,7 @@ func (inv *invocation) executeStep(ctx context.Context, cur *current, c call, id
 	if c.depth == 0 {
 		inv.x.SetPrompt(agent.Prompt{System: system, User: user, Source: fmt.Sprintf("definition %s v%d", cur.AgentID, cur.Number)})
 	}
-	specs, caller, err := inv.tools(def, scope, idx)
+	specs, caller, err := inv.tools(ctx, def, scope, idx)
 	inv.x.Timing(agent.PhasePrompt, t)
 	if err != nil {
 		return node{}, err

@@ -16,6 +16,7 @@ import (
 // records what it was asked.
 func withLights(f *fixture) *[]string {
 	var switched []string
+	lightsStatus = ""
 	type switchArgs struct {
 		Name string `json:"name"`
 		On   bool   `json:"on"`
@@ -29,7 +30,7 @@ func withLights(f *fixture) *[]string {
 			Name string `json:"name"`
 		}) (string, error) {
 			return "off", nil
-		}))
+		})).WithStatus(func(context.Context) string { return lightsStatus })
 	box, err := agent.NewToolbox(agent.MemoryTools(), lights)
 	if err != nil {
 		f.t.Fatal(err)
@@ -38,6 +39,9 @@ func withLights(f *fixture) *[]string {
 	f.repo = NewRepo(f.db, f.reg)
 	return &switched
 }
+
+// lightsStatus is the lights factory's status ("" = configured).
+var lightsStatus string
 
 // TestDefinitionListsFactories: a definition listing a factory gets every
 // tool of it (and its single tools), the list is stored with the version,
@@ -62,6 +66,13 @@ func TestDefinitionListsFactories(t *testing.T) {
 	m.reply("house", "Done.")
 	if _, err := f.runner(m).Invoke(context.Background(), "house", Params{Member: "ada", Message: "lights on"}); err != nil {
 		t.Fatal(err)
+	}
+	// A factory whose system is not set up still offers its tools (their
+	// calls fail with why); the run's step says so.
+	lightsStatus = "the lights are not set up"
+	res, err := f.runner(m).Invoke(context.Background(), "house", Params{Member: "ada", Message: "lights on"})
+	if err != nil || !slices.Contains(res.Steps[0].Notes, "tool factory lights: the lights are not set up") {
+		t.Fatalf("not configured: notes %v, %v", res.Steps, err)
 	}
 	var offered []string
 	for _, s := range m.requests("house")[0].Tools {

@@ -50,7 +50,7 @@ func (r *Invoker) Shape(ctx context.Context, x *agent.Exec, agentID string, mem 
 		}
 	}
 	scope := x.Scope(def.AgentID, mem)
-	specs, caller, err := inv.tools(def, scope, idx)
+	specs, caller, err := inv.tools(ctx, def, scope, idx)
 	if err != nil {
 		return nil, err
 	}

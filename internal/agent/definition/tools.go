@@ -13,10 +13,16 @@ import (
 // tools picks the definition's tools from the registry and returns their
 // specs and a caller that runs them for scope, wrapped with tool hooks. A
 // tool id the registry does not know is a definition error.
-func (inv *invocation) tools(def *Definition, scope agent.Scope, idx int) ([]agent.ToolSpec, agent.ToolCaller, error) {
-	for _, f := range def.Factories {
-		if !slices.Contains(inv.reg.FactoryNames(), f) {
-			return nil, nil, definitionErr(def.AgentID, "unknown tool factory %q (not in the tool registry)", f)
+func (inv *invocation) tools(ctx context.Context, def *Definition, scope agent.Scope, idx int) ([]agent.ToolSpec, agent.ToolCaller, error) {
+	for _, name := range def.Factories {
+		i := slices.IndexFunc(inv.reg.Factories(), func(f *agent.Factory) bool { return f.Name == name })
+		if i < 0 {
+			return nil, nil, definitionErr(def.AgentID, "unknown tool factory %q (not in the tool registry)", name)
+		}
+		// The run page says why the tools will fail (the model reads each
+		// failure as the tool's result and says so).
+		if inf := inv.reg.Factories()[i].Info(ctx); !inf.Configured {
+			inv.note(idx, "tool factory %s: %s", name, inf.Status)
 		}
 	}
 	ids := inv.reg.AgentTools(*def)
