@@ -64,6 +64,8 @@ type EntityInfo struct {
 	State    string `json:"state"`
 	Unit     string `json:"unit,omitempty"`
 	Area     string `json:"area,omitempty"`
+	// DeviceClass tells a temperature sensor from a humidity one.
+	DeviceClass string `json:"device_class,omitempty"`
 }
 
 // EntityList is home_list_entities' result.
@@ -174,7 +176,8 @@ func areaKey(s string) string {
 }
 
 func info(s State, area string) EntityInfo {
-	return EntityInfo{EntityID: s.EntityID, Name: s.Name(), State: s.State, Unit: s.Unit(), Area: area}
+	dc, _ := s.Attributes["device_class"].(string)
+	return EntityInfo{EntityID: s.EntityID, Name: s.Name(), State: s.State, Unit: s.Unit(), Area: area, DeviceClass: dc}
 }
 
 // GetArgs are home_get_state's arguments.
