@@ -267,3 +267,14 @@ func TestToolErrorsNeverShowTheToken(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// The status is asked on every listing of factories: it must not wait on
+// Home Assistant, only check that settings exist.
+func TestStatusDoesNoNetworkIO(t *testing.T) {
+	ha := house(t)
+	ha.Hang() // any request would now block until the test ends
+	inf := homeassistant.Tools(ha.Connect()).Info(context.Background())
+	if !inf.Configured || len(ha.Requests()) != 0 {
+		t.Fatalf("info %+v after %d requests", inf, len(ha.Requests()))
+	}
+}

@@ -2,11 +2,15 @@ package hatest_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"hearth/internal/homeassistant"
 	"hearth/internal/homeassistant/hatest"
@@ -75,5 +79,39 @@ func TestFakeTemplateAnswersPlainText(t *testing.T) {
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
 		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+}
+
+// Other engineers' tests poll the fake while seeding it; run with -race.
+func TestFakeIsSafeForConcurrentUse(t *testing.T) {
+	ha := hatest.New(t, "tok")
+	ha.AddArea("hall", "Hall")
+	ha.Add(hatest.Entity{ID: "light.hall", State: "off", Area: "hall"})
+	c := ha.Client(t)
+	start := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			ctx := context.Background()
+			for j := range 20 {
+				switch (i + j) % 5 {
+				case 0:
+					_, _ = c.CallService(ctx, "light", "toggle", map[string]any{"entity_id": "light.hall"})
+				case 1:
+					_, _ = c.States(ctx)
+				case 2:
+					_, _ = c.Areas(ctx)
+				case 3:
+					_, _ = c.History(ctx, "sensor.w", start, start.Add(time.Hour))
+				default:
+					ha.SetState("sensor.w", strconv.Itoa(j), map[string]any{"unit_of_measurement": "kg"}, start.Add(time.Duration(j)*time.Minute))
+					_ = ha.Calls()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(ha.Calls()); n != 32 {
+		t.Fatalf("%d calls recorded, want 32", n)
 	}
 }
