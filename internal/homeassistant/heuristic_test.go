@@ -80,8 +80,8 @@ func TestReply(t *testing.T) {
 func TestReplyAsksWhichThermostat(t *testing.T) {
 	ha := house(t)
 	ha.Add(hatest.Entity{ID: "climate.hall", Name: "Hall Thermostat", State: "heat", Attributes: map[string]any{"current_temperature": 17.0}})
-	call, _ := recordingCaller(t, ha.Connect())
-	got := homeassistant.Reply(context.Background(), call, "set the thermostat to 20")
+	// The engine's agent.ToolCaller is what the lead passes in.
+	got := homeassistant.Reply(context.Background(), toolbox(t, ha.Connect()).Caller(agent.Scope{}), "set the thermostat to 20")
 	if !strings.Contains(got, "Which thermostat: Bedroom Thermostat or Hall Thermostat?") || len(ha.Calls()) != 0 {
 		t.Fatalf("reply %q, calls %v", got, ha.Calls())
 	}
