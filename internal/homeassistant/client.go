@@ -39,6 +39,10 @@ var (
 	ErrNotFound = errors.New("not found in Home Assistant")
 	// ErrUnreachable: no answer (connection refused, DNS, timeout).
 	ErrUnreachable = errors.New("Home Assistant is unreachable")
+	// ErrRedirect: Home Assistant (or something in front of it) redirected
+	// to another host or scheme, which is not followed so the token stays
+	// with the configured host.
+	ErrRedirect = errors.New("Home Assistant redirected to another address, which Hearth does not follow (the token stays with the configured host): set the URL Home Assistant really answers on")
 )
 
 // DefaultTimeout bounds one request when Config.Timeout is zero.
@@ -104,7 +108,7 @@ func New(cfg Config) (*Client, error) {
 	hc := &http.Client{Timeout: timeout, Transport: cfg.Transport}
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if req.URL.Scheme != u.Scheme || req.URL.Host != u.Host {
-			return fmt.Errorf("Home Assistant redirected to another host (%s): not followed", req.URL.Host)
+			return fmt.Errorf("%w (to %s://%s)", ErrRedirect, req.URL.Scheme, req.URL.Host)
 		}
 		if len(via) >= 5 {
 			return errors.New("Home Assistant redirected too many times")
@@ -341,6 +345,13 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, ErrRedirect) {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				return ue.Err // the redirect refusal, not a transport failure
+			}
+			return ErrRedirect
+		}
 		return fmt.Errorf("%w at %s: %s", ErrUnreachable, c.base.Host, reason(err))
 	}
 	defer resp.Body.Close()
@@ -357,7 +368,7 @@ func (c *Client) do(ctx context.Context, method, path string, q url.Values, body
 	case resp.StatusCode == http.StatusNotFound:
 		return fmt.Errorf("%w: %s", ErrNotFound, message(raw, "404"))
 	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		return fmt.Errorf("homeassistant: %s %s redirected to %q, which was not followed", method, path, resp.Header.Get("Location"))
+		return fmt.Errorf("%w: %s %s answered %d", ErrRedirect, method, path, resp.StatusCode)
 	case resp.StatusCode < 200 || resp.StatusCode >= 300:
 		return fmt.Errorf("homeassistant: %s %s: %d %s", method, path, resp.StatusCode, message(raw, http.StatusText(resp.StatusCode)))
 	}
