@@ -9,6 +9,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/coach"
+	"hearth/internal/homeassistant"
 	"hearth/internal/messages"
 	"hearth/internal/store"
 )
@@ -22,9 +23,16 @@ func (a *App) registerAgents(ctx context.Context) error {
 	deps := coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
 		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log, Mutant: a.opts.mutant,
 		Replan: a.requestReplan}
-	box, err := agent.NewToolbox(coach.Toolset(deps)...)
+	coachTools := coach.Toolset(deps)
+	coachBox, err := agent.NewToolbox(coachTools...)
 	if err != nil {
 		return fmt.Errorf("app: coach tools: %w", err)
+	}
+	// Definitions pick from the coach's factories and the outside systems'
+	// (Home Assistant); the coach itself never gets the latter.
+	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant))...)
+	if err != nil {
+		return fmt.Errorf("app: tool factories: %w", err)
 	}
 	contexts := coach.Contexts(box, a.DB.Now)
 	contexts[definition.ContextDate] = definition.DateContext(a.DB.Now, a.cfg.Location)
@@ -39,8 +47,11 @@ func (a *App) registerAgents(ctx context.Context) error {
 		UserFields:   memberFields,
 		Needs:        map[string]func(definition.Definition) []definition.Need{coach.AgentID: coach.Needs},
 	})
-	if _, err := coach.Seed(ctx, repo, box.Names()); err != nil {
+	if _, err := coach.Seed(ctx, repo, coachBox.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
+	}
+	if _, err := definition.EnsureSeeded(ctx, repo, homeControllerSeed()); err != nil {
+		return fmt.Errorf("app: seed the home controller's definition: %w", err)
 	}
 	deps.Tuning = coach.DefinitionTuning(repo)
 	var invoker *definition.Invoker // made below, over the orchestrator the coach registers with
@@ -55,7 +66,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 	invoker, err = definition.NewInvoker(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
-		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
+		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply},
+		Vars:           map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
 	}
