@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"hearth/internal/testkit"
 	"net/http"
 	"strings"
@@ -23,9 +24,13 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	env := newAdminEnv(t)
 	code, body := env.api("GET", "/api/agents", "")
 	agents, _ := body["agents"].([]any)
-	// The app's coach and the test's agent.
-	if code != 200 || len(agents) != 2 || agents[0].(map[string]any)["id"] != "health-coach" {
+	// The app's coach, the test's agent, then the seeded home controller
+	// (made in admin: a definition listing the homeassistant factory).
+	if code != 200 || len(agents) != 3 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
+	}
+	if hc := agents[2].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
+		t.Fatalf("home controller = %v", hc)
 	}
 	a := agents[1].(map[string]any)
 	as, _ := a["assignments"].([]any)
