@@ -13,6 +13,7 @@ import (
 
 	"hearth/internal/apperr"
 	"hearth/internal/homeassistant"
+	"hearth/internal/sensors/sensorstest"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
 )
@@ -24,7 +25,7 @@ const token = "ha-test-token-0123456789"
 type env struct {
 	t   *testing.T
 	db  *store.DB
-	ha  *fakeHA
+	ha  *sensorstest.HA
 	svc *Service
 	now time.Time
 	log *bytes.Buffer
@@ -32,11 +33,11 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, db: storetest.Open(t), ha: newFakeHA(t, token), now: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC), log: &bytes.Buffer{}}
+	e := &env{t: t, db: storetest.Open(t), ha: sensorstest.New(t, token), now: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC), log: &bytes.Buffer{}}
 	e.db.Now = func() time.Time { return e.now }
 	storetest.Member(t, e.db, "ada")
 	storetest.Member(t, e.db, "bo")
-	e.svc = New(e.db, e.ha.connect(), time.UTC, nil, slog.New(slog.NewTextHandler(e.log, nil)))
+	e.svc = New(e.db, e.ha.Connect(), time.UTC, nil, slog.New(slog.NewTextHandler(e.log, nil)))
 	return e
 }
 
@@ -109,12 +110,12 @@ func TestScaleStatesBecomeWeighIns(t *testing.T) {
 	e := newEnv(t)
 	ada := e.mapping("sensor.scale_ada_weight", "ada", KindWeight)
 	bo := e.mapping("sensor.scale_bo_weight", "bo", KindWeight)
-	e.ha.add("sensor.scale_ada_weight", "81.0", "kg", time.Date(2026, 2, 1, 7, 0, 0, 0, time.UTC)) // before the 30 days read first: in force, clamped
-	e.ha.add("sensor.scale_ada_weight", "80.2", "kg", at(9, 7, 0))
-	e.ha.add("sensor.scale_ada_weight", "unavailable", "", at(9, 9, 0))
-	e.ha.add("sensor.scale_ada_weight", "unknown", "kg", at(9, 10, 0))
-	e.ha.add("sensor.scale_ada_weight", "80.0", "kg", at(10, 7, 0))
-	e.ha.add("sensor.scale_bo_weight", "176.4", "lb", at(10, 7, 30))
+	e.ha.Add("sensor.scale_ada_weight", "81.0", "kg", time.Date(2026, 2, 1, 7, 0, 0, 0, time.UTC)) // before the 30 days read first: in force, clamped
+	e.ha.Add("sensor.scale_ada_weight", "80.2", "kg", at(9, 7, 0))
+	e.ha.Add("sensor.scale_ada_weight", "unavailable", "", at(9, 9, 0))
+	e.ha.Add("sensor.scale_ada_weight", "unknown", "kg", at(9, 10, 0))
+	e.ha.Add("sensor.scale_ada_weight", "80.0", "kg", at(10, 7, 0))
+	e.ha.Add("sensor.scale_bo_weight", "176.4", "lb", at(10, 7, 30))
 
 	res := e.poll()
 	if res.Mappings != 2 || res.Added != 3 || res.Failed != 0 {
@@ -139,25 +140,25 @@ func TestScaleStatesBecomeWeighIns(t *testing.T) {
 	if res := e.poll(); res.Added != 0 || res.Failed != 0 {
 		t.Errorf("second poll: %+v", res)
 	}
-	reqs := e.ha.historyRequests()
+	reqs := e.ha.HistoryRequests()
 	if len(reqs) != 4 {
 		t.Fatalf("history requests = %v", reqs)
 	}
-	if got := sinceOf(t, reqs[0]); !got.Equal(at(10, 12, 0).Add(-FirstPoll)) {
+	if got := sensorstest.SinceOf(t, reqs[0]); !got.Equal(at(10, 12, 0).Add(-FirstPoll)) {
 		t.Errorf("the first poll read from %s, want 30 days back", got)
 	}
 	last := reqs[2]
 	if strings.Contains(reqs[3], "scale_ada") {
 		last = reqs[3]
 	}
-	if got := sinceOf(t, last); !got.Equal(at(10, 7, 0)) {
+	if got := sensorstest.SinceOf(t, last); !got.Equal(at(10, 7, 0)) {
 		t.Errorf("the second poll of ada read from %s, want the cursor %s", got, at(10, 7, 0))
 	}
 	if got := e.weights("ada"); len(got) != 2 {
 		t.Errorf("after polling again ada has %v", got)
 	}
 	// A new weigh-in arrives.
-	e.ha.add("sensor.scale_ada_weight", "79.8", "kg", at(10, 12, 5))
+	e.ha.Add("sensor.scale_ada_weight", "79.8", "kg", at(10, 12, 5))
 	e.now = e.now.Add(Every)
 	if res := e.poll(); res.Added != 1 {
 		t.Errorf("third poll: %+v", res)
@@ -171,9 +172,9 @@ func TestScaleStatesBecomeWeighIns(t *testing.T) {
 func TestPollingAgainAddsNothingAndKeepsEdits(t *testing.T) {
 	e := newEnv(t)
 	m := e.mapping("sensor.scale_weight", "ada", KindWeight)
-	e.ha.add("sensor.scale_weight", "80.2", "kg", at(8, 7, 0))
-	e.ha.add("sensor.scale_weight", "80.0", "kg", at(9, 7, 0))
-	e.ha.add("sensor.scale_weight", "79.9", "kg", at(10, 7, 0))
+	e.ha.Add("sensor.scale_weight", "80.2", "kg", at(8, 7, 0))
+	e.ha.Add("sensor.scale_weight", "80.0", "kg", at(9, 7, 0))
+	e.ha.Add("sensor.scale_weight", "79.9", "kg", at(10, 7, 0))
 	if res := e.poll(); res.Added != 3 {
 		t.Fatalf("first poll: %+v", res)
 	}
@@ -210,12 +211,12 @@ func TestStepsAndSleepBecomeDailyFigures(t *testing.T) {
 	e := newEnv(t)
 	e.mapping("sensor.ada_steps", "ada", KindSteps)
 	e.mapping("sensor.ada_sleep", "ada", KindSleep)
-	e.ha.add("sensor.ada_steps", "1200", "steps", at(9, 9, 0))
-	e.ha.add("sensor.ada_steps", "8400", "steps", at(9, 18, 0))
-	e.ha.add("sensor.ada_steps", "0", "steps", at(10, 0, 1)) // the reset
-	e.ha.add("sensor.ada_steps", "2300", "steps", at(10, 11, 0))
-	e.ha.add("sensor.ada_sleep", "450", "min", at(10, 7, 0))
-	e.ha.add("sensor.ada_sleep", "465", "min", at(10, 8, 0)) // corrected later that morning
+	e.ha.Add("sensor.ada_steps", "1200", "steps", at(9, 9, 0))
+	e.ha.Add("sensor.ada_steps", "8400", "steps", at(9, 18, 0))
+	e.ha.Add("sensor.ada_steps", "0", "steps", at(10, 0, 1)) // the reset
+	e.ha.Add("sensor.ada_steps", "2300", "steps", at(10, 11, 0))
+	e.ha.Add("sensor.ada_sleep", "450", "min", at(10, 7, 0))
+	e.ha.Add("sensor.ada_sleep", "465", "min", at(10, 8, 0)) // corrected later that morning
 	e.poll()
 	figure := func(kind, day string) float64 {
 		var v float64
@@ -234,7 +235,7 @@ func TestStepsAndSleepBecomeDailyFigures(t *testing.T) {
 	if got := figure("sleep", "2026-03-10"); got != 7.75 {
 		t.Errorf("sleep on the 10th = %v h, want 7.75", got)
 	}
-	e.ha.add("sensor.ada_steps", "5100", "steps", at(10, 12, 10))
+	e.ha.Add("sensor.ada_steps", "5100", "steps", at(10, 12, 10))
 	e.now = e.now.Add(Every)
 	if res := e.poll(); res.Added != 1 {
 		t.Errorf("the day's figure grew: poll says %+v", res)
@@ -253,9 +254,9 @@ func TestBodyFatJoinsTheWeighIn(t *testing.T) {
 	e := newEnv(t)
 	e.mapping("sensor.scale_body_fat", "ada", KindBodyFat)
 	e.mapping("sensor.scale_weight", "ada", KindWeight)
-	e.ha.add("sensor.scale_weight", "80.2", "kg", at(9, 7, 0))
-	e.ha.add("sensor.scale_body_fat", "21.4", "%", at(9, 7, 0))
-	e.ha.add("sensor.scale_body_fat", "21.9", "%", at(10, 7, 0)) // the weight never came
+	e.ha.Add("sensor.scale_weight", "80.2", "kg", at(9, 7, 0))
+	e.ha.Add("sensor.scale_body_fat", "21.4", "%", at(9, 7, 0))
+	e.ha.Add("sensor.scale_body_fat", "21.9", "%", at(10, 7, 0)) // the weight never came
 	e.poll()
 	var bf float64
 	if err := e.db.Read.QueryRow(`SELECT body_fat_pct FROM weight_readings WHERE member_id = 'ada' AND source = 'homeassistant'`).Scan(&bf); err != nil {
@@ -281,9 +282,9 @@ func TestImplausibleReadingsAreRefused(t *testing.T) {
 	e := newEnv(t)
 	e.mapping("sensor.scale_weight", "ada", KindWeight)
 	odd := e.mapping("sensor.odd_weight", "bo", KindWeight)
-	e.ha.add("sensor.scale_weight", "0.4", "kg", at(9, 7, 0)) // the scale woke under a cat
-	e.ha.add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
-	e.ha.add("sensor.odd_weight", "12", "furlong", at(10, 7, 0))
+	e.ha.Add("sensor.scale_weight", "0.4", "kg", at(9, 7, 0)) // the scale woke under a cat
+	e.ha.Add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
+	e.ha.Add("sensor.odd_weight", "12", "furlong", at(10, 7, 0))
 	e.poll()
 	if got := e.weights("ada"); len(got) != 1 || got[0] != 80.1 {
 		t.Errorf("ada's weigh-ins = %v, want [80.1]", got)
@@ -327,8 +328,8 @@ func TestPollWithoutHomeAssistant(t *testing.T) {
 func TestFailingHomeAssistantIsRecordedAndLoggedOnce(t *testing.T) {
 	e := newEnv(t)
 	m := e.mapping("sensor.scale_weight", "ada", KindWeight)
-	e.ha.add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
-	e.ha.setFail(http.StatusInternalServerError)
+	e.ha.Add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
+	e.ha.SetFail(http.StatusInternalServerError)
 	for range 3 {
 		if res := e.poll(); res.Failed != 1 {
 			t.Fatalf("poll: %+v", res)
@@ -344,7 +345,7 @@ func TestFailingHomeAssistantIsRecordedAndLoggedOnce(t *testing.T) {
 	if strings.Contains(e.log.String(), token) {
 		t.Error("the token was logged")
 	}
-	e.ha.setFail(0)
+	e.ha.SetFail(0)
 	if res := e.poll(); res.Added != 1 || res.Failed != 0 {
 		t.Errorf("after recovery: %+v", res)
 	}

@@ -1,4 +1,5 @@
-package sensors
+// Package sensorstest is a fake Home Assistant for the sensors' tests.
+package sensorstest
 
 import (
 	"context"
@@ -14,7 +15,7 @@ import (
 	"hearth/internal/homeassistant"
 )
 
-// fakeHA answers Home Assistant's REST API as documented at
+// HA answers Home Assistant's REST API as documented at
 // https://developers.home-assistant.io/docs/api/rest/ (docs/api/rest.md in
 // home-assistant/developers.home-assistant): GET /api/states, and GET
 // /api/history/period/<timestamp>?filter_entity_id=…&end_time=…, which
@@ -22,11 +23,13 @@ import (
 // As Home Assistant's history does, the state in force at the start comes
 // first with last_changed clamped to the start. Every request must carry
 // "Authorization: Bearer <token>" (401 otherwise). Until the shared fake
-// (internal/homeassistant/hatest) reaches main, this is the sensors' own.
-type fakeHA struct {
+// (internal/homeassistant/hatest) reaches main, this is the sensors' own;
+// it answers only what the poller and the admin's picker ask.
+type HA struct {
 	t     *testing.T
 	token string
-	srv   *httptest.Server
+	// Srv is the server; Srv.URL is the instance's address.
+	Srv *httptest.Server
 
 	mu       sync.Mutex
 	states   map[string][]homeassistant.State // entity → its changes, oldest first
@@ -34,22 +37,23 @@ type fakeHA struct {
 	requests []string                         // path?query of each request
 }
 
-func newFakeHA(t *testing.T, token string) *fakeHA {
-	f := &fakeHA{t: t, token: token, states: map[string][]homeassistant.State{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+// New starts a fake instance that accepts token.
+func New(t *testing.T, token string) *HA {
+	f := &HA{t: t, token: token, states: map[string][]homeassistant.State{}}
+	f.Srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Srv.Close)
 	return f
 }
 
-// connect is a homeassistant.Connect for the fake.
-func (f *fakeHA) connect() homeassistant.Connect {
+// Connect is a homeassistant.Connect for the fake.
+func (f *HA) Connect() homeassistant.Connect {
 	return func(context.Context) (*homeassistant.Client, error) {
-		return homeassistant.New(homeassistant.Config{URL: f.srv.URL, Token: f.token})
+		return homeassistant.New(homeassistant.Config{URL: f.Srv.URL, Token: f.token})
 	}
 }
 
-// add records a state change of entity at t, with its unit.
-func (f *fakeHA) add(entity, state, unit string, at time.Time) {
+// Add records a state change of entity at t, with its unit.
+func (f *HA) Add(entity, state, unit string, at time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	attrs := map[string]any{"friendly_name": entity}
@@ -60,13 +64,15 @@ func (f *fakeHA) add(entity, state, unit string, at time.Time) {
 		LastChanged: at.UTC(), LastUpdated: at.UTC()})
 }
 
-func (f *fakeHA) setFail(status int) {
+// SetFail makes every answer status (0: answer again).
+func (f *HA) SetFail(status int) {
 	f.mu.Lock()
 	f.fail = status
 	f.mu.Unlock()
 }
 
-func (f *fakeHA) historyRequests() []string {
+// HistoryRequests are the history requests so far (path?query).
+func (f *HA) HistoryRequests() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []string
@@ -78,7 +84,7 @@ func (f *fakeHA) historyRequests() []string {
 	return out
 }
 
-func (f *fakeHA) serve(w http.ResponseWriter, r *http.Request) {
+func (f *HA) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.requests = append(f.requests, r.URL.Path+"?"+r.URL.RawQuery)
@@ -104,7 +110,7 @@ func (f *fakeHA) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (f *fakeHA) history(w http.ResponseWriter, r *http.Request) {
+func (f *HA) history(w http.ResponseWriter, r *http.Request) {
 	raw := strings.TrimPrefix(r.URL.Path, "/api/history/period/")
 	start, err := time.Parse(time.RFC3339, raw)
 	if err != nil {
@@ -165,8 +171,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// sinceOf is the start time of a history request.
-func sinceOf(t *testing.T, req string) time.Time {
+// SinceOf is the start time of a history request.
+func SinceOf(t *testing.T, req string) time.Time {
 	t.Helper()
 	p, _, _ := strings.Cut(strings.TrimPrefix(req, "/api/history/period/"), "?")
 	p, _ = url.PathUnescape(p)
