@@ -149,8 +149,16 @@ func (w *writer) deviceRecord(rd Reading, n int) (r record, ok bool, err error) 
 		if !health.InWeightRange(rd.Value, health.KG) {
 			return bad("the weight %s %s", health.KG.Format(rd.Value), health.WeightRange(health.KG))
 		}
-		return record{kind: recWeight, label: label, line: n, key: "w|" + store.FormatTime(at),
-			weight: health.WeightReading{MeasuredAt: at, WeightKg: rd.Value}}, true, nil
+		r := record{kind: recWeight, label: label, line: n, key: "w|" + store.FormatTime(at),
+			weight: health.WeightReading{MeasuredAt: at, WeightKg: rd.Value}}
+		// A weight sensor knows nothing of body fat: what the body-fat
+		// sensor put on this weigh-in stays (read again, the weight would
+		// otherwise take it off, and the body fat put it back, each poll).
+		// A weigh-in the member changed is left to the ledger: kept.
+		if err := w.keepImportedBodyFat(&r); err != nil {
+			return record{}, false, err
+		}
+		return r, true, nil
 	case ReadingBodyFat:
 		if rd.Value <= 0 || rd.Value > 100 {
 			return bad("the body fat %.1f %% is not between 0 and 100 %%", rd.Value)
@@ -198,4 +206,27 @@ func (w *writer) bodyFatRecord(pct float64, at time.Time, label string, n int) (
 	}
 	return record{kind: recBodyScan, label: label, line: n, key: "bf|" + store.FormatTime(at),
 		scan: health.BodyScan{ScannedAt: at, BodyFatPct: &pct}}, true, nil
+}
+
+// keepImportedBodyFat gives a device weigh-in read again the body fat (and
+// lean mass) its row holds, when the row holds what the ledger says was
+// imported.
+func (w *writer) keepImportedBodyFat(r *record) error {
+	var cur record
+	_, found, err := w.readRow(&cur, recWeight, selectRowSQL[recWeight], w.member, w.source, r.key)
+	if err != nil || !found {
+		return err
+	}
+	var last string
+	err = w.q.QueryRowContext(w.ctx, selectLedgerSQL, w.member, ledgerKind[recWeight], w.source, r.key).Scan(&last)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("importer: read ledger: %w", err)
+	}
+	if rowHash(&w.keyBuf, &cur) == last {
+		r.weight.BodyFatPct, r.weight.LeanMassKg = cur.weight.BodyFatPct, cur.weight.LeanMassKg
+	}
+	return nil
 }

@@ -172,10 +172,9 @@ func (s *Service) read(ctx context.Context, client *homeassistant.Client, m Mapp
 	if latest.After(since) {
 		cursor = &latest
 	}
-	added := sum.Added
-	if m.Kind == KindSteps || m.Kind == KindSleep {
-		added += sum.Updated // a day's figure that grew
-	}
+	// A day's figure that grew, or body fat put on its weigh-in, updates
+	// a row: new to the member all the same.
+	added := sum.Added + sum.Updated
 	if unitErr != nil { // the other states were read; the cursor moves on
 		return added, cursor, unitErr
 	}

@@ -257,7 +257,9 @@ func TestBodyFatJoinsTheWeighIn(t *testing.T) {
 	e.ha.Add("sensor.scale_weight", "80.2", "kg", at(9, 7, 0))
 	e.ha.Add("sensor.scale_body_fat", "21.4", "%", at(9, 7, 0))
 	e.ha.Add("sensor.scale_body_fat", "21.9", "%", at(10, 7, 0)) // the weight never came
-	e.poll()
+	if res := e.poll(); res.Added != 3 {
+		t.Errorf("poll: %+v, want 3 added (a weigh-in, its body fat, a body-composition entry)", res)
+	}
 	var bf float64
 	if err := e.db.Read.QueryRow(`SELECT body_fat_pct FROM weight_readings WHERE member_id = 'ada' AND source = 'homeassistant'`).Scan(&bf); err != nil {
 		t.Fatal(err)
@@ -382,4 +384,34 @@ func apperrFields(err error) map[string]string {
 		return ae.Fields
 	}
 	return nil
+}
+
+// A member's change to the body fat on a scale's weigh-in is kept when
+// both sensors are read again.
+func TestBodyFatEditIsKept(t *testing.T) {
+	e := newEnv(t)
+	e.mapping("sensor.scale_weight", "ada", KindWeight)
+	e.mapping("sensor.scale_body_fat", "ada", KindBodyFat)
+	e.ha.Add("sensor.scale_weight", "80.2", "kg", at(9, 7, 0))
+	e.ha.Add("sensor.scale_body_fat", "21.4", "%", at(9, 7, 0))
+	e.poll()
+	if _, err := e.db.Write.Exec(`UPDATE weight_readings SET body_fat_pct = 22.0 WHERE member_id = 'ada'`); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := e.db.Write.Exec(`UPDATE sensor_mappings SET cursor_at = NULL`); err != nil {
+			t.Fatal(err)
+		}
+		e.now = e.now.Add(Every)
+		if res := e.poll(); res.Added != 0 {
+			t.Errorf("polling again: %+v", res)
+		}
+	}
+	var bf float64
+	if err := e.db.Read.QueryRow(`SELECT body_fat_pct FROM weight_readings WHERE member_id = 'ada'`).Scan(&bf); err != nil {
+		t.Fatal(err)
+	}
+	if bf != 22.0 {
+		t.Errorf("body fat = %v, want ada's 22", bf)
+	}
 }
