@@ -1,13 +1,17 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"hearth/internal/sensors"
 	"hearth/internal/sensors/sensorstest"
+	"hearth/internal/store/storetest"
+	"hearth/internal/testkit"
 )
 
 const haToken = "ha-admin-test-token-7f3a9c"
@@ -130,4 +134,23 @@ func count(t *testing.T, env *adminEnv, query string) int {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
+}
+
+// Hearth polls the mapped sensors when it starts (then every 15 minutes
+// on the scheduler, internal/schedule's TestEveryRunsAtStartAndThenEachInterval).
+func TestSensorsArePolledAtStart(t *testing.T) {
+	ha := sensorstest.New(t, haToken)
+	ha.Add("sensor.scale_weight", "80.4", "kg", time.Now().Add(-time.Hour))
+	ta := newTestApp(t, withHomeAssistant(ha))
+	storetest.Member(t, ta.app.DB, "ada")
+	if _, err := ta.app.Sensors.AddMapping(context.Background(), sensors.MappingInput{EntityID: "sensor.scale_weight", MemberID: "ada",
+		Kind: sensors.KindWeight}); err != nil {
+		t.Fatal(err)
+	}
+	ta.serve()
+	testkit.WaitFor(t, testkit.Patience, "the weigh-in polled at start", func() bool {
+		var n int
+		_ = ta.app.DB.Read.QueryRow(`SELECT count(*) FROM weight_readings WHERE member_id = 'ada' AND source = 'homeassistant'`).Scan(&n)
+		return n == 1
+	})
 }
