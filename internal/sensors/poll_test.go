@@ -23,7 +23,7 @@ const token = "ha-test-token-0123456789"
 // env is a migrated database with members ada and bo, a fake Home
 // Assistant and the service over both, on a clock the test moves.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	db  *store.DB
 	ha  *sensorstest.HA
 	svc *Service
@@ -31,7 +31,7 @@ type env struct {
 	log *bytes.Buffer
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{t: t, db: storetest.Open(t), ha: sensorstest.New(t, token), now: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC), log: &bytes.Buffer{}}
 	e.db.Now = func() time.Time { return e.now }

@@ -26,7 +26,7 @@ import (
 // (internal/homeassistant/hatest) reaches main, this is the sensors' own;
 // it answers only what the poller and the admin's picker ask.
 type HA struct {
-	t     *testing.T
+	t     testing.TB
 	token string
 	// Srv is the server; Srv.URL is the instance's address.
 	Srv *httptest.Server
@@ -38,7 +38,7 @@ type HA struct {
 }
 
 // New starts a fake instance that accepts token.
-func New(t *testing.T, token string) *HA {
+func New(t testing.TB, token string) *HA {
 	f := &HA{t: t, token: token, states: map[string][]homeassistant.State{}}
 	f.Srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Srv.Close)
