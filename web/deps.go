@@ -72,7 +72,10 @@ type AdminDeps struct {
 	Schedule  Schedules          // schedules and to-do pages; /api/agent/tasks
 	Catalog   admin.CatalogAdmin // catalog page
 	Plex      admin.PlexSyncer   // "Sync now" on the catalog page; nil: none
-	Importer  admin.Importer     // imports page
+	// Sensors are the Home Assistant sensors mapped to members
+	// (*sensors.Service, Admin → Integrations → Sensors); nil: none.
+	Sensors  admin.SensorsAdmin
+	Importer admin.Importer // imports page
 	// Definitions are the agent definition pages (*definition.Service).
 	Definitions DefinitionsAdmin
 	// Backups is Admin → Backups (*backup.Service).

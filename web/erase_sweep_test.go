@@ -239,6 +239,7 @@ func eraseCases() []eraseCase {
 			return uploadReq("/admin/imports", "file", "meals.csv", "text/csv", []byte("date,name,calories\n2024-01-05,"+mk+" oats,420\n"),
 				"member", "maya", "kind", "csv-meals")
 		}},
+		{route: "POST /admin/integrations/sensors", req: formReq("/admin/integrations/sensors", "entity", "sensor.maya_scale", "member", "maya", "kind", "weight"), owner: "maya"},
 		{route: "POST /admin/definitions/:agent/try", req: formReq("/admin/definitions/health-coach/try", "member", "maya", "message", "How am I doing, "+mk+"?"), owner: "maya"},
 		{route: "POST /admin/workflows/:id/start", req: func(e *eraseEnv) swReq {
 			e.lastRun("success")
@@ -253,6 +254,8 @@ func eraseCases() []eraseCase {
 			return formReq("/admin/catalog/meta", "id", e.s.contentID, "intensity", "high")(e)
 		}},
 		{route: "POST /admin/catalog/plex-sync", req: formReq("/admin/catalog/plex-sync"), mayFail: "Plex is not configured here"},
+		{route: "POST /admin/integrations/sensors/poll", req: formReq("/admin/integrations/sensors/poll"), mayFail: "Home Assistant is not configured here"},
+		{route: "POST /admin/integrations/sensors/:id/delete", req: formReq("/admin/integrations/sensors/999999/delete"), mayFail: "no such mapping"},
 		{route: "POST /admin/catalog/import", req: func(*eraseEnv) swReq {
 			return uploadReq("/admin/catalog/import", "file", "catalog.json", "application/json", []byte(`{"items": []}`))
 		}, mayFail: "an empty catalog is refused"},

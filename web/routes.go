@@ -102,6 +102,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Admin.Plex != nil {
 		deps.Plex = d.Admin.Plex
 	}
+	if d.Admin.Sensors != nil {
+		deps.Sensors = d.Admin.Sensors
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}

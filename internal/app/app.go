@@ -35,6 +35,7 @@ import (
 	"hearth/internal/replan"
 	"hearth/internal/schedule"
 	"hearth/internal/screen"
+	"hearth/internal/sensors"
 	"hearth/internal/session"
 	"hearth/internal/store"
 	"hearth/internal/workflow"
@@ -63,6 +64,8 @@ type App struct {
 	Runtimes   agent.Runtimes
 	Agents     *agent.Orchestrator
 	Schedule   *schedule.Service
+	// Sensors are the Home Assistant sensors mapped to members (sensors.go).
+	Sensors *sensors.Service
 
 	Definitions *definition.Service
 	Backups     *backup.Service
@@ -216,6 +219,7 @@ func (a *App) build(ctx context.Context) error {
 		return err
 	}
 	a.buildReplan()
+	a.buildSensors()
 	if err := a.buildScheduler(); err != nil {
 		return err
 	}
@@ -299,6 +303,10 @@ func (a *App) Serve(ctx context.Context) error {
 	if err := a.Schedule.Start(ctx); err != nil {
 		_ = a.Close()
 		return fmt.Errorf("app: start scheduler: %w", err)
+	}
+	if err := a.startSensors(); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: schedule sensor polls: %w", err)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()

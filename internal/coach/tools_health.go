@@ -189,7 +189,7 @@ func (c *core) nutritionHistory(ctx context.Context, m health.Member, n int, now
 
 func (t *Tools) healthSummary() agent.Tool {
 	return memberTool(t.c, "get_health_summary",
-		"A few labelled lines summarising one day (default today): weight, nutrition, logging streak, training rhythm, workouts, body composition.",
+		"A few labelled lines summarising one day (default today): weight, nutrition, logging streak, training rhythm, workouts, body composition, steps and sleep.",
 		func(ctx context.Context, m health.Member, now time.Time, a dateArgs) (any, error) {
 			day, err := t.c.day(a.Date, now)
 			if err != nil {
@@ -210,7 +210,11 @@ func (t *Tools) healthSummary() agent.Tool {
 				return nil, err
 			}
 			s := health.DaySummary(m, r, day, now, t.c.loc)
-			return map[string]any{"date": dateOf(s.Day, t.c.loc), "logging_streak": s.LoggingStreak, "text": s.Text(t.c.loc)}, nil
+			out := map[string]any{"date": dateOf(s.Day, t.c.loc), "logging_streak": s.LoggingStreak, "text": s.Text(t.c.loc)}
+			if err := t.c.dailyFigures(ctx, out, m.ID, s.Day); err != nil {
+				return nil, err
+			}
+			return out, nil
 		})
 }
 

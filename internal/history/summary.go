@@ -158,8 +158,8 @@ func (sp *Kind) add(r store.RecordSpan) {
 
 // SourceName names where records came from as a person knows it: the app
 // whose export was imported ("Strong"; a profile such as "MyFitnessPal
-// Nutrition-Summary" by its app's name), Apple Health, a CSV file without a
-// known app, Hearth itself.
+// Nutrition-Summary" by its app's name), Apple Health, Home Assistant (a
+// mapped sensor), a CSV file without a known app, Hearth itself.
 func SourceName(source, profile string) string {
 	if app, _, _ := strings.Cut(strings.TrimSpace(profile), " "); app != "" {
 		return app
@@ -169,6 +169,8 @@ func SourceName(source, profile string) string {
 		return "Apple Health"
 	case "csv":
 		return "CSV files"
+	case "homeassistant":
+		return "Home Assistant"
 	case "manual", "":
 		return "Hearth"
 	case "demo":

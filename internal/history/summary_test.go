@@ -182,6 +182,7 @@ func TestSourceNames(t *testing.T) {
 		{"csv", "Withings weight.csv", "Withings"},
 		{"csv", "", "CSV files"},
 		{"apple_health", "", "Apple Health"},
+		{"homeassistant", "", "Home Assistant"},
 		{"manual", "", "Hearth"},
 		{"demo", "", "the demo"},
 	} {

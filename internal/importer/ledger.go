@@ -57,6 +57,9 @@ func rowHash(k *keyer, r *record) string {
 		x := &r.scan
 		k.reset("bs").str(store.FormatTime(x.ScannedAt)).str(opt(x.BodyFatPct)).str(opt(x.LeanMassKg)).str(opt(x.FatMassKg)).
 			str(opt(x.BoneMassKg)).str(opt(x.VisceralFat))
+	case recDaily:
+		x := &r.daily
+		k.reset("d").str(x.Day).str(x.Kind).str(f(x.Value)).str(x.Unit)
 	}
 	return k.sum()
 }
@@ -70,6 +73,8 @@ var selectRowSQL = map[recKind]string{
 	recWorkout: `SELECT id, started_at, type, title, duration_min, avg_hr, max_hr, energy_kcal, distance_km, content_id FROM workouts
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 	recBodyScan: `SELECT id, scanned_at, body_fat_pct, lean_mass_kg, fat_mass_kg, bone_mass_kg, visceral_fat FROM body_scans
+		WHERE member_id = ? AND source = ? AND source_key = ?`,
+	recDaily: `SELECT id, measured_at, day, kind, value, unit FROM daily_figures
 		WHERE member_id = ? AND source = ? AND source_key = ?`,
 }
 
@@ -94,9 +99,12 @@ var updateRowSQL = map[recKind]string{
 		WHERE id = ?`,
 	recWorkout: `UPDATE workouts SET started_at = ?, type = ?, title = ?, duration_min = ?, avg_hr = ?, max_hr = ?,
 		energy_kcal = ?, distance_km = ?, content_id = ?, import_id = ? WHERE id = ?`,
+	recBodyScan: `UPDATE body_scans SET scanned_at = ?, body_fat_pct = ?, lean_mass_kg = ?, fat_mass_kg = ?, bone_mass_kg = ?,
+		visceral_fat = ? WHERE ? IS NOT NULL AND id = ?`, // no import_id column: the first placeholder takes it
+	recDaily: `UPDATE daily_figures SET measured_at = ?, day = ?, kind = ?, value = ?, unit = ?, import_id = ? WHERE id = ?`,
 }
 
-var tableOf = map[recKind]string{recWeight: "weight_readings", recMeal: "meals", recWorkout: "workouts", recBodyScan: "body_scans"}
+var tableOf = map[recKind]string{recWeight: "weight_readings", recMeal: "meals", recWorkout: "workouts", recBodyScan: "body_scans", recDaily: "daily_figures"}
 
 // current reads the row stored under r's key into cur (same kind as r).
 func (w *writer) current(r *record, cur *record) (id int64, found bool, err error) {
@@ -131,6 +139,9 @@ func (w *writer) readRow(cur *record, kind recKind, query string, args ...any) (
 		err = row.Scan(&id, &at, &v[0], &v[1], &v[2], &v[3], &v[4])
 		x.BodyFatPct, x.LeanMassKg, x.FatMassKg = store.FloatPtr(v[0]), store.FloatPtr(v[1]), store.FloatPtr(v[2])
 		x.BoneMassKg, x.VisceralFat = store.FloatPtr(v[3]), store.FloatPtr(v[4])
+	case recDaily:
+		x := &cur.daily
+		err = row.Scan(&id, &at, &x.Day, &x.Kind, &x.Value, &x.Unit)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -139,7 +150,7 @@ func (w *writer) readRow(cur *record, kind recKind, query string, args ...any) (
 		return 0, false, err
 	}
 	t, err := store.ParseTime(at)
-	cur.weight.MeasuredAt, cur.meal.EatenAt, cur.workout.StartedAt, cur.scan.ScannedAt = t, t, t, t
+	cur.weight.MeasuredAt, cur.meal.EatenAt, cur.workout.StartedAt, cur.scan.ScannedAt, cur.daily.At = t, t, t, t, t
 	return id, true, err
 }
 
@@ -280,6 +291,13 @@ func (w *writer) update(r *record, id int64) error {
 		x := &r.workout
 		args = []any{store.FormatTime(x.StartedAt), x.Type, x.Title, x.DurationMin, store.NullInt(x.AvgHR), store.NullInt(x.MaxHR),
 			store.NullFloat(x.EnergyKcal), store.NullFloat(x.DistanceKm), store.NullString(x.ContentID)}
+	case recBodyScan:
+		x := &r.scan
+		args = []any{store.FormatTime(x.ScannedAt), store.NullFloat(x.BodyFatPct), store.NullFloat(x.LeanMassKg),
+			store.NullFloat(x.FatMassKg), store.NullFloat(x.BoneMassKg), store.NullFloat(x.VisceralFat)}
+	case recDaily:
+		x := &r.daily
+		args = []any{store.FormatTime(x.At), x.Day, x.Kind, x.Value, x.Unit}
 	}
 	if _, err := w.q.ExecContext(w.ctx, updateRowSQL[r.kind], append(args, w.importID, id)...); err != nil {
 		return fmt.Errorf("importer: update %s: %w", ledgerKind[r.kind], err)

@@ -20,6 +20,7 @@ const (
 	recWorkout                     // workouts
 	recSample                      // import_samples (Apple dietary and body composition)
 	recBodyScan                    // body_scans (CSV)
+	recDaily                       // daily_figures (a connected device's steps or sleep, readings.go)
 )
 
 // sample is an Apple quantity sample that is staged, not stored one-to-one.
@@ -59,6 +60,7 @@ type record struct {
 	workout health.Workout
 	scan    health.BodyScan
 	sample  sample
+	daily   dailyFigure
 	own     ownRow // a row of Hearth's own export (csv_own.go)
 }
 
@@ -73,6 +75,8 @@ func (r *record) at() string {
 		return store.FormatTime(r.workout.StartedAt)
 	case recBodyScan:
 		return store.FormatTime(r.scan.ScannedAt)
+	case recDaily:
+		return store.FormatTime(r.daily.At)
 	}
 	return store.FormatTime(r.sample.at)
 }

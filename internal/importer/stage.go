@@ -213,4 +213,4 @@ func addOpt(p *float64, v sql.NullFloat64) *float64 {
 }
 
 // ledgerKind names a record kind in import_ledger.
-var ledgerKind = map[recKind]string{recWeight: "weight", recMeal: "meal", recWorkout: "workout", recBodyScan: "body_scan"}
+var ledgerKind = map[recKind]string{recWeight: "weight", recMeal: "meal", recWorkout: "workout", recBodyScan: "body_scan", recDaily: "daily_figure"}

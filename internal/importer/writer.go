@@ -164,6 +164,8 @@ const (
 	insertWorkoutSQL = `INSERT INTO workouts (member_id, started_at, type, title, duration_min, avg_hr, max_hr,
 		energy_kcal, distance_km, content_id, source, source_key, created_at, import_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT DO NOTHING`
+	insertDailySQL = `INSERT INTO daily_figures (member_id, day, kind, value, unit, measured_at, source, source_key, created_at, import_id)
+		VALUES (?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 	insertSampleSQL = `INSERT INTO import_samples (member_id, kind, at, source_key, import_id, slot_key, slot_explicit, group_key, value)
 		VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`
 )
@@ -196,6 +198,10 @@ func (w *writer) insertAs(r *record, source, key string, created time.Time) (boo
 	case recBodyScan:
 		r.scan.MemberID, r.scan.Source, r.scan.SourceKey = w.member, source, key
 		return store.InsertBodyScan(w.ctx, w.q, created, &r.scan)
+	case recDaily:
+		x := &r.daily
+		res, err = w.q.ExecContext(w.ctx, insertDailySQL, w.member, x.Day, x.Kind, x.Value, x.Unit, store.FormatTime(x.At),
+			source, key, at, w.importID)
 	case recSample:
 		s := &r.sample
 		res, err = w.q.ExecContext(w.ctx, insertSampleSQL, w.member, s.kind, store.FormatTime(s.at), r.key, w.importID,

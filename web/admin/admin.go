@@ -34,6 +34,7 @@ type Deps struct {
 	Schedule    Schedules      // schedules and to-do pages
 	Catalog     CatalogAdmin   // catalog page
 	Plex        PlexSyncer     // "Sync now" on the catalog page; nil: none
+	Sensors     SensorsAdmin   // Admin → Integrations → Sensors; nil: none
 	Importer    Importer       // imports page
 	Definitions DefinitionsAdmin
 	Backups     BackupsAdmin

@@ -94,6 +94,13 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.POST("/catalog/meta", cat.adminCatalogMeta)
 		g.POST("/catalog/plex-sync", cat.adminCatalogPlexSync)
 	}
+	if deps.Sensors != nil {
+		sp := &sensorPages{c, deps.Sensors}
+		g.GET("/integrations/sensors", sp.adminSensors)
+		g.POST("/integrations/sensors", sp.adminSensorAdd)
+		g.POST("/integrations/sensors/poll", sp.adminSensorPoll)
+		g.POST("/integrations/sensors/:id/delete", sp.adminSensorRemove)
+	}
 	if deps.Importer != nil {
 		imp := &importPages{core: c, importer: deps.Importer, uploadDir: opt.UploadDir, maxImport: opt.MaxImportBytes}
 		g.GET("/imports", imp.adminImports)

@@ -174,7 +174,7 @@ func bodyWidget(b board.Board) kioskview.BodyWidget {
 	if ok && (scale == nil || !scale.MeasuredAt.After(c.Latest.ScannedAt)) {
 		b := kioskview.BodyWidget{HasData: true, BodyFat: pctOrDash(c.Latest.BodyFatPct), Lean: kgOrDash(u, c.Latest.LeanMassKg),
 			Measured: "Scanned " + health.ShortDayText(c.Latest.ScannedAt, now, loc)}
-		if c.Latest.Source == importer.SourceApple { // a smart-scale reading, not a scan
+		if src := c.Latest.Source; src == importer.SourceApple || src == importer.SourceHomeAssistant { // a smart-scale reading, not a scan
 			b.Measured = "Measured " + views.When(c.Latest.ScannedAt, now, loc)
 		}
 		if c.Latest.ID != 0 {
