@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"hearth/internal/homeassistant/hatest"
 	"hearth/internal/sensors"
-	"hearth/internal/sensors/sensorstest"
 	"hearth/internal/store/storetest"
 	"hearth/internal/testkit"
 )
 
 const haToken = "ha-admin-test-token-7f3a9c"
 
-func withHomeAssistant(srv *sensorstest.HA) appOption {
+func withHomeAssistant(srv *hatest.Server) appOption {
 	return func(s *appSpec) {
-		s.env["HEARTH_HA_URL"], s.env["HEARTH_HA_TOKEN"] = srv.Srv.URL, haToken
+		s.env["HEARTH_HA_URL"], s.env["HEARTH_HA_TOKEN"] = srv.URL(), haToken
 	}
 }
 
@@ -26,10 +26,10 @@ func withHomeAssistant(srv *sensorstest.HA) appOption {
 // sensors, map it, poll now, see the weigh-in, remove the mapping; a bad
 // form comes back as typed; nothing changes without the CSRF token.
 func TestAdminSensorsMapPollAndRemove(t *testing.T) {
-	ha := sensorstest.New(t, haToken)
+	ha := hatest.New(t, haToken)
 	yesterday := time.Now().Add(-24 * time.Hour) // the database's clock is the real one here
-	ha.Add("sensor.scale_weight", "80.4", "kg", yesterday)
-	ha.Add("sensor.hall_temperature", "20.5", "°C", yesterday)
+	ha.SetState("sensor.scale_weight", "80.4", map[string]any{"unit_of_measurement": "kg"}, yesterday)
+	ha.SetState("sensor.hall_temperature", "20.5", map[string]any{"unit_of_measurement": "°C"}, yesterday)
 	env := newAdminEnv(t, withHomeAssistant(ha))
 	const page = "/admin/integrations/sensors"
 
@@ -139,8 +139,8 @@ func count(t *testing.T, env *adminEnv, query string) int {
 // Hearth polls the mapped sensors when it starts (then every 15 minutes
 // on the scheduler, internal/schedule's TestEveryRunsAtStartAndThenEachInterval).
 func TestSensorsArePolledAtStart(t *testing.T) {
-	ha := sensorstest.New(t, haToken)
-	ha.Add("sensor.scale_weight", "80.4", "kg", time.Now().Add(-time.Hour))
+	ha := hatest.New(t, haToken)
+	ha.SetState("sensor.scale_weight", "80.4", map[string]any{"unit_of_measurement": "kg"}, time.Now().Add(-time.Hour))
 	ta := newTestApp(t, withHomeAssistant(ha))
 	storetest.Member(t, ta.app.DB, "ada")
 	if _, err := ta.app.Sensors.AddMapping(context.Background(), sensors.MappingInput{EntityID: "sensor.scale_weight", MemberID: "ada",

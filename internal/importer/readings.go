@@ -124,6 +124,15 @@ func WriteReadings(ctx context.Context, db *store.DB, in Readings) (Summary, err
 				pub.Publish(live.TopicHousehold, live.KindImport, in.Member)
 			})
 		}
+		if sum.Added+sum.Updated+sum.Rejected == 0 {
+			// A poll re-reads the day's readings (a step count grows all
+			// day): a batch that brought nothing new is not history.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM imports WHERE id = ?`, sum.ImportID); err != nil {
+				return fmt.Errorf("importer: drop the empty batch: %w", err)
+			}
+			sum.ImportID = 0
+			return nil
+		}
 		return finishRun(ctx, tx, db.Now(), StatusComplete, &sum, "")
 	})
 	if err != nil {

@@ -27,7 +27,7 @@ func BenchmarkFirstPoll(b *testing.B) {
 				if c.kind == KindSteps {
 					v = float64((n * 37) % 12000)
 				}
-				e.ha.Add("sensor.x", strconv.FormatFloat(v, 'f', 1, 64), c.unit, at)
+				e.add("sensor.x", strconv.FormatFloat(v, 'f', 1, 64), c.unit, at)
 				n++
 			}
 			b.ReportMetric(float64(n), "states")

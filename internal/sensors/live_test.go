@@ -32,7 +32,7 @@ func TestPollPublishesLikeAnImport(t *testing.T) {
 	pub := &published{}
 	e.svc = New(e.db, e.ha.Connect(), nil, pub, nil)
 	e.mapping("sensor.scale_weight", "ada", KindWeight)
-	e.ha.Add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
+	e.add("sensor.scale_weight", "80.1", "kg", at(10, 7, 0))
 	if _, err := e.svc.Poll(context.Background()); err != nil {
 		t.Fatal(err)
 	}
