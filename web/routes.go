@@ -102,6 +102,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Admin.Plex != nil {
 		deps.Plex = d.Admin.Plex
 	}
+	if d.Admin.Integrations != nil {
+		deps.Integrations = d.Admin.Integrations
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}
