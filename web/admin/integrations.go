@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+	"github.com/starfederation/datastar-go/datastar"
 
 	"hearth/internal/apperr"
 	"hearth/internal/health"
@@ -142,7 +143,9 @@ func (s *integrationPages) adminHASave(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return httpkit.NewSSE(c).PatchElementTempl(adminview.HomeAssistantCardView(h))
+	// Replaced, not morphed: a morph keeps what the fields hold, and the
+	// token just saved must leave its field.
+	return httpkit.NewSSE(c).PatchElementTempl(adminview.HomeAssistantCardView(h), datastar.WithModeReplace())
 }
 
 // adminHATest tries what Save would save and says how it went.
