@@ -5,11 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"hearth/internal/apperr"
 	"hearth/internal/homeassistant"
 	"hearth/internal/settings"
 	"hearth/internal/store/storetest"
+	"hearth/web/admin"
 )
 
 // haApp is an App with only what homeAssistant reads: the configuration
@@ -91,5 +94,32 @@ func TestHomeAssistantUnreadableToken(t *testing.T) {
 	v, err := integrationsAdmin{a}.HomeAssistant(ctx)
 	if err != nil || v.TokenState != "set but unreadable: enter it again" || !v.TokenSaved {
 		t.Fatalf("page view: %+v, %v", v, err)
+	}
+}
+
+// A secret.key others may read: the page says what to do (it still
+// renders), a save of a token is refused with the same words, and the
+// client is not built with a token it must not read.
+func TestHomeAssistantKeyFileReadableByOthers(t *testing.T) {
+	ctx := context.Background()
+	a, dir := haApp(t, "", "")
+	ia := integrationsAdmin{a}
+	if err := ia.SaveHomeAssistant(ctx, admin.HomeAssistantInput{URL: "http://ha.example:8123", Token: "tok"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, settings.KeyFileName), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.Settings = settings.New(a.DB, dir)
+	v, err := ia.HomeAssistant(ctx)
+	if err != nil || !strings.Contains(v.Problem, "chmod 600") || v.URL != "http://ha.example:8123" {
+		t.Fatalf("page view: %+v, %v", v, err)
+	}
+	err = ia.SaveHomeAssistant(ctx, admin.HomeAssistantInput{URL: "http://ha.example:8123", Token: "other"})
+	if !apperr.Is(err, apperr.Invalid) || !strings.Contains(err.Error(), "chmod 600") {
+		t.Fatalf("save with a 0644 key file: %v", err)
+	}
+	if _, err := a.homeAssistant(ctx); !errors.Is(err, settings.ErrKeyFile) {
+		t.Fatalf("client with a 0644 key file: %v", err)
 	}
 }

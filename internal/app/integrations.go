@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"hearth/internal/apperr"
 	"hearth/internal/homeassistant"
 	"hearth/internal/settings"
 	"hearth/web/admin"
 )
+
+// haTestTimeout bounds a whole connection test (three requests), so the
+// admin's page answers even when Home Assistant hangs.
+const haTestTimeout = 20 * time.Second
 
 // maxTokenLen bounds a typed token (Home Assistant's are JWTs of a few
 // hundred bytes).
@@ -107,6 +112,8 @@ func (i integrationsAdmin) TestHomeAssistant(ctx context.Context, in admin.HomeA
 	if err != nil {
 		return admin.HomeAssistantCheck{Problem: scrub(err, token)}, nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, haTestTimeout)
+	defer cancel()
 	info, err := c.Ping(ctx)
 	if err != nil {
 		return admin.HomeAssistantCheck{Problem: scrub(err, token)}, nil
