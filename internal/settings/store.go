@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"hearth/internal/store"
@@ -139,7 +138,7 @@ func (s *Store) SetSecret(ctx context.Context, name, plain string) error {
 func (s *Store) put(ctx context.Context, name, value string, secret []byte) error {
 	_, err := s.db.Write.ExecContext(ctx, `INSERT INTO settings (name, value, secret, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET value = excluded.value, secret = excluded.secret, updated_at = excluded.updated_at`,
-		name, value, secret, store.FormatTime(time.Now()))
+		name, value, secret, store.FormatTime(s.db.Now()))
 	if err != nil {
 		return fmt.Errorf("settings: save %s: %w", name, err)
 	}
