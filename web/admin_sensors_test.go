@@ -14,7 +14,6 @@ import (
 	"hearth/internal/testkit"
 )
 
-const haToken = "ha-admin-test-token-7f3a9c"
 
 func withHomeAssistant(srv *hatest.Server) appOption {
 	return func(s *appSpec) {

@@ -88,6 +88,8 @@ type AdminDeps struct {
 	Model admin.ModelAdmin
 	// Evals runs the coach's eval suite (Admin → Evals, *eval.Service).
 	Evals admin.EvalsAdmin
+	// Integrations is Admin → Integrations (the app's settings).
+	Integrations admin.Integrations
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string

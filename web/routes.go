@@ -105,6 +105,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Admin.Sensors != nil {
 		deps.Sensors = d.Admin.Sensors
 	}
+	if d.Admin.Integrations != nil {
+		deps.Integrations = d.Admin.Integrations
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}

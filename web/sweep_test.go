@@ -375,6 +375,8 @@ var swNoBodyInput = map[string]bool{
 	"POST /api/workflow-runs/:id/pause":   true,
 	"DELETE /api/threads/:id":             true, // deletes what the path names
 	"POST /m/:member/chat/:thread/delete": true, // deletes the conversation the path names
+	// removes the saved Home Assistant token; its only field is the CSRF token
+	"POST /admin/integrations/homeassistant/remove-token": true,
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -37,6 +37,7 @@ import (
 	"hearth/internal/screen"
 	"hearth/internal/sensors"
 	"hearth/internal/session"
+	"hearth/internal/settings"
 	"hearth/internal/store"
 	"hearth/internal/workflow"
 	"hearth/static"
@@ -76,6 +77,8 @@ type App struct {
 	// Evals runs the coach's eval suite from Admin → Evals.
 	Evals     *eval.Service
 	Workflows *workflow.Runtime
+	// Settings are what Admin → Integrations saved (the environment wins).
+	Settings *settings.Store
 	// Replan re-plans a member's day after what they said (nil in an
 	// eval instance).
 	Replan *replan.Trigger
@@ -184,6 +187,7 @@ func newApp(ctx context.Context, cfg Config, logger *slog.Logger, opts buildOpti
 }
 
 func (a *App) build(ctx context.Context) error {
+	a.Settings = settings.New(a.DB, a.cfg.dataDirectory())
 	a.Catalog = content.NewCatalog(a.DB, a.log)
 	a.Programs = program.New(a.DB, a.Catalog, a.cfg.Location).Notify(a.Hub)
 	seeded := false

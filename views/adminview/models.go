@@ -23,6 +23,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"evals", "Evals", "/admin/evals"},
 	{"backups", "Backups", "/admin/backups"},
 	{"model", "Model", "/admin/model"},
+	{"integrations", "Integrations", "/admin/integrations"},
 	{"screens", "Screens", "/admin/screens"},
 	{"api", "API", "/admin/api"},
 }

@@ -49,6 +49,8 @@ type Deps struct {
 	// Settings are the time zone and night schedule on Admin → Household;
 	// nil: not shown.
 	Settings HouseholdSettings
+	// Integrations is Admin → Integrations; nil: not shown.
+	Integrations Integrations
 }
 
 // Options are the per-server values of the admin area.

@@ -144,6 +144,16 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.POST("/model/reset", m.adminModelReset)
 		g.GET("/live/model", m.liveModel)
 	}
+	if deps.Integrations != nil {
+		in := &integrationPages{core: c, integrations: deps.Integrations}
+		g.GET("/integrations", in.adminIntegrations)
+		// The posts carry a token: no request-id replay, whose record
+		// would keep the page in the database (saving twice changes
+		// nothing, a test saves nothing).
+		for path, h := range map[string]echo.HandlerFunc{"": in.adminHASave, "/test": in.adminHATest, "/remove-token": in.adminHARemoveToken} {
+			e.POST("/admin/integrations/homeassistant"+path, h, mw.AdminChain()...)
+		}
+	}
 	if deps.Evals != nil {
 		ev := &evalPages{core: c, evals: deps.Evals, definitions: deps.Definitions}
 		g.GET("/evals", ev.adminEvals)
