@@ -234,41 +234,25 @@ func userList(fields []string) string {
 func wrapList(names []string) string { return strings.Join(wrapVars(names), ", ") }
 
 func (reg Registry) checkTools(d *Definition, p problems) {
-	names := reg.FactoryNames()
-	seenF := map[string]bool{}
-	for _, f := range d.Factories {
-		switch {
-		case seenF[f]:
-			p.add("factories", "%q is listed twice", f)
-		case !slices.Contains(names, f):
-			p.add("factories", "unknown tool factory %q (available: %s)", f, listOrNone(names))
-		}
-		seenF[f] = true
-	}
-	avail := reg.ToolIDs()
-	seen := map[string]bool{}
-	for _, id := range d.ToolIDs {
-		switch {
-		case seen[id]:
-			p.add("tool_ids", "%q is listed twice", id)
-		case !slices.Contains(avail, id):
-			p.add("tool_ids", "unknown tool %q (available: %s)", id, listOrNone(avail))
-		}
-		seen[id] = true
-	}
+	checkNames(p, "factories", "tool factory", d.Factories, reg.FactoryNames())
+	checkNames(p, "tool_ids", "tool", d.ToolIDs, reg.ToolIDs())
 }
 
 func (reg Registry) checkContexts(d *Definition, p problems) {
-	avail := reg.ContextTypes()
+	checkNames(p, "context_types", "context type", d.ContextTypes, reg.ContextTypes())
+}
+
+// checkNames reports a name of listed given twice or not among avail.
+func checkNames(p problems, field, what string, listed, avail []string) {
 	seen := map[string]bool{}
-	for _, c := range d.ContextTypes {
+	for _, n := range listed {
 		switch {
-		case seen[c]:
-			p.add("context_types", "%q is listed twice", c)
-		case !slices.Contains(avail, c):
-			p.add("context_types", "unknown context type %q (available: %s)", c, listOrNone(avail))
+		case seen[n]:
+			p.add(field, "%q is listed twice", n)
+		case !slices.Contains(avail, n):
+			p.add(field, "unknown %s %q (available: %s)", what, n, listOrNone(avail))
 		}
-		seen[c] = true
+		seen[n] = true
 	}
 }
 
