@@ -14,7 +14,6 @@ import (
 	"hearth/internal/testkit"
 )
 
-
 func withHomeAssistant(srv *hatest.Server) appOption {
 	return func(s *appSpec) {
 		s.env["HEARTH_HA_URL"], s.env["HEARTH_HA_TOKEN"] = srv.URL(), haToken
