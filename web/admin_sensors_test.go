@@ -70,8 +70,13 @@ func TestAdminSensorsMapPollAndRemove(t *testing.T) {
 	}
 	mustContain(t, "a second identical mapping", body, "sensor.scale_weight is already mapped to ada as weight")
 
+	// A new mapping is read at once, not at the next poll.
+	if n := count(t, env, `SELECT count(*) FROM weight_readings WHERE member_id = 'ada' AND source = 'homeassistant' AND weight_kg = 80.4`); n != 1 {
+		t.Fatalf("weigh-ins from Home Assistant once mapped: %d", n)
+	}
 	_, body = env.page(page + "?done=added")
-	mustContain(t, "one mapping", body, "Mapped.", "<code>sensor.scale_weight</code>", "Weight (weigh-ins)", "not yet", "Poll now")
+	mustContain(t, "one mapping", body, "Mapped, and read now", "<code>sensor.scale_weight</code>", "Weight (weigh-ins)", "1 added", "Poll now")
+	mustNotContain(t, "one mapping", body, "not yet", haToken)
 
 	resp, _ = env.form(page+"/poll", nil, false)
 	if resp.StatusCode != http.StatusSeeOther {
@@ -81,7 +86,7 @@ func TestAdminSensorsMapPollAndRemove(t *testing.T) {
 		t.Fatalf("weigh-ins from Home Assistant after Poll now: %d", n)
 	}
 	_, body = env.page(page + "?done=polled")
-	mustContain(t, "after the poll", body, "1 added")
+	mustContain(t, "after the poll", body, "Polled")
 	mustNotContain(t, "after the poll", body, "not yet", haToken)
 
 	var id string

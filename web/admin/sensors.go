@@ -95,7 +95,7 @@ func (s *sensorPages) adminSensors(c echo.Context) error {
 	notice := adminview.Notice{}
 	switch c.QueryParam("done") {
 	case "added":
-		notice.Text = "Mapped. It is read at the next poll, or now with Poll now."
+		notice.Text = "Mapped, and read now: its outcome is below. Hearth reads it again every 15 minutes."
 	case "removed":
 		notice.Text = "Mapping removed; what it imported stays."
 	case "polled":
@@ -115,6 +115,11 @@ func (s *sensorPages) adminSensorAdd(c echo.Context) error {
 		Kind: sensors.Kind(values["kind"])})
 	if err == nil {
 		httpkit.Owner(c, m.MemberID)
+		// Read it at once rather than at the next poll: the admin sees
+		// what it brings, or why not, on the page this redirects to (the
+		// outcome is recorded on the mapping; an error here is only "not
+		// configured", which the page says).
+		_, _ = s.sensors.Poll(c.Request().Context())
 		return c.Redirect(http.StatusSeeOther, sensorsPath+"?done=added")
 	}
 	fs, err := formFailure(err, values)
