@@ -121,6 +121,9 @@ type WeightWidget struct {
 type EntryRow struct {
 	When, Text string
 	Edit       string
+	// Source names where a reading came from when not typed in Hearth
+	// ("Home Assistant", "Apple Health"); "" for the member's own.
+	Source string
 	// Questioned marks a weigh-in the plausibility rule set aside.
 	Questioned bool
 }

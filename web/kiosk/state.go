@@ -92,9 +92,20 @@ func weightWidget(b board.Board) kioskview.WeightWidget {
 			continue
 		}
 		w.Recent = append(w.Recent, kioskview.EntryRow{When: views.When(r.MeasuredAt, now, loc), Text: b.WeightText(r.WeightKg),
-			Edit: entryURL(m.ID, household.EntryWeight, r.ID), Questioned: b.Weight.Questioned[r.ID]})
+			Edit: entryURL(m.ID, household.EntryWeight, r.ID), Questioned: b.Weight.Questioned[r.ID], Source: readingSource(r.Source)})
 	}
 	return w
+}
+
+// readingSource names where a reading came from for its row: an import or
+// a device ("Home Assistant"), nothing for what was typed in Hearth (or
+// the demo's).
+func readingSource(source string) string {
+	switch source {
+	case "", "manual", "demo":
+		return ""
+	}
+	return history.SourceName(source, "")
 }
 
 // recentWeights is how many weigh-ins the weight widget lists.
