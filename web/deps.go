@@ -90,6 +90,9 @@ type AdminDeps struct {
 	Evals admin.EvalsAdmin
 	// Integrations is Admin → Integrations (the app's settings).
 	Integrations admin.Integrations
+	// Curator is Admin → Curator: agents' proposed changes to outside
+	// systems (*proposals.Service); nil: not shown.
+	Curator admin.Curator
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string

@@ -108,6 +108,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Admin.Integrations != nil {
 		deps.Integrations = d.Admin.Integrations
 	}
+	if d.Admin.Curator != nil {
+		deps.Curator = d.Admin.Curator
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}

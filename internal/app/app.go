@@ -32,6 +32,7 @@ import (
 	"hearth/internal/live"
 	"hearth/internal/messages"
 	"hearth/internal/program"
+	"hearth/internal/proposals"
 	"hearth/internal/replan"
 	"hearth/internal/schedule"
 	"hearth/internal/screen"
@@ -79,6 +80,10 @@ type App struct {
 	Workflows *workflow.Runtime
 	// Settings are what Admin → Integrations saved (the environment wins).
 	Settings *settings.Store
+	// Proposals are the changes agents propose to outside systems, applied
+	// when an admin confirms them (Admin → Curator); the integrations
+	// register their appliers on it.
+	Proposals *proposals.Service
 	// Replan re-plans a member's day after what they said (nil in an
 	// eval instance).
 	Replan *replan.Trigger
@@ -214,6 +219,7 @@ func (a *App) build(ctx context.Context) error {
 	a.Sessions = session.New(a.DB)
 	a.Devices = devices.New(a.DB)
 	a.Screens = screen.New(a.DB, a.Hub)
+	a.Proposals = proposals.NewService(a.DB, a.Hub)
 	if ended, err := a.Sessions.SyncPassword(ctx, a.cfg.AdminPassword); err != nil {
 		return err
 	} else if ended {

@@ -21,7 +21,7 @@ func (a *App) webDeps() web.Deps {
 			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
-			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}},
+			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}, Curator: a.Proposals},
 
 		Dashboards:  a.Dashboards,
 		Catalog:     a.Catalog,

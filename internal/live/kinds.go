@@ -75,10 +75,13 @@ const (
 	// KindLayout: a screen layout, the default layout or a screen's
 	// layout changed (household topic; Data the layout's slug).
 	KindLayout Kind = "layout"
+	// KindProposal: an agent's proposed change to an outside system was
+	// confirmed, applied or discarded (admin topic; Admin → Curator).
+	KindProposal Kind = "proposal"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy, KindSettings,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
-	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout}
+	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout, KindProposal}

@@ -31,7 +31,9 @@ type Proposal struct {
 
 // Applier applies one confirmed proposal's payload to the outside system
 // and says what it did. It must be idempotent: a confirmation retried
-// after a crash applies the payload again.
+// after a crash applies the payload again. Its result and its error's
+// text are recorded and shown in Admin → Curator: neither may hold a
+// token or other secret.
 type Applier func(ctx context.Context, payload json.RawMessage) (result string, err error)
 
 // Stage stages p in the run of scope: it is written in the run's commit,

@@ -16,6 +16,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"chat", "Chat", "/admin/chat"},
 	{"household", "Household", "/admin/household"},
 	{"catalog", "Catalog", "/admin/catalog"},
+	{"curator", "Curator", "/admin/curator"},
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
 	{"messages", "Messages", "/admin/messages"},

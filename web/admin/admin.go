@@ -51,6 +51,9 @@ type Deps struct {
 	Settings HouseholdSettings
 	// Integrations is Admin → Integrations; nil: not shown.
 	Integrations Integrations
+	// Curator is Admin → Curator: agents' proposed changes to outside
+	// systems (*proposals.Service); nil: not shown.
+	Curator Curator
 }
 
 // Options are the per-server values of the admin area.

@@ -154,6 +154,16 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 			e.POST("/admin/integrations/homeassistant"+path, h, mw.AdminChain()...)
 		}
 	}
+	if deps.Curator != nil {
+		cp := &curatorPages{core: c, curator: deps.Curator}
+		g.GET("/curator", cp.adminCurator)
+		g.GET("/live/curator", cp.liveCurator)
+		// No request-id replay: the proposal's status is the record, so a
+		// repeated confirmation answers with its outcome and applies
+		// nothing again, even one retried after a restart (which a replay
+		// record would refuse as interrupted).
+		e.POST("/admin/curator/:id/:action", cp.adminCuratorDecide, mw.AdminChain()...)
+	}
 	if deps.Evals != nil {
 		ev := &evalPages{core: c, evals: deps.Evals, definitions: deps.Definitions}
 		g.GET("/evals", ev.adminEvals)

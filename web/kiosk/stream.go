@@ -71,6 +71,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindModel:     0,      // Admin → Model
 	live.KindEval:      0,      // admin only
 	live.KindLayout:    wLayout,
+	live.KindProposal:  0, // Admin → Curator
 }
 
 // householdWidgets maps kinds on the household topic: other members'
