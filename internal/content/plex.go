@@ -245,7 +245,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	switch resp.StatusCode {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return nil, &apperr.Error{Code: apperr.Invalid, Err: ErrPlexUnauthorized, Message: fmt.Sprintf(
-			"Plex rejected the token (HTTP %d) for %s: the token is wrong or was revoked; check PLEX_TOKEN", resp.StatusCode, path)}
+			"Plex rejected the token (HTTP %d) for %s: the token is wrong or was revoked; check the Plex token (Admin → Integrations, or PLEX_TOKEN)", resp.StatusCode, path)}
 	case http.StatusNotFound:
 		return nil, apperr.NotFoundf("Plex has nothing at %s (HTTP 404)", path)
 	}
