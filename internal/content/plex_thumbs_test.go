@@ -241,3 +241,25 @@ func BenchmarkPlexThumbsCached(b *testing.B) {
 		b.Errorf("%d fetches", n)
 	}
 }
+
+// The cache asks for a client on each fetch: Plex configured (or its
+// token changed) after the cache was made is used from the next picture
+// on, without a new cache.
+func TestPlexThumbsAskForTheClientInForce(t *testing.T) {
+	jpg := plextest.JPEG(16, 9)
+	_, c, px, dir := syncedThumbs(t, 2, func(int) []byte { return jpg })
+	var current *content.PlexClient // not configured yet
+	th, err := content.NewPlexThumbs(c, func(ctx context.Context) (*content.PlexClient, error) {
+		return content.StaticPlex(current)(ctx)
+	}, dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := th.Open(context.Background(), "10000"); !apperr.Is(err, apperr.Unavailable) || !strings.Contains(err.Error(), "not configured") {
+		t.Fatalf("before Plex is configured: %v, want Unavailable (not configured)", err)
+	}
+	current = px
+	if b, _ := readThumb(t, th, "10000"); !bytes.Equal(b, jpg) {
+		t.Fatal("the picture after Plex was configured differs")
+	}
+}
