@@ -6,10 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"hearth/internal/content"
 	"hearth/internal/content/plextest"
+	"hearth/internal/settings"
+	"hearth/internal/store"
 )
 
 const plexPageToken = "plex-page-T0KEN-4c1d2e"
@@ -181,5 +185,33 @@ func TestPlexSettingsFromThePageApplyWithoutRestart(t *testing.T) {
 		if r.TokenInURL != "" {
 			t.Errorf("the token went to Plex in a URL: %+v", r)
 		}
+	}
+}
+
+// Settings saved on the page (here: in the data directory before Hearth
+// starts) drive the sync at start, as PLEX_* do.
+func TestPlexSyncAtStartFromSavedSettings(t *testing.T) {
+	srv := plextest.New(t, plexPageToken, plextest.Library("3", "Fitness", 1, 2))
+	dir := t.TempDir()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "hearth.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := settings.New(db, dir)
+	for name, v := range map[string]string{"plex.url": srv.URL, "plex.section": "3"} {
+		if err := st.Set(ctx, name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.SetSecret(ctx, "plex.token", plexPageToken); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ta := newTestApp(t, withEnv("HEARTH_DATA", dir))
+	if s := waitPlexSync(t, ta.app.Catalog); !s.OK() || s.Added != 2 || s.Origin != content.PlexSyncAtStart || s.Section != "3" {
+		t.Fatalf("sync at start from saved settings: %+v", s)
 	}
 }
