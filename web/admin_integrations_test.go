@@ -28,7 +28,7 @@ func TestAdminIntegrationsHomeAssistant(t *testing.T) {
 		t.Fatalf("GET /admin/integrations: %d", code)
 	}
 	for _, want := range []string{"Home Assistant", `name="ha_url"`, `type="password"`, "Saved token: <strong>unset",
-		`href="/admin/integrations/sensors"`, `href="/admin/integrations"`, "Plex and the model endpoint"} {
+		`href="/admin/integrations/sensors"`, `href="/admin/integrations"`, "The model endpoint"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -149,7 +149,7 @@ func TestAdminCatalogShowsThePlexSync(t *testing.T) {
 		t.Fatalf("GET /admin/catalog: %d", code)
 	}
 	mustContain(t, "failed sync", page, `id="plex-sync"`, "Last sync of section 3", "when Hearth started",
-		"Failed: Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check PLEX_TOKEN",
+		"Failed: Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check the Plex token (Admin → Integrations, or PLEX_TOKEN)",
 		"Sync section 3 now")
 	mustNotContain(t, "failed sync", page, plexToken)
 

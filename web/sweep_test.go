@@ -377,6 +377,7 @@ var swNoBodyInput = map[string]bool{
 	"POST /m/:member/chat/:thread/delete": true, // deletes the conversation the path names
 	// removes the saved Home Assistant token; its only field is the CSRF token
 	"POST /admin/integrations/homeassistant/remove-token": true,
+	"POST /admin/integrations/plex/remove-token":          true, // the same for Plex
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

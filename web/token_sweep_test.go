@@ -1,8 +1,9 @@
 package web_test
 
-// The token sweep: Home Assistant is configured with a known token, once
-// on Admin → Integrations and once through the environment; then
-// everything that touches it runs (Test connection, Save, every GET route
+// The token sweep: Home Assistant and Plex are configured with a known
+// token, once on Admin → Integrations and once through the environment;
+// then everything that touches it runs (Test connection, Save, a Plex
+// sync and a thumbnail through Hearth's proxy, every GET route
 // of the server: admin pages, the JSON API, live streams, a member's
 // export), the start log (Config.Summary) is written, a backup is made,
 // and the token's bytes must appear in none of it: not in a response,
@@ -29,6 +30,7 @@ import (
 
 	"hearth/internal/app"
 	"hearth/internal/backup"
+	"hearth/internal/content/plextest"
 	"hearth/internal/export"
 	"hearth/internal/settings"
 )
@@ -116,6 +118,9 @@ func TestTokenSweep(t *testing.T) {
 func tokenSweep(t *testing.T, viaEnv bool) {
 	ctx := context.Background()
 	ha := newFakeHA(t, sweepToken, 5)
+	sec := plextest.Library("3", "Fitness", 1, 2)
+	px := plextest.New(t, sweepToken, sec)
+	px.SetImage(sec.Episodes[0].Thumb, plextest.Image{ContentType: "image/jpeg", Body: plextest.JPEG(64, 36)})
 	logs := &lockedBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts := []appOption{withDemo(), withLogger(logger)}
@@ -123,6 +128,8 @@ func tokenSweep(t *testing.T, viaEnv bool) {
 	if viaEnv {
 		env["HEARTH_HA_URL"], env["HEARTH_HA_TOKEN"] = ha.URL, sweepToken
 		opts = append(opts, withEnv("HEARTH_HA_URL", ha.URL), withEnv("HEARTH_HA_TOKEN", sweepToken))
+		env["PLEX_URL"], env["PLEX_TOKEN"], env["PLEX_SECTION"] = px.URL, sweepToken, "3"
+		opts = append(opts, withPlex(px, sweepToken))
 	}
 	// The start log, as `hearth` writes it.
 	cfg, err := app.LoadConfig(nil, func(k string) string { return env[k] }, io.Discard)
@@ -143,7 +150,7 @@ func tokenSweep(t *testing.T, viaEnv bool) {
 			body: []byte(v.Encode()), datastar: datastar})
 		tokenFree(t, "POST "+path, rec.Body.Bytes())
 		tokenFree(t, "POST "+path+" headers", []byte(strings.Join(headerLines(rec.Header()), "\n")))
-		if !strings.Contains(rec.Body.String(), "Connected: Home Assistant") && strings.HasSuffix(path, "/test") {
+		if !strings.Contains(rec.Body.String(), "Connected: ") && strings.HasSuffix(path, "/test") {
 			t.Fatalf("POST %s did not connect (the sweep would prove nothing): %.400s", path, rec.Body.String())
 		}
 		return rec.Result()
@@ -163,6 +170,35 @@ func tokenSweep(t *testing.T, viaEnv bool) {
 	if !viaEnv {
 		if tok, err := s.app.Settings.Secret(ctx, "homeassistant.token"); err != nil || tok != sweepToken {
 			t.Fatalf("the token was not saved: %v", err)
+		}
+	}
+
+	// Plex: the card, a sync (Admin → Catalog's Sync now) and a
+	// thumbnail through Hearth's proxy, fetched with the token.
+	form("/admin/integrations/plex/test", true, "plex_url", px.URL, "plex_token", typedToken, "plex_section", "3")
+	form("/admin/integrations/plex", false, "plex_url", px.URL, "plex_token", typedToken, "plex_section", "3")
+	form("/admin/integrations/plex", true, "plex_url", px.URL, "plex_token", typedToken, "plex_section", "3")
+	form("/admin/integrations/plex/test", true, "plex_url", px.URL, "plex_token", "", "plex_section", "3")
+	form("/admin/integrations/plex/test", false, "plex_url", px.URL, "plex_token", "", "plex_section", "3")
+	if rec := form("/admin/catalog/plex-sync", false); rec.StatusCode != http.StatusOK {
+		t.Fatalf("Plex sync now: %d", rec.StatusCode)
+	}
+	rec := s.do(swReq{method: http.MethodGet, path: "/plex/thumb/10000"})
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "image/jpeg" {
+		t.Fatalf("the thumbnail through Hearth: %d %q", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	tokenFree(t, "GET /plex/thumb/10000 headers", []byte(strings.Join(headerLines(rec.Header()), "\n")))
+	if px.Count(sec.Episodes[0].Thumb) != 1 || px.Count("/library/sections/3/all") == 0 {
+		t.Fatalf("Plex was not asked for the sync and the picture: %+v", px.Requests())
+	}
+	for _, r := range px.Requests() {
+		if r.Path != "/identity" && r.Token != sweepToken {
+			t.Fatalf("Plex was asked without the token (the sweep would prove nothing): %+v", r)
+		}
+	}
+	if !viaEnv {
+		if tok, err := s.app.Settings.Secret(ctx, "plex.token"); err != nil || tok != sweepToken {
+			t.Fatalf("the Plex token was not saved: %v", err)
 		}
 	}
 
@@ -218,7 +254,7 @@ func tokenSweep(t *testing.T, viaEnv bool) {
 		b, _ := os.ReadFile(s.app.DB.Path)
 		tokenFree(t, "database after checkpoint", b)
 	}
-	if len(logs.Bytes()) == 0 || !bytes.Contains(logs.Bytes(), []byte("ha_token")) {
+	if len(logs.Bytes()) == 0 || !bytes.Contains(logs.Bytes(), []byte("ha_token")) || !bytes.Contains(logs.Bytes(), []byte("plex_token")) {
 		t.Fatal("no start log captured")
 	}
 	tokenFree(t, "log", logs.Bytes())

@@ -34,7 +34,7 @@ func TestPlexSyncCommandSaysWhatHappened(t *testing.T) {
 		notWant string
 	}{
 		{"wrong token", []string{"sync"}, plex("3", "wrong-"+token), 1, []string{
-			"Plex sync of section 3 failed: Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check PLEX_TOKEN"},
+			"Plex sync of section 3 failed: Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check the Plex token (Admin → Integrations, or PLEX_TOKEN)"},
 			"wrong-" + token},
 		{"missing section", []string{"sync"}, plex("4", token), 1, []string{
 			"Plex sync of section 4 failed: Plex has no library section 4 (HTTP 404): check PLEX_SECTION; this server's sections: 3 Fitness (show), 8 Empty (movie)"}, token},

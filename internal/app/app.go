@@ -61,7 +61,6 @@ type App struct {
 	Screens    *screen.Service  // screen layouts
 	Catalog    *content.Catalog
 	Programs   *program.Service
-	Plex       *content.PlexClient
 	plex       plexState // thumbnails and syncs (content.go)
 	Runtimes   agent.Runtimes
 	Agents     *agent.Orchestrator

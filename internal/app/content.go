@@ -2,8 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -33,20 +33,19 @@ func (a *App) loadCatalog(ctx context.Context) error {
 		}
 		a.log.Info("catalog imported", "file", a.cfg.Catalog, "items_added", sum.ItemsAdded, "items_updated", sum.ItemsUpdated)
 	}
-	if a.cfg.PlexURL != "" && a.cfg.PlexToken != "" {
-		px, err := content.NewPlexClient(a.cfg.PlexURL, a.cfg.PlexToken, &http.Client{Timeout: 30 * time.Second})
-		if err != nil {
-			return fmt.Errorf("app: PLEX_URL: %w", err)
-		}
-		a.Plex = px
-		dir := filepath.Join(a.dataDir(), "cache", "plex-thumbs")
-		if a.plex.thumbs, err = content.NewPlexThumbs(a.Catalog, px, dir, a.cfg.ThumbCacheBytes, a.log); err != nil {
-			return fmt.Errorf("app: %w", err)
-		}
-		if a.cfg.PlexSection != "" {
-			a.plex.wg.Add(1)
-			go a.syncPlexAtStart()
-		}
+	// The cache is there whether or not Plex is configured: Plex may be
+	// set on Admin → Integrations later, and the thumbnails asks for a
+	// client on each fetch.
+	dir := filepath.Join(a.dataDir(), "cache", "plex-thumbs")
+	var err error
+	if a.plex.thumbs, err = content.NewPlexThumbs(a.Catalog, a.plexConnect, dir, a.cfg.ThumbCacheBytes, a.log); err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	if _, section, err := a.plexClient(ctx); err == nil && section != "" {
+		a.plex.wg.Add(1)
+		go a.syncPlexAtStart()
+	} else if err != nil && !errors.Is(err, errPlexNotConfigured) {
+		a.log.Warn("plex: not synced at start", "err", err)
 	}
 	return nil
 }
@@ -54,7 +53,7 @@ func (a *App) loadCatalog(ctx context.Context) error {
 // plexState is Hearth's side of Plex beyond the client: the thumbnail
 // cache and the syncs, one at a time (Close waits for one under way).
 type plexState struct {
-	thumbs *content.PlexThumbs // nil: Plex is not configured
+	thumbs *content.PlexThumbs
 	mu     sync.Mutex
 	wg     sync.WaitGroup
 }
@@ -74,14 +73,19 @@ func (a *App) syncPlexAtStart() {
 		"no_longer_in_plex", res.Removed, "warnings", len(res.Warnings))
 }
 
-// syncPlex syncs PLEX_SECTION now, after any sync under way.
+// syncPlex syncs the section in force now (plexClient), after any sync
+// under way.
 func (a *App) syncPlex(ctx context.Context, origin string) (content.PlexSync, error) {
-	if a.Plex == nil || a.cfg.PlexSection == "" {
-		return content.PlexSync{}, apperr.Invalidf("Plex is not configured to sync: set PLEX_URL, PLEX_TOKEN and PLEX_SECTION")
+	px, section, err := a.plexClient(ctx)
+	if err == nil && section == "" {
+		err = errPlexNotConfigured
+	}
+	if err != nil {
+		return content.PlexSync{}, err
 	}
 	a.plex.mu.Lock()
 	defer a.plex.mu.Unlock()
-	return a.Catalog.SyncPlex(ctx, a.Plex, a.cfg.PlexSection, origin)
+	return a.Catalog.SyncPlex(ctx, px, section, origin)
 }
 
 // plexAdmin is the Plex sync on Admin → Catalog.
@@ -92,11 +96,11 @@ func (p plexAdmin) LastPlexSync(ctx context.Context) (content.PlexSync, bool, er
 }
 
 // PlexSection is the section synced, "" when Plex is not configured to sync.
-func (p plexAdmin) PlexSection() string {
-	if p.a.Plex == nil {
-		return ""
+func (p plexAdmin) PlexSection(ctx context.Context) string {
+	if _, section, err := p.a.plexClient(ctx); err == nil {
+		return section
 	}
-	return p.a.cfg.PlexSection
+	return ""
 }
 
 // SyncPlexNow syncs while the admin waits (at most two minutes).

@@ -41,12 +41,9 @@ type PlexClient struct {
 // "http://192.168.1.5:32400"). hc may be nil (30 s timeout); it is copied so
 // that redirects can be refused. The URL must not carry credentials or a query.
 func NewPlexClient(baseURL, token string, hc *http.Client) (*PlexClient, error) {
-	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(baseURL), "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, apperr.Invalidf("Plex URL must look like http://host:32400")
-	}
-	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
-		return nil, apperr.Invalidf("Plex URL must not contain credentials, a query or a fragment; set the token separately")
+	u, err := ParsePlexURL(baseURL)
+	if err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(token) == "" {
 		return nil, apperr.Invalidf("a Plex token is required")
@@ -58,6 +55,22 @@ func NewPlexClient(baseURL, token string, hc *http.Client) (*PlexClient, error) 
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return &PlexClient{base: u, token: strings.TrimSpace(token), hc: &c}, nil
 }
+
+// ParsePlexURL checks a Plex server address: http or https, a host, no
+// credentials, query or fragment (the token travels in a header).
+func ParsePlexURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(raw), "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, apperr.Invalidf("Plex URL must look like http://host:32400")
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, apperr.Invalidf("Plex URL must not contain credentials, a query or a fragment; set the token separately")
+	}
+	return u, nil
+}
+
+// ValidPlexKey reports whether s can be a section id or rating key.
+func ValidPlexKey(s string) bool { return plexKeyPattern.MatchString(s) }
 
 // BaseURL returns the server address (no token).
 func (p *PlexClient) BaseURL() string { return p.base.String() }
@@ -245,7 +258,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	switch resp.StatusCode {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return nil, &apperr.Error{Code: apperr.Invalid, Err: ErrPlexUnauthorized, Message: fmt.Sprintf(
-			"Plex rejected the token (HTTP %d) for %s: the token is wrong or was revoked; check PLEX_TOKEN", resp.StatusCode, path)}
+			"Plex rejected the token (HTTP %d) for %s: the token is wrong or was revoked; check the Plex token (Admin → Integrations, or PLEX_TOKEN)", resp.StatusCode, path)}
 	case http.StatusNotFound:
 		return nil, apperr.NotFoundf("Plex has nothing at %s (HTTP 404)", path)
 	}

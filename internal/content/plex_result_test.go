@@ -21,7 +21,7 @@ func TestPlexSyncRecordsWhyItFailed(t *testing.T) {
 		want                 string
 	}{
 		{"wrong token", "wrong-token-123", "3",
-			"Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check PLEX_TOKEN"},
+			"Plex rejected the token (HTTP 401) for /library/sections/3/all: the token is wrong or was revoked; check the Plex token (Admin → Integrations, or PLEX_TOKEN)"},
 		{"missing section", plexToken, "9",
 			"Plex has no library section 9 (HTTP 404): check PLEX_SECTION; this server's sections: 3 Fitness (show), 1 Movies (movie), 5 New Workouts (show)"},
 		{"empty section", plexToken, "5", "Plex section 5 (New Workouts) is empty: it lists no shows or movies"},

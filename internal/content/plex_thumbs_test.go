@@ -50,7 +50,7 @@ func readThumb(t *testing.T, th *content.PlexThumbs, key string) ([]byte, conten
 func TestPlexThumbsFetchOnceWithTheTokenInAHeader(t *testing.T) {
 	jpg := plextest.JPEG(64, 36)
 	srv, c, px, dir := syncedThumbs(t, 2, func(int) []byte { return jpg })
-	th, err := content.NewPlexThumbs(c, px, dir, 0, nil)
+	th, err := content.NewPlexThumbs(c, content.StaticPlex(px), dir, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestPlexThumbsRefuseWhatIsNotAPicture(t *testing.T) {
 	srv.SetImage("/library/metadata/10000/thumb/1700000002", plextest.Image{ContentType: "text/html", Body: []byte("<script>alert(1)</script>")})
 	srv.SetImage("/library/metadata/10001/thumb/1700000002", plextest.Image{ContentType: "image/svg+xml", Body: []byte(`<svg onload="alert(1)"/>`)})
 	srv.SetImage("/library/metadata/10002/thumb/1700000002", plextest.Image{ContentType: "image/jpeg", Body: []byte("<html>not a jpeg</html>")})
-	th, err := content.NewPlexThumbs(c, px, dir, 0, nil)
+	th, err := content.NewPlexThumbs(c, content.StaticPlex(px), dir, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestPlexThumbsEvictTheLeastRecentlyUsed(t *testing.T) {
 		return b[:size]
 	}
 	_, c, px, dir := syncedThumbs(t, 4, picture)
-	th, err := content.NewPlexThumbs(c, px, dir, content.MinThumbCacheBytes, nil)
+	th, err := content.NewPlexThumbs(c, content.StaticPlex(px), dir, content.MinThumbCacheBytes, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestPlexThumbsEvictTheLeastRecentlyUsed(t *testing.T) {
 // Plex down: pictures already cached still show; others are Unavailable.
 func TestPlexThumbsWhenPlexIsDown(t *testing.T) {
 	srv, c, px, dir := syncedThumbs(t, 2, func(int) []byte { return plextest.JPEG(16, 9) })
-	th, err := content.NewPlexThumbs(c, px, dir, 0, nil)
+	th, err := content.NewPlexThumbs(c, content.StaticPlex(px), dir, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func BenchmarkPlexThumbsCached(b *testing.B) {
 	if _, err := c.SyncPlex(context.Background(), px, "3", content.PlexSyncCLI); err != nil {
 		b.Fatal(err)
 	}
-	th, err := content.NewPlexThumbs(c, px, b.TempDir(), 0, nil)
+	th, err := content.NewPlexThumbs(c, content.StaticPlex(px), b.TempDir(), 0, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -239,5 +239,27 @@ func BenchmarkPlexThumbsCached(b *testing.B) {
 	}
 	if n := srv.Count(sec.Episodes[0].Thumb); n != 1 {
 		b.Errorf("%d fetches", n)
+	}
+}
+
+// The cache asks for a client on each fetch: Plex configured (or its
+// token changed) after the cache was made is used from the next picture
+// on, without a new cache.
+func TestPlexThumbsAskForTheClientInForce(t *testing.T) {
+	jpg := plextest.JPEG(16, 9)
+	_, c, px, dir := syncedThumbs(t, 2, func(int) []byte { return jpg })
+	var current *content.PlexClient // not configured yet
+	th, err := content.NewPlexThumbs(c, func(ctx context.Context) (*content.PlexClient, error) {
+		return content.StaticPlex(current)(ctx)
+	}, dir, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := th.Open(context.Background(), "10000"); !apperr.Is(err, apperr.Unavailable) || !strings.Contains(err.Error(), "not configured") {
+		t.Fatalf("before Plex is configured: %v, want Unavailable (not configured)", err)
+	}
+	current = px
+	if b, _ := readThumb(t, th, "10000"); !bytes.Equal(b, jpg) {
+		t.Fatal("the picture after Plex was configured differs")
 	}
 }

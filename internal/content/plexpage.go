@@ -108,7 +108,7 @@ func (ls *PlexListing) warnMismatch(what string) {
 type plexPage struct {
 	count, size, totalSize, offset int
 	hasTotal, hasOffset            bool
-	machine                        string
+	machine, version               string
 	title                          string // librarySectionTitle
 }
 
@@ -205,6 +205,8 @@ func decodeContainer(dec *json.Decoder, pg *plexPage, fn func(PlexMetadata) erro
 			err, pg.hasOffset = dec.Decode(&pg.offset), true
 		case "machineIdentifier":
 			err = dec.Decode(&pg.machine)
+		case "version":
+			err = dec.Decode(&pg.version)
 		case "librarySectionTitle":
 			err = dec.Decode(&pg.title)
 		default:

@@ -46,7 +46,7 @@ var thumbTypes = map[string]string{"image/jpeg": ".jpg", "image/png": ".png", "i
 // pictures first; it survives restarts (last use is the file's mtime).
 type PlexThumbs struct {
 	catalog *Catalog
-	plex    *PlexClient // nil: Plex is not configured (cached pictures still serve)
+	plex    PlexConnect // asked on each fetch, so new settings apply at once (cached pictures serve without it)
 	dir     string
 	limit   int64
 	log     *slog.Logger
@@ -77,13 +77,32 @@ type ThumbFile struct {
 	ETag string
 }
 
+// PlexConnect is the Plex client for the settings in force now, or why
+// there is none (Plex not configured).
+type PlexConnect func(ctx context.Context) (*PlexClient, error)
+
+// StaticPlex is a PlexConnect that always gives px; a nil px is "Plex is
+// not configured".
+func StaticPlex(px *PlexClient) PlexConnect {
+	return func(context.Context) (*PlexClient, error) {
+		if px == nil {
+			return nil, apperr.New(apperr.Unavailable, "Plex is not configured")
+		}
+		return px, nil
+	}
+}
+
 // NewPlexThumbs opens the cache in dir (created if missing), keeping at
-// most limit bytes (at least MinThumbCacheBytes). px may be nil.
-func NewPlexThumbs(c *Catalog, px *PlexClient, dir string, limit int64, log *slog.Logger) (*PlexThumbs, error) {
+// most limit bytes (at least MinThumbCacheBytes). connect is asked for a
+// client on each fetch from Plex; nil is StaticPlex(nil).
+func NewPlexThumbs(c *Catalog, connect PlexConnect, dir string, limit int64, log *slog.Logger) (*PlexThumbs, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	t := &PlexThumbs{catalog: c, plex: px, dir: dir, limit: max(limit, MinThumbCacheBytes), log: log,
+	if connect == nil {
+		connect = StaticPlex(nil)
+	}
+	t := &PlexThumbs{catalog: c, plex: connect, dir: dir, limit: max(limit, MinThumbCacheBytes), log: log,
 		lru: list.New(), entries: map[string]*list.Element{}, inflight: map[string]*thumbFetch{}}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("content: thumbnail cache: %w", err)
@@ -221,10 +240,11 @@ func (t *PlexThumbs) fetch(ctx context.Context, key, source string) error {
 
 // download fetches source from Plex and stores it as key, then trims the cache.
 func (t *PlexThumbs) download(ctx context.Context, key, source string) error {
-	if t.plex == nil {
-		return apperr.New(apperr.Unavailable, "Plex is not configured")
+	px, err := t.plex(ctx)
+	if err != nil {
+		return &apperr.Error{Code: apperr.Unavailable, Message: "Plex is not configured", Err: err}
 	}
-	body, ctype, err := t.plex.OpenThumb(ctx, source)
+	body, ctype, err := px.OpenThumb(ctx, source)
 	if apperr.Is(err, apperr.NotFound) {
 		return err
 	}

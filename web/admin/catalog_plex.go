@@ -22,7 +22,7 @@ var plexOrigins = map[string]string{
 func (s *catalogPages) plexView(c echo.Context) (adminview.PlexSyncView, error) {
 	var v adminview.PlexSyncView
 	if s.plex != nil {
-		v.Section = s.plex.PlexSection()
+		v.Section = s.plex.PlexSection(c.Request().Context())
 	}
 	last, ok, err := s.catalog.LastPlexSync(c.Request().Context())
 	if err != nil || !ok {
@@ -38,8 +38,8 @@ func (s *catalogPages) plexView(c echo.Context) (adminview.PlexSyncView, error) 
 // adminCatalogPlexSync syncs the configured Plex section now and shows the
 // catalog with the outcome (recorded, so the page shows it from then on).
 func (s *catalogPages) adminCatalogPlexSync(c echo.Context) error {
-	if s.plex == nil || s.plex.PlexSection() == "" {
-		p, err := s.catalogPage(c, adminview.Notice{Text: "Plex is not configured to sync: set PLEX_URL, PLEX_TOKEN and PLEX_SECTION.", Error: true}, nil)
+	if s.plex == nil || s.plex.PlexSection(c.Request().Context()) == "" {
+		p, err := s.catalogPage(c, adminview.Notice{Text: "Plex is not configured to sync: set its URL, token and library section on Admin → Integrations.", Error: true}, nil)
 		if err != nil {
 			return err
 		}

@@ -88,7 +88,7 @@ type PlexCatalog interface {
 // PlexSyncer syncs the configured Plex section when an admin asks.
 type PlexSyncer interface {
 	// PlexSection is the section synced; "" when Plex is not configured to sync.
-	PlexSection() string
+	PlexSection(ctx context.Context) string
 	SyncPlexNow(ctx context.Context) (content.PlexSync, error)
 }
 

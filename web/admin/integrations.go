@@ -28,6 +28,12 @@ type Integrations interface {
 	// saving nothing. A refused input is the error; a failed connection
 	// is the check's Problem.
 	TestHomeAssistant(ctx context.Context, in HomeAssistantInput) (HomeAssistantCheck, error)
+	// Plex, SavePlex, RemovePlexToken and TestPlex are the same for
+	// Plex (fields plex_url, plex_token, plex_section).
+	Plex(ctx context.Context) (PlexSettings, error)
+	SavePlex(ctx context.Context, in PlexInput) error
+	RemovePlexToken(ctx context.Context) error
+	TestPlex(ctx context.Context, in PlexInput) (PlexCheck, error)
 }
 
 // HomeAssistantSettings are what the page may show of Home Assistant's settings.
@@ -73,12 +79,23 @@ func (s *integrationPages) card(c echo.Context, typed *views.FormState, result a
 	return h, nil
 }
 
-func (s *integrationPages) render(c echo.Context, status int, typed *views.FormState, result adminview.Notice) error {
-	h, err := s.card(c, typed, result)
+// cards are the page's cards; a refused form or a test fills the
+// typed fields and result of its own card.
+type cards struct {
+	haTyped, plexTyped   *views.FormState
+	haResult, plexResult adminview.Notice
+}
+
+func (s *integrationPages) render(c echo.Context, status int, k cards) error {
+	h, err := s.card(c, k.haTyped, k.haResult)
 	if err != nil {
 		return err
 	}
-	p := adminview.AdminIntegrations{AdminPage: s.adminPage(c, "Integrations", "integrations"), HA: h}
+	px, err := s.plexCard(c, k.plexTyped, k.plexResult)
+	if err != nil {
+		return err
+	}
+	p := adminview.AdminIntegrations{AdminPage: s.adminPage(c, "Integrations", "integrations"), HA: h, Plex: px}
 	return httpkit.Render(c, status, adminview.AdminIntegrationsPage(p))
 }
 
@@ -88,8 +105,16 @@ var savedNotices = map[string]string{
 	"token-removed": "The Home Assistant token was removed.",
 }
 
+// plexNotices are the Plex card's.
+var plexNotices = map[string]string{
+	"plex":               "Plex settings saved.",
+	"plex-token-removed": "The Plex token was removed.",
+}
+
 func (s *integrationPages) adminIntegrations(c echo.Context) error {
-	return s.render(c, http.StatusOK, nil, adminview.Notice{Text: savedNotices[c.QueryParam("saved")]})
+	saved := c.QueryParam("saved")
+	return s.render(c, http.StatusOK, cards{haResult: adminview.Notice{Text: savedNotices[saved]},
+		plexResult: adminview.Notice{Text: plexNotices[saved]}})
 }
 
 // haForm reads the card's form; a post without its URL field is not this
@@ -124,7 +149,7 @@ func (s *integrationPages) refused(c echo.Context, typed views.FormState, err er
 		_ = sse.PatchElementTempl(adminview.HAFieldErrors(fs))
 		return sse.PatchElementTempl(adminview.HomeAssistantResult(adminview.Notice{Text: msg, Error: true}))
 	}
-	return s.render(c, http.StatusBadRequest, &fs, adminview.Notice{Text: msg, Error: true})
+	return s.render(c, http.StatusBadRequest, cards{haTyped: &fs, haResult: adminview.Notice{Text: msg, Error: true}})
 }
 
 // adminHASave saves the Home Assistant card.
@@ -167,7 +192,7 @@ func (s *integrationPages) adminHATest(c echo.Context) error {
 		_ = sse.PatchElementTempl(adminview.HAFieldErrors(views.FormState{}))
 		return sse.PatchElementTempl(adminview.HomeAssistantResult(res))
 	}
-	return s.render(c, http.StatusOK, &typed, res)
+	return s.render(c, http.StatusOK, cards{haTyped: &typed, haResult: res})
 }
 
 // adminHARemoveToken removes the saved token (one set in the environment stays).

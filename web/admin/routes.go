@@ -153,6 +153,9 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		for path, h := range map[string]echo.HandlerFunc{"": in.adminHASave, "/test": in.adminHATest, "/remove-token": in.adminHARemoveToken} {
 			e.POST("/admin/integrations/homeassistant"+path, h, mw.AdminChain()...)
 		}
+		for path, h := range map[string]echo.HandlerFunc{"": in.adminPlexSave, "/test": in.adminPlexTest, "/remove-token": in.adminPlexRemoveToken} {
+			e.POST("/admin/integrations/plex"+path, h, mw.AdminChain()...)
+		}
 	}
 	if deps.Curator != nil {
 		cp := &curatorPages{core: c, curator: deps.Curator}
