@@ -79,7 +79,7 @@ func (t tools) createCollection(ctx context.Context, scope agent.Scope, a Collec
 				items[0].RatingKey, typ, md.RatingKey, md.Type)
 		}
 	}
-	have, err := collectionHolding(ctx, px, section, title)
+	have, existing, err := collectionHolding(ctx, px, section, title)
 	if err != nil {
 		return ProposalResult{}, err
 	}
@@ -91,6 +91,9 @@ func (t tools) createCollection(ctx context.Context, scope agent.Scope, a Collec
 			continue
 		}
 		add = append(add, md)
+	}
+	if have != nil {
+		title = existing // the collection's own spelling, for the preview and the applier
 	}
 	if len(add) == 0 {
 		return ProposalResult{}, apperr.Invalidf("collection “%s” already holds all of these items: nothing to propose", title)
@@ -120,21 +123,21 @@ func collectionTitle(s string) (string, error) {
 }
 
 // collectionHolding returns the items of the section's collection titled
-// title (any case), or nil when there is none.
-func collectionHolding(ctx context.Context, px *content.PlexClient, section, title string) (map[string]bool, error) {
+// title (any case) and its own title, or nil when there is none.
+func collectionHolding(ctx context.Context, px *content.PlexClient, section, title string) (map[string]bool, string, error) {
 	c, ok, err := findCollection(ctx, px, section, title)
 	if err != nil || !ok {
-		return nil, err
+		return nil, "", err
 	}
 	items, _, err := px.CollectionItems(ctx, string(c.RatingKey))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	have := map[string]bool{}
 	for _, md := range items {
 		have[string(md.RatingKey)] = true
 	}
-	return have, nil
+	return have, clip(c.Title, 100), nil
 }
 
 func findCollection(ctx context.Context, px *content.PlexClient, section, title string) (content.PlexMetadata, bool, error) {

@@ -85,7 +85,7 @@ func TestCollectionProposalForAnExistingCollectionAddsTheMissingItems(t *testing
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Summary, "gets 1 item more") || len(res.Skipped) != 1 {
+	if res.Summary != "Collection “Warm-ups” (it exists) gets 1 item more" || len(res.Skipped) != 1 {
 		t.Fatalf("result = %+v", res)
 	}
 	props := commit(t, db, st)
