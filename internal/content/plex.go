@@ -109,12 +109,22 @@ type PlexMetadata struct {
 	// servers; only tag is read): "intensity:high", "impact:low",
 	// "area:knee" set the content metadata (see labelMeta).
 	Label []PlexTag `json:"Label"`
+	// LibrarySectionID is the item's section (metadata and search answers).
+	LibrarySectionID PlexKey `json:"librarySectionID"`
+	Year             int     `json:"year"`
+	// ChildCount and Subtype describe a collection: how many items it
+	// holds and their type.
+	ChildCount int    `json:"childCount"`
+	Subtype    string `json:"subtype"`
 }
 
 // PlexTag is one entry of a Plex tag list (Label, Genre, Collection).
 type PlexTag struct {
 	Tag string `json:"tag"`
 }
+
+// Labels returns the item's labels' text.
+func (md PlexMetadata) Labels() []string { return md.labels() }
 
 // labels returns the tags' text.
 func (md PlexMetadata) labels() []string {
@@ -236,9 +246,15 @@ func (p *PlexClient) OpenThumb(ctx context.Context, path string) (body io.ReadCl
 
 // do sends an authorized GET and returns a 200 response or a clear error.
 func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Header) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base.String()+path, nil)
+	return p.send(ctx, http.MethodGet, path, accept, hdr)
+}
+
+// send sends an authorized request without a body (Plex writes carry
+// everything in the query) and returns a 200 response or a clear error.
+func (p *PlexClient) send(ctx context.Context, method, path, accept string, hdr http.Header) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, p.base.String()+path, nil)
 	if err != nil {
-		return nil, fmt.Errorf("content: plex GET %s: %w", path, err)
+		return nil, fmt.Errorf("content: plex %s %s: %w", method, path, err)
 	}
 	for k, v := range hdr {
 		req.Header[k] = v
@@ -248,7 +264,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	req.Header.Set("X-Plex-Product", "Hearth")
 	resp, err := p.hc.Do(req)
 	if err != nil {
-		return nil, &redactedError{msg: p.redact(fmt.Sprintf("Plex did not answer at %s (GET %s): %v", p.base, path, err)), err: err}
+		return nil, &redactedError{msg: p.redact(fmt.Sprintf("Plex did not answer at %s (%s %s): %v", p.base, method, path, err)), err: err}
 	}
 	if resp.StatusCode == http.StatusOK {
 		return resp, nil
@@ -262,7 +278,7 @@ func (p *PlexClient) do(ctx context.Context, path, accept string, hdr http.Heade
 	case http.StatusNotFound:
 		return nil, apperr.NotFoundf("Plex has nothing at %s (HTTP 404)", path)
 	}
-	return nil, fmt.Errorf("content: plex GET %s: unexpected HTTP %d", path, resp.StatusCode)
+	return nil, fmt.Errorf("content: plex %s %s: unexpected HTTP %d", method, path, resp.StatusCode)
 }
 
 func (p *PlexClient) redact(s string) string {

@@ -20,6 +20,9 @@
 //     fetchItems: the same paging headers; mixins.py thumbUrl: an episode
 //     falls back to parentThumb, then grandparentThumb.
 //
+// The search, metadata, collection and label endpoints (writes.go) follow
+// the same sources; see there.
+//
 // A missing or wrong X-Plex-Token is answered 401 with the HTML body
 // Plex sends; an unknown path 404.
 package plextest
@@ -57,6 +60,8 @@ type Item struct {
 	Thumb         string
 	// GrandparentThumb is an episode's show picture.
 	GrandparentThumb string
+	// Labels are the item's labels (Label[].tag); label writes change them.
+	Labels []string
 }
 
 // Image is a picture the server serves at a thumb path.
@@ -67,6 +72,8 @@ type Image struct {
 
 // Request is one request the server answered.
 type Request struct {
+	// Method is GET for reads; POST and PUT are writes (Writes).
+	Method      string
 	Path, Query string
 	// Start and Size are the paging asked for (-1: not asked).
 	Start, Size int
@@ -82,6 +89,7 @@ type Server struct {
 	sections       []Section
 	images         map[string]Image
 	requests       []Request
+	collections    []Collection
 	// PageCap is the most entries an answer holds whatever was asked
 	// (a server forcing pagination); 0: as asked.
 	PageCap int
@@ -182,7 +190,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	start, size := pageParam(r, "X-Plex-Container-Start"), pageParam(r, "X-Plex-Container-Size")
-	s.requests = append(s.requests, Request{Path: r.URL.Path, Query: r.URL.RawQuery, Start: start, Size: size,
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Start: start, Size: size,
 		Token: r.Header.Get("X-Plex-Token"), TokenInURL: r.URL.Query().Get("X-Plex-Token")})
 	if r.URL.Path == "/identity" { // no token needed
 		s.json(w, r, map[string]any{"size": 0, "apiVersion": "1.1.1", "claimed": true,
@@ -210,9 +218,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.json(w, r, map[string]any{"size": len(dirs), "allowSync": false, "title1": "Plex Library", "Directory": dirs})
 		return
 	}
+	if s.serveMore(w, r, start, size) {
+		return
+	}
 	key, ok := strings.CutPrefix(r.URL.Path, "/library/sections/")
 	key, all := strings.CutSuffix(key, "/all")
-	if ok && all {
+	if ok && all && r.Method == http.MethodGet {
 		for _, sec := range s.sections {
 			if sec.Key == key {
 				s.listing(w, r, sec, start, size)
@@ -244,6 +255,20 @@ func (s *Server) listing(w http.ResponseWriter, r *http.Request, sec Section, st
 	if r.URL.Query().Get("type") == "4" {
 		entries, view = sec.Episodes, "episode"
 	}
+	md := make([]map[string]any, 0, len(entries))
+	for _, it := range entries {
+		m := it.metadata()
+		m["librarySectionID"] = number(sec.Key)
+		md = append(md, m)
+	}
+	c := map[string]any{"allowSync": true, "art": "/:/resources/show-fanart.jpg",
+		"identifier": "com.plexapp.plugins.library", "librarySectionID": number(sec.Key), "librarySectionTitle": sec.Title,
+		"librarySectionUUID": "u-" + sec.Key, "mediaTagPrefix": "/system/bundle/media/flags/", "title1": sec.Title, "viewGroup": view}
+	s.paged(w, r, c, md, start, size)
+}
+
+// paged answers entries in container c, paged as asked (within PageCap).
+func (s *Server) paged(w http.ResponseWriter, r *http.Request, c map[string]any, entries []map[string]any, start, size int) {
 	total := len(entries)
 	from, n := 0, total
 	if start >= 0 && !s.IgnoreStart {
@@ -257,18 +282,12 @@ func (s *Server) listing(w http.ResponseWriter, r *http.Request, sec Section, st
 	}
 	to := min(from+n, total)
 	page := entries[from:to]
-	c := map[string]any{"size": len(page), "allowSync": true, "art": "/:/resources/show-fanart.jpg",
-		"identifier": "com.plexapp.plugins.library", "librarySectionID": number(sec.Key), "librarySectionTitle": sec.Title,
-		"librarySectionUUID": "u-" + sec.Key, "mediaTagPrefix": "/system/bundle/media/flags/", "title1": sec.Title, "viewGroup": view}
+	c["size"] = len(page)
 	if !s.TotalInHeaderOnly {
 		c["totalSize"], c["offset"] = total+s.ExtraTotal, from
 	}
 	if len(page) > 0 { // Plex leaves an empty Metadata out
-		md := make([]map[string]any, 0, len(page))
-		for _, it := range page {
-			md = append(md, it.metadata())
-		}
-		c["Metadata"] = md
+		c["Metadata"] = page
 	}
 	w.Header().Set("X-Plex-Container-Start", strconv.Itoa(from))
 	w.Header().Set("X-Plex-Container-Total-Size", strconv.Itoa(total+s.ExtraTotal))
@@ -297,6 +316,13 @@ func (it Item) metadata() map[string]any {
 		if it.GrandparentThumb != "" {
 			m["grandparentThumb"] = it.GrandparentThumb
 		}
+	}
+	if len(it.Labels) > 0 { // python-plexapi media.Label: a tag list {"id", "filter", "tag"}
+		ls := make([]map[string]any, 0, len(it.Labels))
+		for i, l := range it.Labels {
+			ls = append(ls, map[string]any{"id": 700 + i, "filter": "label=" + strconv.Itoa(700+i), "tag": l})
+		}
+		m["Label"] = ls
 	}
 	if it.DurationMS > 0 {
 		m["duration"] = it.DurationMS
