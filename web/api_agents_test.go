@@ -25,12 +25,15 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	code, body := env.api("GET", "/api/agents", "")
 	agents, _ := body["agents"].([]any)
 	// The app's coach, the test's agent, then the seeded home controller
-	// (made in admin: a definition listing the homeassistant factory).
-	if code != 200 || len(agents) != 3 || agents[0].(map[string]any)["id"] != "health-coach" {
+	// and media curator (made in admin: definitions listing a factory).
+	if code != 200 || len(agents) != 4 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
 	}
 	if hc := agents[2].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
 		t.Fatalf("home controller = %v", hc)
+	}
+	if mc := agents[3].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
+		t.Fatalf("media curator = %v", mc)
 	}
 	a := agents[1].(map[string]any)
 	as, _ := a["assignments"].([]any)

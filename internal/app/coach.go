@@ -9,6 +9,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
 	"hearth/internal/coach"
+	"hearth/internal/curator"
 	"hearth/internal/homeassistant"
 	"hearth/internal/messages"
 	"hearth/internal/store"
@@ -29,8 +30,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 		return fmt.Errorf("app: coach tools: %w", err)
 	}
 	// Definitions pick from the coach's factories and the outside systems'
-	// (Home Assistant); the coach itself never gets the latter.
-	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant))...)
+	// (Home Assistant, Plex); the coach itself never gets the latter.
+	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog))...)
 	if err != nil {
 		return fmt.Errorf("app: tool factories: %w", err)
 	}
@@ -50,9 +51,12 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if _, err := coach.Seed(ctx, repo, coachBox.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
 	}
-	if _, err := definition.EnsureSeeded(ctx, repo, homeControllerSeed()); err != nil {
-		return fmt.Errorf("app: seed the home controller's definition: %w", err)
+	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed()} {
+		if _, err := definition.EnsureSeeded(ctx, repo, seed); err != nil {
+			return fmt.Errorf("app: seed the %s definition: %w", seed.AgentID, err)
+		}
 	}
+	a.registerCurator()
 	deps.Tuning = coach.DefinitionTuning(repo)
 	var invoker *definition.Invoker // made below, over the orchestrator the coach registers with
 	deps.Shape = func(ctx context.Context, x *agent.Exec, mem *agent.Memory, p agent.Prompt) (*agent.Shape, error) {
@@ -66,7 +70,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 	invoker, err = definition.NewInvoker(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
-		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply},
+		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply, MediaCuratorID: mediaCuratorReply},
 		Vars:           map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
