@@ -59,16 +59,23 @@ type CollectionArgs struct {
 	ItemIDs []string `json:"item_ids" desc:"the items' ids (Plex rating keys)" schema:"minItems=1,maxItems=100"`
 }
 
+// proposedItems reads the items a proposal names from the workout
+// section, refusing any that is missing or elsewhere (checkItems).
+func (t tools) proposedItems(ctx context.Context, ids []string) (*content.PlexClient, string, []content.PlexMetadata, error) {
+	px, section, err := t.connect(ctx)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	items, err := checkItems(ctx, px, section, ids)
+	return px, section, items, err
+}
+
 func (t tools) createCollection(ctx context.Context, scope agent.Scope, a CollectionArgs) (ProposalResult, error) {
 	title, err := collectionTitle(a.Title)
 	if err != nil {
 		return ProposalResult{}, err
 	}
-	px, section, err := t.connect(ctx)
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	items, err := checkItems(ctx, px, section, a.ItemIDs)
+	px, section, items, err := t.proposedItems(ctx, a.ItemIDs)
 	if err != nil {
 		return ProposalResult{}, err
 	}
@@ -227,11 +234,7 @@ func (t tools) bulkLabel(ctx context.Context, scope agent.Scope, a LabelArgs) (P
 	if err != nil {
 		return ProposalResult{}, err
 	}
-	px, section, err := t.connect(ctx)
-	if err != nil {
-		return ProposalResult{}, err
-	}
-	items, err := checkItems(ctx, px, section, a.ItemIDs)
+	_, section, items, err := t.proposedItems(ctx, a.ItemIDs)
 	if err != nil {
 		return ProposalResult{}, err
 	}

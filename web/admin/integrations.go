@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 	"github.com/starfederation/datastar-go/datastar"
 
@@ -129,10 +130,26 @@ func haForm(c echo.Context) (HomeAssistantInput, views.FormState, error) {
 	return in, typed, nil
 }
 
-// refused shows a refused form: a Datastar post patches only the messages
-// (the fields keep what was typed, the token too); a plain post gets the
-// page with the URL as typed, and the token, never echoed, to type again.
+// refused shows a refused Home Assistant form (refusedCard).
 func (s *integrationPages) refused(c echo.Context, typed views.FormState, err error) error {
+	return s.refusedCard(c, typed, err, refusal{token: "ha_token", fields: adminview.HAFieldErrors, result: adminview.HomeAssistantResult,
+		page: func(fs *views.FormState, n adminview.Notice) cards { return cards{haTyped: fs, haResult: n} }})
+}
+
+// refusal is what tells one card's refused form apart: its token field,
+// the parts a Datastar post patches, and the page a plain post gets.
+type refusal struct {
+	token  string
+	fields func(views.FormState) templ.Component
+	result func(adminview.Notice) templ.Component
+	page   func(*views.FormState, adminview.Notice) cards
+}
+
+// refusedCard shows a card's refused form: a Datastar post patches only
+// the messages (the fields keep what was typed, the token too); a plain
+// post gets the page with the URL as typed, and the token, never echoed,
+// to type again.
+func (s *integrationPages) refusedCard(c echo.Context, typed views.FormState, err error, r refusal) error {
 	fs, err := formFailure(err, typed.Values)
 	if err != nil {
 		return err
@@ -141,15 +158,15 @@ func (s *integrationPages) refused(c echo.Context, typed views.FormState, err er
 	if m := fs.Error("_"); m != "" {
 		msg = m
 	}
-	if c.FormValue("ha_token") != "" && !httpkit.IsDatastar(c) {
+	if c.FormValue(r.token) != "" && !httpkit.IsDatastar(c) {
 		msg += " The token you typed was not kept: paste it again."
 	}
 	if httpkit.IsDatastar(c) {
 		sse := httpkit.NewSSE(c)
-		_ = sse.PatchElementTempl(adminview.HAFieldErrors(fs))
-		return sse.PatchElementTempl(adminview.HomeAssistantResult(adminview.Notice{Text: msg, Error: true}))
+		_ = sse.PatchElementTempl(r.fields(fs))
+		return sse.PatchElementTempl(r.result(adminview.Notice{Text: msg, Error: true}))
 	}
-	return s.render(c, http.StatusBadRequest, cards{haTyped: &fs, haResult: adminview.Notice{Text: msg, Error: true}})
+	return s.render(c, http.StatusBadRequest, r.page(&fs, adminview.Notice{Text: msg, Error: true}))
 }
 
 // adminHASave saves the Home Assistant card.

@@ -87,26 +87,10 @@ func plexForm(c echo.Context) (PlexInput, views.FormState, error) {
 	return in, typed, nil
 }
 
-// plexRefused shows a refused Plex form as refused does the Home
-// Assistant one: a Datastar post patches only the messages.
+// plexRefused shows a refused Plex form (refusedCard).
 func (s *integrationPages) plexRefused(c echo.Context, typed views.FormState, err error) error {
-	fs, err := formFailure(err, typed.Values)
-	if err != nil {
-		return err
-	}
-	msg := "Nothing was saved: see the fields."
-	if m := fs.Error("_"); m != "" {
-		msg = m
-	}
-	if c.FormValue("plex_token") != "" && !httpkit.IsDatastar(c) {
-		msg += " The token you typed was not kept: paste it again."
-	}
-	if httpkit.IsDatastar(c) {
-		sse := httpkit.NewSSE(c)
-		_ = sse.PatchElementTempl(adminview.PlexFieldErrors(fs))
-		return sse.PatchElementTempl(adminview.PlexResult(adminview.Notice{Text: msg, Error: true}))
-	}
-	return s.render(c, http.StatusBadRequest, cards{plexTyped: &fs, plexResult: adminview.Notice{Text: msg, Error: true}})
+	return s.refusedCard(c, typed, err, refusal{token: "plex_token", fields: adminview.PlexFieldErrors, result: adminview.PlexResult,
+		page: func(fs *views.FormState, n adminview.Notice) cards { return cards{plexTyped: fs, plexResult: n} }})
 }
 
 // adminPlexSave saves the Plex card.
