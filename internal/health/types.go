@@ -20,6 +20,13 @@ const (
 // KgPerLb converts pounds to kilograms.
 const KgPerLb = 0.45359237
 
+// KgPerStone (14 lb) and KgPerOunce (1/16 lb) convert the other imperial
+// masses imports and scales report.
+const (
+	KgPerStone = 14 * KgPerLb
+	KgPerOunce = KgPerLb / 16
+)
+
 // FromKg converts kilograms to the unit.
 func (u Unit) FromKg(kg float64) float64 {
 	if u == LB {

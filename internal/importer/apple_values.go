@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"hearth/internal/health"
 	"math"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func parseNumber(s string) (float64, bool) {
 
 // Unit conversions to Hearth's canonical units (kg, kcal, g, minutes, km).
 var (
-	massToKg     = map[string]float64{"kg": 1, "g": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "st": 6.35029318}
+	massToKg     = map[string]float64{"kg": 1, "g": 0.001, "lb": health.KgPerLb, "lbs": health.KgPerLb, "st": health.KgPerStone}
 	energyToKcal = map[string]float64{"kcal": 1, "Cal": 1, "kJ": 1 / 4.184, "cal": 0.001, "J": 1 / 4184.0}
 	massToG      = map[string]float64{"g": 1, "mg": 0.001, "mcg": 0.000001, "µg": 0.000001, "kg": 1000}
 	timeToMin    = map[string]float64{"min": 1, "s": 1.0 / 60, "sec": 1.0 / 60, "hr": 60, "h": 60}

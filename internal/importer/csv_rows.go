@@ -149,7 +149,7 @@ var lineBreaks = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ", "\t", " 
 
 // Units a field's header may state, as factors to the canonical unit.
 var (
-	massUnits     = map[string]float64{"": 1, "kg": 1, "g": 0.001, "lb": health.KgPerLb, "st": 6.35029318}
+	massUnits     = map[string]float64{"": 1, "kg": 1, "g": 0.001, "lb": health.KgPerLb, "st": health.KgPerStone}
 	macroUnits    = map[string]float64{"": 1, "g": 1, "mg": 0.001, "kg": 1000}
 	energyUnits   = map[string]float64{"": 1, "kcal": 1, "cal": 1, "kj": 1 / 4.184}
 	durationUnits = map[string]float64{"": 1, "min": 1, "s": 1.0 / 60, "h": 60}
@@ -164,7 +164,7 @@ var (
 // csvWeightUnits are the units a weight unit column may name, as factors to kg.
 var csvWeightUnits = map[string]float64{"kg": 1, "kgs": 1, "kilogram": 1, "kilograms": 1,
 	"lb": health.KgPerLb, "lbs": health.KgPerLb, "pound": health.KgPerLb, "pounds": health.KgPerLb,
-	"st": 6.35029318, "stone": 6.35029318}
+	"st": health.KgPerStone, "stone": health.KgPerStone}
 
 // required fields per kind: a file without them cannot be read as that kind.
 var requiredFields = map[Kind][]csvField{

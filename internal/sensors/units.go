@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"hearth/internal/health"
 	"hearth/internal/homeassistant"
 )
 
@@ -50,7 +51,7 @@ func (k Kind) Valid() bool {
 
 // Mass units Home Assistant uses (homeassistant.const.UnitOfMass), to kg.
 var toKg = map[string]float64{
-	"kg": 1, "g": 0.001, "lb": 0.45359237, "lbs": 0.45359237, "oz": 0.028349523125, "st": 6.35029318,
+	"kg": 1, "g": 0.001, "lb": health.KgPerLb, "lbs": health.KgPerLb, "oz": health.KgPerOunce, "st": health.KgPerStone,
 }
 
 // Time units (homeassistant.const.UnitOfTime) a sleep sensor reports, to hours.

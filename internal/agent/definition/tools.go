@@ -14,14 +14,15 @@ import (
 // specs and a caller that runs them for scope, wrapped with tool hooks. A
 // tool id the registry does not know is a definition error.
 func (inv *invocation) tools(ctx context.Context, def *Definition, scope agent.Scope, idx int) ([]agent.ToolSpec, agent.ToolCaller, error) {
+	factories := inv.reg.Factories()
 	for _, name := range def.Factories {
-		i := slices.IndexFunc(inv.reg.Factories(), func(f *agent.Factory) bool { return f.Name == name })
+		i := slices.IndexFunc(factories, func(f *agent.Factory) bool { return f.Name == name })
 		if i < 0 {
 			return nil, nil, definitionErr(def.AgentID, "unknown tool factory %q (not in the tool registry)", name)
 		}
 		// The run page says why the tools will fail (the model reads each
 		// failure as the tool's result and says so).
-		if inf := inv.reg.Factories()[i].Info(ctx); !inf.Configured {
+		if inf := factories[i].Info(ctx); !inf.Configured {
 			inv.note(idx, "tool factory %s: %s", name, inf.Status)
 		}
 	}
