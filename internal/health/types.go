@@ -84,10 +84,40 @@ type Member struct {
 	Sex            string     `json:"sex,omitempty"`            // female | male | ""
 	ActivityLevel  string     `json:"activity_level,omitempty"` // sedentary … very_active
 	PrivateFigures bool       `json:"private_figures"`
-	CreatedAt      time.Time  `json:"created_at"`
+	// Role decides what the kiosk assistant (Talos) may do for the member
+	// on the house and the media library: adult, child or guest.
+	Role      Role      `json:"role"`
+	CreatedAt time.Time `json:"created_at"`
 	// HasPIN: the member set a PIN for shared screens (the hash stays in
 	// the store, never in a Member).
 	HasPIN bool `json:"-"`
+}
+
+// Role is a member's role in the household, for what the kiosk assistant
+// may do for them (issue 39): adults may confirm gated actions, children
+// and guests get narrower policies. A screen's anonymous user is a guest.
+type Role string
+
+// The roles.
+const (
+	RoleAdult Role = "adult"
+	RoleChild Role = "child"
+	RoleGuest Role = "guest"
+)
+
+// Roles are every role, in the order forms list them.
+var Roles = []Role{RoleAdult, RoleChild, RoleGuest}
+
+// Valid reports whether r is one of Roles.
+func (r Role) Valid() bool { return r == RoleAdult || r == RoleChild || r == RoleGuest }
+
+// OrAdult is r, or adult when unset (members made before roles existed
+// are adults).
+func (r Role) OrAdult() Role {
+	if r == "" {
+		return RoleAdult
+	}
+	return r
 }
 
 // AgeOn returns the member's age in whole years on day's calendar date (in

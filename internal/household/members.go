@@ -29,6 +29,8 @@ type MemberInput struct {
 	BirthDate               string // YYYY-MM-DD or ""
 	Sex, ActivityLevel      string
 	PrivateFigures          bool
+	// Role is adult, child or guest ("" keeps adult).
+	Role health.Role
 }
 
 var activityLevels = map[string]bool{"": true, "sedentary": true, "light": true, "moderate": true, "active": true, "very_active": true}
@@ -69,6 +71,8 @@ func (in MemberInput) validate(creating bool) (health.Member, error) {
 		}
 	}
 	f.check(m.Sex == "" || m.Sex == "female" || m.Sex == "male", "sex", "must be female, male or empty")
+	m.Role = in.Role.OrAdult()
+	f.check(m.Role.Valid(), "role", "must be adult, child or guest")
 	f.check(activityLevels[m.ActivityLevel], "activity_level", "must be one of sedentary, light, moderate, active, very_active")
 	return m, f.err()
 }

@@ -12,7 +12,7 @@ import (
 )
 
 const memberCols = `id, name, color, avatar, unit, calories_target, protein_g, carbs_g, fat_g,
-	goal_weight_kg, height_cm, birth_date, sex, activity_level, private_figures, created_at`
+	goal_weight_kg, height_cm, birth_date, sex, activity_level, private_figures, role, created_at`
 
 // memberSelect reads a member: its columns and whether it has a PIN (the
 // hash itself is read only to check a PIN).
@@ -25,9 +25,10 @@ func scanMember(row Scanner) (health.Member, error) {
 		cal, p, c, f, goal, h sql.NullFloat64
 		birth, sex, activity  sql.NullString
 		private               bool
+		role                  string
 	)
 	if err := row.Scan(&m.ID, &m.Name, &m.Color, &m.Avatar, &unit, &cal, &p, &c, &f, &goal, &h,
-		&birth, &sex, &activity, &private, &created, &m.HasPIN); err != nil {
+		&birth, &sex, &activity, &private, &role, &created, &m.HasPIN); err != nil {
 		return m, err
 	}
 	m.Unit = health.Unit(unit)
@@ -38,7 +39,7 @@ func scanMember(row Scanner) (health.Member, error) {
 			m.BirthDate = &t
 		}
 	}
-	m.Sex, m.ActivityLevel, m.PrivateFigures = sex.String, activity.String, private
+	m.Sex, m.ActivityLevel, m.PrivateFigures, m.Role = sex.String, activity.String, private, health.Role(role)
 	var err error
 	m.CreatedAt, err = ParseTime(created)
 	return m, err
@@ -79,7 +80,7 @@ func memberArgs(m health.Member) []any {
 	}
 	return []any{m.Name, m.Color, m.Avatar, string(m.Unit.Normalize()), NullFloat(m.Targets.Calories), NullFloat(m.Targets.ProteinG),
 		NullFloat(m.Targets.CarbsG), NullFloat(m.Targets.FatG), NullFloat(m.GoalWeightKg), NullFloat(m.HeightCm),
-		birth, NullString(m.Sex), NullString(m.ActivityLevel), m.PrivateFigures}
+		birth, NullString(m.Sex), NullString(m.ActivityLevel), m.PrivateFigures, string(m.Role.OrAdult())}
 }
 
 // CreateMember inserts a member; a taken id is a Conflict.
@@ -96,7 +97,7 @@ func CreateMemberTx(ctx context.Context, q Queryer, now time.Time, m *health.Mem
 	m.CreatedAt = now.UTC().Truncate(time.Millisecond)
 	args := append([]any{m.ID}, memberArgs(*m)...)
 	args = append(args, FormatTime(m.CreatedAt))
-	_, err := q.ExecContext(ctx, `INSERT INTO members (`+memberCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
+	_, err := q.ExecContext(ctx, `INSERT INTO members (`+memberCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, args...)
 	if err != nil {
 		if isUnique(err) {
 			return apperr.New(apperr.Conflict, "member %q already exists", m.ID)
@@ -111,7 +112,7 @@ func (db *DB) UpdateMember(ctx context.Context, m health.Member) error {
 	args := append(memberArgs(m), m.ID)
 	res, err := db.Write.ExecContext(ctx, `UPDATE members SET name=?, color=?, avatar=?, unit=?, calories_target=?,
 		protein_g=?, carbs_g=?, fat_g=?, goal_weight_kg=?, height_cm=?, birth_date=?, sex=?, activity_level=?,
-		private_figures=? WHERE id=?`, args...)
+		private_figures=?, role=? WHERE id=?`, args...)
 	if err != nil {
 		return fmt.Errorf("store: update member: %w", err)
 	}
