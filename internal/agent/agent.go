@@ -88,6 +88,12 @@ type Agent struct {
 	// server enforces it: the model is offered only these, and a call of
 	// any other is refused as an unknown tool.
 	SurfaceTools map[Surface][]string
+	// Offer, when set, narrows the tools a chat model is offered on a run
+	// to the names it returns (Talos: those the asker's role may use).
+	// It decides what the model sees, not what it may do: a call of a
+	// tool not offered still reaches that tool, whose own check must
+	// refuse it (and record why).
+	Offer func(ctx context.Context, scope Scope) ([]string, error)
 }
 
 // AgentInfo describes a registered agent for listings.

@@ -377,7 +377,15 @@ func (o *Orchestrator) chatReply(ctx context.Context, reg *registered, box *Tool
 	s := reg.def.Model
 	req.Model, req.Temperature, req.MaxTokens, req.MaxIterations = s.Model, s.Temperature, s.MaxTokens, s.maxIterations()
 	req.Budget, req.ToolModel = s.Budget, s.ToolModel
-	if specs := reg.def.Chat.modelSpecs(box, surface); len(specs) > 0 {
+	specs := reg.def.Chat.modelSpecs(box, surface)
+	if reg.def.Offer != nil {
+		names, err := reg.def.Offer(ctx, scope)
+		if err != nil {
+			return "", nil, fmt.Errorf("the tools to offer: %w", err)
+		}
+		specs = slices.DeleteFunc(specs, func(s ToolSpec) bool { return !slices.Contains(names, s.Name) })
+	}
+	if len(specs) > 0 {
 		req.Tools, req.CallTool = specs, traced(false)
 	}
 	req.OnDelta = func(t string) {

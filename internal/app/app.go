@@ -40,6 +40,7 @@ import (
 	"hearth/internal/session"
 	"hearth/internal/settings"
 	"hearth/internal/store"
+	"hearth/internal/talos"
 	"hearth/internal/workflow"
 	"hearth/static"
 	"hearth/web"
@@ -83,6 +84,12 @@ type App struct {
 	// when an admin confirms them (Admin → Curator); the integrations
 	// register their appliers on it.
 	Proposals *proposals.Service
+	// Policies keeps the Talos policy and its decisions; TalosGate applies
+	// it to Talos's tools and TalosConfirm holds actions for an adult
+	// (talos.go).
+	Policies     *talos.Store
+	TalosGate    *talos.Gate
+	TalosConfirm *talos.Confirmations
 	// Replan re-plans a member's day after what they said (nil in an
 	// eval instance).
 	Replan *replan.Trigger
@@ -316,6 +323,10 @@ func (a *App) Serve(ctx context.Context) error {
 	if err := a.startSensors(); err != nil {
 		_ = a.Close()
 		return fmt.Errorf("app: schedule sensor polls: %w", err)
+	}
+	if err := a.startTalos(); err != nil {
+		_ = a.Close()
+		return fmt.Errorf("app: schedule held actions' expiry: %w", err)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(a.ln) }()

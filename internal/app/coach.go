@@ -80,7 +80,10 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if err := a.Schedule.EnsureDefault(ctx); err != nil {
 		return fmt.Errorf("app: default schedules: %w", err)
 	}
-	return a.buildWorkflows(ctx, deps)
+	if err := a.buildWorkflows(ctx, deps); err != nil {
+		return err
+	}
+	return a.registerTalos()
 }
 
 // definitionHooks are the hooks definitions may name: notify (the member's

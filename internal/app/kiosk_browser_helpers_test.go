@@ -35,11 +35,17 @@ type running struct {
 // few seconds (after a restart the old socket may linger briefly).
 func startApp(t *testing.T, cfg app.Config) *running {
 	t.Helper()
+	return startAppWith(t, cfg, app.Options{})
+}
+
+// startAppWith is startApp for an app that differs by opts (a clock).
+func startAppWith(t *testing.T, cfg app.Config, opts app.Options) *running {
+	t.Helper()
 	var a *app.App
 	var addr net.Addr
 	testkit.WaitFor(t, testkit.Patience, "the app to bind "+cfg.Addr, func() bool {
 		var err error
-		if a, err = app.New(context.Background(), cfg, nil); err != nil {
+		if a, err = app.NewWith(context.Background(), cfg, nil, opts); err != nil {
 			t.Fatal(err)
 		}
 		if addr, err = a.Listen(); err != nil {

@@ -127,7 +127,10 @@ func (h heuristic) list(domain, area string) (EntityList, error) {
 
 // failure is the sentence for an error a person cannot fix by rephrasing.
 func failure(err error) (string, bool) {
+	var refused interface{ Refused() string }
 	switch {
+	case errors.As(err, &refused): // a policy's refusal (Talos)
+		return refused.Refused(), true
 	case errors.Is(err, ErrNotConfigured) || strings.Contains(err.Error(), "not configured"):
 		return notSetUp, true
 	case errors.Is(err, ErrUnreachable), errors.Is(err, ErrUnauthorized), errors.Is(err, ErrRedirect),

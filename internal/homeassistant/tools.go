@@ -261,12 +261,31 @@ type ServiceResult struct {
 var targetKeys = []string{"area_id", "device_id", "floor_id", "label_id"}
 
 func (t tools) call(ctx context.Context, _ agent.Scope, a CallArgs) (ServiceResult, error) {
+	return callService(ctx, t.connect, a, false)
+}
+
+// CallConfirmed calls a service an adult confirmed on the screen (Talos's
+// gated actions, issue 39): a sensitive service (unlocking, disarming) is
+// allowed then; administration never is.
+func CallConfirmed(ctx context.Context, connect Connect, a CallArgs) (ServiceResult, error) {
+	return callService(ctx, connect, a, true)
+}
+
+// Sensitive says why domain.service is one a chat may not call without an
+// adult's confirmation ("" when it is not).
+func Sensitive(domain, service string) string { return deniedServices[domain+"."+service] }
+
+func callService(ctx context.Context, connect Connect, a CallArgs, confirmed bool) (ServiceResult, error) {
 	domain, service := strings.ToLower(strings.TrimSpace(a.Domain)), strings.ToLower(strings.TrimSpace(a.Service))
 	id := strings.ToLower(strings.TrimSpace(a.EntityID))
 	if err := CheckEntityID(id); err != nil {
 		return ServiceResult{}, err
 	}
-	if err := Allowed(domain, service, id); err != nil {
+	check := Allowed
+	if confirmed {
+		check = allowedConfirmed
+	}
+	if err := check(domain, service, id); err != nil {
 		return ServiceResult{}, err
 	}
 	data := map[string]any{}
@@ -282,7 +301,7 @@ func (t tools) call(ctx context.Context, _ agent.Scope, a CallArgs) (ServiceResu
 		return ServiceResult{}, apperr.Invalidf("data.entity_id must not name other entities: a call acts on the one entity_id given")
 	}
 	data["entity_id"] = id
-	c, err := t.connect(ctx)
+	c, err := connect(ctx)
 	if err != nil {
 		return ServiceResult{}, err
 	}
@@ -347,6 +366,16 @@ func Allowed(domain, service, entityID string) error {
 	if why := deniedServices[full]; why != "" {
 		return fmt.Errorf("%w: %s is not allowed from Hearth's chat (%s): it is the kind of thing someone at a wall screen must not be able to ask for; use Home Assistant itself", ErrRefused, full, why)
 	}
+	return allowedConfirmed(domain, service, entityID)
+}
+
+// allowedConfirmed is Allowed for a call an adult confirmed: the sensitive
+// services pass, administration and calls off the entity still do not.
+func allowedConfirmed(domain, service, entityID string) error {
+	if !slugPattern(domain) || !slugPattern(service) {
+		return apperr.Invalidf("domain and service are lowercase names like light and turn_on")
+	}
+	full := domain + "." + service
 	if why := deniedDomains[domain]; why != "" {
 		return fmt.Errorf("%w: %s is not allowed from Hearth's chat: the %s domain is %s, which is administration; use Home Assistant itself", ErrRefused, full, domain, why)
 	}

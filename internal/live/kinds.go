@@ -78,10 +78,15 @@ const (
 	// KindProposal: an agent's proposed change to an outside system was
 	// confirmed, applied or discarded (admin topic; Admin → Curator).
 	KindProposal Kind = "proposal"
+	// KindPolicy: the household's policy decided a call, or a held call
+	// was confirmed, refused or timed out (admin topic: Admin → Policies;
+	// the asking member's topic: the home sheet's confirmations; Data the
+	// member's id).
+	KindPolicy Kind = "policy"
 )
 
 // Kinds lists every kind, for subscribers that must map each one (tests
 // check the kiosk's table against it).
 var Kinds = []Kind{KindWeight, KindMeal, KindWorkout, KindScan, KindImport, KindMember, KindPrivacy, KindSettings,
 	KindDashboard, KindAnswer, KindVoice, KindConsumed, KindPlaylist, KindNotify, KindProgram, KindMessage,
-	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout, KindProposal}
+	KindRun, KindTask, KindTodo, KindBackup, KindModel, KindEval, KindWorkflow, KindChat, KindLayout, KindProposal, KindPolicy}

@@ -72,6 +72,7 @@ var memberWidgets = map[live.Kind]widgets{
 	live.KindEval:      0,      // admin only
 	live.KindLayout:    wLayout,
 	live.KindProposal:  0, // Admin → Curator
+	live.KindPolicy:    0, // the home sheet follows its own confirmations
 }
 
 // householdWidgets maps kinds on the household topic: other members'
