@@ -189,6 +189,9 @@ func (p *PlexClient) PlayMedia(ctx context.Context, player PlexPlayer, ratingKey
 		return &apperr.Error{Code: apperr.NotFound, Err: ErrPlayerGone, Message: fmt.Sprintf(
 			"Plex cannot reach the player %q any more (HTTP 404): open Plex on it and try again", player.Name)}
 	}
+	if err != nil && !errors.Is(err, ErrPlexUnauthorized) {
+		return fmt.Errorf("Plex could not pass the play command to the player %q: %w", player.Name, err)
+	}
 	if err != nil {
 		return err
 	}
