@@ -22,6 +22,10 @@ var (
 	politeHead = regexp.MustCompile(`^(?:(?:hey|hi|ok|okay|please|talos|can you|could you|would you|will you)\b[ ,]*)+`)
 )
 
+// maxMessage bounds the messages the heuristic reads: a request to play
+// something is a sentence.
+const maxMessage = 300
+
 // maxWordSearches bounds the one-word searches tried when the whole title
 // finds nothing.
 const maxWordSearches = 4
@@ -32,6 +36,9 @@ const maxWordSearches = 4
 // plex_find_media to find the item, plex_play to play it. ok is false for
 // any other message, which the caller answers some other way.
 func Reply(ctx context.Context, call agent.ToolCaller, message string) (reply string, ok bool) {
+	if len(message) > maxMessage {
+		return "", false
+	}
 	m := playVerb.FindStringSubmatch(normalize(message))
 	if m == nil || !strings.Contains(m[1], " on ") {
 		return "", false

@@ -72,7 +72,7 @@ func TestReply(t *testing.T) {
 func TestReplyLeavesOtherMessages(t *testing.T) {
 	srv := house(t)
 	caller, used := recordingCaller(t, connect(t, srv))
-	for _, msg := range []string{"turn on the living room lights", "play my yoga session", "what's on the TV?", "put on the tv", ""} {
+	for _, msg := range []string{"turn on the living room lights", "play my yoga session", "what's on the TV?", "put on the tv", "", "play " + strings.Repeat("yoga ", 80) + "on the living room tv"} {
 		if reply, ok := plexplay.Reply(context.Background(), caller, msg); ok {
 			t.Errorf("%q answered %q", msg, reply)
 		}

@@ -227,7 +227,7 @@ func (t tools) play(ctx context.Context, _ agent.Scope, a PlayArgs) (PlayResult,
 func pick(players []content.PlexPlayer, client string) (content.PlexPlayer, error) {
 	var names []string
 	for _, pl := range players {
-		if pl.MachineIdentifier == client || SameName(pl.Name, client) {
+		if pl.MachineIdentifier == client || SameName(pl.Name, client) || SameName(displayName(pl), client) {
 			if !pl.CanPlay() {
 				return pl, apperr.Invalidf("the Plex player %s (%s) does not take playback commands from Hearth", displayName(pl), clip(pl.Product, 100))
 			}

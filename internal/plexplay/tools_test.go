@@ -146,3 +146,19 @@ func TestPlayArgsNameTheTarget(t *testing.T) {
 		t.Fatal("SameName")
 	}
 }
+
+func TestPlayOnAPlayerWithoutAName(t *testing.T) {
+	srv := house(t)
+	srv.SetPlayers(plextest.Player{MachineIdentifier: "shield1", Product: "Plex for Android (TV)", Port: 32500, Capabilities: "playback,timeline"})
+	box := toolbox(t, connect(t, srv))
+	list, err := call[plexplay.PlayerList](t, box, plexplay.ToolListClients, `{}`)
+	if err != nil || list.Players[0].Name != "Plex for Android (TV)" {
+		t.Fatalf("players = %+v %v", list, err)
+	}
+	if _, err := call[plexplay.PlayResult](t, box, plexplay.ToolPlay, `{"item":"301","client":"plex for android (tv)"}`); err != nil {
+		t.Fatalf("by the listed name: %v", err)
+	}
+	if p := srv.Plays(); len(p) != 1 || p[0].Client != "shield1" {
+		t.Fatalf("plays = %+v", p)
+	}
+}
