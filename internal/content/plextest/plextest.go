@@ -90,6 +90,7 @@ type Server struct {
 	images         map[string]Image
 	requests       []Request
 	collections    []Collection
+	players        playback // players.go
 	// PageCap is the most entries an answer holds whatever was asked
 	// (a server forcing pagination); 0: as asked.
 	PageCap int
@@ -218,7 +219,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.json(w, r, map[string]any{"size": len(dirs), "allowSync": false, "title1": "Plex Library", "Directory": dirs})
 		return
 	}
-	if s.serveMore(w, r, start, size) {
+	if s.serveMore(w, r, start, size) || s.servePlayers(w, r) {
 		return
 	}
 	key, ok := strings.CutPrefix(r.URL.Path, "/library/sections/")
