@@ -8,6 +8,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/homeassistant"
+	"hearth/internal/plexplay"
 	"hearth/internal/talos"
 )
 
@@ -46,7 +47,7 @@ func (a *App) registerTalos() error {
 	gate := talos.NewGate(talos.GateOptions{Store: a.Policies, Household: a.Household, Confirm: confirm,
 		Location: a.cfg.Location, Now: a.DB.Now, Pub: a.Hub, Log: a.log})
 	a.TalosGate = gate
-	tools := gate.Wrap(homeassistant.Tools(a.homeAssistant).Tools())
+	tools := gate.Wrap(append(homeassistant.Tools(a.homeAssistant).Tools(), plexplay.Tools(a.plexConnect).Tools()...))
 	err = a.Agents.Register(agent.Agent{ID: TalosID,
 		Description:  "The wall screen's assistant for the house and the TV, through the household's policy",
 		SystemPrompt: talosPrompt,
@@ -56,7 +57,9 @@ func (a *App) registerTalos() error {
 			return gate.Offered(ctx, scope.MemberID, names(tools))
 		},
 		Reply: func(ctx context.Context, _ agent.Scope, turn agent.ChatTurn) (string, error) {
-			return talos.Reply(ctx, turn.Call, turn.Message, nil), nil
+			return talos.Reply(ctx, turn.Call, turn.Message, func(ctx context.Context, call homeassistant.Caller, msg string) (string, bool) {
+				return plexplay.Reply(ctx, call, msg)
+			}), nil
 		},
 		ToolLabels: talosLabels,
 		Model:      agent.ModelSettings{MaxIterations: 6, MaxRetries: 1},

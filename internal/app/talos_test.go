@@ -17,6 +17,7 @@ import (
 	"hearth/internal/agent"
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
+	"hearth/internal/content/plextest"
 	"hearth/internal/health"
 	"hearth/internal/homeassistant/hatest"
 	"hearth/internal/talos"
@@ -276,5 +277,36 @@ func TestTalosRefusesAForbiddenToolAtExecution(t *testing.T) {
 		if strings.Contains(r, haToken) {
 			t.Fatal("the token reached the model")
 		}
+	}
+}
+
+// TestTalosPlaysOnTheTV: "Play my yoga session on the living room TV"
+// without a model plays the item on the Plex player, for an adult at any
+// hour and for a child in the day; at 23:00 the child's is refused by
+// quiet hours, recorded, and Plex receives nothing.
+func TestTalosPlaysOnTheTV(t *testing.T) {
+	plex := plextest.New(t, plexToken, plextest.Section{Key: "7", Title: "Workouts", Type: "movie", Top: []plextest.Item{
+		{RatingKey: "301", Type: "movie", Title: "Morning Yoga Session", DurationMS: 1_200_000},
+		{RatingKey: "304", Type: "movie", Title: "Iron HIIT", DurationMS: 1_800_000}}})
+	plex.SetPlayers(plextest.TV("Living Room TV", "tv-1"))
+	clk := &settable{}
+	run := talosApp(t, app.Config{PlexURL: plex.URL, PlexToken: plexToken, PlexSection: "7"}, clk)
+
+	got := talosSay(t, run.url, "kit", "Play my yoga session on the living room TV")
+	if plays := plex.Plays(); len(plays) != 1 || plays[0].RatingKey != "301" || plays[0].Client != "tv-1" {
+		t.Fatalf("answered %q; Plex played %+v", got, plays)
+	}
+	clk.Set(time.Date(2026, 11, 28, 23, 0, 0, 0, time.UTC))
+	got = talosSay(t, run.url, "kit", "Play my yoga session on the living room TV")
+	if !strings.Contains(got, "quiet hours") || len(plex.Plays()) != 1 {
+		t.Fatalf("a child at 23:00: %q; Plex played %+v", got, plex.Plays())
+	}
+	ds := decisions(t, run.app, talos.Filter{Member: "kit", Tool: talos.ToolPlay})
+	if len(ds) != 2 || ds[0].Outcome != talos.Denied || ds[0].Rule != "child.quiet_hours" || ds[1].Outcome != talos.Allowed {
+		t.Fatalf("decisions = %+v", ds)
+	}
+	talosSay(t, run.url, "ada", "Play my yoga session on the living room TV")
+	if len(plex.Plays()) != 2 {
+		t.Fatalf("an adult at 23:00: Plex played %+v", plex.Plays())
 	}
 }

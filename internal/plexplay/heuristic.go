@@ -279,7 +279,10 @@ func label(it MediaInfo) string {
 
 // failure is the sentence for a tool error.
 func failure(what string, err error) string {
+	var refused interface{ Refused() string }
 	switch {
+	case errors.As(err, &refused): // a policy's refusal (Talos)
+		return refused.Refused()
 	case errors.Is(err, ErrNotConfigured) || strings.Contains(err.Error(), "not configured"):
 		return notSetUp
 	case errors.Is(err, ErrNoPlayer):

@@ -230,7 +230,7 @@ func (g *Gate) hold(ctx context.Context, scope agent.Scope, rec Record, c Call) 
 	}
 	return Held{Status: "waiting_for_confirmation", Question: c.Question(), ConfirmBy: names,
 		Until: until.In(g.loc).Format("15:04"),
-		Note: "Nothing has happened yet: it happens only if one of these adults confirms on this screen within 2 minutes. Say so."}, nil
+		Note:  "Nothing has happened yet: it happens only if one of these adults confirms on this screen within 2 minutes. Say so."}, nil
 }
 
 // Adults are the members who may confirm a held action.
