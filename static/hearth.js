@@ -320,8 +320,9 @@
       clearTimeout(flashTimer);
       flashTimer = setTimeout(() => flash.classList.remove('show'), 4000);
     }
-    const log = document.getElementById('chat-log');
-    if (log && muts.some((m) => log.contains(m.target) || m.target.contains(log))) log.scrollTop = log.scrollHeight;
+    for (const log of document.querySelectorAll('.chat-log')) {
+      if (muts.some((m) => log.contains(m.target) || m.target.contains(log))) log.scrollTop = log.scrollHeight;
+    }
   }).observe(body, { childList: true, subtree: true, characterData: true });
 
   // Voice memos: record with MediaRecorder, upload with the CSRF header.

@@ -24,18 +24,22 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	env := newAdminEnv(t)
 	code, body := env.api("GET", "/api/agents", "")
 	agents, _ := body["agents"].([]any)
-	// The app's coach, the test's agent, then the seeded home controller
-	// and media curator (made in admin: definitions listing a factory).
-	if code != 200 || len(agents) != 4 || agents[0].(map[string]any)["id"] != "health-coach" {
+	// The app's coach and Talos, the test's agent, then the seeded home
+	// controller and media curator (made in admin: definitions listing a
+	// factory).
+	if code != 200 || len(agents) != 5 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
 	}
-	if hc := agents[2].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
+	if hc := agents[3].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
 		t.Fatalf("home controller = %v", hc)
 	}
-	if mc := agents[3].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
+	if mc := agents[4].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
 		t.Fatalf("media curator = %v", mc)
 	}
-	a := agents[1].(map[string]any)
+	if tl := agents[1].(map[string]any); tl["id"] != "talos" || len(tl["tools"].([]any)) != 6 {
+		t.Fatalf("talos = %v", tl)
+	}
+	a := agents[2].(map[string]any)
 	as, _ := a["assignments"].([]any)
 	if a["id"] != "tester" || a["description"] != "Writes notes" || len(as) != 1 || as[0].(map[string]any)["id"] != "note" {
 		t.Fatalf("agent = %v", a)

@@ -55,6 +55,9 @@ type Deps struct {
 	// PINs check members' PINs for shared screens (*household.Service);
 	// nil: a private member unlocks a screen with a tap.
 	PINs kiosk.PINs
+	// Held are the actions Talos holds for an adult's confirmation on the
+	// screen; nil: none.
+	Held kiosk.Held
 }
 
 // Screens are the screen layouts as the kiosk and the admin use them.

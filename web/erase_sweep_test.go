@@ -168,6 +168,11 @@ func eraseCases() []eraseCase {
 		{route: "POST /m/:member/chat/:thread/delete", req: func(e *eraseEnv) swReq {
 			return kioskReq("/m/maya/chat/" + e.id("thread-delete") + "/delete")(e)
 		}, owner: "maya"},
+		{route: "POST /m/:member/house", req: kioskReq("/m/maya/house", "message", "Turn on the lamp, "+mk), owner: "maya"},
+		{route: "POST /m/:member/house/:thread/delete", req: func(e *eraseEnv) swReq {
+			return kioskReq("/m/maya/house/" + e.id("house-delete") + "/delete")(e)
+		}, owner: "maya"},
+		{route: "POST /m/:member/house/held/:id", req: kioskReq("/m/maya/house/held/1", "answer", "refuse"), owner: "maya"},
 		{route: "POST /m/:member/playlist", req: func(e *eraseEnv) swReq {
 			return kioskReq("/m/maya/playlist", "op", "add", "id", e.s.contentID)(e)
 		}, owner: "maya"},
@@ -373,8 +378,13 @@ func TestErasedMemberLeavesNoRecordedReply(t *testing.T) {
 		}
 		e.ids[name] = th.ID
 	}
+	house, err := a.Agents.CreateThread(ctx, "talos", "maya", eraseMarker("maya")+" lights")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ids["house-delete"] = house.ID
 	// The kiosk deletes only conversations started on the kiosk.
-	if _, err := a.DB.Write.Exec(`UPDATE agent_threads SET origin = 'kiosk' WHERE id = ?`, e.ids["thread-delete"]); err != nil {
+	if _, err := a.DB.Write.Exec(`UPDATE agent_threads SET origin = 'kiosk' WHERE id IN (?, ?)`, e.ids["thread-delete"], house.ID); err != nil {
 		t.Fatal(err)
 	}
 	task, err := a.Schedule.Create(ctx, schedule.TaskInput{Description: "Stretch, " + eraseMarker("maya"), Kind: schedule.KindRecurring,

@@ -64,6 +64,9 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	if d.PINs != nil {
 		k.PINs = d.PINs
 	}
+	if d.Held != nil {
+		k.Held = d.Held
+	}
 	if d.Settings != nil { // a nil interface, not a typed nil
 		k.Settings = d.Settings
 	}

@@ -45,6 +45,9 @@ func (a *App) webDeps() web.Deps {
 	if a.plex.thumbs != nil { // not a typed nil in the interface
 		d.Thumbs = a.plex.thumbs
 	}
+	if a.TalosConfirm != nil {
+		d.Held = heldActions{a}
+	}
 	return d
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"hearth/internal/agent"
+	"hearth/internal/health"
 	"hearth/internal/homeassistant"
 	"hearth/internal/plexplay"
 	"hearth/internal/talos"
@@ -90,4 +91,20 @@ func (a *App) startTalos() error {
 			a.log.Warn("talos: expire held actions", "err", err)
 		}
 	})
+}
+
+// heldActions are Talos's held actions as the kiosk shows and answers them.
+type heldActions struct{ a *App }
+
+func (h heldActions) Waiting(ctx context.Context, member string) ([]talos.Record, error) {
+	if member == "" { // the store reads "" as everyone's
+		return nil, nil
+	}
+	return h.a.Policies.Waiting(ctx, member)
+}
+
+func (h heldActions) Adults(ctx context.Context) ([]health.Member, error) { return h.a.TalosGate.Adults(ctx) }
+
+func (h heldActions) Answer(ctx context.Context, id int64, answer, by string) (talos.Record, error) {
+	return h.a.TalosConfirm.Answer(ctx, id, answer, by)
 }

@@ -24,6 +24,69 @@ type ChatSheet struct {
 	Typed string
 	// Talk offers hold-to-talk (speech-to-text is configured).
 	Talk bool
+	// Base is the sheet's path under the member ("chat": the coach;
+	// "house": Talos, the home and TV assistant); "" is "chat". It also
+	// prefixes the sheet's element ids, so both sheets can be on a page.
+	Base string
+	// Held are the actions waiting for an adult's confirmation (the house
+	// sheet), with HeldNote what became of the last one answered and
+	// HeldError why an answer was refused (a wrong PIN).
+	Held      []HeldCard
+	HeldNote  string
+	HeldError string
+}
+
+// base is the sheet's path segment.
+func (c ChatSheet) base() string {
+	if c.Base == "" {
+		return "chat"
+	}
+	return c.Base
+}
+
+// id is the id of the sheet's element part ("chat-body", "house-form").
+func (c ChatSheet) id(part string) string { return c.base() + "-" + part }
+
+// url is the sheet's URL; thread > 0 names a conversation.
+func (c ChatSheet) url(thread int64, suffix string) string {
+	if thread > 0 {
+		return fmt.Sprintf("/m/%s/%s/%d%s", c.MemberID, c.base(), thread, suffix)
+	}
+	return "/m/" + c.MemberID + "/" + c.base() + suffix
+}
+
+// house says the sheet is Talos's.
+func (c ChatSheet) house() bool { return c.base() == "house" }
+
+// HeldCard is an action waiting for an adult: what will happen, who
+// asked, until when, and the adults who may confirm.
+type HeldCard struct {
+	ID        int64
+	Question  string
+	AskedBy   string
+	Until     string
+	Approvers []Approver
+}
+
+// Approver is an adult who may confirm; PIN says they must type theirs.
+type Approver struct {
+	ID, Name string
+	PIN      bool
+}
+
+// anyPIN reports whether an approver must type a PIN.
+func (h HeldCard) anyPIN() bool {
+	for _, a := range h.Approvers {
+		if a.PIN {
+			return true
+		}
+	}
+	return false
+}
+
+// heldURL is where a held action is answered.
+func (c ChatSheet) heldURL(id int64) string {
+	return fmt.Sprintf("/m/%s/house/held/%d", c.MemberID, id)
 }
 
 // ChatThreadItem is a conversation in the sheet's list.
@@ -54,13 +117,6 @@ type ChatTurn struct {
 // ChatTurnID is the element id of a turn's answer.
 func ChatTurnID(run int64) string { return fmt.Sprintf("chat-turn-%d", run) }
 
-// chatURL is a member's chat URL; thread > 0 names a conversation.
-func chatURL(member string, thread int64, suffix string) string {
-	if thread > 0 {
-		return fmt.Sprintf("/m/%s/chat/%d%s", member, thread, suffix)
-	}
-	return "/m/" + member + "/chat" + suffix
-}
 
 // openChat opens the chat sheet and asks the server for its content.
 func openChat(url string) string {
@@ -68,4 +124,20 @@ func openChat(url string) string {
 		return ""
 	}
 	return fmt.Sprintf("$_sheet = 'chat'; @get('%s')", url)
+}
+
+// openHouse opens the "Home & TV" sheet and asks for its content.
+func openHouse(url string) string {
+	if !views.SafePath(url) {
+		return ""
+	}
+	return fmt.Sprintf("$_sheet = 'house'; @get('%s')", url)
+}
+
+// placeholder is the message field's hint.
+func placeholder(c ChatSheet) string {
+	if c.house() {
+		return "Ask about the house or the TV…"
+	}
+	return "Ask your coach…"
 }

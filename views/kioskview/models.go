@@ -337,6 +337,8 @@ type Sheets struct {
 	Now string
 	// Entry is the entry being corrected (the "entry" sheet).
 	Entry EntrySheet
+	// House offers the "Home & TV" sheet (Talos is on this server).
+	House bool
 }
 
 // EntrySheet corrects or deletes one entry.

@@ -19,18 +19,39 @@ import (
 	"hearth/web/httpkit"
 )
 
-// chatSheets are the "Ask the coach" sheet: conversations with the coach.
+// chatSheets are a chat sheet: "Ask the coach" (conversations with the
+// coach) or "Home & TV" (with Talos, which acts on the house and the TV
+// through the household's policy).
 type chatSheets struct {
 	household Household
-	agents    Agents // nil: the coach cannot chat
+	agents    Agents // nil: nobody to chat with
 	voice     Voice  // nil: no hold-to-talk
 	loc       *time.Location
 	log       *slog.Logger
 	gate      modelGate // each turn calls the model; one at a time per member
+	// agent is who the sheet talks to; base its path under the member.
+	agent, base string
+	// held are the actions waiting for an adult (the house sheet; nil
+	// on the coach's), confirmed with the adult's PIN checked by locks.
+	held  Held
+	locks *screenLocks
 }
 
-// kioskChatAgent is the agent a member talks to on the kiosk.
-const kioskChatAgent = "health-coach"
+// kioskChatAgent is the agent a member talks to in "Ask the coach";
+// houseAgent the one in "Home & TV".
+const (
+	kioskChatAgent = "health-coach"
+	houseAgent     = "talos"
+)
+
+// hasAgent reports whether a has the agent id.
+func hasAgent(a Agents, id string) bool {
+	if a == nil {
+		return false
+	}
+	_, err := a.Agent(id)
+	return err == nil
+}
 
 // chatCoalesce gathers the model's small deltas into one patch: the answer
 // still grows as it is written, without a patch per token.
@@ -42,25 +63,30 @@ func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, err
 	if _, err := h.household.Member(ctx, member); err != nil {
 		return nil, err
 	}
-	if h.agents == nil {
-		return nil, apperr.NotFoundf("the coach cannot chat on this server")
-	}
-	if _, err := h.agents.Agent(kioskChatAgent); err != nil {
-		return nil, apperr.NotFoundf("the coach cannot chat on this server")
+	if !hasAgent(h.agents, h.agent) {
+		return nil, apperr.NotFoundf("%s cannot chat on this server", h.who())
 	}
 	return h.agents, nil
 }
 
-// chatThread is chat thread id of the member with the kiosk's agent,
+// who names the sheet's agent in an error.
+func (h *chatSheets) who() string {
+	if h.agent == houseAgent {
+		return "the home assistant"
+	}
+	return "the coach"
+}
+
+// chatThread is chat thread id of the member with the sheet's agent,
 // started on the kiosk; any other is not found (member scope is the URL's
 // member, checked here; a conversation an admin had as the member is the
 // admin's).
-func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
+func (h *chatSheets) chatThread(ctx context.Context, a Agents, member string, id int64) (agent.Thread, error) {
 	t, err := a.Threads().Thread(ctx, id)
 	if err != nil {
 		return agent.Thread{}, err
 	}
-	if t.Member != member || t.Agent != kioskChatAgent || !t.Chat || t.Origin != agent.SurfaceKiosk {
+	if t.Member != member || t.Agent != h.agent || !t.Chat || t.Origin != agent.SurfaceKiosk {
 		return agent.Thread{}, apperr.NotFoundf("conversation %d not found", id)
 	}
 	return t, nil
@@ -68,8 +94,11 @@ func chatThread(ctx context.Context, a Agents, member string, id int64) (agent.T
 
 // chatSheet builds the sheet for thread (0: a new conversation).
 func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
-	cs := kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Talk: h.voice != nil && h.voice.Transcribes()}
-	ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 30)
+	cs := h.empty(member, csrf, thread)
+	if err := h.heldCards(ctx, &cs); err != nil {
+		return cs, err
+	}
+	ts, err := a.Threads().Chats(ctx, h.agent, member, agent.SurfaceKiosk, 30)
 	if err != nil {
 		return cs, err
 	}
@@ -80,7 +109,7 @@ func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thr
 	if thread == 0 {
 		return cs, nil
 	}
-	if _, err := chatThread(ctx, a, member, thread); err != nil {
+	if _, err := h.chatThread(ctx, a, member, thread); err != nil {
 		return cs, err
 	}
 	msgs, err := a.Threads().Messages(ctx, thread, 0, 200)
@@ -91,7 +120,7 @@ func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thr
 	for _, m := range msgs {
 		switch {
 		case m.Type == agent.MessageToolCall:
-			chips = append(chips, a.ToolLabel(kioskChatAgent, m.ToolName))
+			chips = append(chips, a.ToolLabel(h.agent, m.ToolName))
 		case m.Type != agent.MessageText:
 		case m.Role == agent.RoleUser:
 			cs.Messages = append(cs.Messages, kioskview.ChatMessage{Mine: true, Text: m.Content})
@@ -133,7 +162,7 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 	switch p := c.Param("thread"); p {
 	case "":
 	case "latest":
-		ts, err := a.Threads().Chats(ctx, kioskChatAgent, member, agent.SurfaceKiosk, 1)
+		ts, err := a.Threads().Chats(ctx, h.agent, member, agent.SurfaceKiosk, 1)
 		if err != nil {
 			return err
 		}
@@ -144,7 +173,7 @@ func (h *chatSheets) kioskChat(c echo.Context) error {
 		if thread, err = strconv.ParseInt(p, 10, 64); err != nil || thread < 1 {
 			return apperr.NotFoundf("conversation %q not found", p)
 		}
-		if _, err := chatThread(ctx, a, member, thread); err != nil {
+		if _, err := h.chatThread(ctx, a, member, thread); err != nil {
 			return err
 		}
 	}
@@ -174,7 +203,7 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		if thread, err = strconv.ParseInt(v, 10, 64); err != nil || thread < 1 {
 			return apperr.FieldErrors(map[string]string{"thread": "is not a conversation"})
 		}
-		if _, err := chatThread(ctx, a, member, thread); err != nil {
+		if _, err := h.chatThread(ctx, a, member, thread); err != nil {
 			return err
 		}
 	}
@@ -189,7 +218,7 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	run, err := a.Start(ctx, agent.Request{Agent: kioskChatAgent, Member: member, Message: msg,
+	run, err := a.Start(ctx, agent.Request{Agent: h.agent, Member: member, Message: msg,
 		Thread: thread, Trigger: agent.TriggerManual, FromMember: true, Surface: agent.SurfaceKiosk})
 	if err != nil {
 		slot.Release()
@@ -233,6 +262,12 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 			}
 		}
 		if done {
+			if h.held != nil { // an action the turn held shows for an adult
+				sheet := h.empty(member, httpkit.CSRFToken(c), cs.ThreadID)
+				if err := h.heldCards(ctx, &sheet); err == nil {
+					_ = sse.PatchElementTempl(kioskview.HeldList(sheet))
+				}
+			}
 			return nil
 		}
 		select {
@@ -256,8 +291,15 @@ func (h *chatSheets) chatFormError(c echo.Context, member string, thread int64, 
 	if !httpkit.IsDatastar(c) {
 		return err
 	}
-	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(kioskview.ChatSheet{MemberID: member, CSRF: httpkit.CSRFToken(c),
-		ThreadID: thread, Error: capitalize(line), Typed: c.FormValue("message"), Talk: h.voice != nil && h.voice.Transcribes()}))
+	cs := h.empty(member, httpkit.CSRFToken(c), thread)
+	cs.Error, cs.Typed = capitalize(line), c.FormValue("message")
+	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(cs))
+}
+
+// empty is the sheet with nothing loaded: who it talks to and its form.
+func (h *chatSheets) empty(member, csrf string, thread int64) kioskview.ChatSheet {
+	return kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Base: h.base,
+		Talk: h.voice != nil && h.voice.Transcribes() && h.agent == kioskChatAgent}
 }
 
 // capitalize upper-cases a message's first letter for a line of its own.
@@ -281,7 +323,7 @@ func (h *chatSheets) kioskChatDelete(c echo.Context) error {
 	if err != nil || id < 1 {
 		return apperr.NotFoundf("conversation %q not found", c.Param("thread"))
 	}
-	if _, err := chatThread(ctx, a, member, id); err != nil {
+	if _, err := h.chatThread(ctx, a, member, id); err != nil {
 		return err
 	}
 	if err := a.DeleteThread(ctx, id); err != nil {

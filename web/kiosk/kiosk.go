@@ -38,6 +38,7 @@ type Deps struct {
 	Messages   Messages    // nil: no messages from the coach
 	Agents     Agents      // nil: the coach cannot chat
 	Workflows  Workflows   // nil: no workflow questions
+	Held       Held        // nil: no actions wait for an adult (no "Home & TV" confirmations)
 	Screens    Screens     // nil: every screen shows the shipped default layout
 	PINs       PINs        // nil: a private member unlocks a screen with a tap
 	// Unlocks are the screens' unlocked members (nil: a new, empty set).

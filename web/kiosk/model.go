@@ -45,7 +45,8 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 			Body:      bodyWidget(r),
 			Workouts:  workoutsWidget(r),
 		},
-		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput)},
+		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput),
+			House: hasAgent(s.deps.Agents, houseAgent)},
 	}
 	dv, err := s.docView(ctx, r)
 	if err != nil {

@@ -47,7 +47,10 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	prep := &preparer{household: deps.Household, dashboards: deps.Dashboards, coach: deps.Coach, loc: loc, gate: gate}
 	prog := &programControls{programs: deps.Programs}
 	msgs := &messagePages{messages: deps.Messages}
-	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log, gate: gate}
+	chat := &chatSheets{household: deps.Household, agents: deps.Agents, voice: deps.Voice, loc: loc, log: log, gate: gate,
+		agent: kioskChatAgent, base: "chat"}
+	house := &chatSheets{household: deps.Household, agents: deps.Agents, loc: loc, log: log, gate: gate,
+		agent: houseAgent, base: "house", held: deps.Held, locks: lk}
 	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
 	hist := &historyPages{household: deps.Household, dashboards: deps.Dashboards, opt: opt}
 	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
@@ -85,6 +88,12 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.POST("/m/:member/chat", chat.kioskChatSend, guard, once)
 	k.POST("/m/:member/chat/voice", chat.kioskChatVoice, guard, once)
 	k.POST("/m/:member/chat/:thread/delete", chat.kioskChatDelete, guard, once)
+	// "Home & TV": Talos, through the household's policy (internal/talos).
+	k.GET("/m/:member/house", house.kioskChat, guard)
+	k.GET("/m/:member/house/:thread", house.kioskChat, guard)
+	k.POST("/m/:member/house", house.kioskChatSend, guard, once)
+	k.POST("/m/:member/house/:thread/delete", house.kioskChatDelete, guard, once)
+	k.POST("/m/:member/house/held/:id", house.kioskHeld, guard, once)
 	k.GET("/m/:member/catalog", lists.kioskCatalog)
 	k.POST("/m/:member/playlist", lists.kioskPlaylist, once)
 	k.GET("/m/:member/play", cont.pagePlaylistPlayer)
