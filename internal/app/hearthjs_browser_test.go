@@ -114,7 +114,8 @@ func TestHouseholdClockWithoutIntl(t *testing.T) {
 
 // hearth.js's one observer of the page's changes does what its three did:
 // a flash message shows (and fades), a toast shown by a patch gets its
-// Undo timer, and the chat log follows what is written into it.
+// Undo timer, and a chat log (the coach's or the house's) follows what is
+// written into it.
 func TestPageHelpersFollowChanges(t *testing.T) {
 	srv := seededApp(t)
 	ctx := newTab(t, newBrowser(t, 1024, 768), 20*time.Second)
@@ -126,7 +127,7 @@ func TestPageHelpersFollowChanges(t *testing.T) {
 	js(t, ctx, `(() => { const t = document.getElementById('toast'); t.textContent = 'Weigh-in deleted.'; t.classList.add('show') })()`)
 	until(t, ctx, 3*time.Second, `document.getElementById('toast').dataset.shown === '1'`)
 
-	js(t, ctx, `(() => { const log = document.createElement('div'); log.id = 'chat-log'; log.style.cssText = 'height: 50px; overflow: auto';
+	js(t, ctx, `(() => { const log = document.createElement('div'); log.id = 'house-log'; log.className = 'chat-log'; log.style.cssText = 'height: 50px; overflow: auto';
 		document.body.append(log); for (let i = 0; i < 20; i++) { const p = document.createElement('p'); p.textContent = 'line ' + i; log.append(p) } })()`)
-	until(t, ctx, 3*time.Second, `(() => { const log = document.getElementById('chat-log'); return log.scrollTop > 0 && log.scrollTop + log.clientHeight >= log.scrollHeight - 1 })()`)
+	until(t, ctx, 3*time.Second, `(() => { const log = document.getElementById('house-log'); return log.scrollTop > 0 && log.scrollTop + log.clientHeight >= log.scrollHeight - 1 })()`)
 }
