@@ -138,7 +138,13 @@ func TestAdminMadeAgentWithoutAModelSaysSo(t *testing.T) {
 // through the API; it returns the answer's text (or the error body).
 func chatTurn(t *testing.T, base, agentID, msg string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(base+"/api/agents/"+agentID+"/threads", "application/json", strings.NewReader(`{"member": "ada"}`))
+	return chatTurnAs(t, base, agentID, "ada", msg)
+}
+
+// chatTurnAs is chatTurn for member.
+func chatTurnAs(t *testing.T, base, agentID, member, msg string) (int, string) {
+	t.Helper()
+	resp, err := http.Post(base+"/api/agents/"+agentID+"/threads", "application/json", strings.NewReader(`{"member": "`+member+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

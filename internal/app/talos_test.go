@@ -1,20 +1,15 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"hearth/internal/agent"
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
 	"hearth/internal/content/plextest"
@@ -67,30 +62,11 @@ func talosApp(t *testing.T, cfg app.Config, clk *settable) *running {
 // returns the answer.
 func talosSay(t *testing.T, base, member, message string) string {
 	t.Helper()
-	resp, err := http.Post(base+"/api/agents/talos/threads", "application/json", strings.NewReader(`{"member": "`+member+`"}`))
-	if err != nil {
-		t.Fatal(err)
+	code, answer := chatTurnAs(t, base, "talos", member, message)
+	if code != http.StatusOK {
+		t.Fatalf("say %q: %d %s", message, code, answer)
 	}
-	var th agent.Thread
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated || json.Unmarshal(b, &th) != nil {
-		t.Fatalf("new thread: %d %s", resp.StatusCode, b)
-	}
-	body, _ := json.Marshal(map[string]string{"content": message})
-	resp, err = http.Post(base+"/api/threads/"+strconv.FormatInt(th.ID, 10)+"/messages", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ = io.ReadAll(resp.Body)
-	var out struct {
-		Message agent.ThreadMessage `json:"message"`
-	}
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &out) != nil {
-		t.Fatalf("say %q: %d %s", message, resp.StatusCode, b)
-	}
-	return out.Message.Content
+	return answer
 }
 
 func decisions(t *testing.T, a *app.App, f talos.Filter) []talos.Record {

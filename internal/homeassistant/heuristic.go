@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hearth/internal/agent"
 	"regexp"
 	"strconv"
 	"strings"
@@ -90,26 +91,9 @@ type heuristic struct {
 	call Caller
 }
 
-// tool calls name with args and decodes its result into out (a JSON
-// round trip, so it works whether the caller hands back the typed result
-// or decoded JSON).
+// tool calls name with args and decodes its result into out.
 func (h heuristic) tool(name string, args map[string]any, out any) error {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("homeassistant: heuristic arguments: %w", err)
-	}
-	res, err := h.call(h.ctx, name, raw)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("homeassistant: %s result: %w", name, err)
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("homeassistant: %s result: %w", name, err)
-	}
-	return nil
+	return agent.CallInto(h.ctx, h.call, name, args, out)
 }
 
 func (h heuristic) list(domain, area string) (EntityList, error) {

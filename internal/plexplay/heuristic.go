@@ -2,7 +2,6 @@ package plexplay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -158,25 +157,9 @@ type heuristic struct {
 	call agent.ToolCaller
 }
 
-// tool calls name with args and decodes its result into out (a JSON round
-// trip: the caller may hand back the typed result or decoded JSON).
+// tool calls name with args and decodes its result into out.
 func (h heuristic) tool(name string, args map[string]any, out any) error {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("plexplay: heuristic arguments: %w", err)
-	}
-	res, err := h.call(h.ctx, name, raw)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return fmt.Errorf("plexplay: %s result: %w", name, err)
-	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("plexplay: %s result: %w", name, err)
-	}
-	return nil
+	return agent.CallInto(h.ctx, h.call, name, args, out)
 }
 
 // find picks the item title names: the best match of a search for the

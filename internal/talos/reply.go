@@ -2,12 +2,12 @@ package talos
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"hearth/internal/agent"
 	"hearth/internal/homeassistant"
 )
 
@@ -61,14 +61,9 @@ func secure(ctx context.Context, call homeassistant.Caller, verb, target string)
 	key := words(target)
 	var found []homeassistant.EntityInfo
 	for _, d := range domains {
-		raw, _ := json.Marshal(map[string]any{"domain": d, "area": nil})
-		res, err := call(ctx, ToolListEntities, raw)
-		if err != nil {
-			return say(err)
-		}
 		var l homeassistant.EntityList
-		if b, err := json.Marshal(res); err == nil {
-			_ = json.Unmarshal(b, &l)
+		if err := agent.CallInto(ctx, call, ToolListEntities, map[string]any{"domain": d, "area": nil}, &l); err != nil {
+			return say(err)
 		}
 		for _, e := range l.Entities {
 			_, obj, _ := strings.Cut(e.EntityID, ".")
@@ -93,12 +88,11 @@ func secure(ctx context.Context, call homeassistant.Caller, verb, target string)
 	} else if verb == "open" {
 		service = "open"
 	}
-	raw, _ := json.Marshal(map[string]any{"domain": dom, "service": service, "entity_id": e.EntityID, "data": nil})
-	res, err := call(ctx, ToolCallService, raw)
-	if err != nil {
+	var h Held // or a homeassistant.ServiceResult: done
+	if err := agent.CallInto(ctx, call, ToolCallService, map[string]any{"domain": dom, "service": service, "entity_id": e.EntityID, "data": nil}, &h); err != nil {
 		return say(err)
 	}
-	if h, ok := res.(Held); ok {
+	if h.Status != "" && len(h.ConfirmBy) > 0 {
 		return fmt.Sprintf("%s I've asked on this screen: %s or %s can confirm it by %s, or it won't happen.",
 			h.Question, strings.Join(h.ConfirmBy[:len(h.ConfirmBy)-1], ", "), h.ConfirmBy[len(h.ConfirmBy)-1], h.Until)
 	}
