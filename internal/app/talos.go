@@ -103,7 +103,9 @@ func (h heldActions) Waiting(ctx context.Context, member string) ([]talos.Record
 	return h.a.Policies.Waiting(ctx, member)
 }
 
-func (h heldActions) Adults(ctx context.Context) ([]health.Member, error) { return h.a.TalosGate.Adults(ctx) }
+func (h heldActions) Adults(ctx context.Context) ([]health.Member, error) {
+	return h.a.TalosGate.Adults(ctx)
+}
 
 func (h heldActions) Answer(ctx context.Context, id int64, answer, by string) (talos.Record, error) {
 	return h.a.TalosConfirm.Answer(ctx, id, answer, by)

@@ -117,7 +117,6 @@ type ChatTurn struct {
 // ChatTurnID is the element id of a turn's answer.
 func ChatTurnID(run int64) string { return fmt.Sprintf("chat-turn-%d", run) }
 
-
 // openChat opens the chat sheet and asks the server for its content.
 func openChat(url string) string {
 	if !views.SafePath(url) {
