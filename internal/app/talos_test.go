@@ -2,9 +2,11 @@ package app_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -284,5 +286,36 @@ func TestTalosPlaysOnTheTV(t *testing.T) {
 	talosSay(t, run.url, "ada", "Play my yoga session on the living room TV")
 	if len(plex.Plays()) != 2 {
 		t.Fatalf("an adult at 23:00: Plex played %+v", plex.Plays())
+	}
+}
+
+// TestTalosHeldActionResumedByTheAdminNeedsAnAdult: the confirmation is a
+// workflow run the admin's workflow API can resume too; an answer that
+// names no adult (or a child) refuses the action instead of doing it.
+func TestTalosHeldActionResumedByTheAdminNeedsAnAdult(t *testing.T) {
+	ha := talosHome(t)
+	clk := &settable{}
+	run := talosApp(t, app.Config{HAURL: ha.URL(), HAToken: haToken}, clk)
+	talosSay(t, run.url, "ada", "Unlock the front door")
+	waiting := decisions(t, run.app, talos.Filter{Outcome: talos.Waiting})
+	if len(waiting) != 1 {
+		t.Fatalf("waiting = %+v", waiting)
+	}
+	resp, err := http.Post(run.url+"/api/workflow-runs/"+strconv.FormatInt(*waiting[0].Workflow, 10)+"/resume", "application/json",
+		strings.NewReader(`{"step": "confirm", "data": {"answer": "confirm", "by": "kit"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("resume: %d %s", resp.StatusCode, b)
+	}
+	if _, err := run.app.Workflows.Wait(context.Background(), *waiting[0].Workflow); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := run.app.Policies.Decision(context.Background(), waiting[0].ID)
+	if err != nil || rec.Outcome != talos.Refused || len(ha.Calls()) != 0 {
+		t.Fatalf("a child's confirmation through the API: %+v (%v); Home Assistant received %+v", rec, err, ha.Calls())
 	}
 }

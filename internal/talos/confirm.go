@@ -141,6 +141,11 @@ func (c *Confirmations) decide(ctx context.Context, rec Record, a answer) (Outco
 	case a.Answer == AnswerTimeout || (rec.ExpiresAt != nil && !c.now().Before(*rec.ExpiresAt)):
 		return TimedOut, "nobody confirmed within 2 minutes"
 	}
+	// The admin's workflow pages and API can resume the step too: whoever
+	// answers, only an adult's confirmation acts.
+	if m, err := c.household.Member(ctx, a.By); err != nil || m.Role.OrAdult() != health.RoleAdult {
+		return Refused, "refused: confirmed by someone who is not one of the household's adults"
+	}
 	if rec.Tool != ToolCallService {
 		return Refused, "only Home Assistant actions wait for confirmation"
 	}
