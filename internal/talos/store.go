@@ -248,7 +248,7 @@ func (s *Store) Waiting(ctx context.Context, member string) ([]Record, error) {
 // them, except those the rate cap itself refused) since since.
 func (s *Store) recentActions(ctx context.Context, member string, since time.Time) (int, error) {
 	var n int
-	err := s.db.Read.QueryRowContext(ctx, `SELECT count(*) FROM policy_decisions WHERE member_id = ? AND at >= ?
+	err := s.db.Read.QueryRowContext(ctx, `SELECT count(*) FROM policy_decisions WHERE member_id = ? AND at > ?
 		AND tool IN (?, ?) AND rule NOT LIKE '%.per_hour'`, member, store.FormatTime(since), ToolCallService, ToolPlay).Scan(&n)
 	return n, err
 }
