@@ -35,6 +35,9 @@ func TestKioskHeldActionsStayWithTheirMember(t *testing.T) {
 	if _, body := sheet(t, k, "/m/ada/house/latest"); !strings.Contains(body, "Unlock the front door?") {
 		t.Fatalf("Ada's sheet does not show her held unlock: %.300s", body)
 	}
+	if _, body := sheet(t, k, "/m/ada/house/held"); !strings.Contains(body, "Unlock the front door?") || !strings.Contains(body, "data-on-interval") {
+		t.Fatalf("Ada's held list: %.300s", body)
+	}
 	if _, body := sheet(t, k, "/m/bo/house"); strings.Contains(body, "Unlock the front door?") {
 		t.Fatal("Bo's sheet shows Ada's held unlock")
 	}
@@ -49,6 +52,9 @@ func TestKioskHeldActionsStayWithTheirMember(t *testing.T) {
 	_, body = k.post("/m/ada/house/held/"+id, url.Values{"answer": {"refuse"}}, "")
 	if !strings.Contains(body, "Unlock the front door: refused, nothing was done.") {
 		t.Fatalf("refuse: %.300s", body)
+	}
+	if _, body := sheet(t, k, "/m/ada/house/held"); strings.Contains(body, "held-card") {
+		t.Fatalf("the refused request is still listed: %.300s", body)
 	}
 	rec, err := k.app.Policies.Decision(ctx, ws[0].ID)
 	if err != nil || rec.Outcome != talos.Refused || len(ha.Calls()) != 0 {

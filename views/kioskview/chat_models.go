@@ -140,3 +140,13 @@ func placeholder(c ChatSheet) string {
 	}
 	return "Ask your coach…"
 }
+
+// heldRefresh asks again for the held actions while some wait: one timed
+// out or answered on another screen leaves this one too.
+func heldRefresh(c ChatSheet) string {
+	url := c.url(0, "/held")
+	if !views.SafePath(url) {
+		return ""
+	}
+	return fmt.Sprintf("@get('%s')", url)
+}

@@ -105,6 +105,19 @@ func (h *chatSheets) kioskHeld(c echo.Context) error {
 	return h.heldAnswer(c, sheet, heldNote(rec), "")
 }
 
+// kioskHeldList shows the member's held actions again (the sheet asks
+// every 15 s while some wait).
+func (h *chatSheets) kioskHeldList(c echo.Context) error {
+	member := c.Param("member")
+	if _, err := h.household.Member(c.Request().Context(), member); err != nil {
+		return err
+	}
+	if h.held == nil {
+		return apperr.NotFoundf("nothing waits for confirmation on this server")
+	}
+	return h.heldAnswer(c, h.empty(member, httpkit.CSRFToken(c), 0), "", "")
+}
+
 // checkApprover says why by may not confirm now ("" when they may): an
 // adult of the household, with their PIN when they set one.
 func (h *chatSheets) checkApprover(c echo.Context, by string) string {

@@ -93,6 +93,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.GET("/m/:member/house/:thread", house.kioskChat, guard)
 	k.POST("/m/:member/house", house.kioskChatSend, guard, once)
 	k.POST("/m/:member/house/:thread/delete", house.kioskChatDelete, guard, once)
+	k.GET("/m/:member/house/held", house.kioskHeldList, guard)
 	k.POST("/m/:member/house/held/:id", house.kioskHeld, guard, once)
 	k.GET("/m/:member/catalog", lists.kioskCatalog)
 	k.POST("/m/:member/playlist", lists.kioskPlaylist, once)
