@@ -133,7 +133,9 @@ func policyFromForm(c echo.Context, errs map[string]string) (talos.Policy, map[s
 			if err2 != nil {
 				errs[field(r, "climate.max")] = "must be a number"
 			}
-			rp.Climate = &talos.Range{Min: mn, Max: mx}
+			if err1 == nil && err2 == nil {
+				rp.Climate = &talos.Range{Min: mn, Max: mx}
+			}
 		}
 		from, to := strings.TrimSpace(typed[field(r, "quiet_hours.from")]), strings.TrimSpace(typed[field(r, "quiet_hours.to")])
 		switch {
@@ -247,6 +249,15 @@ func (s *policyPages) adminPolicySave(c echo.Context) error {
 	p, typed, err := policyFromForm(c, errs)
 	if err != nil {
 		return err
+	}
+	// Every problem at once: what the form could not read, and what the
+	// policy's own validation finds in the rest.
+	if ae := apperr.As(p.Validate(talos.ToolNames)); ae != nil {
+		for k, v := range ae.Fields {
+			if errs[k] == "" {
+				errs[k] = v
+			}
+		}
 	}
 	if len(errs) > 0 {
 		err = apperr.FieldErrors(errs)
