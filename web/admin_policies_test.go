@@ -161,6 +161,23 @@ func TestAdminPoliciesEditAndReset(t *testing.T) {
 	}
 	mustContain(t, "a bad pattern", body, "Nothing was saved: one problem.", "is not a pattern like light.*")
 
+	// Without the CSRF token neither a save nor a reset goes through.
+	for path, v := range map[string]url.Values{page: policyValues(talos.DefaultPolicy()), page + "/reset": {"confirm": {"reset"}}} {
+		req, _ := http.NewRequest(http.MethodPost, env.srv.URL+path, strings.NewReader(v.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		resp, err := env.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Body.Close(); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("POST %s without a token: %d, want 403", path, resp.StatusCode)
+		}
+	}
+	if got := storedPolicy(t, env.db); policyJSON(t, got) != policyJSON(t, want) {
+		t.Fatal("a post without the CSRF token changed the policy")
+	}
+
 	// Reset: asks first; without the confirmation nothing changes.
 	code, body = env.page(page + "/reset")
 	if code != http.StatusOK {
