@@ -167,6 +167,7 @@ func TestAdminPagesEmptyStates(t *testing.T) {
 		"/admin/todos":     {"Nothing here"},
 		"/admin/catalog":   {"The catalog is empty", "No programs yet"},
 		"/admin/imports":   {"No imports yet", `enctype="multipart/form-data"`},
+		"/admin/policies":  {"Talos policy", "Nothing recorded yet"},
 	}
 	for p, ws := range want {
 		code, body := env.page(p)

@@ -96,6 +96,9 @@ type AdminDeps struct {
 	// Curator is Admin → Curator: agents' proposed changes to outside
 	// systems (*proposals.Service); nil: not shown.
 	Curator admin.Curator
+	// Policies are the kiosk assistant's policy and decisions (Admin →
+	// Policies, /api/policies/talos; *talos.Store); nil: neither.
+	Policies Policies
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string
@@ -145,6 +148,10 @@ type (
 		admin.Workflows
 		api.Workflows
 		kiosk.Workflows
+	}
+	Policies interface {
+		admin.Policies
+		api.Policies
 	}
 )
 

@@ -25,6 +25,7 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/messages"
 	"hearth/internal/schedule"
+	"hearth/internal/talos"
 	"hearth/internal/workflow"
 )
 
@@ -270,6 +271,11 @@ func eraseCases() []eraseCase {
 		{route: "POST /admin/definitions/:agent/versions/:version/activate", req: formReq("/admin/definitions/health-coach/versions/1/activate"), mayFail: "needs a draft"},
 		{route: "POST /admin/definitions/:agent/versions/:version/discard", req: formReq("/admin/definitions/health-coach/versions/1/discard"), mayFail: "needs a draft"},
 		{route: "POST /admin/backups/settings", req: formReq("/admin/backups/settings", "keep_daily", "3", "keep_weekly", "2")},
+		{route: "POST /admin/policies", req: func(*eraseEnv) swReq {
+			return swReq{method: http.MethodPost, path: "/admin/policies", ctype: "application/x-www-form-urlencoded",
+				body: []byte(policyValues(talos.DefaultPolicy()).Encode())}
+		}},
+		{route: "POST /admin/policies/reset", req: formReq("/admin/policies/reset", "confirm", "reset")},
 		{route: "POST /admin/settings/time-zone", req: formReq("/admin/settings/time-zone", "time_zone", "Europe/Berlin"),
 			mayFail: "HEARTH_TZ is set here, and wins"},
 		{route: "POST /admin/settings/night", req: formReq("/admin/settings/night", "night_mode", "off", "night_from", "22:00", "night_to", "06:30")},

@@ -14,6 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
 
+	"hearth/internal/talos"
 	"hearth/internal/testkit"
 	"hearth/web/api"
 )
@@ -97,6 +98,7 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	}
 	s := newSweepServer(t)
 	future := time.Now().Add(48 * time.Hour).UTC().Format(time.RFC3339)
+	future2 := time.Now().Add(2 * time.Minute)
 	// Maya's newest weigh-in has a trend behind it (plausibility applies).
 	var latest struct{ Readings []struct{ ID int64 } }
 	_ = json.Unmarshal(s.do(swReq{method: "GET", path: "/api/v1/members/maya/weight?limit=1"}).Body.Bytes(), &latest)
@@ -104,6 +106,11 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		t.Fatal("maya has no weigh-in")
 	}
 	newest := fmt.Sprintf("/api/v1/members/maya/weight/%d", latest.Readings[0].ID)
+	// The Talos policy (its default, then one naming an unknown tool) and a decision to list.
+	policy, _ := json.Marshal(talos.DefaultPolicy())
+	badPolicy := strings.Replace(string(policy), `"home_list_entities"`, `"home_unlock"`, 1)
+	recordDecision(t, s.app.DB, decision{at: time.Now(), member: "maya", role: "adult", tool: talos.ToolCallService, target: "lock.front_door",
+		action: "Unlock the front door", outcome: "waiting", rule: "adult.confirm", expires: &future2})
 	calls := []apiCall{
 		{"GET", "/api/openapi.json", "", 200},
 		{"GET", "/api/v1/members", "", 200},
@@ -175,6 +182,12 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 		{"PUT", "/api/agent/tasks/1", `{"schedule": "99 * * * *"}`, 400},
 		{"DELETE", "/api/agent/tasks/2", "", 200},
 		{"DELETE", "/api/agent/tasks/99999", "", 404},
+		{"GET", "/api/policies/talos", "", 200},
+		{"PUT", "/api/policies/talos", string(policy), 200},
+		{"PUT", "/api/policies/talos", badPolicy, 422},
+		{"PUT", "/api/policies/talos", `[1]`, 400},
+		{"GET", "/api/policies/talos/decisions?member=maya&role=adult&outcome=waiting&tool=home_call_service&limit=5", "", 200},
+		{"GET", "/api/policies/talos/decisions?outcome=maybe", "", 400},
 	}
 	// A prompt of today's document, answered with one of its options, first:
 	// the coach runs among the calls above write a new document (a run in

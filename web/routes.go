@@ -84,7 +84,8 @@ func (s *Server) kioskOptions() kiosk.Options {
 func (s *Server) apiDeps() (api.Deps, api.Options) {
 	d, a := s.deps, s.deps.Admin
 	return api.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live,
-			Agents: a.Agents, Definitions: a.Definitions, Schedule: a.Schedule, Workflows: a.Workflows, AdminMembers: a.Household},
+			Agents: a.Agents, Definitions: a.Definitions, Schedule: a.Schedule, Workflows: a.Workflows, AdminMembers: a.Household,
+			Policies: a.Policies},
 		api.Options{KeepAlive: s.opt.KeepAlive}
 }
 
@@ -113,6 +114,9 @@ func (s *Server) adminDeps() admin.Deps {
 	}
 	if d.Admin.Curator != nil {
 		deps.Curator = d.Admin.Curator
+	}
+	if d.Admin.Policies != nil {
+		deps.Policies = d.Admin.Policies
 	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings

@@ -8,6 +8,7 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/idempotency"
 	"hearth/internal/importer"
+	"hearth/internal/talos"
 	"hearth/web"
 )
 
@@ -21,7 +22,8 @@ func (a *App) webDeps() web.Deps {
 			Importer:  importer.NewService(a.DB, a.Hub, a.cfg.Location).WithMaxBytes(a.cfg.ImportMaxBytes),
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
-			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}, Curator: a.Proposals},
+			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}, Curator: a.Proposals,
+			Policies: talos.NewStore(a.DB, a.DB.Now)},
 
 		Dashboards:  a.Dashboards,
 		Catalog:     a.Catalog,

@@ -76,6 +76,8 @@ var kinds = []kind{
 		`SELECT r.id, r.workflow_id, r.status, s.path, s.status, s.suspend_payload, s.resume_data, s.output, s.started_at, s.finished_at FROM workflow_steps s JOIN workflow_runs r ON r.id = s.run_id WHERE r.member_id = ? ORDER BY r.id, s.seq`},
 	{"voice_memos.csv", []string{"created_at", "day", "prompt_id", "file", "mime", "size_bytes", "transcript", "status"},
 		`SELECT created_at, day, prompt_id, path, mime, size, transcript, status FROM voice_memos WHERE member_id = ? ORDER BY id`},
+	{"assistant_decisions.csv", []string{"at", "role", "tool", "target", "action", "args", "outcome", "rule", "reason", "decided_by", "decided_at", "result"},
+		`SELECT at, role, tool, target, action, args, outcome, rule, reason, decided_by, decided_at, result FROM policy_decisions WHERE member_id = ? ORDER BY id`},
 	{"daily_figures.csv", []string{"day", "kind", "value", "unit", "measured_at", "source", "source_key", "created_at"},
 		`SELECT day, kind, value, unit, measured_at, source, source_key, created_at FROM daily_figures WHERE member_id = ? ORDER BY day, kind, id`},
 }

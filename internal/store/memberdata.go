@@ -47,6 +47,7 @@ var MemberData = []MemberTable{
 	{Table: "workflow_runs", Where: "member_id = ?", What: "workflow runs (the weekly review, …)", JSON: []string{"input", "state", "output"}},
 	{Table: "request_keys", Where: "member_id = ?", What: "recent request receipts (kept 48 hours)", JSON: []string{"response"}},
 	{Table: "import_samples", Where: "member_id = ?", What: "staged import samples"},
+	{Table: "policy_decisions", Where: "member_id = ?", What: "what they asked the home assistant to do, and the policy's decisions", JSON: []string{"args"}},
 	{Table: "sensor_mappings", Where: "member_id = ?", What: "Home Assistant sensors mapped to the member"},
 	{Table: "daily_figures", Where: "member_id = ?", What: "daily figures (steps, sleep)"},
 	{Table: "import_ledger", Where: "member_id = ?", What: "what imports wrote (so corrections keep the member's edits)"},

@@ -150,6 +150,7 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 		`INSERT INTO coach_messages (member_id, agent_id, text, created_at) VALUES ('%[1]s', 'health-coach', 'hello %[1]s', '%[2]s')`,
 		`INSERT INTO entry_trash (member_id, kind, entry_id, row, deleted_at) VALUES ('%[1]s', 'meal', 1, '{"name":"x"}', '%[2]s')`,
 		`INSERT INTO sensor_mappings (entity_id, member_id, kind, created_at) VALUES ('sensor.scale_%[1]s', '%[1]s', 'weight', '%[2]s')`,
+		`INSERT INTO policy_decisions (at, member_id, role, tool, target, args, outcome, rule) VALUES ('%[2]s', '%[1]s', 'child', 'home_call_service', 'light.%[1]s', '{"entity_id":"light.%[1]s"}', 'denied', 'child.quiet_hours')`,
 		`INSERT INTO daily_figures (member_id, day, kind, value, unit, measured_at, source, source_key, created_at) VALUES ('%[1]s', '2026-03-01', 'steps', 8000, 'steps', '%[2]s', 'homeassistant', 'd|steps|2026-03-01', '%[2]s')`,
 		`INSERT INTO import_ledger (member_id, kind, source, source_key, values_hash, import_id) VALUES ('%[1]s', 'meal', 'csv', 'm|2026-01-05|lunch', 'h', 1)`,
 	}

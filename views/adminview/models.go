@@ -17,6 +17,7 @@ var AdminSections = []struct{ ID, Label, Href string }{
 	{"household", "Household", "/admin/household"},
 	{"catalog", "Catalog", "/admin/catalog"},
 	{"curator", "Curator", "/admin/curator"},
+	{"policies", "Policies", "/admin/policies"},
 	{"imports", "Imports", "/admin/imports"},
 	{"todos", "To-dos", "/admin/todos"},
 	{"messages", "Messages", "/admin/messages"},
@@ -42,7 +43,12 @@ type AdminPage struct {
 // AdminMemberRow is one member in the household list.
 type AdminMemberRow struct {
 	ID, Name, Color, Avatar, Unit, Targets, Goal string
+	// Role labels a child or a guest ("" for an adult: no badge).
+	Role string
 }
+
+// RoleOptions are the member roles for the household forms' Role select.
+var RoleOptions = []views.Option{{Value: "adult", Label: "Adult"}, {Value: "child", Label: "Child"}, {Value: "guest", Label: "Guest"}}
 
 // AdminHousehold lists the members and offers a new-member form.
 type AdminHousehold struct {

@@ -54,6 +54,9 @@ type Deps struct {
 	// Curator is Admin → Curator: agents' proposed changes to outside
 	// systems (*proposals.Service); nil: not shown.
 	Curator Curator
+	// Policies is Admin → Policies: the kiosk assistant's policy and
+	// decisions (*talos.Store); nil: not shown.
+	Policies Policies
 }
 
 // Options are the per-server values of the admin area.

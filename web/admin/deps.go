@@ -11,6 +11,7 @@ import (
 	"hearth/internal/household"
 	"hearth/internal/importer"
 	"hearth/internal/schedule"
+	"hearth/internal/talos"
 )
 
 // HouseholdAdmin is what the admin household pages need.
@@ -105,4 +106,12 @@ type HouseholdSettings interface {
 	Settings(ctx context.Context) (household.Settings, error)
 	SetTimeZone(ctx context.Context, name string) (household.Settings, error)
 	SetNight(ctx context.Context, mode, from, to string) (household.Settings, error)
+}
+
+// Policies are the kiosk assistant's policy and its decision log, for
+// Admin → Policies (*talos.Store).
+type Policies interface {
+	Policy(ctx context.Context) (talos.Policy, error)
+	SavePolicy(ctx context.Context, p talos.Policy, tools []string, by string) error
+	Decisions(ctx context.Context, f talos.Filter) ([]talos.Record, error)
 }

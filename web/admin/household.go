@@ -31,7 +31,7 @@ type householdPages struct {
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
-	"fat_g", "height_cm", "birth_date", "sex", "activity_level", "private_figures"}
+	"fat_g", "height_cm", "birth_date", "sex", "activity_level", "private_figures", "role"}
 
 func fmtOpt(f *float64) string {
 	if f == nil {
@@ -43,7 +43,8 @@ func fmtOpt(f *float64) string {
 func memberForm(m health.Member) map[string]string {
 	v := map[string]string{"id": m.ID, "name": m.Name, "avatar": m.Avatar, "color": m.Color, "unit": string(m.Unit),
 		"calories": fmtOpt(m.Targets.Calories), "protein_g": fmtOpt(m.Targets.ProteinG), "carbs_g": fmtOpt(m.Targets.CarbsG),
-		"fat_g": fmtOpt(m.Targets.FatG), "height_cm": fmtOpt(m.HeightCm), "sex": m.Sex, "activity_level": m.ActivityLevel}
+		"fat_g": fmtOpt(m.Targets.FatG), "height_cm": fmtOpt(m.HeightCm), "sex": m.Sex, "activity_level": m.ActivityLevel,
+		"role": string(m.Role.OrAdult())}
 	if m.GoalWeightKg != nil {
 		v["goal_weight"] = strconv.FormatFloat(views.Round1(m.Unit.FromKg(*m.GoalWeightKg)), 'f', -1, 64)
 	}
@@ -76,7 +77,7 @@ func memberInput(c echo.Context, errs map[string]string) household.MemberInput {
 		Calories: optFloat(c, "calories", errs), ProteinG: optFloat(c, "protein_g", errs), CarbsG: optFloat(c, "carbs_g", errs),
 		FatG: optFloat(c, "fat_g", errs), GoalWeight: optFloat(c, "goal_weight", errs), HeightCm: optFloat(c, "height_cm", errs),
 		BirthDate: c.FormValue("birth_date"), Sex: c.FormValue("sex"), ActivityLevel: c.FormValue("activity_level"),
-		PrivateFigures: c.FormValue("private_figures") == "1"}
+		PrivateFigures: c.FormValue("private_figures") == "1", Role: health.Role(c.FormValue("role"))}
 }
 
 // formFailure turns an Invalid error into a FormState keeping the typed values;
@@ -104,6 +105,9 @@ func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) 
 	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm}
 	for _, m := range ms {
 		row := adminview.AdminMemberRow{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit)}
+		if r := m.Role.OrAdult(); r != health.RoleAdult { // adults are the usual case: only the others get a badge
+			row.Role = roleLabel(r)
+		}
 		if t := m.Targets; t.Calories != nil {
 			row.Targets = fmt.Sprintf("%s kcal · P %s g · C %s g · F %s g", fmtOpt(t.Calories), fmtOpt(t.ProteinG), fmtOpt(t.CarbsG), fmtOpt(t.FatG))
 		}

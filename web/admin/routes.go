@@ -167,6 +167,13 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		// record would refuse as interrupted).
 		e.POST("/admin/curator/:id/:action", cp.adminCuratorDecide, mw.AdminChain()...)
 	}
+	if deps.Policies != nil {
+		pp := &policyPages{core: c, policies: deps.Policies}
+		g.GET("/policies", pp.adminPolicies)
+		g.POST("/policies", pp.adminPolicySave)
+		g.GET("/policies/reset", pp.adminPolicyResetPage)
+		g.POST("/policies/reset", pp.adminPolicyReset)
+	}
 	if deps.Evals != nil {
 		ev := &evalPages{core: c, evals: deps.Evals, definitions: deps.Definitions}
 		g.GET("/evals", ev.adminEvals)

@@ -40,6 +40,9 @@ type Deps struct {
 	// household service); nil: the household's Member instead, and run
 	// filters do not check them.
 	AdminMembers MemberLookup
+	// Policies are the kiosk assistant's policy and decisions; nil: no
+	// /api/policies/talos.
+	Policies Policies
 }
 
 // Options are the per-server values the APIs use.

@@ -86,4 +86,10 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.PUT("/agent/tasks/:id", ts.update)
 		g.DELETE("/agent/tasks/:id", ts.delete)
 	}
+	if deps.Policies != nil {
+		pol := policies{deps.Policies}
+		g.GET("/policies/talos", pol.get)
+		g.PUT("/policies/talos", pol.put)
+		g.GET("/policies/talos/decisions", pol.decisions)
+	}
 }
