@@ -8,7 +8,6 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/idempotency"
 	"hearth/internal/importer"
-	"hearth/internal/talos"
 	"hearth/web"
 )
 
@@ -23,7 +22,7 @@ func (a *App) webDeps() web.Deps {
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
 			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}, Curator: a.Proposals,
-			Policies: talos.NewStore(a.DB, a.DB.Now)},
+			Policies: a.Policies},
 
 		Dashboards:  a.Dashboards,
 		Catalog:     a.Catalog,
