@@ -48,6 +48,7 @@ const (
 type Service struct {
 	db  *store.DB
 	now func() time.Time
+	tx  *store.Tx // InTx: every read and write runs in it
 }
 
 // NewService returns a Service over db; now stamps the rows (nil: time.Now).
@@ -90,9 +91,48 @@ func (s *Service) Plan(ctx context.Context, member string) (Plan, error) {
 	return p, err
 }
 
-// read runs fn in one read-only transaction (a consistent view), after
+// InTx returns s bound to tx: its reads and writes run in tx instead of
+// their own transactions. An agent tool stages a write as an Effect and the
+// run's commit applies it: func(ctx, tx) { _, err := s.InTx(tx).SetPurpose(…) }.
+func (s *Service) InTx(tx *store.Tx) *Service {
+	c := *s
+	c.tx = tx
+	return &c
+}
+
+// errCheckOnly rolls back Check's transaction after a successful try.
+var errCheckOnly = errors.New("lifeplan: check only")
+
+// Check runs fn against s bound to a transaction that is rolled back: a
+// tool tries a write now (an unknown goal, a refused transition, a full
+// list) and tells the model at once, then stages it for the run's commit,
+// which may still refuse it if the plan changed meanwhile.
+func (s *Service) Check(ctx context.Context, fn func(s *Service) error) error {
+	if s.tx != nil {
+		return errors.New("lifeplan: Check inside a transaction")
+	}
+	err := s.db.Tx(ctx, func(tx *store.Tx) error {
+		if err := fn(s.InTx(tx)); err != nil {
+			return err
+		}
+		return errCheckOnly
+	})
+	if errors.Is(err, errCheckOnly) {
+		return nil
+	}
+	return err
+}
+
+// read runs fn in one read-only transaction (a consistent view; s.tx when
+// bound), after
 // checking the member exists.
 func (s *Service) read(ctx context.Context, member string, fn func(q store.Queryer) error) error {
+	if s.tx != nil {
+		if err := memberExists(ctx, s.tx, member); err != nil {
+			return err
+		}
+		return fn(s.tx)
+	}
 	tx, err := s.db.Read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("lifeplan: read: %w", err)
@@ -104,8 +144,14 @@ func (s *Service) read(ctx context.Context, member string, fn func(q store.Query
 	return fn(tx)
 }
 
-// write runs fn in a write transaction after checking the member exists.
+// write runs fn in a write transaction (s.tx when bound) after checking the member exists.
 func (s *Service) write(ctx context.Context, member string, fn func(tx *store.Tx) error) error {
+	if s.tx != nil {
+		if err := memberExists(ctx, s.tx, member); err != nil {
+			return err
+		}
+		return fn(s.tx)
+	}
 	return s.db.Tx(ctx, func(tx *store.Tx) error {
 		if err := memberExists(ctx, tx, member); err != nil {
 			return err
