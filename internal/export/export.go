@@ -80,6 +80,23 @@ var kinds = []kind{
 		`SELECT at, role, tool, target, action, args, outcome, rule, reason, decided_by, decided_at, result FROM policy_decisions WHERE member_id = ? ORDER BY id`},
 	{"daily_figures.csv", []string{"day", "kind", "value", "unit", "measured_at", "source", "source_key", "created_at"},
 		`SELECT day, kind, value, unit, measured_at, source, source_key, created_at FROM daily_figures WHERE member_id = ? ORDER BY day, kind, id`},
+	// The life plan (internal/lifeplan).
+	{"lifeplan_purpose.csv", []string{"statement", "updated_at"},
+		`SELECT statement, updated_at FROM lifeplan_purposes WHERE member_id = ?`},
+	{"lifeplan_values.csv", []string{"rank", "name", "description"},
+		`SELECT rank, name, description FROM lifeplan_values WHERE member_id = ? ORDER BY rank, id`},
+	{"lifeplan_beliefs.csv", []string{"belief_id", "if", "then", "state", "confidence", "created_at", "updated_at"},
+		`SELECT id, if_text, then_text, state, confidence, created_at, updated_at FROM lifeplan_beliefs WHERE member_id = ? ORDER BY id`},
+	{"lifeplan_evidence.csv", []string{"belief_id", "text", "source", "status", "created_at", "decided_at"},
+		`SELECT belief_id, text, source, status, created_at, decided_at FROM lifeplan_evidence WHERE member_id = ? ORDER BY id`},
+	{"lifeplan_goals.csv", []string{"goal_id", "name", "why", "state", "parent_id", "created_at", "updated_at"},
+		`SELECT id, name, why, state, parent_id, created_at, updated_at FROM lifeplan_goals WHERE member_id = ? ORDER BY id`},
+	{"lifeplan_goal_history.csv", []string{"goal_id", "from", "to", "reason", "by", "at"},
+		`SELECT goal_id, from_state, to_state, reason, by, at FROM lifeplan_goal_history WHERE member_id = ? ORDER BY id`},
+	{"lifeplan_fitness_links.csv", []string{"fitness_goal_id", "goal_id", "linked_at"},
+		`SELECT fitness_goal_id, goal_id, linked_at FROM lifeplan_fitness_links WHERE member_id = ? ORDER BY fitness_goal_id`},
+	{"lifeplan_qualities.csv", []string{"name", "why", "created_at"},
+		`SELECT name, why, created_at FROM lifeplan_qualities WHERE member_id = ? ORDER BY id`},
 }
 
 // reimported is how many of kinds, from the first, import back.

@@ -153,6 +153,17 @@ func fillMember(t *testing.T, db *store.DB, m string) {
 		`INSERT INTO policy_decisions (at, member_id, role, tool, target, args, outcome, rule) VALUES ('%[2]s', '%[1]s', 'child', 'home_call_service', 'light.%[1]s', '{"entity_id":"light.%[1]s"}', 'denied', 'child.quiet_hours')`,
 		`INSERT INTO daily_figures (member_id, day, kind, value, unit, measured_at, source, source_key, created_at) VALUES ('%[1]s', '2026-03-01', 'steps', 8000, 'steps', '%[2]s', 'homeassistant', 'd|steps|2026-03-01', '%[2]s')`,
 		`INSERT INTO import_ledger (member_id, kind, source, source_key, values_hash, import_id) VALUES ('%[1]s', 'meal', 'csv', 'm|2026-01-05|lunch', 'h', 1)`,
+		`INSERT INTO lifeplan_purposes (member_id, statement, updated_at) VALUES ('%[1]s', 'purpose of %[1]s', '%[2]s')`,
+		`INSERT INTO lifeplan_values (member_id, name, rank, created_at, updated_at) VALUES ('%[1]s', 'family', 1, '%[2]s', '%[2]s')`,
+		`INSERT INTO lifeplan_beliefs (member_id, if_text, then_text, created_at, updated_at) VALUES ('%[1]s', 'if %[1]s trains early', 'then sleep', '%[2]s', '%[2]s')`,
+		`INSERT INTO lifeplan_evidence (member_id, belief_id, text, source, status, created_at)
+			VALUES ('%[1]s', (SELECT max(id) FROM lifeplan_beliefs WHERE member_id = '%[1]s'), 'slept well', 'data', 'suggested', '%[2]s')`,
+		`INSERT INTO lifeplan_goals (member_id, name, created_at, updated_at) VALUES ('%[1]s', 'hike with kids', '%[2]s', '%[2]s')`,
+		`INSERT INTO lifeplan_goal_history (member_id, goal_id, from_state, to_state, reason, at, by)
+			VALUES ('%[1]s', (SELECT max(id) FROM lifeplan_goals WHERE member_id = '%[1]s'), '', 'dream', 'added', '%[2]s', 'member')`,
+		`INSERT INTO lifeplan_fitness_links (fitness_goal_id, member_id, goal_id, linked_at)
+			VALUES ((SELECT max(id) FROM goals WHERE member_id = '%[1]s'), '%[1]s', (SELECT max(id) FROM lifeplan_goals WHERE member_id = '%[1]s'), '%[2]s')`,
+		`INSERT INTO lifeplan_qualities (member_id, name, created_at) VALUES ('%[1]s', 'patience', '%[2]s')`,
 	}
 	for _, s := range stmts {
 		if _, err := db.Write.Exec(fmt.Sprintf(s, m, ts)); err != nil {
