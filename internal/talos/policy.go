@@ -37,8 +37,8 @@ type RolePolicy struct {
 	// QuietHours, when set, is when the role's actions (not reads) are
 	// refused, in the household's time zone.
 	QuietHours *Window `json:"quiet_hours,omitempty"`
-	// PerHour caps the role's actions per member (per screen for a
-	// guest) in any hour; 0 is no cap.
+	// PerHour caps the role's actions per member in any hour; 0 is no
+	// cap.
 	PerHour int `json:"per_hour"`
 }
 

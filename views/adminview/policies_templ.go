@@ -45,7 +45,7 @@ func AdminPoliciesPage(p AdminPolicies) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Policies</h1><p class=\"muted\">What the home assistant on the kiosk may do for each member's role (set in <a href=\"/admin/household\">Admin → Household</a>; someone at a screen without choosing a member is a guest). The assistant is offered only the tools a role may use, and every call is checked again when it runs.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Policies</h1><p class=\"muted\">What the home assistant on the kiosk may do for each member's role (set in <a href=\"/admin/household\">Admin → Household</a>; children and guests get narrower rules). The assistant is offered only the tools a role may use, and every call is checked again when it runs.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -324,7 +324,7 @@ func policyRoleFields(f views.FormState, r PolicyRole, tools []PolicyTool) templ
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p class=\"muted small\">e.g. 30, per member (per screen for a guest) · 0: no cap</p></div></fieldset>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<p class=\"muted small\">e.g. 30, per member · 0: no cap</p></div></fieldset>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
