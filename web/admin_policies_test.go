@@ -324,14 +324,15 @@ func TestAPIPoliciesTalos(t *testing.T) {
 }
 
 // A member's decisions are their data: in their export, erased with them;
-// another member's and a guest's stay.
+// another member's and a guest's stay, without the name of the erased
+// adult who confirmed one.
 func TestPolicyDecisionsAreMemberData(t *testing.T) {
 	s := newSweepServer(t)
 	at := time.Now().UTC().Truncate(time.Second)
 	recordDecision(t, s.app.DB, decision{at: at, member: "maya", role: "adult", tool: talos.ToolCallService, target: "light.zqxmaya",
 		action: "Turn on the kitchen light", outcome: "allowed", rule: "adult.allowed"})
 	recordDecision(t, s.app.DB, decision{at: at, member: "theo", role: "adult", tool: talos.ToolCallService, target: "light.zqxtheo",
-		outcome: "allowed", rule: "adult.allowed"})
+		outcome: "confirmed", rule: "adult.confirm", decidedBy: "maya"})
 	recordDecision(t, s.app.DB, decision{at: at, role: "guest", tool: talos.ToolGetState, target: "sensor.zqxguest", outcome: "allowed",
 		rule: "guest.tools"})
 	rec := s.do(swReq{method: http.MethodGet, path: "/admin/household/maya/export"})
@@ -365,5 +366,10 @@ func TestPolicyDecisionsAreMemberData(t *testing.T) {
 	_ = s.app.DB.Read.QueryRow(`SELECT count(*) FROM policy_decisions WHERE member_id != 'maya'`).Scan(&others)
 	if mine != 0 || others != 2 {
 		t.Fatalf("after erasing maya: %d of hers, %d others", mine, others)
+	}
+	var by string
+	_ = s.app.DB.Read.QueryRow(`SELECT decided_by FROM policy_decisions WHERE member_id = 'theo'`).Scan(&by)
+	if by != "an erased member" {
+		t.Fatalf("Theo's decision confirmed by Maya says decided_by %q after her erasure", by)
 	}
 }

@@ -125,6 +125,11 @@ func (db *DB) EraseMember(ctx context.Context, member string) ([]MemberDataCount
 			rows, _ := res.RowsAffected()
 			out = append(out, MemberDataCount{Table: t.Table, What: t.What, Rows: rows})
 		}
+		// Another member's decision this member confirmed or refused on a
+		// wall screen keeps what happened, not who they were.
+		if _, err := tx.ExecContext(ctx, `UPDATE policy_decisions SET decided_by = 'an erased member' WHERE decided_by = ?`, member); err != nil {
+			return fmt.Errorf("store: erase %q's confirmations: %w", member, err)
+		}
 		// A reply recorded for a request on several members (a page listing
 		// everyone, a run for all) is not any one member's, and may show
 		// this one: receipts only serve retries within 48 hours, so they go
