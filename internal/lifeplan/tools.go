@@ -106,7 +106,9 @@ func Tools(s *Service) *agent.Factory {
 	return agent.NewFactory(FactoryName, "Life plan",
 		"The member's life plan: purpose, ranked values, beliefs as if/then hypotheses, goals through guarded states (dream → considered → ready → committed → achieved), and qualities to cultivate. Private to the member; writes are staged with the run.",
 		agent.NewTool("lifeplan_get_purpose", "The member's purpose statement (empty when not written yet).",
-			func(ctx context.Context, scope agent.Scope, _ noArgs) (Purpose, error) { return s.GetPurpose(ctx, scope.MemberID) }),
+			func(ctx context.Context, scope agent.Scope, _ noArgs) (Purpose, error) {
+				return s.GetPurpose(ctx, scope.MemberID)
+			}),
 		agent.NewTool("lifeplan_set_purpose", "Write the member's purpose statement (replaces it).",
 			func(ctx context.Context, scope agent.Scope, a PurposeArgs) (Staged[string], error) {
 				return stage(ctx, s, scope, a.Statement, func(ctx context.Context, s *Service) error {
@@ -115,7 +117,9 @@ func Tools(s *Service) *agent.Factory {
 				})
 			}),
 		agent.NewTool("lifeplan_get_values", "The member's values, most important first.",
-			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Value, error) { return s.Values(ctx, scope.MemberID) }),
+			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Value, error) {
+				return s.Values(ctx, scope.MemberID)
+			}),
 		agent.NewTool("lifeplan_set_values", "Set the member's values, most important first (replaces the list; a name already there keeps its place in history).",
 			func(ctx context.Context, scope agent.Scope, a ValuesArgs) (Staged[[]ValueInput], error) {
 				in := make([]ValueInput, len(a.Values))
@@ -135,7 +139,9 @@ func Tools(s *Service) *agent.Factory {
 				})
 			}),
 		agent.NewTool("lifeplan_get_beliefs", "The member's beliefs (if/then), each with its state, confidence and evidence notes (only accepted notes count).",
-			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Belief, error) { return s.Beliefs(ctx, scope.MemberID) }),
+			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Belief, error) {
+				return s.Beliefs(ctx, scope.MemberID)
+			}),
 		agent.NewTool("lifeplan_add_belief", "Add a belief as an if/then hypothesis the member holds; it starts hypothesized.",
 			func(ctx context.Context, scope agent.Scope, a BeliefArgs) (Staged[BeliefArgs], error) {
 				return stage(ctx, s, scope, a, func(ctx context.Context, s *Service) error {
@@ -144,7 +150,9 @@ func Tools(s *Service) *agent.Factory {
 				})
 			}),
 		agent.NewTool("lifeplan_get_goals", "The member's life-plan goals with their state, the moves allowed now (next), the goal they serve and the fitness goals linked to them.",
-			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Goal, error) { return s.Goals(ctx, scope.MemberID) }),
+			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Goal, error) {
+				return s.Goals(ctx, scope.MemberID)
+			}),
 		agent.NewTool("lifeplan_add_goal", "Add a life-plan goal; it starts as a dream (or considered).",
 			func(ctx context.Context, scope agent.Scope, a GoalArgs) (Staged[GoalArgs], error) {
 				in := GoalInput{Name: a.Name, Why: deref(a.Why), State: GoalState(deref(a.State)), ParentID: a.ParentID}
@@ -161,7 +169,9 @@ func Tools(s *Service) *agent.Factory {
 				})
 			}),
 		agent.NewTool("lifeplan_get_qualities", "The qualities the member wants to cultivate.",
-			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Quality, error) { return s.Qualities(ctx, scope.MemberID) }),
+			func(ctx context.Context, scope agent.Scope, _ noArgs) ([]Quality, error) {
+				return s.Qualities(ctx, scope.MemberID)
+			}),
 		agent.NewTool("lifeplan_add_quality", "Add a quality the member wants to cultivate.",
 			func(ctx context.Context, scope agent.Scope, a QualityArgs) (Staged[QualityArgs], error) {
 				return stage(ctx, s, scope, a, func(ctx context.Context, s *Service) error {
