@@ -148,3 +148,32 @@ func TestLimitedToolsLinkAndProposeEvidence(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestGuidedFlowWithoutAModel: values from the list, then a purpose, then
+// a goal, one turn each, each written through the tools and kept when
+// the turn commits; a greeting gets the list.
+func TestGuidedFlowWithoutAModel(t *testing.T) {
+	s, db, _ := env(t)
+	ctx := context.Background()
+	run := newToolRun(t, db, s, "ada")
+	caller := run.box.Caller(run.scope)
+	turn := func(msg, want string) {
+		t.Helper()
+		run.scope = run.scope.WithStager(run.st)
+		caller = run.box.Caller(run.scope)
+		if got := lifeplan.Reply(ctx, caller, msg); !strings.Contains(got, want) {
+			t.Fatalf("%q answered %q, want %q in it", msg, got, want)
+		}
+		run.commit()
+	}
+	turn("hello", "Pick up to five values")
+	turn("family, health and adventure", "Your values: Family, Health, Adventure")
+	turn("not sure", "Start with “My purpose is")
+	turn("My purpose is to be there for the people I love", "Kept your purpose")
+	turn("My goal is to hike with my kids", "Added “Hike with my kids” as a dream")
+	p, err := s.Plan(ctx, "ada")
+	if err != nil || len(p.Values) != 3 || p.Values[0].Name != "Family" || p.Purpose.Statement != "To be there for the people I love" ||
+		len(p.Goals) != 1 || p.Goals[0].State != lifeplan.Dream {
+		t.Fatalf("plan = %+v (%v)", p, err)
+	}
+}
