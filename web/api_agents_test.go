@@ -25,15 +25,18 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	code, body := env.api("GET", "/api/agents", "")
 	agents, _ := body["agents"].([]any)
 	// The app's coach and Talos, the test's agent, then the seeded home
-	// controller and media curator (made in admin: definitions listing a
-	// factory).
-	if code != 200 || len(agents) != 5 || agents[0].(map[string]any)["id"] != "health-coach" {
+	// controller, life-plan coach and media curator (made in admin:
+	// definitions listing a factory).
+	if code != 200 || len(agents) != 6 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
 	}
 	if hc := agents[3].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
 		t.Fatalf("home controller = %v", hc)
 	}
-	if mc := agents[4].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
+	if lc := agents[4].(map[string]any); lc["id"] != "lifeplan-coach" || len(lc["tools"].([]any)) != 12 {
+		t.Fatalf("life-plan coach = %v", lc)
+	}
+	if mc := agents[5].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
 		t.Fatalf("media curator = %v", mc)
 	}
 	if tl := agents[1].(map[string]any); tl["id"] != "talos" || len(tl["tools"].([]any)) != 6 {

@@ -29,6 +29,7 @@ import (
 	"hearth/internal/devices"
 	"hearth/internal/eval"
 	"hearth/internal/household"
+	"hearth/internal/lifeplan"
 	"hearth/internal/live"
 	"hearth/internal/messages"
 	"hearth/internal/program"
@@ -87,6 +88,8 @@ type App struct {
 	// Policies keeps the Talos policy and its decisions; TalosGate applies
 	// it to Talos's tools and TalosConfirm holds actions for an adult
 	// (talos.go).
+	// LifePlan keeps each member's life plan (lifeplan.go).
+	LifePlan     *lifeplan.Service
 	Policies     *talos.Store
 	TalosGate    *talos.Gate
 	TalosConfirm *talos.Confirmations

@@ -11,6 +11,7 @@ import (
 	"hearth/internal/coach"
 	"hearth/internal/curator"
 	"hearth/internal/homeassistant"
+	"hearth/internal/lifeplan"
 	"hearth/internal/messages"
 	"hearth/internal/store"
 )
@@ -31,7 +32,9 @@ func (a *App) registerAgents(ctx context.Context) error {
 	}
 	// Definitions pick from the coach's factories and the outside systems'
 	// (Home Assistant, Plex); the coach itself never gets the latter.
-	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog))...)
+	a.LifePlan = lifeplan.NewService(a.DB, a.DB.Now)
+	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog),
+		lifeplan.Tools(a.LifePlan), lifeplan.LimitedTools(a.LifePlan))...)
 	if err != nil {
 		return fmt.Errorf("app: tool factories: %w", err)
 	}
@@ -51,7 +54,7 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if _, err := coach.Seed(ctx, repo, coachBox.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
 	}
-	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed()} {
+	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed()} {
 		if _, err := definition.EnsureSeeded(ctx, repo, seed); err != nil {
 			return fmt.Errorf("app: seed the %s definition: %w", seed.AgentID, err)
 		}
@@ -70,8 +73,9 @@ func (a *App) registerAgents(ctx context.Context) error {
 	invoker, err = definition.NewInvoker(repo, a.Agents, definition.Options{Logger: a.log, Location: a.cfg.Location,
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
-		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply, MediaCuratorID: mediaCuratorReply},
-		Vars:           map[string]definition.VarsFunc{coach.AgentID: vars}})
+		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply, MediaCuratorID: mediaCuratorReply,
+			LifePlanCoachID: lifePlanCoachReply},
+		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err
 	}
