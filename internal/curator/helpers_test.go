@@ -57,18 +57,8 @@ func toolbox(t *testing.T, connect curator.Connect, catalog curator.Catalog) *ag
 func call[R any](t *testing.T, box *agent.Toolbox, scope agent.Scope, name, args string) (R, error) {
 	t.Helper()
 	var out R
-	res, err := box.Call(context.Background(), scope, name, json.RawMessage(args))
-	if err != nil {
-		return out, err
-	}
-	raw, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out, nil
+	err := agent.CallInto(context.Background(), box.Caller(scope), name, json.RawMessage(args), &out)
+	return out, err
 }
 
 // staged is one row of the proposals table.

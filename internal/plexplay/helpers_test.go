@@ -58,16 +58,6 @@ func toolbox(t *testing.T, connect plexplay.Connect) *agent.Toolbox {
 func call[R any](t *testing.T, box *agent.Toolbox, name, args string) (R, error) {
 	t.Helper()
 	var out R
-	res, err := box.Call(context.Background(), agent.Scope{}, name, json.RawMessage(args))
-	if err != nil {
-		return out, err
-	}
-	raw, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out, nil
+	err := agent.CallInto(context.Background(), box.Caller(agent.Scope{}), name, json.RawMessage(args), &out)
+	return out, err
 }
