@@ -80,6 +80,7 @@ func (r *report) add(e event) {
 		case "fail":
 			r.failed = true
 			r.failPkgs = append(r.failPkgs, e.Package)
+			r.unfinished(e.Package)
 		case "start":
 			r.pkg(e.Package)
 		}
@@ -118,6 +119,32 @@ func (r *report) add(e event) {
 	}
 	delete(r.outputs, key)
 }
+
+// unfinished names the tests of a failed package that never ended (the
+// package's binary timed out or crashed while they ran) and prints their
+// last lines: otherwise a timeout reads as "71 of 72 passed, 0 failed".
+func (r *report) unfinished(pkg string) {
+	var names []string
+	for key := range r.outputs {
+		test, ok := strings.CutPrefix(key, pkg+" ")
+		if ok && !strings.Contains(test, "/") {
+			names = append(names, test)
+		}
+	}
+	sort.Strings(names)
+	for _, test := range names {
+		lines := r.outputs[pkg+" "+test]
+		if len(lines) > maxUnfinishedLines {
+			lines = lines[len(lines)-maxUnfinishedLines:]
+		}
+		fmt.Fprintf(r.out, "--- DID NOT FINISH: %s %s (the package's test binary ended while it ran; its last lines:)\n%s",
+			strings.TrimPrefix(pkg, "hearth/"), test, strings.Join(lines, ""))
+		delete(r.outputs, pkg+" "+test)
+	}
+}
+
+// maxUnfinishedLines caps the lines shown of a test that did not finish.
+const maxUnfinishedLines = 60
 
 // skipReason is the message t.Skip printed: the line before "--- SKIP".
 func skipReason(lines []string) string {

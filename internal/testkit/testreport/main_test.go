@@ -103,3 +103,48 @@ func containsRow(text string, fields ...string) bool {
 	}
 	return false
 }
+
+// TestReportNamesATestThatDidNotFinish: a package whose binary times out
+// (go test -timeout) while a test waits is a failure that names that test
+// and shows its last lines, not "1 of 2 passed, 0 failed".
+func TestReportNamesATestThatDidNotFinish(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"s/s_test.go": `package s
+
+import (
+	"testing"
+	"time"
+)
+
+func TestQuick(t *testing.T) {}
+func TestWaitsForever(t *testing.T) {
+	t.Log("waiting for the lamp")
+	time.Sleep(time.Hour)
+}
+`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "test", "-json", "-count=1", "-timeout=2s", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	raw, _ := cmd.Output() // fails: the timeout
+	var out bytes.Buffer
+	if run(bytes.NewReader(raw), &out, false) {
+		t.Fatalf("a timed-out package passed:\n%s", out.String())
+	}
+	text := out.String()
+	for _, want := range []string{"--- DID NOT FINISH: example.com/m/s TestWaitsForever", "waiting for the lamp"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
