@@ -129,7 +129,7 @@ var mfpMealTimes = map[string][2]int{"breakfast": {8, 0}, "lunch": {12, 30}, "di
 
 func mfpNutritionRow(p *csvParser, rec []string, line int) string {
 	day, err := time.ParseInLocation(time.DateOnly, p.get(rec, fTime), p.o.loc)
-	if err != nil {
+	if _, ok := recordTime(day); err != nil || !ok {
 		return fmt.Sprintf("date %q is not a date like 2024-01-05", p.get(rec, fTime))
 	}
 	name := p.clean(p.get(rec, fName), 200)
@@ -341,7 +341,7 @@ var hevyTimeLayouts = []string{"2 Jan 2006, 15:04", "2 Jan 2006 15:04", "Jan 2, 
 func (p *csvParser) hevyTime(s string) (time.Time, bool) {
 	for _, l := range hevyTimeLayouts {
 		if t, err := time.ParseInLocation(l, s, p.o.loc); err == nil {
-			return t.UTC(), true
+			return recordTime(t)
 		}
 	}
 	return parseCSVTime(s, p.o.loc)
