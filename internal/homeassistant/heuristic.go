@@ -71,9 +71,9 @@ func normalize(s string) string {
 	return strings.TrimSpace(strings.TrimRight(s, " ,"))
 }
 
-// nameKey is a target or name as compared: lowercase words without "the",
-// "light"/"lights" and "'s".
-func nameKey(s string) string {
+// NameKey is a target or name as compared: lowercase words without "the",
+// "light"/"lights" and "'s" (Talos's reply matches locks and covers by it).
+func NameKey(s string) string {
 	s = strings.NewReplacer("_", " ", "'s", "", ",", " ").Replace(strings.ToLower(s))
 	var words []string
 	for _, w := range strings.Fields(s) {
@@ -141,7 +141,7 @@ func (h heuristic) inArea(domain, target string) (l EntityList, ok bool, reply s
 // byName lists the entities of the domains whose friendly name (or
 // object id) is target.
 func (h heuristic) byName(target string, domains ...string) ([]EntityInfo, string) {
-	key := nameKey(target)
+	key := NameKey(target)
 	var out []EntityInfo
 	for _, d := range domains {
 		l, err := h.list(d, "")
@@ -153,7 +153,7 @@ func (h heuristic) byName(target string, domains ...string) ([]EntityInfo, strin
 		}
 		for _, e := range l.Entities {
 			_, obj, _ := strings.Cut(e.EntityID, ".")
-			if nameKey(e.Name) == key || nameKey(obj) == key {
+			if NameKey(e.Name) == key || NameKey(obj) == key {
 				out = append(out, e)
 			}
 		}
@@ -163,7 +163,7 @@ func (h heuristic) byName(target string, domains ...string) ([]EntityInfo, strin
 
 func (h heuristic) onOff(onOff, target string) string {
 	service := "turn_" + onOff
-	if nameKey(target) == "" {
+	if NameKey(target) == "" {
 		return "Which lights? Say “turn " + onOff + " the kitchen lights” with a room or a light's name."
 	}
 	var targets []EntityInfo
@@ -313,7 +313,7 @@ func numeric(s string) bool {
 // titled capitalizes each word of a place the person named ("living
 // room" → "Living Room").
 func titled(s string) string {
-	words := strings.Fields(clip(nameKey(s), 60))
+	words := strings.Fields(clip(NameKey(s), 60))
 	for i, w := range words {
 		r := []rune(w)
 		r[0] = unicode.ToUpper(r[0])

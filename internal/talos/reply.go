@@ -58,7 +58,7 @@ func Reply(ctx context.Context, call homeassistant.Caller, message string, play 
 func secure(ctx context.Context, call homeassistant.Caller, verb, target string) string {
 	domains := map[string][]string{"unlock": {"lock"}, "lock": {"lock"}, "open": {"cover", "lock"}, "close": {"cover"},
 		"disarm": {"alarm_control_panel"}}[verb]
-	key := words(target)
+	key := homeassistant.NameKey(target)
 	var found []homeassistant.EntityInfo
 	for _, d := range domains {
 		var l homeassistant.EntityList
@@ -67,7 +67,7 @@ func secure(ctx context.Context, call homeassistant.Caller, verb, target string)
 		}
 		for _, e := range l.Entities {
 			_, obj, _ := strings.Cut(e.EntityID, ".")
-			if words(e.Name) == key || words(obj) == key || (verb == "disarm" && key == "alarm") {
+			if homeassistant.NameKey(e.Name) == key || homeassistant.NameKey(obj) == key || (verb == "disarm" && key == "alarm") {
 				found = append(found, e)
 			}
 		}
@@ -106,15 +106,4 @@ func say(err error) string {
 		return r.Refused()
 	}
 	return "That didn't work: " + err.Error()
-}
-
-// words is a name as compared: lowercase words without "the" and "_".
-func words(s string) string {
-	var out []string
-	for _, w := range strings.Fields(strings.ReplaceAll(strings.ToLower(s), "_", " ")) {
-		if w != "the" && w != "my" && w != "our" {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
 }
