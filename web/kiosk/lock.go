@@ -24,11 +24,6 @@ type PINs interface {
 	CheckPIN(ctx context.Context, member, pin string) (bool, error)
 }
 
-// screenCookie names one screen (a browser) so an unlock holds on that
-// screen only. It is a random id, not a secret that grants anything by
-// itself: the unlock lives in the server's memory.
-const screenCookie = "hearth_screen"
-
 // screenLocks decides what a shared screen may show of a member: a member
 // whose figures are private (or any member, on a "household only" screen)
 // is locked until their PIN unlocks this screen for a few minutes.
@@ -40,12 +35,7 @@ type screenLocks struct {
 }
 
 // screenOf is the request's screen id ("" before its first page).
-func screenOf(c echo.Context) string {
-	if ck, err := c.Cookie(screenCookie); err == nil && len(ck.Value) == 22 {
-		return ck.Value
-	}
-	return ""
-}
+func screenOf(c echo.Context) string { return screen.IDOf(c.Request()) }
 
 // ensureScreen gives a browser its screen id (on a page load).
 func ensureScreen(c echo.Context) string {
@@ -55,9 +45,9 @@ func ensureScreen(c echo.Context) string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	id := base64.RawURLEncoding.EncodeToString(b)
-	c.SetCookie(&http.Cookie{Name: screenCookie, Value: id, Path: "/", MaxAge: 400 * 24 * 3600, HttpOnly: true,
+	c.SetCookie(&http.Cookie{Name: screen.Cookie, Value: id, Path: "/", MaxAge: 400 * 24 * 3600, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: c.Scheme() == "https"})
-	c.Request().AddCookie(&http.Cookie{Name: screenCookie, Value: id}) // this request's own renders see it
+	c.Request().AddCookie(&http.Cookie{Name: screen.Cookie, Value: id}) // this request's own renders see it
 	return id
 }
 
