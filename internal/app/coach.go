@@ -22,19 +22,16 @@ import (
 // creates the default schedules (daily dashboard at 04:00, heartbeat) on
 // first start. Definitions run on the same orchestrator as the coach.
 func (a *App) registerAgents(ctx context.Context) error {
+	a.LifePlan = lifeplan.NewService(a.DB, a.DB.Now)
 	deps := coach.Deps{DB: a.DB, Catalog: a.Catalog, Programs: a.Programs, Dashboards: a.Dashboards,
 		Schedule: a.Schedule.AgentTools(), Messages: a.Messages, Location: a.cfg.Location, Logger: a.log, Mutant: a.opts.mutant,
-		Replan: a.requestReplan}
+		Replan: a.requestReplan, LifePlan: a.LifePlan, LifePlanTools: lifeplan.LimitedTools(a.LifePlan)}
 	coachTools := coach.Toolset(deps)
-	coachBox, err := agent.NewToolbox(coachTools...)
-	if err != nil {
-		return fmt.Errorf("app: coach tools: %w", err)
-	}
-	// Definitions pick from the coach's factories and the outside systems'
-	// (Home Assistant, Plex); the coach itself never gets the latter.
-	a.LifePlan = lifeplan.NewService(a.DB, a.DB.Now)
+	// Definitions pick from the coach's factories (the limited life plan
+	// among them) and the outside systems' (Home Assistant, Plex) and the
+	// whole life plan; the coach itself never gets the latter.
 	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog),
-		lifeplan.Tools(a.LifePlan), lifeplan.LimitedTools(a.LifePlan))...)
+		lifeplan.Tools(a.LifePlan))...)
 	if err != nil {
 		return fmt.Errorf("app: tool factories: %w", err)
 	}
@@ -51,8 +48,14 @@ func (a *App) registerAgents(ctx context.Context) error {
 		UserFields:   memberFields,
 		Needs:        map[string]func(definition.Definition) []definition.Need{coach.AgentID: coach.Needs},
 	})
-	if _, err := coach.Seed(ctx, repo, coachBox.Names()); err != nil {
+	// The seed lists the daily run's model tools: its tool_ids shape the
+	// run, and every definition offered is prompt a local model reads.
+	daily := coach.DailyToolIDs(deps)
+	if _, err := coach.Seed(ctx, repo, daily); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
+	}
+	if _, err := coach.UpgradeSeed(ctx, repo, daily); err != nil {
+		return err
 	}
 	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed()} {
 		if _, err := definition.EnsureSeeded(ctx, repo, seed); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"hearth/internal/agent"
 	"hearth/internal/dashboard"
@@ -25,7 +26,22 @@ func (a *DailyDashboard) Shape(ctx context.Context, x *agent.Exec, mem *agent.Me
 	if a.c.shape == nil {
 		return nil, nil
 	}
-	return a.c.shape(ctx, x, mem, p)
+	sh, err := a.c.shape(ctx, x, mem, p)
+	if err != nil || sh == nil {
+		return sh, err
+	}
+	// Evidence needs a belief open to it: a member without one (most) is
+	// not sent the tool's definition, ~100 prompt tokens on every request.
+	if i := slices.IndexFunc(sh.Tools, func(s agent.ToolSpec) bool { return s.Name == ProposeEvidenceTool }); i >= 0 {
+		life, err := a.c.lifePlan(ctx, x.Member())
+		if err != nil {
+			return nil, err
+		}
+		if len(life.OpenBeliefs) == 0 {
+			sh.Tools = slices.Delete(slices.Clone(sh.Tools), i, i+1)
+		}
+	}
+	return sh, nil
 }
 
 // NewDailyDashboard returns the assignment over deps (New registers it
@@ -57,8 +73,23 @@ func (*DailyDashboard) OutputSchema() agent.OutputSchema {
 // prompt a CPU server reads on every request (README "Model servers").
 var DailyModelTools = []string{"remember", "forget", "log_coaching_note"}
 
+// ProposeEvidenceTool is the limited life-plan tool the daily run adds
+// when the coach has the life plan (Deps.LifePlanTools): logged data may
+// bear on a belief, and the member accepts or dismisses the note.
+const ProposeEvidenceTool = "lifeplan_propose_evidence"
+
+// DailyToolIDs are the tools the daily run's model is offered with deps:
+// DailyModelTools, and ProposeEvidenceTool with the life plan. The coach's
+// seeded definition lists them (its tool_ids shape the run).
+func DailyToolIDs(deps Deps) []string {
+	if deps.LifePlanTools == nil {
+		return slices.Clone(DailyModelTools)
+	}
+	return append(slices.Clone(DailyModelTools), ProposeEvidenceTool)
+}
+
 // ModelTools implements agent.ModelTools.
-func (*DailyDashboard) ModelTools() []string { return DailyModelTools }
+func (a *DailyDashboard) ModelTools() []string { return a.c.dailyTools }
 
 // Tuned returns the tuning a run uses now (the TuningSource's, with
 // defaults filled in).

@@ -7,6 +7,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/history"
+	"hearth/internal/lifeplan"
 	"hearth/internal/store"
 )
 
@@ -57,6 +58,18 @@ type Deps struct {
 	// with the chat turn's run, which must commit first. nil: the plan
 	// changes at the next run.
 	Replan func(member string, after int64)
+	// LifePlan, when set, is the coach's limited view of the member's life
+	// plan (*lifeplan.Service): the life-plan goal a fitness goal serves
+	// and the beliefs logged data may bear on, read for the daily run.
+	LifePlan LifePlan
+	// LifePlanTools, when set, are the limited life-plan tools
+	// (lifeplan.LimitedTools): read, link a fitness goal, propose evidence.
+	LifePlanTools agent.ToolFactory
+}
+
+// LifePlan is what the coach reads of a life plan (*lifeplan.Service).
+type LifePlan interface {
+	ForCoach(ctx context.Context, member string) (lifeplan.ForCoach, error)
 }
 
 // core is Deps with defaults applied; tools and the assignment share it.
@@ -75,6 +88,9 @@ type core struct {
 	shape  ShapeFunc
 	mutant Mutant
 	replan func(member string, after int64)
+	life   LifePlan // nil: no life plan
+	// dailyTools are the daily run's model tools (DailyToolIDs).
+	dailyTools []string
 }
 
 // ShapeFunc shapes one daily run from the coach's definition.
@@ -93,7 +109,7 @@ func newCore(d Deps) *core {
 	}
 	c := &core{db: d.DB, rec: d.DB, hist: d.DB, cat: d.Catalog, prog: d.Programs, dash: d.Dashboards,
 		loc: d.Location, now: d.Now, tuning: d.Tuning, log: d.Logger, msgs: d.Messages, shape: d.Shape, mutant: d.Mutant,
-		replan: d.Replan}
+		replan: d.Replan, life: d.LifePlan, dailyTools: DailyToolIDs(d)}
 	if c.loc == nil {
 		c.loc = time.UTC
 	}
@@ -115,12 +131,16 @@ func (c *core) clock(scope agent.Scope) time.Time {
 }
 
 // Toolset returns every tool factory the coach offers: its own tools, the
-// working-memory tools and, when given, the scheduling tools (the agent's
-// toolbox, and the tool registry of declarative definitions).
+// working-memory tools and, when given, the scheduling tools and the
+// limited life-plan tools (the agent's toolbox, and the tool registry of
+// declarative definitions).
 func Toolset(deps Deps) []agent.ToolFactory {
 	factories := append(NewTools(deps).All(), agent.MemoryTools())
 	if deps.Schedule != nil {
 		factories = append(factories, deps.Schedule)
+	}
+	if deps.LifePlanTools != nil {
+		factories = append(factories, deps.LifePlanTools)
 	}
 	return factories
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"hearth/internal/agent"
@@ -69,6 +70,30 @@ func SeedDefinition(toolIDs []string) definition.Definition {
 // definition.EnsureSeeded) and reports whether it did.
 func Seed(ctx context.Context, repo *definition.Repo, toolIDs []string) (bool, error) {
 	return definition.EnsureSeeded(ctx, repo, SeedDefinition(toolIDs))
+}
+
+// SeedUpdateNote is the change note of a version UpgradeSeed saves.
+const SeedUpdateNote = "seed update: the daily run offers its model only the tools it needs (the prompt budget of local models)"
+
+// UpgradeSeed brings a coach definition nobody has edited (its active
+// version is the system's) to toolIDs, the seed's tool list, in a new
+// version. Before, the seed listed every coach tool, so a household's
+// daily run sent all their definitions (~3,000 prompt tokens) on every
+// request. A definition the admin saved is theirs and stays as it is.
+func UpgradeSeed(ctx context.Context, repo *definition.Repo, toolIDs []string) (bool, error) {
+	cur, err := repo.Active(ctx, AgentID)
+	if err != nil {
+		return false, fmt.Errorf("coach: upgrade the seed: %w", err)
+	}
+	if cur.CreatedBy != "system" || slices.Equal(cur.ToolIDs, toolIDs) {
+		return false, nil
+	}
+	d := cur.Definition
+	d.ToolIDs = slices.Clone(toolIDs)
+	if _, err := repo.Save(ctx, d, "system", SeedUpdateNote); err != nil {
+		return false, fmt.Errorf("coach: upgrade the seed: %w", err)
+	}
+	return true, nil
 }
 
 // Needs is what the daily-dashboard assignment cannot do without in the

@@ -99,6 +99,10 @@ type Gathered struct {
 	Safety       Safety    `json:"safety"`
 	// Walking is the walking progression of a member who only walks.
 	Walking *WalkPlan `json:"walking_plan,omitempty"`
+	// Beliefs are the member's life-plan beliefs still open to evidence
+	// (hypothesized, testing): logged data may bear on them, and the model
+	// may propose a note (lifeplan_propose_evidence) the member accepts.
+	Beliefs []BeliefLine `json:"open_beliefs,omitempty"`
 
 	now     time.Time
 	civil   time.Time // today as a civil date
@@ -109,6 +113,14 @@ type Gathered struct {
 	stateID int64 // the program state the updates apply to (0 = none)
 	base    ProgramView
 	mutant  Mutant // the eval's broken coach (Deps.Mutant)
+}
+
+// BeliefLine is a life-plan belief as the daily run sees it.
+type BeliefLine struct {
+	ID    int64  `json:"id"`
+	If    string `json:"if"`
+	Then  string `json:"then"`
+	State string `json:"state"`
 }
 
 // call runs a read tool through the toolbox and checks its result type.
@@ -179,6 +191,13 @@ func (c *core) gather(ctx context.Context, env *agent.Env) (*Gathered, error) {
 	}
 	if g.Memos, err = call[[]MemoLine](ctx, env, "get_voice_memos", map[string]any{"days": memoLookbackDays}); err != nil {
 		return nil, err
+	}
+	life, err := c.lifePlan(ctx, m.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range life.OpenBeliefs {
+		g.Beliefs = append(g.Beliefs, BeliefLine{ID: b.ID, If: b.If, Then: b.Then, State: string(b.State)})
 	}
 	c.mutateFacts(g)
 	if err := c.interpret(ctx, g, env.Memory); err != nil {

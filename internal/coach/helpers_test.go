@@ -12,6 +12,7 @@ import (
 	"hearth/internal/content"
 	"hearth/internal/dashboard"
 	"hearth/internal/health"
+	"hearth/internal/lifeplan"
 	"hearth/internal/program"
 	"hearth/internal/store"
 	"hearth/internal/store/storetest"
@@ -91,6 +92,10 @@ func newFixture(t testing.TB, o fixtureOpts) *fixture {
 		dash: dashboard.NewStore(db, nil, loc)}
 	f.deps = Deps{DB: db, Catalog: cat, Programs: f.progs, Dashboards: f.dash, Location: loc, Tuning: o.tuning,
 		Replan: o.replan}
+	// The app gives the coach the life plan: the daily run offers its
+	// model lifeplan_propose_evidence, and the prompt measurements count it.
+	life := lifeplan.NewService(db, clk.Now)
+	f.deps.LifePlan, f.deps.LifePlanTools = life, lifeplan.LimitedTools(life)
 	orch, err := agent.NewOrchestrator(db, agent.Runtimes{Model: o.model, Heuristic: llm.Heuristic{}}, memberList{db}, nil, nil,
 		agent.Options{Now: clk.Now, Location: loc, RunTimeout: o.runTimeout})
 	if err != nil {

@@ -143,7 +143,22 @@ func (p *planner) briefing(primary *content.MenuEntry) string {
 		s = append(s, fmt.Sprintf("Your last workout was %d days ago.", *d))
 	}
 	s = append(s, p.todayLine(primary))
+	// Last: the first sentence an over-long briefing drops.
+	if l := g.servesLine(); l != "" {
+		s = append(s, l)
+	}
 	return fitSentences(s, maxBriefing)
+}
+
+// servesLine names the life-plan goal the member's first linked active
+// goal serves: the why behind the day's work ("" when none is linked).
+func (g *Gathered) servesLine() string {
+	for _, x := range g.Goals.Goals {
+		if x.Status == "active" && x.Serves != "" {
+			return fmt.Sprintf("Your goal %s serves your life goal %s.", quoteGoal(x.Description), quoteGoal(x.Serves))
+		}
+	}
+	return ""
 }
 
 // overCalories reports a day more than overCaloriesPct of the calorie target

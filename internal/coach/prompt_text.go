@@ -85,6 +85,13 @@ func (g *Gathered) factsText() string {
 		if x.Status == "active" && x.TargetDate != "" {
 			lines = append(lines, fmt.Sprintf("Goal target date: %s by %s", agent.Quote(x.Description), x.TargetDate))
 		}
+		if x.Status == "active" && x.Serves != "" {
+			lines = append(lines, fmt.Sprintf("Life plan: %s serves their life goal %s (you may say so)", agent.Quote(x.Description), agent.Quote(x.Serves)))
+		}
+	}
+	for _, b := range g.Beliefs {
+		lines = append(lines, fmt.Sprintf("Belief %d (%s): if %s then %s. Only when the facts above bear on it, propose one note with lifeplan_propose_evidence",
+			b.ID, b.State, agent.Quote(b.If), agent.Quote(b.Then)))
 	}
 	for _, m := range g.missedGoals() {
 		lines = append(lines, fmt.Sprintf("Missed goal date: %s was due %s (%d days ago): say so in the briefing (an ETA is then a new date, measured against it) and offer to set a new date", agent.Quote(m.Description), m.TargetDate, m.DaysAgo))

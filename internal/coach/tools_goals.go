@@ -10,6 +10,7 @@ import (
 
 	"hearth/internal/agent"
 	"hearth/internal/health"
+	"hearth/internal/lifeplan"
 	"hearth/internal/store"
 )
 
@@ -23,6 +24,9 @@ type GoalLine struct {
 	TargetDate  string   `json:"target_date,omitempty"`
 	Status      string   `json:"status"`
 	Since       string   `json:"since"`
+	// Serves is the life-plan goal this goal is linked to ("Hike with my
+	// kids"), when the member linked it.
+	Serves string `json:"serves,omitempty"`
 }
 
 // GoalsView is get_user_goals's result: goals, goal weight and daily targets.
@@ -51,10 +55,14 @@ func (c *core) goalsView(ctx context.Context, m health.Member, all bool) (GoalsV
 		return GoalsView{}, err
 	}
 	v := GoalsView{Goals: []GoalLine{}, GoalWeight: inUnit(m.Unit, m.GoalWeightKg), Targets: m.Targets}
+	life, err := c.lifePlan(ctx, m.ID)
+	if err != nil {
+		return GoalsView{}, err
+	}
 	var descs []string
 	for _, g := range gs {
 		l := GoalLine{ID: g.ID, Kind: g.Kind, Description: g.Description, Target: g.Target, Unit: g.Unit,
-			Status: g.Status, Since: dateOf(g.CreatedAt, c.loc)}
+			Status: g.Status, Since: dateOf(g.CreatedAt, c.loc), Serves: life.Serves[g.ID]}
 		if g.TargetDate != nil {
 			l.TargetDate = g.TargetDate.Format(time.DateOnly)
 		}
@@ -157,4 +165,16 @@ func (t *Tools) remainingMacros() agent.Tool {
 			}
 			return map[string]any{"date": d.Date, "remaining": d.VsTargets, "text": d.VsTargets.Text()}, nil
 		})
+}
+
+// lifePlan is the coach's view of the member's life plan (empty without one).
+func (c *core) lifePlan(ctx context.Context, member string) (lifeplan.ForCoach, error) {
+	if c.life == nil {
+		return lifeplan.ForCoach{}, nil
+	}
+	f, err := c.life.ForCoach(ctx, member)
+	if err != nil {
+		return f, fmt.Errorf("coach: life plan: %w", err)
+	}
+	return f, nil
 }
