@@ -14,21 +14,22 @@ import (
 )
 
 // TestCoachSchedulesFollowUpThroughModel: the model (fake server, real
-// openai-go client) calls schedule_action during the daily run and then
-// writes a valid document; the task is stored for the run's member when the
-// run commits, created by the agent, and armed in gocron. Past the
-// per-member limit the tool result carries the refusal instead.
+// openai-go client) calls schedule_action in a chat with the coach (Admin
+// → Chat; the daily run offers its model memory and notes only); the task
+// is stored for the run's member when the run commits, created by the
+// agent, and armed in gocron. Past the per-member limit the tool result
+// carries the refusal instead.
 func TestCoachSchedulesFollowUpThroughModel(t *testing.T) {
 	ctx := context.Background()
 	a, srv := modelApp(t)
-	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.JSON(minimalDoc(), 10, 5) })
+	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Text("I'll ask you then.", 10, 5) })
 	when := time.Now().Add(3 * time.Hour).UTC().Format(time.RFC3339)
 	srv.Push(llmtest.Tool("schedule_action", map[string]any{"description": "Ask how the knee feels", "type": "once",
 		"schedule": when, "prompt": "Ask Maya how her knee feels after yesterday's run"}))
 	run := func() agent.Run {
 		t.Helper()
-		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Assignment: coach.DailyDashboardID,
-			Member: "maya", Trigger: agent.TriggerManual})
+		r, err := a.Agents.Run(ctx, agent.Request{Agent: coach.AgentID, Member: "maya", Chat: true,
+			Message: "Ask me tomorrow how my knee feels", Trigger: agent.TriggerManual})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -80,7 +80,10 @@ const ProposeEvidenceTool = "lifeplan_propose_evidence"
 
 // DailyToolIDs are the tools the daily run's model is offered with deps:
 // DailyModelTools, and ProposeEvidenceTool with the life plan. The coach's
-// seeded definition lists them (its tool_ids shape the run).
+// seeded definition lists them (its tool_ids shape the run). Follow-ups
+// go through the coach's memory (remember, with an expiry); a scheduled
+// action is a chat's (schedule_action, 256 prompt tokens, would put the
+// demo household's daily request over its 4,000).
 func DailyToolIDs(deps Deps) []string {
 	if deps.LifePlanTools == nil {
 		return slices.Clone(DailyModelTools)
