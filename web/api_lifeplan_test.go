@@ -113,6 +113,7 @@ type lpAnswer struct {
 	code int
 	body string
 	m    map[string]any
+	hdr  http.Header
 }
 
 func (a lpAnswer) String() string { return fmt.Sprintf("%d %.400s", a.code, a.body) }
@@ -151,7 +152,7 @@ func (c *lpClient) do(method, path, body string) lpAnswer {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	a := lpAnswer{code: resp.StatusCode, body: string(b)}
+	a := lpAnswer{code: resp.StatusCode, body: string(b), hdr: resp.Header}
 	_ = json.Unmarshal(b, &a.m)
 	return a
 }
@@ -561,8 +562,21 @@ func TestLifePlanOpensWithThePINOnThatScreenOnly(t *testing.T) {
 	}
 	locked(hall, "after the household view", "ada/lifeplan")
 
+	// A member without a PIN is unlocked on an open screen with a tap,
+	// which anyone at the screen can make: that opens their dashboard, not
+	// their life plan.
+	if err := env.hh.SetPIN(context.Background(), "bo", ""); err != nil {
+		t.Fatal(err)
+	}
+	kitchen.unlock("bo", "")
+	if a := kitchen.do("GET", "bo/lifeplan", ""); a.code != http.StatusUnauthorized || !strings.Contains(a.body, "there is none yet") {
+		t.Errorf("a tap unlock opened bo's plan: %s", a)
+	}
+
 	admin := env.script()
-	admin.must(http.StatusOK, "GET", "ada/lifeplan", "")
+	if a := admin.must(http.StatusOK, "GET", "ada/lifeplan", ""); a.hdr.Get("Cache-Control") != "no-store" {
+		t.Errorf("a life plan may be cached: Cache-Control %q", a.hdr.Get("Cache-Control"))
+	}
 	admin.must(http.StatusOK, "POST", fmt.Sprintf("ada/lifeplan/goals/%d/transitions", f.adaGoal), `{"to": "ready", "reason": "by script"}`)
 	if h := admin.history("ada", f.adaGoal); h[len(h)-1].By != "admin" {
 		t.Errorf("a move with the token is recorded as %q", h[len(h)-1].By)

@@ -96,9 +96,9 @@ type lifePlanAccess struct {
 // "member"), for the history of goals.
 const whoKey = "hearth.lifeplan.who"
 
-// require lets the admin in, or a request from a screen that has the
-// path's member unlocked now; anything else is 401 before any body is
-// read. A member not of the household is 404 first (the member list is
+// require lets the admin in, or a request from a screen where the path's
+// member unlocked themself with their PIN (and it has not locked again);
+// anything else is 401 before any body is read. A member not of the household is 404 first (the member list is
 // open on the household network anyway). Answers are never cached.
 func (a lifePlanAccess) require(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -110,8 +110,13 @@ func (a lifePlanAccess) require(next echo.HandlerFunc) echo.HandlerFunc {
 		switch {
 		case a.admin != nil && a.admin.Allowed(c):
 			c.Set(whoKey, "admin")
-		case a.unlocks != nil && a.unlocks.Unlocked(screen.IDOf(c.Request()), m.ID):
+		// Only a PIN unlock: a member without a PIN is unlocked on an open
+		// screen with a tap, which anyone at the screen can make.
+		case m.HasPIN && a.unlocks != nil && a.unlocks.Unlocked(screen.IDOf(c.Request()), m.ID):
 			c.Set(whoKey, "member")
+		case !m.HasPIN:
+			return apperr.New(apperr.Unauthorized, "%s's life plan is private: it opens on a shared screen only with %s's PIN, "+
+				"and there is none yet (an admin sets one on Admin → Household); or sign in as the admin.", m.Name, m.Name)
 		default:
 			return apperr.New(apperr.Unauthorized, "%s's life plan is private: unlock with %s's PIN on this screen, or sign in as the admin.",
 				m.Name, m.Name)
