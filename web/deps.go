@@ -58,6 +58,9 @@ type Deps struct {
 	// Held are the actions Talos holds for an adult's confirmation on the
 	// screen; nil: none.
 	Held kiosk.Held
+	// LifePlan is the members' life plans (*lifeplan.Service): the JSON
+	// API under /api/v1/members/:member/lifeplan; nil: none.
+	LifePlan api.LifePlan
 }
 
 // Screens are the screen layouts as the kiosk and the admin use them.

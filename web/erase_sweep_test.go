@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"hearth/internal/household"
+	"hearth/internal/lifeplan"
 	"hearth/internal/messages"
 	"hearth/internal/schedule"
 	"hearth/internal/talos"
@@ -75,6 +76,22 @@ func (e *eraseEnv) one(q string, args ...any) int64 {
 		e.t.Fatalf("%s: %v", q, err)
 	}
 	return n.Int64
+}
+
+// lastBelief is Maya's newest belief.
+func (e *eraseEnv) lastBelief() int64 {
+	return e.one(`SELECT max(id) FROM lifeplan_beliefs WHERE member_id = 'maya'`)
+}
+
+// suggest puts a coach's suggestion on Maya's newest belief (the member
+// decides it through the API) and returns its id.
+func (e *eraseEnv) suggest(note string) int64 {
+	e.t.Helper()
+	ev, err := e.s.app.LifePlan.SuggestEvidence(context.Background(), "maya", e.lastBelief(), lifeplan.FromCoach, note)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ev.ID
 }
 
 // eraseCase is a valid request for one recording route.
@@ -191,6 +208,32 @@ func eraseCases() []eraseCase {
 			b, _ := json.Marshal(map[string]string{"answer": p.Options[0]})
 			return jsonReq("/api/v1/members/maya/prompts/"+p.ID+"/answer", string(b))(e)
 		}, owner: "maya", mayFail: "when today's document has one question to tap, the kiosk answered it above"},
+
+		// The life plan (the sweep's server is loopback with no password:
+		// the admin opens it).
+		{route: "POST /api/v1/members/:member/lifeplan/values/rank", req: func(e *eraseEnv) swReq {
+			if _, err := e.s.app.LifePlan.SetValues(context.Background(), "maya", []lifeplan.ValueInput{{Name: mk + " family"}, {Name: "health"}}); err != nil {
+				e.t.Fatal(err)
+			}
+			return jsonReq("/api/v1/members/maya/lifeplan/values/rank", `{"ranking": ["health"]}`)(e)
+		}, owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/beliefs", req: jsonReq("/api/v1/members/maya/lifeplan/beliefs",
+			`{"if": "`+mk+` trains early", "then": "she sleeps better"}`), owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/beliefs/:id/evidence", req: func(e *eraseEnv) swReq {
+			return jsonReq(fmt.Sprintf("/api/v1/members/maya/lifeplan/beliefs/%d/evidence", e.lastBelief()), `{"text": "`+mk+` slept 8 h"}`)(e)
+		}, owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/evidence/:id/accept", req: func(e *eraseEnv) swReq {
+			return jsonReq(fmt.Sprintf("/api/v1/members/maya/lifeplan/evidence/%d/accept", e.suggest(mk+" the coach noticed")), "")(e)
+		}, owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/evidence/:id/dismiss", req: func(e *eraseEnv) swReq {
+			return jsonReq(fmt.Sprintf("/api/v1/members/maya/lifeplan/evidence/%d/dismiss", e.suggest(mk+" the data says")), "")(e)
+		}, owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/goals", req: jsonReq("/api/v1/members/maya/lifeplan/goals", `{"name": "`+mk+` hikes"}`), owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/goals/:id/transitions", req: func(e *eraseEnv) swReq {
+			return jsonReq(fmt.Sprintf("/api/v1/members/maya/lifeplan/goals/%d/transitions", e.one(`SELECT max(id) FROM lifeplan_goals WHERE member_id = 'maya'`)),
+				`{"to": "considered", "reason": "`+mk+` weighed it"}`)(e)
+		}, owner: "maya"},
+		{route: "POST /api/v1/members/:member/lifeplan/qualities", req: jsonReq("/api/v1/members/maya/lifeplan/qualities", `{"name": "`+mk+` patience"}`), owner: "maya"},
 
 		// Admin APIs: routes that name the member in the body or reach
 		// their thread or run by id.

@@ -14,6 +14,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	legacyrouter "github.com/getkin/kin-openapi/routers/legacy"
 
+	"hearth/internal/health"
+	"hearth/internal/lifeplan"
 	"hearth/internal/talos"
 	"hearth/internal/testkit"
 	"hearth/web/api"
@@ -301,12 +303,86 @@ func TestAPIResponsesMatchDescription(t *testing.T) {
 	} {
 		check(c)
 	}
+	for _, c := range lifePlanCalls(t, s) {
+		check(c)
+	}
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
 			if !covered[method+" "+path] {
 				t.Errorf("no response of %s %s was checked: add a call", method, path)
 			}
 		}
+	}
+}
+
+// lifePlanCalls are calls of the life plan's API on Maya's plan (the
+// sweep's server is loopback with no password: the admin), over a belief,
+// a goal, suggested notes and a fitness goal made through the services.
+func lifePlanCalls(t *testing.T, s *swServer) []apiCall {
+	t.Helper()
+	ctx, lp := context.Background(), s.app.LifePlan
+	b, err := lp.AddBelief(ctx, "maya", lifeplan.BeliefInput{If: "I stretch at night", Then: "my back is fine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := lp.AddGoal(ctx, "maya", lifeplan.GoalInput{Name: "Hike with the kids"}, "member")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes [2]int64
+	for i := range notes {
+		e, err := lp.SuggestEvidence(ctx, "maya", b.ID, lifeplan.FromCoach, fmt.Sprintf("Stretched and slept well (%d)", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes[i] = e.ID
+	}
+	fit, err := s.app.DB.AddGoal(ctx, health.Goal{MemberID: "maya", Kind: "custom", Description: "Walk 10 km"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/api/v1/members/maya/lifeplan"
+	belief, goal := fmt.Sprintf("%s/beliefs/%d", p, b.ID), fmt.Sprintf("%s/goals/%d", p, g.ID)
+	link := fmt.Sprintf("%s/fitness-links/%d", goal, fit.ID)
+	ev := func(i int, what string) string { return fmt.Sprintf("%s/evidence/%d/%s", p, notes[i], what) }
+	return []apiCall{
+		{"GET", p, "", 200},
+		{"GET", "/api/v1/members/nobody/lifeplan", "", 404},
+		{"PUT", p + "/purpose", `{"statement": "Keep up with my kids on the trail"}`, 200},
+		{"PUT", p + "/purpose", `{}`, 400},
+		{"PUT", p + "/values", `{"values": [{"name": "family", "description": "time together"}, {"name": "health"}]}`, 200},
+		{"PUT", p + "/values", `{"values": [{"name": "calm"}, {"name": "Calm"}]}`, 400},
+		{"PUT", p + "/values", `{}`, 400},
+		{"GET", p + "/values", "", 200},
+		{"POST", p + "/values/rank", `{"ranking": ["health"]}`, 200},
+		{"POST", p + "/values/rank", `{"ranking": ["wealth"]}`, 400},
+		{"GET", p + "/beliefs", "", 200},
+		{"POST", p + "/beliefs", `{"if": "I train in the morning", "then": "I sleep better", "confidence": 0.6}`, 201},
+		{"POST", p + "/beliefs", `{"if": "I train"}`, 400},
+		{"PATCH", belief, `{"state": "testing", "confidence": 0.7}`, 200},
+		{"PATCH", belief, `{"state": "sure"}`, 400},
+		{"PATCH", p + "/beliefs/999999", `{"state": "testing"}`, 404},
+		{"POST", belief + "/evidence", `{"text": "Slept 8 h after stretching"}`, 201},
+		{"POST", p + "/beliefs/999999/evidence", `{"text": "x"}`, 404},
+		{"POST", ev(0, "accept"), "", 200},
+		{"POST", ev(0, "accept"), "", 409},
+		{"POST", ev(1, "dismiss"), "", 200},
+		{"POST", p + "/evidence/999999/dismiss", "", 404},
+		{"GET", p + "/goals", "", 200},
+		{"POST", p + "/goals", fmt.Sprintf(`{"name": "Walk the ridge", "why": "the view", "state": "considered", "parent_id": %d}`, g.ID), 201},
+		{"POST", p + "/goals", `{"name": "Run a marathon", "state": "committed"}`, 400},
+		{"POST", goal + "/transitions", `{"to": "achieved", "reason": "done"}`, 409},
+		{"POST", goal + "/transitions", `{"to": "considered", "reason": ""}`, 400},
+		{"POST", goal + "/transitions", `{"to": "considered", "reason": "weighed it"}`, 200},
+		{"GET", goal + "/history", "", 200},
+		{"GET", p + "/goals/999999/history", "", 404},
+		{"PUT", link, "", 200},
+		{"PUT", goal + "/fitness-links/999999", "", 404},
+		{"DELETE", link, "", 204},
+		{"DELETE", link, "", 404},
+		{"GET", p + "/qualities", "", 200},
+		{"POST", p + "/qualities", `{"name": "patience", "why": "kids"}`, 201},
+		{"POST", p + "/qualities", `{"name": "Patience"}`, 400},
 	}
 }
 

@@ -54,7 +54,8 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	d := s.deps
 	k := kiosk.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live, Voice: d.Voice,
 		Privacy: d.Privacy, Coach: d.Coach, Listener: d.Listener, Alerts: d.Alerts, Messages: d.Messages, Agents: d.Admin.Agents,
-		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir}
+		Workflows: d.Admin.Workflows, PromptAhead: d.PromptAhead, Programs: s.programs, MediaDir: d.MediaDir,
+		Unlocks: s.unlocks}
 	if d.Thumbs != nil { // a nil interface, not a typed nil
 		k.Thumbs = d.Thumbs
 	}
@@ -85,7 +86,7 @@ func (s *Server) apiDeps() (api.Deps, api.Options) {
 	d, a := s.deps, s.deps.Admin
 	return api.Deps{Household: d.Household, Dashboards: d.Dashboards, Catalog: d.Catalog, Live: d.Live,
 			Agents: a.Agents, Definitions: a.Definitions, Schedule: a.Schedule, Workflows: a.Workflows, AdminMembers: a.Household,
-			Policies: a.Policies},
+			Policies: a.Policies, LifePlan: d.LifePlan, Admin: s.auth, Unlocks: s.unlocks},
 		api.Options{KeepAlive: s.opt.KeepAlive}
 }
 

@@ -4,6 +4,7 @@
 package web
 
 import (
+	"hearth/internal/screen"
 	"hearth/web/adminauth"
 	"hearth/web/httpkit"
 	"hearth/web/programs"
@@ -86,6 +87,10 @@ type Server struct {
 	// modelCalls holds back the kiosk's model-calling requests.
 	modelCalls *ratelimit.Limiter
 
+	// unlocks are the screens' PIN unlocks: one set, the kiosk's and the
+	// life plan API's, so an unlock on a screen opens both there.
+	unlocks *screen.Unlocks
+
 	// diskFullAt is when a write last failed for lack of disk (unix nanos):
 	// reads still work then, so only this tells /healthz the truth.
 	diskFullAt atomic.Int64
@@ -113,7 +118,7 @@ func New(deps Deps, opt Options) (*echo.Echo, error) {
 		return nil, err
 	}
 	s := &Server{opt: opt, log: opt.Logger, deps: deps, auth: a, hosts: newHostSet(opt.ListenAddr, opt.Hosts),
-		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), modelCalls: opt.ModelLimiter}
+		streams: newStreamCap(opt.MaxStreams, opt.MaxStreamsPerClient), modelCalls: opt.ModelLimiter, unlocks: screen.NewUnlocks(nil)}
 	if s.modelCalls == nil {
 		s.modelCalls = ratelimit.New(opt.ModelCalls)
 	}

@@ -378,6 +378,12 @@ var swNoBodyInput = map[string]bool{
 	// removes the saved Home Assistant token; its only field is the CSRF token
 	"POST /admin/integrations/homeassistant/remove-token": true,
 	"POST /admin/integrations/plex/remove-token":          true, // the same for Plex
+	// The life plan: the member deciding a suggested note, and linking or
+	// unlinking a fitness goal; the path names everything.
+	"POST /api/v1/members/:member/lifeplan/evidence/:id/accept":                     true,
+	"POST /api/v1/members/:member/lifeplan/evidence/:id/dismiss":                    true,
+	"PUT /api/v1/members/:member/lifeplan/goals/:id/fitness-links/:fitness_goal":    true,
+	"DELETE /api/v1/members/:member/lifeplan/goals/:id/fitness-links/:fitness_goal": true,
 }
 
 // swKnown are findings reported to a route's owner: the route answers a

@@ -49,6 +49,9 @@ func (a *App) webDeps() web.Deps {
 	if a.TalosConfirm != nil {
 		d.Held = heldActions{a}
 	}
+	if a.LifePlan != nil { // not a typed nil in the interface
+		d.LifePlan = a.LifePlan
+	}
 	return d
 }
 

@@ -43,6 +43,13 @@ type Deps struct {
 	// Policies are the kiosk assistant's policy and decisions; nil: no
 	// /api/policies/talos.
 	Policies Policies
+
+	// LifePlan is the members' life plans (lifeplan.go); nil: no
+	// /api/v1/members/:member/lifeplan. Admin and Unlocks decide who opens
+	// one: the admin, or a screen the member unlocked with their PIN.
+	LifePlan LifePlan
+	Admin    AdminCheck
+	Unlocks  ScreenUnlocks
 }
 
 // Options are the per-server values the APIs use.

@@ -44,6 +44,9 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	v1.GET("/catalog", catalog{deps.Catalog}.list)
 	v1.POST("/members/:member/prompts/:prompt/answer", docs.answer)
 	e.GET("/api/openapi.json", serveSpec, mw.Request...)
+	if deps.LifePlan != nil { // its own group: its access rule runs before the body is read
+		lifePlanRoutes(e, deps, mw, members)
+	}
 
 	g, debug := e.Group("/api", mw.AdminChain()...), e.Group("/debug", mw.AdminChain()...)
 	// Runtime figures (goroutines, heap, RSS, open files) for operators and
