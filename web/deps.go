@@ -58,6 +58,10 @@ type Deps struct {
 	// Held are the actions Talos holds for an adult's confirmation on the
 	// screen; nil: none.
 	Held kiosk.Held
+
+	// LifePlan keeps the members' life plans (*lifeplan.Service): the
+	// kiosk's Life plan page and Admin → Household → Life plan; nil: neither.
+	LifePlan LifePlan
 }
 
 // Screens are the screen layouts as the kiosk and the admin use them.
@@ -152,6 +156,10 @@ type (
 	Policies interface {
 		admin.Policies
 		api.Policies
+	}
+	LifePlan interface {
+		kiosk.LifePlan
+		admin.LifePlan
 	}
 )
 

@@ -49,6 +49,9 @@ func (a *App) webDeps() web.Deps {
 	if a.TalosConfirm != nil {
 		d.Held = heldActions{a}
 	}
+	if a.LifePlan != nil { // the life plan's kiosk and admin pages
+		d.LifePlan = a.LifePlan
+	}
 	return d
 }
 
