@@ -26,8 +26,6 @@ type AdminLifePlan struct {
 	Error  string
 }
 
-func lifePlanURL(member, suffix string) string { return "/admin/household/" + member + "/lifeplan" + suffix }
-
 func lifePlanGoalURL(member string, id int64, suffix string) string {
 	return fmt.Sprintf("/admin/household/%s/lifeplan/goals/%d%s", member, id, suffix)
 }

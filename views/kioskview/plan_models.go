@@ -43,7 +43,9 @@ type LockedPlan struct {
 	TapUnlock bool
 }
 
-func planGoalURL(member string, id int64) string { return fmt.Sprintf("/m/%s/plan/goals/%d", member, id) }
+func planGoalURL(member string, id int64) string {
+	return fmt.Sprintf("/m/%s/plan/goals/%d", member, id)
+}
 
 func planEvidenceURL(member string, id int64) string {
 	return fmt.Sprintf("/m/%s/plan/evidence/%d", member, id)

@@ -56,7 +56,8 @@ type Deps struct {
 	Curator Curator
 	// Policies is Admin → Policies: the kiosk assistant's policy and
 	// decisions (*talos.Store); nil: not shown.
-	Policies Policies	// LifePlan is a member's life plan in admin (Admin → Household →
+	Policies Policies
+	// LifePlan is a member's life plan in admin (Admin → Household →
 	// Life plan); nil: not shown.
 	LifePlan LifePlan
 }
