@@ -137,7 +137,7 @@ func (s *lifePlanPages) done(c echo.Context, goal int64, what string, err error)
 		return err
 	}
 	msg := ae.Message
-	if len(ae.Fields) > 0 {
+	if ae.Code == apperr.Invalid && len(ae.Fields) > 0 {
 		var parts []string
 		for k, v := range ae.Fields {
 			parts = append(parts, k+" "+v)
