@@ -346,6 +346,9 @@ func TestDeviceTokenRouteSweep(t *testing.T) {
 			}
 		}
 		rec := holder.do(rt.Method, path, cloneForm(form))
+		if rec.Code == http.StatusUnauthorized && strings.Contains(rec.Body.String(), "life plan is personal") {
+			continue // the token passed; a life plan also needs the member's unlock of this screen
+		}
 		if rec.Code == http.StatusUnauthorized || rec.Code == http.StatusForbidden || rec.Code >= 500 {
 			t.Errorf("%s with a device token: %d %.300s", what, rec.Code, rec.Body.String())
 		}
