@@ -43,8 +43,10 @@ func TestAdminLifePlanPage(t *testing.T) {
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("login: %d", resp.StatusCode)
 	}
-	if _, page := env.page("/admin/household"); !strings.Contains(page, `href="/admin/household/ada/lifeplan"`) {
-		t.Fatal("Admin → Household does not link the member's life plan")
+	for _, p := range []string{"/admin/household", "/admin/household/ada"} {
+		if _, page := env.page(p); !strings.Contains(page, `href="/admin/household/ada/lifeplan"`) {
+			t.Fatalf("%s does not link the member's life plan", p)
+		}
 	}
 	_, page := env.page("/admin/household/ada/lifeplan")
 	for _, want := range []string{"Hike with my kids", "Nine mornings, forty minutes more sleep", "waiting for", `<option value="considered">`,

@@ -102,6 +102,8 @@ type AdminMember struct {
 	ProgramFailed  bool
 	// Messages are the coach's recent messages to the member.
 	Messages []MessageRow
+	// LifePlan links the member's life plan page.
+	LifePlan bool
 }
 
 // MessageRow is a message in the admin's list.

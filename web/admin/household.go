@@ -187,7 +187,7 @@ func (s *householdPages) memberAdminPage(c echo.Context, form, goal *views.FormS
 	}
 	p := adminview.AdminMember{AdminPage: s.adminPage(c, m.Name, "household"), ID: m.ID,
 		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}},
-		HasPIN: m.HasPIN}
+		HasPIN: m.HasPIN, LifePlan: s.lifePlan}
 	if form != nil {
 		p.Form = *form
 	}
