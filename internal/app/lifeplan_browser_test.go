@@ -74,6 +74,10 @@ func TestLifePlanOnTheKioskInBrowser(t *testing.T) {
 	until(t, ctx, 10*time.Second, `document.querySelector('#plan-view .plan-goal .plan-state')?.textContent === 'considered' &&
 		document.querySelector('#plan-log .chat-turn:not(.writing) .chat-text')?.textContent.includes('Moved “Run a 10k” from dream to considered')`)
 
+	screenshot(t, ctx, artifacts(t), "lifeplan-talk.png", false)
+	js(t, ctx, `document.querySelector('#sheet-plan .sheet-backdrop').click()`)
+	screenshot(t, ctx, artifacts(t), "lifeplan-page.png", true)
+
 	p, err := lp.Plan(ctx0, "ada")
 	if err != nil || len(p.Values) != 3 || p.Values[0].Name != "Family" || len(p.Goals) != 1 || p.Goals[0].State != lifeplan.Considered ||
 		p.Beliefs[0].Evidence[0].Status != lifeplan.Accepted {
