@@ -58,9 +58,10 @@ type Deps struct {
 	// Held are the actions Talos holds for an adult's confirmation on the
 	// screen; nil: none.
 	Held kiosk.Held
-	// LifePlan is the members' life plans (*lifeplan.Service): the JSON
-	// API under /api/v1/members/:member/lifeplan; nil: none.
-	LifePlan api.LifePlan
+	// LifePlan keeps the members' life plans (*lifeplan.Service): the
+	// kiosk's Life plan page, Admin → Household → Life plan and the JSON
+	// API under /api/v1/members/:member/lifeplan; nil: none of them.
+	LifePlan LifePlan
 }
 
 // Screens are the screen layouts as the kiosk and the admin use them.
@@ -155,6 +156,11 @@ type (
 	Policies interface {
 		admin.Policies
 		api.Policies
+	}
+	LifePlan interface {
+		kiosk.LifePlan
+		admin.LifePlan
+		api.LifePlan
 	}
 )
 

@@ -1,13 +1,18 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"hearth/internal/household"
+	"hearth/internal/lifeplan"
 )
 
 // dsPayload is request text built to run as code inside a Datastar
@@ -95,4 +100,91 @@ func TestNoRequestTextInDatastarAttributes(t *testing.T) {
 	if !dsAttr.MatchString(`<body data-signals="{&#34;q&#34;:&#34;zqx&#34;}">`) {
 		t.Fatal("the attribute pattern misses data-signals")
 	}
+}
+
+// TestNoPlanTextInDatastarAttributes: a life plan full of hostile text
+// (the payload above and injected markup in every field a member or a
+// coach writes) is rendered by the kiosk's Life plan page, its "Talk it
+// through" sheet with the tap prompts built from it (values, goals'
+// move chips), the answers to its taps and the admin's Life plan page:
+// the payload lands in no Datastar-evaluated attribute, and no markup
+// comes back unescaped.
+func TestNoPlanTextInDatastarAttributes(t *testing.T) {
+	k := newKiosk(t)
+	ctx, lp := context.Background(), k.app.LifePlan
+	check := func(what, body string) {
+		t.Helper()
+		dsCheck(t, what, body)
+		swCheckEscaped(t, what, body)
+	}
+	hostile := dsPayload + swInjections[1]
+	if _, err := lp.SetValues(ctx, "ada", []lifeplan.ValueInput{{Name: dsPayload}, {Name: swInjections[1]}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lp.SetPurpose(ctx, "ada", hostile+swInjections[0]); err != nil {
+		t.Fatal(err)
+	}
+	g, err := lp.AddGoal(ctx, "ada", lifeplan.GoalInput{Name: dsPayload, Why: hostile}, "member")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lp.AddGoal(ctx, "ada", lifeplan.GoalInput{Name: swInjections[2], ParentID: &g.ID}, "member"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := lp.AddBelief(ctx, "ada", lifeplan.BeliefInput{If: dsPayload, Then: swInjections[0]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []int64
+	for _, n := range []string{dsPayload, hostile} {
+		e, err := lp.SuggestEvidence(ctx, "ada", b.ID, lifeplan.FromCoach, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes = append(notes, e.ID)
+	}
+	if _, err := lp.AddQuality(ctx, "ada", lifeplan.QualityInput{Name: dsPayload, Why: hostile}); err != nil {
+		t.Fatal(err)
+	}
+	fit, err := k.hh.AddGoal(ctx, "ada", household.GoalInput{Kind: "custom", Description: hostile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lp.LinkFitnessGoal(ctx, "ada", g.ID, fit.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, page := k.get("/m/ada/plan")
+	check("the locked plan page", page)
+	if err := k.hh.SetPIN(ctx, "ada", "2468"); err != nil {
+		t.Fatal(err)
+	}
+	k.post("/m/ada/unlock", formOf("pin", "2468"), "")
+	_, page = k.get("/m/ada/plan")
+	if !strings.Contains(page, "zqx") {
+		t.Fatal("the unlocked plan page does not show the plan")
+	}
+	check("the plan page", page)
+	_, body := sheet(t, k, "/m/ada/plan/chat/latest")
+	if !strings.Contains(body, "Move “zqx") {
+		t.Fatalf("the sheet has no move chip of the hostile goal: %.2000s", body)
+	}
+	check("the plan sheet", body)
+	gid := strconv.FormatInt(g.ID, 10)
+	for p, form := range map[string]url.Values{
+		"/m/ada/plan/goals/" + gid:                                formOf("to", "considered", "reason", hostile),
+		"/m/ada/plan/evidence/" + strconv.FormatInt(notes[0], 10): formOf("decision", "accept"),
+		"/m/ada/plan/evidence/" + strconv.FormatInt(notes[1], 10): formOf("decision", "dismiss"),
+		"/m/ada/plan/chat":                                        formOf("message", "Move “"+dsPayload+"” to ready because "+hostile),
+	} {
+		_, body := k.post(p, form, "")
+		waitIdle(t, k.app, "ada")
+		check("POST "+p, body)
+	}
+	_, body = sheet(t, k, "/m/ada/plan/chat/latest")
+	check("the plan sheet after the turn", body)
+	_, page = k.get("/admin/household/ada/lifeplan")
+	if !strings.Contains(page, "zqx") {
+		t.Fatalf("the admin's life plan page does not show the plan: %.300s", page)
+	}
+	check("the admin's life plan page", page)
 }

@@ -97,6 +97,13 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 	if code, body := k.get("/m/ada/history?span=all"); code != http.StatusUnauthorized || strings.Contains(body, "weigh-ins") {
 		t.Errorf("history on a locked screen: %d %.200s", code, body)
 	}
+	// Her life plan is personal: locked too, with none of it in the answer.
+	if _, err := k.app.LifePlan.SetPurpose(ctx, "ada", "Plan words for Ada alone"); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := k.get("/m/ada/plan"); code != http.StatusUnauthorized || strings.Contains(body, "Plan words") || !strings.Contains(body, `name="pin"`) {
+		t.Errorf("the life plan on a locked screen: %d %.200s", code, body)
+	}
 	if strings.Contains(page, "/m/ada/history") {
 		t.Error("the locked dashboard links to the history")
 	}
@@ -132,6 +139,9 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 	if code, body := k.get("/m/ada/history"); code != http.StatusOK || !strings.Contains(body, "2 weigh-ins") {
 		t.Errorf("history once unlocked: %d", code)
 	}
+	if code, body := k.get("/m/ada/plan"); code != http.StatusOK || !strings.Contains(body, "Plan words for Ada alone") {
+		t.Errorf("the life plan once unlocked: %d", code)
+	}
 
 	// The household view (a tap on ⌂, the idle return) locks the screen:
 	// the open stream sends the page to be rendered again, locked.
@@ -139,6 +149,9 @@ func TestPrivateFiguresAreAbsentOnALockedScreen(t *testing.T) {
 	s.until(t, 2*time.Second, "window.location.assign", "/m/ada")
 	_, page = k.get("/m/ada")
 	has("the dashboard after the household view", page, false)
+	if code, body := k.get("/m/ada/plan"); code != http.StatusUnauthorized || strings.Contains(body, "Plan words") {
+		t.Errorf("the life plan after the household view: %d", code)
+	}
 
 	// Wrong PINs: refused, and after five this screen waits.
 	for i := 0; i < screen.MaxTries; i++ {
@@ -186,6 +199,9 @@ func TestHouseholdOnlyScreenNeedsThePIN(t *testing.T) {
 	}
 	if resp, body := k.send("/m/bo/unlock", url.Values{}, "", false); resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "has none yet") {
 		t.Errorf("a tap unlocks bo on a household-only screen: %d", resp.StatusCode)
+	}
+	if code, body := k.get("/m/bo/plan"); code != http.StatusUnauthorized || !strings.Contains(body, "has none yet") || strings.Contains(body, `name="then"`) {
+		t.Errorf("bo's life plan on a household-only screen: %d, want the 401 saying he has no PIN, with no tap to unlock", code)
 	}
 	s, stream := k.openStream(ctx, "/live/m/ada")
 	ev := s.until(t, 2*time.Second, "window.location.assign")

@@ -68,6 +68,9 @@ func (s *Server) kioskDeps() kiosk.Deps {
 	if d.Held != nil {
 		k.Held = d.Held
 	}
+	if d.LifePlan != nil { // the life plan's pages
+		k.LifePlan = d.LifePlan
+	}
 	if d.Settings != nil { // a nil interface, not a typed nil
 		k.Settings = d.Settings
 	}
@@ -124,6 +127,9 @@ func (s *Server) adminDeps() admin.Deps {
 	}
 	if d.Programs != nil {
 		deps.Programs = s.programs
+	}
+	if d.LifePlan != nil { // the life plan's admin page
+		deps.LifePlan = d.LifePlan
 	}
 	return deps
 }

@@ -375,6 +375,10 @@ var swNoBodyInput = map[string]bool{
 	"POST /api/workflow-runs/:id/pause":   true,
 	"DELETE /api/threads/:id":             true, // deletes what the path names
 	"POST /m/:member/chat/:thread/delete": true, // deletes the conversation the path names
+	// The same for "Home & TV" (it failed when the sweep's random route
+	// order had posted to the sheet first) and the life plan's sheet.
+	"POST /m/:member/house/:thread/delete":     true,
+	"POST /m/:member/plan/chat/:thread/delete": true,
 	// removes the saved Home Assistant token; its only field is the CSRF token
 	"POST /admin/integrations/homeassistant/remove-token": true,
 	"POST /admin/integrations/plex/remove-token":          true, // the same for Plex

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"hearth/internal/agent"
+	"hearth/internal/apperr"
 )
 
 // SuggestedValues are the values the guided flow offers to pick from.
@@ -17,6 +18,10 @@ var (
 	purposeHead = regexp.MustCompile(`(?i)^\s*(?:my purpose is|my purpose:|purpose:)\s*`)
 	goalHead    = regexp.MustCompile(`(?i)^\s*(?:my goal is(?: to)?|goal:|i want to|i'd like to|i would like to)\s*`)
 	listSplit   = regexp.MustCompile(`\s*(?:,|;|\band\b|\n)\s*`)
+	// moveHead is "Move “Run a 10k” to considered because we found a
+	// plan" (curly or straight quotes, or none): the goal, the state, the
+	// reason after "because" (or a colon or a dash).
+	moveHead = regexp.MustCompile(`(?is)^\s*move\s+(?:“([^”]+)”|"([^"]+)"|(.+?))\s+(?:to|into)\s+(dream|considered|ready|committed|paused|achieved|failed|abandoned)\b\s*(?:(?:because|as|since|:|-|–|,)\s*(.*))?$`)
 )
 
 // maxFlowValues is how many values the guided flow keeps.
@@ -33,6 +38,9 @@ func Reply(ctx context.Context, call agent.ToolCaller, message string) string {
 		return "I couldn't read your life plan: " + err.Error()
 	}
 	msg := strings.TrimSpace(message)
+	if m := moveHead.FindStringSubmatch(msg); m != nil {
+		return moveGoal(ctx, call, m[1]+m[2]+m[3], GoalState(strings.ToLower(m[4])), m[5])
+	}
 	if len(values) == 0 {
 		picked := pickValues(msg)
 		if len(picked) == 0 {
@@ -67,7 +75,7 @@ func Reply(ctx context.Context, call agent.ToolCaller, message string) string {
 	}
 	if !goalHead.MatchString(msg) {
 		return "Your values and purpose are set. To add a goal, start with “My goal is …”; it starts as a dream, and you move it to " +
-			"considered, ready and committed as it takes shape."
+			"considered, ready and committed as it takes shape: “Move “Run a 10k” to considered because …”."
 	}
 	name := strings.TrimRight(strings.TrimSpace(goalHead.ReplaceAllString(msg, "")), ".!")
 	if name == "" {
@@ -78,6 +86,54 @@ func Reply(ctx context.Context, call agent.ToolCaller, message string) string {
 		return "I couldn't add that goal: " + err.Error()
 	}
 	return fmt.Sprintf("Added “%s” as a dream. When you have weighed what it takes, it moves to considered.", capitalize(name))
+}
+
+// MovePrompt is the guided flow's words for moving a goal ("Move “Run a
+// 10k” to considered"), as the kiosk's tap prompts offer it; the reason
+// follows after "because".
+func MovePrompt(goal string, to GoalState) string {
+	return fmt.Sprintf("Move “%s” to %s", goal, to)
+}
+
+// moveGoal moves the member's goal named name (ignoring case) to state
+// to with the member's reason, through lifeplan_transition_goal: a move
+// the goal's state does not allow answers the service's reason, and a
+// move without a reason asks for one.
+func moveGoal(ctx context.Context, call agent.ToolCaller, name string, to GoalState, reason string) string {
+	name = strings.TrimSpace(name)
+	var goals []Goal
+	if err := agent.CallInto(ctx, call, "lifeplan_get_goals", struct{}{}, &goals); err != nil {
+		return "I couldn't read your goals: " + err.Error()
+	}
+	var g *Goal
+	for i := range goals {
+		if strings.EqualFold(goals[i].Name, name) {
+			g = &goals[i]
+		}
+	}
+	if g == nil {
+		if len(goals) == 0 {
+			return fmt.Sprintf("I can't find a goal called “%s”: you have none yet. Start one with “My goal is …”.", name)
+		}
+		names := make([]string, len(goals))
+		for i, x := range goals {
+			names[i] = "“" + x.Name + "”"
+		}
+		return fmt.Sprintf("I can't find a goal called “%s”. Your goals: %s.", name, strings.Join(names, ", "))
+	}
+	reason = strings.TrimRight(strings.TrimSpace(reason), ".!")
+	if reason == "" {
+		return fmt.Sprintf("Why move “%s” to %s? Tell me in a few words: “%s because …”.", g.Name, to, MovePrompt(g.Name, to))
+	}
+	args := map[string]any{"goal_id": g.ID, "to": string(to), "reason": capitalize(reason)}
+	var out Staged[TransitionArgs]
+	if err := agent.CallInto(ctx, call, "lifeplan_transition_goal", args, &out); err != nil {
+		if ae := apperr.As(err); ae != nil {
+			return fmt.Sprintf("“%s” stays %s: %s.", g.Name, g.State, ae.Message)
+		}
+		return "I couldn't move that goal: " + err.Error()
+	}
+	return fmt.Sprintf("Moved “%s” from %s to %s: %s.", g.Name, g.State, to, capitalize(reason))
 }
 
 // pickValues reads a list of values ("Family, health and adventure"):

@@ -57,6 +57,8 @@ type AdminHousehold struct {
 	New     views.FormState
 	// Settings are the time zone and night schedule cards (nil: none).
 	Settings *HouseholdSettings
+	// LifePlan links each member's life plan page.
+	LifePlan bool
 }
 
 // HouseholdSettings are the household's time zone (form field time_zone)
@@ -100,6 +102,8 @@ type AdminMember struct {
 	ProgramFailed  bool
 	// Messages are the coach's recent messages to the member.
 	Messages []MessageRow
+	// LifePlan links the member's life plan page.
+	LifePlan bool
 }
 
 // MessageRow is a message in the admin's list.

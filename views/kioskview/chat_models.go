@@ -34,6 +34,24 @@ type ChatSheet struct {
 	Held      []HeldCard
 	HeldNote  string
 	HeldError string
+	// Taps are the life-plan sheet's tap prompts, computed by the server
+	// from the plan's state (never from a model's text); nil elsewhere.
+	Taps *PlanTaps
+}
+
+// PlanTaps are the guided flow's prompts on the life-plan sheet: the
+// suggested values as toggle chips sent together by "Keep these", or
+// each goal's next moves as chips that put their words in the message
+// field for the member to add the reason.
+type PlanTaps struct {
+	Values []string
+	Moves  []TapMove
+}
+
+// TapMove is a goal's move as a chip: Label is shown, Text goes into
+// the message field (through the chip's plain value attribute).
+type TapMove struct {
+	Label, Text string
 }
 
 // base is the sheet's path segment.
@@ -50,13 +68,25 @@ func (c ChatSheet) id(part string) string { return c.base() + "-" + part }
 // url is the sheet's URL; thread > 0 names a conversation.
 func (c ChatSheet) url(thread int64, suffix string) string {
 	if thread > 0 {
-		return fmt.Sprintf("/m/%s/%s/%d%s", c.MemberID, c.base(), thread, suffix)
+		return fmt.Sprintf("/m/%s/%s/%d%s", c.MemberID, c.path(), thread, suffix)
 	}
-	return "/m/" + c.MemberID + "/" + c.base() + suffix
+	return "/m/" + c.MemberID + "/" + c.path() + suffix
+}
+
+// path is the sheet's path under the member: the life-plan sheet's is
+// under the plan page ("plan/chat").
+func (c ChatSheet) path() string {
+	if c.plan() {
+		return "plan/chat"
+	}
+	return c.base()
 }
 
 // house says the sheet is Talos's.
 func (c ChatSheet) house() bool { return c.base() == "house" }
+
+// plan says the sheet is the life-plan coach's ("Talk it through").
+func (c ChatSheet) plan() bool { return c.base() == "plan" }
 
 // HeldCard is an action waiting for an adult: what will happen, who
 // asked, until when, and the adults who may confirm.
@@ -133,10 +163,26 @@ func openHouse(url string) string {
 	return fmt.Sprintf("$_sheet = 'house'; @get('%s')", url)
 }
 
+// openPlanChat opens the life plan's "Talk it through" sheet and asks for
+// its content.
+func openPlanChat(url string) string {
+	if !views.SafePath(url) {
+		return ""
+	}
+	return fmt.Sprintf("$_sheet = 'plan'; @get('%s')", url)
+}
+
+// tapMove puts a move chip's words (its plain value attribute) in the
+// message field: the expression is fixed text, no plan text is in it.
+const tapMove = "el.form.elements.message.value = el.value; el.form.elements.message.focus()"
+
 // placeholder is the message field's hint.
 func placeholder(c ChatSheet) string {
 	if c.house() {
 		return "Ask about the house or the TV…"
+	}
+	if c.plan() {
+		return "Talk with your life-plan coach…"
 	}
 	return "Ask your coach…"
 }

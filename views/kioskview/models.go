@@ -339,6 +339,8 @@ type Sheets struct {
 	Entry EntrySheet
 	// House offers the "Home & TV" sheet (Talos is on this server).
 	House bool
+	// Plan offers the member's Life plan page (the server keeps life plans).
+	Plan bool
 }
 
 // EntrySheet corrects or deletes one entry.

@@ -57,6 +57,9 @@ type Deps struct {
 	// Policies is Admin → Policies: the kiosk assistant's policy and
 	// decisions (*talos.Store); nil: not shown.
 	Policies Policies
+	// LifePlan is a member's life plan in admin (Admin → Household →
+	// Life plan); nil: not shown.
+	LifePlan LifePlan
 }
 
 // Options are the per-server values of the admin area.

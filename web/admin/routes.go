@@ -46,7 +46,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
-			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings}
+			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings, lifePlan: deps.LifePlan != nil}
 		g.GET("/household", h.adminHousehold)
 		g.POST("/household", h.adminMemberCreate)
 		if deps.Settings != nil {
@@ -66,6 +66,13 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 			g.GET("/household/:member/erase", h.adminMemberErasePage)
 			g.POST("/household/:member/erase", h.adminMemberErase)
 		}
+	}
+	if deps.Household != nil && deps.LifePlan != nil {
+		lp := &lifePlanPages{core: c, household: deps.Household, plans: deps.LifePlan}
+		g.GET("/household/:member/lifeplan", lp.adminLifePlan)
+		g.POST("/household/:member/lifeplan/goals/:goal", lp.adminLifePlanMove)
+		g.POST("/household/:member/lifeplan/goals/:goal/link", lp.adminLifePlanLink)
+		g.POST("/household/:member/lifeplan/fitness/:fitness/unlink", lp.adminLifePlanUnlink)
 	}
 	if deps.Messages != nil {
 		g.GET("/messages", (&messagePages{c, deps.Messages}).adminMessages)

@@ -35,6 +35,9 @@ type chatSheets struct {
 	// on the coach's), confirmed with the adult's PIN checked by locks.
 	held  Held
 	locks *screenLocks
+	// plan is the life plan behind the "Talk it through" sheet (its tap
+	// prompts, and the page a finished turn refreshes); nil on the others.
+	plan *planPages
 }
 
 // kioskChatAgent is the agent a member talks to in "Ask the coach";
@@ -53,6 +56,16 @@ func hasAgent(a Agents, id string) bool {
 	return err == nil
 }
 
+// definedAgent reports whether a has the agent id, registered or made
+// from a definition (the life-plan coach is a seeded definition).
+func definedAgent(ctx context.Context, a Agents, id string) bool {
+	if a == nil {
+		return false
+	}
+	_, err := a.Resolve(ctx, id)
+	return err == nil
+}
+
 // chatCoalesce gathers the model's small deltas into one patch: the answer
 // still grows as it is written, without a patch per token.
 const chatCoalesce = 40 * time.Millisecond
@@ -63,7 +76,7 @@ func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, err
 	if _, err := h.household.Member(ctx, member); err != nil {
 		return nil, err
 	}
-	if !hasAgent(h.agents, h.agent) {
+	if h.plan != nil && !definedAgent(ctx, h.agents, h.agent) || h.plan == nil && !hasAgent(h.agents, h.agent) {
 		return nil, apperr.NotFoundf("%s cannot chat on this server", h.who())
 	}
 	return h.agents, nil
@@ -73,6 +86,9 @@ func (h *chatSheets) chatAgents(ctx context.Context, member string) (Agents, err
 func (h *chatSheets) who() string {
 	if h.agent == houseAgent {
 		return "the home assistant"
+	}
+	if h.agent == planAgent {
+		return "the life-plan coach"
 	}
 	return "the coach"
 }
@@ -96,6 +112,9 @@ func (h *chatSheets) chatThread(ctx context.Context, a Agents, member string, id
 func (h *chatSheets) chatSheet(ctx context.Context, a Agents, member string, thread int64, csrf string) (kioskview.ChatSheet, error) {
 	cs := h.empty(member, csrf, thread)
 	if err := h.heldCards(ctx, &cs); err != nil {
+		return cs, err
+	}
+	if err := h.taps(ctx, &cs); err != nil {
 		return cs, err
 	}
 	ts, err := a.Threads().Chats(ctx, h.agent, member, agent.SurfaceKiosk, 30)
@@ -208,7 +227,11 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 		}
 	}
 	errs := map[string]string{}
-	msg := text.Required(errs, "message", text.Line, c.FormValue("message"), agent.MaxChatMessageLen)
+	raw := c.FormValue("message")
+	if h.plan != nil && strings.TrimSpace(raw) == "" { // "Keep these" under the value chips
+		raw = tappedValues(c)
+	}
+	msg := text.Required(errs, "message", text.Line, raw, agent.MaxChatMessageLen)
 	if len(errs) > 0 {
 		return h.chatFormError(c, member, thread, "Your message "+errs["message"]+".", apperr.FieldErrors(errs))
 	}
@@ -262,6 +285,9 @@ func (h *chatSheets) kioskChatSend(c echo.Context) error {
 			}
 		}
 		if done {
+			if h.plan != nil { // the plan moved on: its page, and the prompts for the next step
+				h.planTurnDone(ctx, sse, member, cs.ThreadID, httpkit.CSRFToken(c))
+			}
 			if h.held != nil { // an action the turn held shows for an adult
 				sheet := h.empty(member, httpkit.CSRFToken(c), cs.ThreadID)
 				if err := h.heldCards(ctx, &sheet); err == nil {
@@ -293,6 +319,9 @@ func (h *chatSheets) chatFormError(c echo.Context, member string, thread int64, 
 	}
 	cs := h.empty(member, httpkit.CSRFToken(c), thread)
 	cs.Error, cs.Typed = capitalize(line), c.FormValue("message")
+	if err := h.taps(c.Request().Context(), &cs); err != nil {
+		return err
+	}
 	return httpkit.NewSSE(c).PatchElementTempl(kioskview.ChatForm(cs))
 }
 
@@ -300,6 +329,27 @@ func (h *chatSheets) chatFormError(c echo.Context, member string, thread int64, 
 func (h *chatSheets) empty(member, csrf string, thread int64) kioskview.ChatSheet {
 	return kioskview.ChatSheet{MemberID: member, CSRF: csrf, ThreadID: thread, Base: h.base,
 		Talk: h.voice != nil && h.voice.Transcribes() && h.agent == kioskChatAgent}
+}
+
+// taps fill the sheet's tap prompts (the life-plan sheet only).
+func (h *chatSheets) taps(ctx context.Context, cs *kioskview.ChatSheet) error {
+	if h.plan == nil {
+		return nil
+	}
+	return h.plan.taps(ctx, cs)
+}
+
+// planTurnDone shows what a finished turn of the life-plan coach changed:
+// the plan on the page, and the form with the prompts for the next step
+// (a morph would keep the old prompt in the field: replaced).
+func (h *chatSheets) planTurnDone(ctx context.Context, sse *datastar.ServerSentEventGenerator, member string, thread int64, csrf string) {
+	if body, err := h.plan.body(ctx, member, csrf); err == nil {
+		_ = sse.PatchElementTempl(kioskview.PlanBodyView(body))
+	}
+	cs := h.empty(member, csrf, thread)
+	if err := h.taps(ctx, &cs); err == nil {
+		_ = sse.PatchElementTempl(kioskview.ChatForm(cs), datastar.WithModeReplace())
+	}
 }
 
 // capitalize upper-cases a message's first letter for a line of its own.

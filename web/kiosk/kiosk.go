@@ -41,6 +41,7 @@ type Deps struct {
 	Held       Held        // nil: no actions wait for an adult (no "Home & TV" confirmations)
 	Screens    Screens     // nil: every screen shows the shipped default layout
 	PINs       PINs        // nil: a private member unlocks a screen with a tap
+	LifePlan   LifePlan    // nil: no Life plan page
 	// Unlocks are the screens' unlocked members (nil: a new, empty set).
 	Unlocks *screen.Unlocks
 	// PromptAhead reports whether a document prompt ranks above a waiting
@@ -91,6 +92,8 @@ type Household interface {
 	Meals(ctx context.Context, member string, limit int) ([]health.Meal, error)
 	Workouts(ctx context.Context, member string, limit int) ([]health.Workout, error)
 	BodyScans(ctx context.Context, member string, limit int) ([]health.BodyScan, error)
+	// Goals are the member's fitness goals (the Life plan page names the linked ones).
+	Goals(ctx context.Context, member string, activeOnly bool) ([]health.Goal, error)
 
 	Weight(ctx context.Context, member string, id int64) (health.WeightReading, error)
 	Meal(ctx context.Context, member string, id int64) (health.Meal, error)
@@ -120,6 +123,8 @@ type Messages interface {
 // (*agent.Orchestrator).
 type Agents interface {
 	Agent(id string) (agent.AgentInfo, error)
+	// Resolve finds a registered agent or a defined one (the life-plan coach).
+	Resolve(ctx context.Context, id string) (agent.AgentInfo, error)
 	Start(ctx context.Context, req agent.Request) (agent.Run, error)
 	Threads() *agent.ThreadStore
 	DeleteThread(ctx context.Context, id int64) error

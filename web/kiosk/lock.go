@@ -82,6 +82,37 @@ func (l *screenLocks) guard(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// personal refuses a member's life plan on a screen their PIN has not
+// unlocked: stricter than guard (which locks private members only), and
+// a member without a PIN (whom a tap unlocks: anyone at the screen can
+// make it) has no life plan on a shared screen until an admin sets one.
+// The API's rule is the same (web/api/lifeplan.go). The unlock is the
+// server's record for this screen, never a page signal. A page load gets
+// the unlock prompt (401), anything else 401.
+func (l *screenLocks) personal(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		m, err := l.household.Member(c.Request().Context(), c.Param("member"))
+		if err != nil {
+			return err
+		}
+		if m.HasPIN && l.unlocks.Unlocked(screenOf(c), m.ID) {
+			return next(c)
+		}
+		if c.Request().Method != http.MethodGet || httpkit.IsDatastar(c) {
+			if m.HasPIN {
+				return apperr.New(apperr.Unauthorized, "%s's life plan is personal: unlock this screen with their PIN first.", m.Name)
+			}
+			return apperr.New(apperr.Unauthorized, "%s's life plan is personal: it opens on a shared screen only with their PIN, "+
+				"and there is none yet (an admin sets one on Admin → Household).", m.Name)
+		}
+		ensureScreen(c) // the unlock form needs this screen's id
+		p := kioskview.LockedPlan{Page: kioskPage(c, l.board.opt, m.Name+"'s life plan", "", m.ID, true),
+			Member: kioskview.MemberHead{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Private: m.PrivateFigures,
+				HasPIN: m.HasPIN, Locked: true}}
+		return httpkit.Render(c, http.StatusUnauthorized, kioskview.LockedPlanView(p))
+	}
+}
+
 func errLocked(m health.Member) error {
 	if m.HasPIN {
 		return apperr.New(apperr.Unauthorized, "%s's figures are private on this screen: unlock with their PIN first.", m.Name)
@@ -121,12 +152,19 @@ func (l *screenLocks) kioskUnlock(c echo.Context) error {
 				return apperr.FieldErrors(map[string]string{"pin": msg})
 			}
 			head := kioskview.MemberHead{ID: m.ID, Name: m.Name, Private: m.PrivateFigures, HasPIN: true, Locked: true}
-			return httpkit.NewSSE(c).PatchElementTempl(kioskview.UnlockForm(head, httpkit.CSRFToken(c),
-				views.FormState{Errors: map[string]string{"pin": msg}}))
+			f := views.FormState{Errors: map[string]string{"pin": msg}}
+			if c.FormValue("then") == "plan" { // the Life plan page's form: still back to it
+				f.Values = map[string]string{"then": "plan"}
+			}
+			return httpkit.NewSSE(c).PatchElementTempl(kioskview.UnlockForm(head, httpkit.CSRFToken(c), f))
 		}
 	}
 	l.unlocks.Unlock(sid, m.ID)
-	return l.answer(c, m.ID, fmt.Sprintf("Unlocked on this screen for %d minutes.", int(screen.UnlockFor/time.Minute)))
+	to := "/m/" + m.ID
+	if c.FormValue("then") == "plan" { // unlocked from the Life plan page: back to it
+		to += "/plan"
+	}
+	return l.answerTo(c, to, fmt.Sprintf("Unlocked on this screen for %d minutes.", int(screen.UnlockFor/time.Minute)))
 }
 
 // kioskLock locks a member on this screen now (lock=now).
@@ -145,12 +183,17 @@ func (l *screenLocks) kioskLock(c echo.Context) error {
 // answer reloads the member's dashboard: the page is rendered for the new
 // state (its stream follows by itself within a keep-alive).
 func (l *screenLocks) answer(c echo.Context, member, msg string) error {
+	return l.answerTo(c, "/m/"+member, msg)
+}
+
+// answerTo is answer loading the page at to (a member's path).
+func (l *screenLocks) answerTo(c echo.Context, to, msg string) error {
 	if !httpkit.IsDatastar(c) {
-		return c.Redirect(http.StatusSeeOther, "/m/"+member)
+		return c.Redirect(http.StatusSeeOther, to)
 	}
 	sse := httpkit.NewSSE(c)
 	_ = sse.PatchElementTempl(views.Flash(msg, false))
-	return httpkit.Navigate(sse, "/m/"+member)
+	return httpkit.Navigate(sse, to)
 }
 
 func waitText(d time.Duration) string {

@@ -46,7 +46,7 @@ func (s *dashboardModels) dashboardModel(ctx context.Context, id, csrf string) (
 			Workouts:  workoutsWidget(r),
 		},
 		Sheets: kioskview.Sheets{MemberID: m.ID, CSRF: csrf, Unit: string(m.Unit.Normalize()), Now: now.In(loc).Format(localInput),
-			House: hasAgent(s.deps.Agents, houseAgent)},
+			House: hasAgent(s.deps.Agents, houseAgent), Plan: s.deps.LifePlan != nil},
 	}
 	dv, err := s.docView(ctx, r)
 	if err != nil {

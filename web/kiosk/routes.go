@@ -51,6 +51,9 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		agent: kioskChatAgent, base: "chat"}
 	house := &chatSheets{household: deps.Household, agents: deps.Agents, loc: loc, log: log, gate: gate,
 		agent: houseAgent, base: "house", held: deps.Held, locks: lk}
+	plan := &planPages{household: deps.Household, plans: deps.LifePlan, agents: deps.Agents, opt: opt}
+	planChat := &chatSheets{household: deps.Household, agents: deps.Agents, loc: loc, log: log, gate: gate,
+		agent: planAgent, base: "plan", plan: plan}
 	lists := &playlists{board: b, household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog}
 	hist := &historyPages{household: deps.Household, dashboards: deps.Dashboards, opt: opt}
 	cont := &contentPages{household: deps.Household, dashboards: deps.Dashboards, catalog: deps.Catalog,
@@ -95,6 +98,17 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	k.POST("/m/:member/house/:thread/delete", house.kioskChatDelete, guard, once)
 	k.GET("/m/:member/house/held", house.kioskHeldList, guard)
 	k.POST("/m/:member/house/held/:id", house.kioskHeld, guard, once)
+	// The life plan: personal, behind this screen's unlock of the member.
+	if deps.LifePlan != nil {
+		personal := lk.personal
+		k.GET("/m/:member/plan", plan.pagePlan, personal)
+		k.POST("/m/:member/plan/goals/:goal", plan.kioskPlanGoal, personal, once)
+		k.POST("/m/:member/plan/evidence/:id", plan.kioskPlanEvidence, personal, once)
+		k.GET("/m/:member/plan/chat", planChat.kioskChat, personal)
+		k.GET("/m/:member/plan/chat/:thread", planChat.kioskChat, personal)
+		k.POST("/m/:member/plan/chat", planChat.kioskChatSend, personal, once)
+		k.POST("/m/:member/plan/chat/:thread/delete", planChat.kioskChatDelete, personal, once)
+	}
 	k.GET("/m/:member/catalog", lists.kioskCatalog)
 	k.POST("/m/:member/playlist", lists.kioskPlaylist, once)
 	k.GET("/m/:member/play", cont.pagePlaylistPlayer)
