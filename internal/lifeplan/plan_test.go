@@ -269,7 +269,7 @@ func TestPlan(t *testing.T) {
 }
 
 // ids are one member's rows, for the isolation test.
-type ids struct{ goal, child, belief, evidence, fitness int64 }
+type ids struct{ goal, child, belief, evidence int64 }
 
 // fill gives member a whole life plan and returns its ids.
 func fill(t *testing.T, s *lifeplan.Service, member string) ids {

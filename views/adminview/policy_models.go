@@ -69,13 +69,3 @@ func policyField(role, key string) string { return "roles." + role + "." + key }
 func toolChecked(f views.FormState, role, tool string) bool {
 	return slices.Contains(strings.Split(f.Value(policyField(role, "tools")), "\n"), tool)
 }
-
-// firstError is the first of the fields' errors ("" when none).
-func firstError(f views.FormState, fields ...string) string {
-	for _, k := range fields {
-		if e := f.Error(k); e != "" {
-			return e
-		}
-	}
-	return ""
-}

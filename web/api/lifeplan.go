@@ -66,22 +66,22 @@ func lifePlanRoutes(e *echo.Echo, deps Deps, mw httpkit.Middleware, members memb
 	lp := lifePlan{lp: deps.LifePlan}
 	g.GET("", lp.plan)
 	g.PUT("/purpose", lp.setPurpose)
-	g.GET("/values", lp.values)
+	g.GET("/values", listOf("values", lp.lp.Values))
 	g.PUT("/values", lp.setValues)
 	g.POST("/values/rank", lp.rankValues)
-	g.GET("/beliefs", lp.beliefs)
+	g.GET("/beliefs", listOf("beliefs", lp.lp.Beliefs))
 	g.POST("/beliefs", lp.addBelief)
 	g.PATCH("/beliefs/:id", lp.setBelief)
 	g.POST("/beliefs/:id/evidence", lp.addEvidence)
 	g.POST("/evidence/:id/accept", lp.decide(true))
 	g.POST("/evidence/:id/dismiss", lp.decide(false))
-	g.GET("/goals", lp.goals)
+	g.GET("/goals", listOf("goals", lp.lp.Goals))
 	g.POST("/goals", lp.addGoal)
 	g.POST("/goals/:id/transitions", lp.transition)
 	g.GET("/goals/:id/history", lp.history)
 	g.PUT("/goals/:id/fitness-links/:fitness_goal", lp.link)
 	g.DELETE("/goals/:id/fitness-links/:fitness_goal", lp.unlink)
-	g.GET("/qualities", lp.qualities)
+	g.GET("/qualities", listOf("qualities", lp.lp.Qualities))
 	g.POST("/qualities", lp.addQuality)
 }
 
@@ -187,14 +187,6 @@ func (h lifePlan) setPurpose(c echo.Context) error {
 	return c.JSON(http.StatusOK, p)
 }
 
-func (h lifePlan) values(c echo.Context) error {
-	vs, err := h.lp.Values(c.Request().Context(), c.Param("member"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"values": orEmpty(vs)})
-}
-
 type valueBody struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -238,14 +230,6 @@ func (h lifePlan) rankValues(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{"values": orEmpty(vs)})
-}
-
-func (h lifePlan) beliefs(c echo.Context) error {
-	bs, err := h.lp.Beliefs(c.Request().Context(), c.Param("member"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"beliefs": orEmpty(bs)})
 }
 
 type beliefBody struct {
@@ -325,14 +309,6 @@ func (h lifePlan) decide(accept bool) echo.HandlerFunc {
 		}
 		return c.JSON(http.StatusOK, e)
 	}
-}
-
-func (h lifePlan) goals(c echo.Context) error {
-	gs, err := h.lp.Goals(c.Request().Context(), c.Param("member"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"goals": orEmpty(gs)})
 }
 
 type goalBody struct {
@@ -432,14 +408,6 @@ func (h lifePlan) unlink(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-func (h lifePlan) qualities(c echo.Context) error {
-	qs, err := h.lp.Qualities(c.Request().Context(), c.Param("member"))
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]any{"qualities": orEmpty(qs)})
-}
-
 type qualityBody struct {
 	Name string `json:"name"`
 	Why  string `json:"why"`
@@ -455,4 +423,16 @@ func (h lifePlan) addQuality(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, q)
+}
+
+// listOf answers GET for one of the plan's lists as {key: [...]}, [] when
+// empty, for the path's member.
+func listOf[T any](key string, read func(ctx context.Context, member string) ([]T, error)) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		xs, err := read(c.Request().Context(), c.Param("member"))
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, map[string]any{key: orEmpty(xs)})
+	}
 }
