@@ -1,0 +1,253 @@
+package copilot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"hearth/internal/agent"
+)
+
+// Prompt is the user message the copilot gets: the open form, its fields
+// and values (never a secret), and the admin's words last. ParsePrompt
+// reads it back (the heuristic answers from the same message a model gets).
+func Prompt(f Form, values map[string]string, ask string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Open form: %s (%s)\n", f.ID, f.Title)
+	fields := make([]string, 0, len(f.Fields))
+	for _, fd := range f.Fields {
+		d := fd.Name + " [" + fd.Kind
+		if len(fd.Options) > 0 {
+			d += ": " + strings.Join(fd.Options, "|")
+		}
+		fields = append(fields, d+"]")
+	}
+	fmt.Fprintf(&b, "Fields: %s\n", strings.Join(fields, ", "))
+	raw, _ := json.Marshal(cleanValues(f, values))
+	fmt.Fprintf(&b, "Current values: %s\n", raw)
+	fmt.Fprintf(&b, "Request: %s", ask)
+	return b.String()
+}
+
+// ParsePrompt returns the open form's id and the request of a Prompt; a
+// message in another shape is all request, with no open form.
+func ParsePrompt(msg string) (form, ask string) {
+	rest := msg
+	if strings.HasPrefix(rest, "Open form: ") {
+		line, after, _ := strings.Cut(strings.TrimPrefix(rest, "Open form: "), "\n")
+		form, _, _ = strings.Cut(line, " ")
+		rest = after
+	}
+	if i := strings.Index(rest, "Request: "); i >= 0 && (i == 0 || rest[i-1] == '\n') {
+		return form, strings.TrimSpace(rest[i+len("Request: "):])
+	}
+	return form, strings.TrimSpace(msg)
+}
+
+// Respond is the config-copilot's heuristic answer (no model) to a
+// message, as JSON matching OutputSchema. call reaches the config tools
+// (config_list_users keeps a new member's id free); nil skips them.
+func Respond(ctx context.Context, call agent.ToolCaller, message string) (string, error) {
+	form, ask := ParsePrompt(message)
+	var taken []string
+	if call != nil {
+		var users []UserSummary
+		if err := agent.CallInto(ctx, call, "config_list_users", struct{}{}, &users); err == nil {
+			for _, u := range users {
+				taken = append(taken, u.ID)
+			}
+		}
+	}
+	raw, err := json.Marshal(Heuristic(form, ask, taken))
+	return string(raw), err
+}
+
+var (
+	urlRe      = regexp.MustCompile(`https?://[^\s"'<>]+`)
+	plexRe     = regexp.MustCompile(`(?i)\bplex\b`)
+	haRe       = regexp.MustCompile(`(?i)\bhome\s*assistant\b|\bhass\b`)
+	addRe      = regexp.MustCompile(`(?i)\b(?:add|create|new member|set up|register)\b`)
+	relationRe = regexp.MustCompile(`(?i)\b(daughter|son|wife|husband|partner|child|kid|mother|mom|mum|father|dad|brother|sister|grandma|grandmother|grandpa|grandfather|guest|friend|me|myself)\b`)
+	nameRe     = regexp.MustCompile(`\b([\p{Lu}][\p{L}'-]{0,39})\b`)
+	ageRe      = regexp.MustCompile(`(?i)\b(\d{1,3})\s*(?:years?\s*old|y/?o|yrs?)?\b`)
+	deleteRe   = regexp.MustCompile(`(?i)\b(delete|remove|erase|drop)\b`)
+	scheduleRe = regexp.MustCompile(`(?i)\b(every|daily|weekdays?|weekends?|hourly|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)\b`)
+)
+
+// female and male relations give the member's sex (for BMR); children's
+// relations make the role child.
+var (
+	femaleRel = map[string]bool{"daughter": true, "wife": true, "mother": true, "mom": true, "mum": true, "sister": true, "grandma": true, "grandmother": true}
+	maleRel   = map[string]bool{"son": true, "husband": true, "father": true, "dad": true, "brother": true, "grandpa": true, "grandfather": true}
+	childRel  = map[string]bool{"daughter": true, "son": true, "child": true, "kid": true}
+)
+
+// Heuristic answers the common onboarding requests without a model: a new
+// member, Plex or Home Assistant's address (the token stays the admin's to
+// type), a schedule in plain words; it says what it cannot do. form is the
+// open form ("" none); taken are member ids already in use.
+func Heuristic(form, ask string, taken []string) Reply {
+	switch {
+	case strings.TrimSpace(ask) == "":
+		return Reply{Message: "Tell me what to set up, e.g. \"add my daughter Ava, 8, metric\", \"connect Plex at http://plex.local:32400\" or \"every day at 7pm\"."}
+	case deleteRe.MatchString(ask):
+		return Reply{Message: "I cannot delete or remove anything: I only fill in the form you have open, and you save it. Deleting is done on the page itself."}
+	case plexRe.MatchString(ask):
+		return connect(form, FormPlex, "Plex", "plex_url", "plex_token", ask,
+			"Paste your Plex token (X-Plex-Token) in the token field yourself: I never handle tokens.")
+	case haRe.MatchString(ask):
+		return connect(form, FormHomeAssistant, "Home Assistant", "ha_url", "ha_token", ask,
+			"Create a long-lived access token in your Home Assistant profile and paste it in the token field yourself: I never handle tokens.")
+	}
+	if cron, ok := NaturalCron(ask); ok && scheduleRe.MatchString(ask) {
+		if form != FormSchedule {
+			return elsewhere(FormSchedule, fmt.Sprintf("%q is the cron %s.", ask, cron))
+		}
+		return Reply{Message: fmt.Sprintf("\"%s\" in cron is %s (household time). Give the task a description and press Save.", clip(ask, 100), cron),
+			Commands: []Command{{Action: SetFields, Fields: []FieldValue{{"type", "recurring"}, {"schedule", Value(cron)}}},
+				{Action: HighlightField, Field: "description"}}}
+	}
+	if addRe.MatchString(ask) || relationRe.MatchString(ask) {
+		if r, ok := newMember(form, ask, taken); ok {
+			return r
+		}
+	}
+	return Reply{Message: "I did not understand that. Without a language model I can: add a member (\"add my daughter Ava, 8, metric\"), " +
+		"fill Plex's or Home Assistant's address (\"connect Plex at http://plex.local:32400\"), and turn a schedule in words into cron " +
+		"(\"weekdays at 6:30\"). I cannot save, delete, or handle tokens and passwords."}
+}
+
+// elsewhere answers a request for another form: open it.
+func elsewhere(target, why string) Reply {
+	f, _ := FormByID(target)
+	return Reply{Message: why + " That is done on " + f.Title + ": open it and ask me there.",
+		Commands: []Command{{Action: Navigate, To: target}}}
+}
+
+func connect(form, target, name, urlField, tokenField, ask, tokenHint string) Reply {
+	if form != target {
+		return elsewhere(target, "")
+	}
+	u := strings.TrimRight(urlRe.FindString(ask), ".,;)")
+	if u == "" {
+		return Reply{Message: fmt.Sprintf("What is %s's address? For example: connect %s at http://192.168.1.10:32400.", name, name),
+			Commands: []Command{{Action: HighlightField, Field: urlField}}}
+	}
+	return Reply{Message: fmt.Sprintf("I filled %s's address. %s Then press Save.", name, tokenHint),
+		Commands: []Command{{Action: SetField, Field: urlField, Value: Value(u)}, {Action: HighlightField, Field: tokenField}}}
+}
+
+// newMember reads "add my daughter Ava, 8, metric".
+func newMember(form, ask string, taken []string) (Reply, bool) {
+	rel := ""
+	if m := relationRe.FindStringSubmatch(ask); m != nil {
+		rel = strings.ToLower(m[1])
+	}
+	name := ""
+	for _, m := range nameRe.FindAllStringSubmatch(ask, -1) {
+		w := m[1]
+		if skipName[strings.ToLower(w)] {
+			continue
+		}
+		name = w
+		break
+	}
+	if name == "" {
+		if rel == "" {
+			return Reply{}, false
+		}
+		return Reply{Message: "What is their name? For example: add my daughter Ava, 8, metric."}, true
+	}
+	if form != FormMember {
+		return elsewhere(FormMember, "Adding "+name+" is a new member."), true
+	}
+	fields := []FieldValue{{"id", Value(freeID(name, taken))}, {"name", Value(name)}}
+	var said []string
+	age := -1
+	for _, m := range ageRe.FindAllStringSubmatch(ask, -1) {
+		if n, err := strconv.Atoi(m[1]); err == nil && n > 0 && n < 120 {
+			age = n
+			break
+		}
+	}
+	lower := strings.ToLower(ask)
+	switch {
+	case regexp.MustCompile(`\b(metric|kg|kilos?|kilograms?)\b`).MatchString(lower):
+		fields = append(fields, FieldValue{"unit", "kg"})
+		said = append(said, "weights in kg")
+	case regexp.MustCompile(`\b(imperial|lbs?|pounds?)\b`).MatchString(lower):
+		fields = append(fields, FieldValue{"unit", "lb"})
+		said = append(said, "weights in lb")
+	}
+	switch {
+	case femaleRel[rel]:
+		fields = append(fields, FieldValue{"sex", "female"})
+	case maleRel[rel]:
+		fields = append(fields, FieldValue{"sex", "male"})
+	}
+	switch {
+	case rel == "guest" || rel == "friend":
+		fields = append(fields, FieldValue{"role", "guest"})
+		said = append(said, "role guest")
+	case (childRel[rel] && (age < 0 || age < 18)) || (age >= 0 && age < 18):
+		fields = append(fields, FieldValue{"role", "child"})
+		said = append(said, "role child")
+	}
+	msg := "I filled the new member " + name
+	if len(said) > 0 {
+		msg += " (" + strings.Join(said, ", ") + ")"
+	}
+	msg += "."
+	cmds := []Command{{Action: SetFields, Fields: fields}}
+	if age >= 0 {
+		msg += fmt.Sprintf(" An age (%d) is not a birth date: enter %s's birth date yourself if you want age-based targets.", age, name)
+		cmds = append(cmds, Command{Action: HighlightField, Field: "birth_date"})
+	}
+	msg += " Check the form and press Add member to save."
+	return Reply{Message: msg, Commands: cmds}, true
+}
+
+// skipName are capitalised words that are not a name.
+var skipName = map[string]bool{"add": true, "my": true, "our": true, "please": true, "new": true, "a": true, "the": true,
+	"create": true, "set": true, "i": true, "he": true, "she": true, "they": true, "member": true, "register": true,
+	"metric": true, "imperial": true, "kg": true, "lb": true, "lbs": true, "daughter": true, "son": true, "wife": true,
+	"husband": true, "partner": true, "child": true, "kid": true, "guest": true, "friend": true, "mom": true, "mum": true,
+	"dad": true, "mother": true, "father": true, "brother": true, "sister": true, "me": true, "myself": true}
+
+// freeID makes a member id from a name, numbered past the taken ones.
+func freeID(name string, taken []string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+			b.WriteRune(r)
+		case unicode.IsSpace(r):
+			b.WriteRune('-')
+		}
+	}
+	id := strings.Trim(b.String(), "-")
+	if id == "" {
+		id = "member"
+	}
+	if len(id) > 36 {
+		id = id[:36]
+	}
+	base := id
+	for n := 2; contains(taken, id); n++ {
+		id = fmt.Sprintf("%s-%d", base, n)
+	}
+	return id
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
