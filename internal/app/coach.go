@@ -34,7 +34,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 	// (Home Assistant, Plex); the coach itself never gets the latter.
 	a.LifePlan = lifeplan.NewService(a.DB, a.DB.Now)
 	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog),
-		lifeplan.Tools(a.LifePlan), lifeplan.LimitedTools(a.LifePlan))...)
+		lifeplan.Tools(a.LifePlan), lifeplan.LimitedTools(a.LifePlan),
+		a.configTools())...) // the config copilot's read-only tools (copilot.go)
 	if err != nil {
 		return fmt.Errorf("app: tool factories: %w", err)
 	}
@@ -54,7 +55,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if _, err := coach.Seed(ctx, repo, coachBox.Names()); err != nil {
 		return fmt.Errorf("app: seed the coach's definition: %w", err)
 	}
-	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed()} {
+	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed(),
+		configCopilotSeed()} {
 		if _, err := definition.EnsureSeeded(ctx, repo, seed); err != nil {
 			return fmt.Errorf("app: seed the %s definition: %w", seed.AgentID, err)
 		}
@@ -74,7 +76,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
 		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply, MediaCuratorID: mediaCuratorReply,
-			LifePlanCoachID: lifePlanCoachReply},
+			LifePlanCoachID: lifePlanCoachReply,
+			ConfigCopilotID: configCopilotReply},
 		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err

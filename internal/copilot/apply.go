@@ -124,9 +124,9 @@ func Apply(s State, f Form, r Reply) (State, []Note) {
 	return s, append(notes, more...)
 }
 
-// Answer resumes the commands a confirmation parked: yes applies them
+// Resume resumes the commands a confirmation parked: yes applies them
 // (checked again: they came back from the browser), no drops them.
-func Answer(s State, f Form, yes bool) (State, []Note) {
+func Resume(s State, f Form, yes bool) (State, []Note) {
 	cmds := s.Pending
 	s.Pending, s.Confirm = nil, ""
 	if len(cmds) == 0 {

@@ -111,17 +111,17 @@ func TestConfirmation(t *testing.T) {
 	if s.Values["name"] != "Ava" || s.Values["role"] != "" || s.Confirm != "Also make her a child?" || len(s.Pending) != 1 {
 		t.Fatalf("paused state: %+v", s)
 	}
-	no, _ := Answer(s, f, false)
+	no, _ := Resume(s, f, false)
 	if no.Values["role"] != "" || len(no.Pending) != 0 || no.Confirm != "" {
 		t.Fatalf("after no: %+v", no)
 	}
-	yes, _ := Answer(s, f, true)
+	yes, _ := Resume(s, f, true)
 	if yes.Values["role"] != "child" || len(yes.Pending) != 0 || len(yes.Undo) != 2 {
 		t.Fatalf("after yes: %+v", yes)
 	}
 	// Pending commands come back from the browser: they are checked again.
 	s.Pending = []Command{{Action: SetField, Field: "evil", Value: "1"}}
-	bad, notes := Answer(s, f, true)
+	bad, notes := Resume(s, f, true)
 	if _, ok := bad.Values["evil"]; ok || !strings.Contains(notesText(notes), "refused") {
 		t.Fatalf("a tampered pending command applied: %+v", bad.Values)
 	}

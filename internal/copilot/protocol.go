@@ -144,3 +144,12 @@ func OutputSchema() map[string]any {
 			"needs_confirmation": map[string]any{"type": "boolean"},
 		}}
 }
+
+// Answer is what the panel gets for a request: the reply, whether the
+// built-in heuristic gave it (no model), and the run that recorded it (0:
+// none, the heuristic runs outside the engine).
+type Answer struct {
+	Reply     Reply
+	Heuristic bool
+	RunID     int64
+}
