@@ -64,6 +64,12 @@ func Clean(s State) (State, Form, error) {
 	if _, ok := f.Field(s.Highlight); !ok {
 		s.Highlight = ""
 	}
+	// A suggested form's link is a registry path, never the browser's word.
+	s.Nav, s.NavTitle = navOf(s.Nav)
+	s.Confirm = clip(s.Confirm, MaxMessageLen)
+	if len(s.Pending) == 0 {
+		s.Confirm = ""
+	}
 	return s, f, nil
 }
 
@@ -320,4 +326,14 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// navOf returns a registered form's path and title for path ("" none).
+func navOf(path string) (string, string) {
+	for _, f := range forms {
+		if path != "" && f.Path == path {
+			return f.Path, f.Title
+		}
+	}
+	return "", ""
 }

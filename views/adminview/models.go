@@ -57,6 +57,8 @@ type AdminHousehold struct {
 	New     views.FormState
 	// Settings are the time zone and night schedule cards (nil: none).
 	Settings *HouseholdSettings
+	// Copilot shows the configuration copilot beside the new-member form.
+	Copilot bool
 }
 
 // HouseholdSettings are the household's time zone (form field time_zone)

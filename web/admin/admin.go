@@ -57,6 +57,9 @@ type Deps struct {
 	// Policies is Admin → Policies: the kiosk assistant's policy and
 	// decisions (*talos.Store); nil: not shown.
 	Policies Policies
+	// Copilot answers the configuration copilot's panel on the admin
+	// forms; nil: no panel.
+	Copilot Copilot
 }
 
 // Options are the per-server values of the admin area.

@@ -28,6 +28,7 @@ type householdPages struct {
 	programs   ProgramControls   // nil: no program controls
 	messages   Messages          // nil: no messages on the member page
 	settings   HouseholdSettings // nil: no time zone and night cards
+	copilot    bool              // the copilot panel beside the new-member form
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
@@ -102,7 +103,7 @@ func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) 
 	if err != nil {
 		return adminview.AdminHousehold{}, err
 	}
-	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm}
+	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm, Copilot: s.copilot}
 	for _, m := range ms {
 		row := adminview.AdminMemberRow{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit)}
 		if r := m.Role.OrAdult(); r != health.RoleAdult { // adults are the usual case: only the others get a badge

@@ -44,9 +44,17 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	} else {
 		g.GET("", c.pageAdmin)
 	}
+	if deps.Copilot != nil { // the configuration copilot's panel (copilot.go)
+		cp := &copilotPages{c, deps.Copilot}
+		g.POST("/copilot", cp.ask)
+		g.POST("/copilot/undo", cp.undo)
+		g.POST("/copilot/redo", cp.redo)
+		g.POST("/copilot/confirm", cp.confirm)
+		g.POST("/copilot/decline", cp.decline)
+	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
-			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings}
+			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings, copilot: deps.Copilot != nil}
 		g.GET("/household", h.adminHousehold)
 		g.POST("/household", h.adminMemberCreate)
 		if deps.Settings != nil {

@@ -1,0 +1,163 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/app"
+	"hearth/internal/health"
+)
+
+// cpValue is the JavaScript of a new-member form field's value.
+func cpValue(name string) string {
+	return `document.querySelector('#member-new [name=` + name + `]').value`
+}
+
+// openCopilot opens Admin → Household and waits for the copilot panel.
+func openCopilot(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(base+"/admin/household"))
+	until(t, ctx, 10*time.Second, `location.pathname === '/admin/household' && document.readyState === 'complete' && document.getElementById('copilot')`)
+	datastarApplied(t, ctx)
+	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('copilot')).display !== 'none'`)
+}
+
+func askCopilot(t *testing.T, ctx context.Context, words string) {
+	t.Helper()
+	typeInto(t, ctx, `#cp-input`, words)
+	click(t, ctx, `#cp-send`)
+}
+
+// TestCopilotMemberFormInBrowser: without a model, "add my daughter Ava, 8,
+// metric" fills the new-member form (and points at the birth date, which
+// an age does not give); Undo empties it, Redo fills it again, and Save
+// stores Ava as the form's own validation saves a typed member.
+func TestCopilotMemberFormInBrowser(t *testing.T) {
+	browser := newBrowser(t, 1280, 900)
+	srv := homeApp(t, app.Config{})
+	ctx := newTab(t, browser, 90*time.Second)
+	openCopilot(t, ctx, srv.url)
+
+	askCopilot(t, ctx, "add my daughter Ava, 8, metric")
+	until(t, ctx, 10*time.Second, cpValue("name")+` === 'Ava' && `+cpValue("id")+` === 'ava' && `+cpValue("unit")+` === 'kg' && `+
+		cpValue("sex")+` === 'female' && `+cpValue("role")+` === 'child'`)
+	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log').textContent.includes('I filled the new member Ava') &&
+		document.querySelector('#member-new [name=birth_date]').closest('label').classList.contains('cp-hl') &&
+		document.querySelector('#cp-input').value === ''`)
+
+	click(t, ctx, `#cp-undo`)
+	until(t, ctx, 5*time.Second, cpValue("name")+` === '' && `+cpValue("id")+` === '' && `+cpValue("role")+` === 'adult' && `+cpValue("sex")+` === ''`)
+	click(t, ctx, `#cp-redo`)
+	until(t, ctx, 5*time.Second, cpValue("name")+` === 'Ava' && `+cpValue("role")+` === 'child' && document.querySelector('#cp-redo').disabled`)
+
+	// Nothing is stored until Save.
+	if _, err := srv.app.Household.Member(context.Background(), "ava"); err == nil {
+		t.Fatal("Ava was stored before Save")
+	}
+	click(t, ctx, `#member-save`)
+	until(t, ctx, 10*time.Second, `location.pathname === '/admin/household/ava'`)
+	m, err := srv.app.Household.Member(context.Background(), "ava")
+	if err != nil || m.Name != "Ava" || m.Role != health.RoleChild || m.Sex != "female" || m.Unit != health.KG || m.BirthDate != nil {
+		t.Fatalf("stored %+v (%v)", m, err)
+	}
+}
+
+// cmd is a command as a strict-mode model sends it: every property, null
+// where unused.
+func cmd(action string, kv ...any) map[string]any {
+	c := map[string]any{"action": action, "form": nil, "field": nil, "value": nil, "fields": nil, "to": nil, "text": nil}
+	for i := 0; i+1 < len(kv); i += 2 {
+		c[kv[i].(string)] = kv[i+1]
+	}
+	return c
+}
+
+func copilotReply(message string, cmds ...map[string]any) llmtest.Reply {
+	if cmds == nil {
+		cmds = []map[string]any{}
+	}
+	return llmtest.JSON(map[string]any{"message": message, "commands": cmds, "needs_confirmation": false}, 5, 5)
+}
+
+// TestCopilotConfirmationAndHostileReplyInBrowser: a scripted model's
+// request_confirmation holds the commands after it until the admin says
+// yes; a command naming an unknown field is refused and reported; and a
+// hostile reply (HTML, Datastar expressions, SSE framing, a javascript:
+// link) is shown as text and changes nothing on the page.
+func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
+	browser := newBrowser(t, 1280, 900)
+	llm := llmtest.New(t)
+	const forged = "\n\nevent: datastar-patch-elements\ndata: elements <div id=\"pwn\" data-init=\"window.__pwned = 'sse'\"></div>\n\n"
+	llm.Push(
+		copilotReply("Ava it is.",
+			cmd("set_field", "field", "name", "value", "Ava"),
+			cmd("set_field", "field", "nickname", "value", "Avie"),
+			cmd("request_confirmation", "text", "Also make her a child?"),
+			cmd("set_field", "field", "role", "value", "child")),
+		copilotReply(`<img src=x onerror="window.__pwned='html'"> @post('/admin/copilot/decline') $cp.hl='name'; window.__pwned='expr'`+forged,
+			cmd("set_field", "field", "name", "value", `<b data-init="window.__pwned='value'">B</b> @post('/x')`),
+			cmd("set_field", "field", "avatar", "value", "$x=1"),
+			cmd("show_message", "text", `<script>window.__pwned='script'</script>`+forged),
+			cmd("highlight_field", "field", `name'; window.__pwned='field'; '`),
+			cmd("navigate", "to", "javascript:window.__pwned='nav'"),
+			cmd("request_confirmation", "text", `<i>sure?</i> @get('/x') `+forged),
+			cmd("set_field", "field", "id", "value", "hostile")),
+	)
+	srv := homeApp(t, app.Config{OpenAIBaseURL: llm.URL(), OpenAIKey: "k", Model: "fake"})
+	ctx := newTab(t, browser, 90*time.Second)
+	openCopilot(t, ctx, srv.url)
+
+	askCopilot(t, ctx, "add Ava")
+	until(t, ctx, 15*time.Second, cpValue("name")+` === 'Ava' && getComputedStyle(document.getElementById('cp-confirm')).display !== 'none' &&
+		document.querySelector('#cp-confirm p').textContent === 'Also make her a child?'`)
+	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log').textContent.includes('Refused set_field "nickname": the form has no field "nickname"')`)
+	var role string
+	if err := eval(ctx, cpValue("role"), &role); err != nil || role != "adult" {
+		t.Fatalf("the command after request_confirmation ran before the answer: role %q (%v)", role, err)
+	}
+	click(t, ctx, `#cp-yes`)
+	until(t, ctx, 5*time.Second, cpValue("role")+` === 'child' && getComputedStyle(document.getElementById('cp-confirm')).display === 'none'`)
+
+	askCopilot(t, ctx, "now do something odd")
+	until(t, ctx, 15*time.Second, `document.querySelector('#cp-log').textContent.includes("window.__pwned='script'") &&
+		getComputedStyle(document.getElementById('cp-confirm')).display !== 'none'`)
+	datastarApplied(t, ctx)
+	var state struct {
+		Pwned                 any
+		Forged, Img, Script   bool
+		Name, Avatar, ID, Nav string
+		Confirm, Highlighted  string
+		Refused               int
+	}
+	if err := eval(ctx, `({Pwned: window.__pwned ?? null, Forged: !!document.getElementById('pwn'),
+		Img: !!document.querySelector('#cp-log img, #cp-log b, #cp-confirm i'), Script: !!document.querySelector('#cp-log script'),
+		Name: `+cpValue("name")+`, Avatar: `+cpValue("avatar")+`, ID: `+cpValue("id")+`,
+		Nav: document.getElementById('cp-nav').getAttribute('href') ?? '',
+		Confirm: document.querySelector('#cp-confirm p').textContent,
+		Highlighted: [...document.querySelectorAll('label.cp-hl')].map(l => l.textContent.trim()).join(','),
+		Refused: document.querySelectorAll('#cp-log .cp-refused').length})`, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Pwned != nil || state.Forged || state.Img || state.Script {
+		t.Fatalf("the hostile reply changed the page: %+v", state)
+	}
+	if state.Name != `<b data-init="window.__pwned='value'">B</b> @post('/x')` || state.Avatar != "$x=1" || state.ID != "" {
+		t.Fatalf("values are not plain text, or a held command ran: %+v", state)
+	}
+	if state.Nav != "" || state.Highlighted != "" || state.Refused != 3 { // nickname, the field, the navigation
+		t.Fatalf("refusals: %+v", state)
+	}
+	if want := "<i>sure?</i> @get('/x')"; len(state.Confirm) < len(want) || state.Confirm[:len(want)] != want {
+		t.Fatalf("confirmation text %q", state.Confirm)
+	}
+	// The admin declines: the held command is dropped, the page is intact.
+	click(t, ctx, `#cp-no`)
+	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('cp-confirm')).display === 'none' && `+cpValue("id")+` === ''`)
+	if _, err := srv.app.Household.Member(context.Background(), "hostile"); err == nil {
+		t.Fatal("a member was stored without Save")
+	}
+}
