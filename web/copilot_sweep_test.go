@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hearth/internal/agent/llm/llmtest"
+	"hearth/internal/copilot"
 )
 
 // cpForged is SSE framing a model or an admin might slip into text: were
@@ -128,4 +129,28 @@ func TestCopilotPanelSweep(t *testing.T) {
 		t.Fatal("Admin → Household has no copilot panel bound to the new-member form")
 	}
 	dsCheck(t, "GET /admin/household", page)
+}
+
+// TestCopilotFormsMatchPages: every field of the copilot's form registry
+// is an input of its admin page, and on the pages with a panel each one
+// (tokens excepted) is bound to its signal, so a command the server
+// accepts always lands in the form.
+func TestCopilotFormsMatchPages(t *testing.T) {
+	s := sweepOver(t, withDemo())
+	panels := map[string]bool{"member": true, "schedule": true, "plex": true}
+	for _, f := range copilot.Forms() {
+		page := s.do(swReq{method: http.MethodGet, path: f.Path}).Body.String()
+		for _, fd := range f.Fields {
+			if !strings.Contains(page, `name="`+fd.Name+`"`) {
+				t.Errorf("%s: %s has no field %s", f.ID, f.Path, fd.Name)
+			}
+			bound := strings.Contains(page, `data-bind__prop.value__event.input.change="cp.f.`+fd.Name+`"`)
+			if want := panels[f.ID] && fd.Kind != copilot.Secret; bound != want {
+				t.Errorf("%s: %s bound %v, want %v", f.ID, fd.Name, bound, want)
+			}
+		}
+		if panels[f.ID] && !strings.Contains(page, `id="copilot"`) {
+			t.Errorf("%s: no copilot panel on %s", f.ID, f.Path)
+		}
+	}
 }

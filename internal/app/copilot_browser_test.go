@@ -10,6 +10,7 @@ import (
 	"hearth/internal/agent/llm/llmtest"
 	"hearth/internal/app"
 	"hearth/internal/health"
+	"hearth/internal/schedule"
 )
 
 // cpValue is the JavaScript of a new-member form field's value.
@@ -160,4 +161,48 @@ func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
 	if _, err := srv.app.Household.Member(context.Background(), "hostile"); err == nil {
 		t.Fatal("a member was stored without Save")
 	}
+}
+
+// TestCopilotScheduleAndPlexInBrowser: without a model, "weekdays at 6:30"
+// on Admin → Schedules fills the new task's type and cron (the form takes
+// cron only) and Save creates it; "connect Plex at …" on Admin →
+// Integrations fills Plex's address and points at the token field, which
+// the copilot never fills.
+func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
+	browser := newBrowser(t, 1280, 900)
+	srv := homeApp(t, app.Config{})
+	ctx := newTab(t, browser, 90*time.Second)
+	field := func(form, name string) string {
+		return `document.querySelector('#` + form + ` [name=` + name + `]')`
+	}
+
+	do(t, ctx, chromedp.Navigate(srv.url+"/admin/schedules"))
+	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
+	datastarApplied(t, ctx)
+	askCopilot(t, ctx, "weekdays at 6:30")
+	until(t, ctx, 10*time.Second, field("new-task", "schedule")+`.value === '30 6 * * 1-5' && `+field("new-task", "type")+`.value === 'recurring' &&
+		`+field("new-task", "description")+`.closest('label').classList.contains('cp-hl')`)
+	typeInto(t, ctx, `#new-task [name=description]`, "Morning check-in")
+	js(t, ctx, field("new-task", "member")+`.value = 'ada'`) // a freeform action needs a member
+	click(t, ctx, `#task-save`)
+	until(t, ctx, 10*time.Second, `/^\/admin\/schedules\/\d+$/.test(location.pathname)`)
+	tasks, err := srv.app.Schedule.List(context.Background(), schedule.TaskFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tk := range tasks {
+		found = found || (tk.Description == "Morning check-in" && tk.Schedule == "30 6 * * 1-5" && tk.Kind == schedule.KindRecurring)
+	}
+	if !found {
+		t.Fatalf("no weekday task among %+v", tasks)
+	}
+
+	do(t, ctx, chromedp.Navigate(srv.url+"/admin/integrations"))
+	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
+	datastarApplied(t, ctx)
+	askCopilot(t, ctx, "connect Plex at http://plex.local:32400")
+	until(t, ctx, 10*time.Second, field("plex", "plex_url")+`.value === 'http://plex.local:32400' &&
+		`+field("plex", "plex_token")+`.closest('label').classList.contains('cp-hl') && `+field("plex", "plex_token")+`.value === '' &&
+		document.querySelector('#cp-log').textContent.includes('I never handle tokens')`)
 }

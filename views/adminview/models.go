@@ -292,6 +292,8 @@ type AdminSchedules struct {
 	Members []views.Option
 	// Refused are the coach's latest refused scheduling requests.
 	Refused []RefusedRequest
+	// Copilot shows the configuration copilot beside the new-task form.
+	Copilot bool
 }
 
 // RefusedRequest is a task the coach asked for and was refused (the

@@ -62,6 +62,7 @@ type HomeAssistantCheck struct {
 type integrationPages struct {
 	*core
 	integrations Integrations
+	copilot      bool // the copilot panel beside the Plex card
 }
 
 // card fills the Home Assistant card from what is in force; typed (a

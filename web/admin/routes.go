@@ -80,7 +80,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Schedule != nil {
 		sp := &schedulePages{core: c, schedule: deps.Schedule, agents: deps.Agents, workflows: deps.Workflows,
-			hasBackups: deps.Backups != nil}
+			hasBackups: deps.Backups != nil, copilot: deps.Copilot != nil}
 		todos := &todoPages{core: c, schedule: deps.Schedule, agents: deps.Agents}
 		g.GET("/schedules", sp.adminSchedules)
 		g.POST("/schedules", sp.adminScheduleCreate)
@@ -153,7 +153,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/model", m.liveModel)
 	}
 	if deps.Integrations != nil {
-		in := &integrationPages{core: c, integrations: deps.Integrations}
+		in := &integrationPages{core: c, integrations: deps.Integrations, copilot: deps.Copilot != nil}
 		g.GET("/integrations", in.adminIntegrations)
 		// The posts carry a token: no request-id replay, whose record
 		// would keep the page in the database (saving twice changes
