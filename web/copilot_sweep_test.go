@@ -137,12 +137,16 @@ func TestCopilotPanelSweep(t *testing.T) {
 // accepts always lands in the form.
 func TestCopilotFormsMatchPages(t *testing.T) {
 	s := sweepOver(t, withDemo())
-	panels := map[string]bool{"member": true, "schedule": true, "plex": true}
+	panels := map[string]bool{"member": true, "targets": true, "schedule": true, "plex": true}
 	for _, f := range copilot.Forms() {
-		page := s.do(swReq{method: http.MethodGet, path: f.Path}).Body.String()
+		path := f.Path
+		if f.ID == copilot.FormTargets {
+			path = "/admin/household/maya" // a member's page
+		}
+		page := s.do(swReq{method: http.MethodGet, path: path}).Body.String()
 		for _, fd := range f.Fields {
 			if !strings.Contains(page, `name="`+fd.Name+`"`) {
-				t.Errorf("%s: %s has no field %s", f.ID, f.Path, fd.Name)
+				t.Errorf("%s: %s has no field %s", f.ID, path, fd.Name)
 			}
 			bound := strings.Contains(page, `data-bind__prop.value__event.input.change="cp.f.`+fd.Name+`"`)
 			if want := panels[f.ID] && fd.Kind != copilot.Secret; bound != want {
@@ -150,7 +154,7 @@ func TestCopilotFormsMatchPages(t *testing.T) {
 			}
 		}
 		if panels[f.ID] && !strings.Contains(page, `id="copilot"`) {
-			t.Errorf("%s: no copilot panel on %s", f.ID, f.Path)
+			t.Errorf("%s: no copilot panel on %s", f.ID, path)
 		}
 	}
 }

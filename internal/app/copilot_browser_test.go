@@ -36,7 +36,9 @@ func askCopilot(t *testing.T, ctx context.Context, words string) {
 // TestCopilotMemberFormInBrowser: without a model, "add my daughter Ava, 8,
 // metric" fills the new-member form (and points at the birth date, which
 // an age does not give); Undo empties it, Redo fills it again, and Save
-// stores Ava as the form's own validation saves a typed member.
+// stores Ava as the form's own validation saves a typed member. On her
+// page, "set calories to 1600 and protein 60" fills her targets, and Save
+// stores them.
 func TestCopilotMemberFormInBrowser(t *testing.T) {
 	browser := newBrowser(t, 1280, 900)
 	srv := homeApp(t, app.Config{})
@@ -64,6 +66,19 @@ func TestCopilotMemberFormInBrowser(t *testing.T) {
 	m, err := srv.app.Household.Member(context.Background(), "ava")
 	if err != nil || m.Name != "Ava" || m.Role != health.RoleChild || m.Sex != "female" || m.Unit != health.KG || m.BirthDate != nil {
 		t.Fatalf("stored %+v (%v)", m, err)
+	}
+
+	// Her page has the panel on the profile and targets form.
+	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
+	datastarApplied(t, ctx)
+	askCopilot(t, ctx, "set calories to 1600 and protein 60")
+	until(t, ctx, 10*time.Second, `document.querySelector('#member-edit [name=calories]').value === '1600' &&
+		document.querySelector('#member-edit [name=protein_g]').value === '60' && document.querySelector('#member-edit [name=name]').value === 'Ava'`)
+	click(t, ctx, `#member-edit-save`)
+	until(t, ctx, 10*time.Second, `location.search === '?saved=1' && document.readyState === 'complete'`)
+	m, err = srv.app.Household.Member(context.Background(), "ava")
+	if err != nil || m.Targets.Calories == nil || *m.Targets.Calories != 1600 || m.Targets.ProteinG == nil || *m.Targets.ProteinG != 60 || m.Name != "Ava" {
+		t.Fatalf("targets not stored: %+v (%v)", m, err)
 	}
 }
 

@@ -105,8 +105,11 @@ const (
 	FormSchedule      = "schedule"
 	FormPlex          = "plex"
 	FormHomeAssistant = "homeassistant"
+	FormTargets       = "targets"
 )
 
+// memberFields are the new-member form's; the member page's (FormTargets)
+// are the same without the id.
 var memberFields = []Field{
 	{Name: "id", Label: "Id (lowercase, used in URLs)", Kind: Text, Max: 40, Check: checkMemberID},
 	{Name: "name", Label: "Name", Kind: Text, Max: 80},
@@ -130,6 +133,8 @@ var memberFields = []Field{
 var forms = []Form{
 	{ID: FormMember, Title: "Admin → Household: add a member", Path: "/admin/household", Fields: memberFields,
 		Required: []string{"id", "name"}},
+	{ID: FormTargets, Title: "Admin → Household → a member: profile and targets", Path: "/admin/household",
+		Fields: memberFields[1:], Required: []string{"name"}},
 	{ID: FormSchedule, Title: "Admin → Schedules: new task", Path: "/admin/schedules", Fields: []Field{
 		{Name: "description", Label: "Description", Kind: Text, Max: 2000},
 		{Name: "type", Label: "Type", Kind: Select, Options: []string{"once", "recurring", "interval", "heartbeat"}},

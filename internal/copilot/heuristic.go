@@ -116,6 +116,14 @@ func Heuristic(form, ask string, taken []string) Reply {
 			return r
 		}
 	}
+	if ts, _ := readTargets(ask); len(ts) > 0 && (form == FormTargets || form == FormMember) {
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = t.Field
+		}
+		return Reply{Message: "I set " + strings.Join(names, ", ") + ". Check them and press Save.",
+			Commands: []Command{{Action: SetFields, Fields: ts}}}
+	}
 	return Reply{Message: "I did not understand that. Without a language model I can: add a member (\"add my daughter Ava, 8, metric\"), " +
 		"fill Plex's or Home Assistant's address (\"connect Plex at http://plex.local:32400\"), and turn a schedule in words into cron " +
 		"(\"weekdays at 6:30\"). I cannot save, delete, or handle tokens and passwords."}
@@ -143,19 +151,12 @@ func connect(form, target, name, urlField, tokenField, ask, tokenHint string) Re
 
 // newMember reads "add my daughter Ava, 8, metric".
 func newMember(form, ask string, taken []string) (Reply, bool) {
+	targets, rest := readTargets(ask)
 	rel := ""
-	if m := relationRe.FindStringSubmatch(ask); m != nil {
+	if m := relationRe.FindStringSubmatch(rest); m != nil {
 		rel = strings.ToLower(m[1])
 	}
-	name := ""
-	for _, m := range nameRe.FindAllStringSubmatch(ask, -1) {
-		w := m[1]
-		if skipName[strings.ToLower(w)] {
-			continue
-		}
-		name = w
-		break
-	}
+	name := memberName(rest)
 	if name == "" {
 		if rel == "" {
 			return Reply{}, false
@@ -165,6 +166,7 @@ func newMember(form, ask string, taken []string) (Reply, bool) {
 	if form != FormMember {
 		return elsewhere(FormMember, "Adding "+name+" is a new member."), true
 	}
+	ask = rest
 	fields := []FieldValue{{"id", Value(freeID(name, taken))}, {"name", Value(name)}}
 	var said []string
 	age := -1
@@ -197,6 +199,10 @@ func newMember(form, ask string, taken []string) (Reply, bool) {
 		fields = append(fields, FieldValue{"role", "child"})
 		said = append(said, "role child")
 	}
+	fields = append(fields, targets...)
+	if len(targets) > 0 {
+		said = append(said, "targets")
+	}
 	msg := "I filled the new member " + name
 	if len(said) > 0 {
 		msg += " (" + strings.Join(said, ", ") + ")"
@@ -216,7 +222,8 @@ var skipName = map[string]bool{"add": true, "my": true, "our": true, "please": t
 	"create": true, "set": true, "i": true, "he": true, "she": true, "they": true, "member": true, "register": true,
 	"metric": true, "imperial": true, "kg": true, "lb": true, "lbs": true, "daughter": true, "son": true, "wife": true,
 	"husband": true, "partner": true, "child": true, "kid": true, "guest": true, "friend": true, "mom": true, "mum": true,
-	"dad": true, "mother": true, "father": true, "brother": true, "sister": true, "me": true, "myself": true}
+	"dad": true, "mother": true, "father": true, "brother": true, "sister": true, "me": true, "myself": true,
+	"is": true, "and": true, "who": true, "named": true, "called": true, "aged": true, "age": true, "with": true}
 
 // freeID makes a member id from a name, numbered past the taken ones.
 func freeID(name string, taken []string) string {
@@ -251,3 +258,35 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+// memberName reads a name: the capitalised words that are not a
+// relation or a command ("Ava", "Mary Jane"), else the word after a
+// relation ("my daughter ava").
+func memberName(ask string) string {
+	for _, m := range nameRe.FindAllStringSubmatchIndex(ask, -1) {
+		w := ask[m[2]:m[3]]
+		if skipName[strings.ToLower(w)] {
+			continue
+		}
+		name := w
+		tail := ask[m[3]:]
+		for {
+			n := nextNameRe.FindStringSubmatch(tail)
+			if n == nil || skipName[strings.ToLower(n[1])] {
+				break
+			}
+			name += " " + n[1]
+			tail = tail[len(n[0]):]
+		}
+		return name
+	}
+	if m := afterRelationRe.FindStringSubmatch(ask); m != nil && !skipName[strings.ToLower(m[1])] {
+		return strings.ToUpper(m[1][:1]) + m[1][1:]
+	}
+	return ""
+}
+
+var (
+	nextNameRe      = regexp.MustCompile(`^ ([\p{Lu}][\p{L}'-]{0,39})\b`)
+	afterRelationRe = regexp.MustCompile(`(?i)\b(?:daughter|son|wife|husband|partner|child|kid|mother|mom|mum|father|dad|brother|sister|grandma|grandmother|grandpa|grandfather|guest|friend)\s+([a-z][a-z'-]{0,39})\b`)
+)

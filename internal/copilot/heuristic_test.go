@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,6 +73,11 @@ func TestHeuristic(t *testing.T) {
 		{form: FormMember, ask: "Add my husband Tom, imperial", want: map[string]string{"id": "tom", "name": "Tom", "unit": "lb", "sex": "male", "role": ""}},
 		{form: FormMember, ask: "add a guest Sam", want: map[string]string{"name": "Sam", "role": "guest"}},
 		{form: FormMember, ask: "add my son", says: "What is their name?"},
+		{form: FormMember, ask: "add my son leo, 1900 kcal, protein 90", // 90 is protein, not an age
+			want: map[string]string{"name": "Leo", "id": "leo", "calories": "1900", "protein_g": "90", "role": "child", "sex": "male"}},
+		{form: FormMember, ask: "Add Mary Jane, 170 cm, goal weight 65.5, very active, metric",
+			want: map[string]string{"name": "Mary Jane", "id": "mary-jane", "height_cm": "170", "goal_weight": "65.5", "activity_level": "very_active", "unit": "kg", "role": ""}},
+		{form: FormTargets, ask: "set calories to 2000 and protein 150, 60 g fat", want: map[string]string{"calories": "2000", "protein_g": "150", "fat_g": "60"}, says: "press Save"},
 		{form: FormPlex, ask: "connect Plex at http://plex.local:32400", want: map[string]string{"plex_url": "http://plex.local:32400"},
 			highlight: "plex_token", says: "never handle tokens"},
 		{form: FormPlex, ask: "connect plex", highlight: "plex_url", says: "address"},
@@ -159,5 +165,22 @@ func TestValidateTool(t *testing.T) {
 	}
 	if v := validateForm(ValidateArgs{Form: FormPlex, Values: []FieldValue{{"plex_url", "http://p:32400"}, {"plex_token", "t"}}}); v.OK {
 		t.Fatal("a token was accepted as a proposal")
+	}
+}
+
+// TestValidateEnumIsTheRegistry: config_validate's form enum names every
+// registered form.
+func TestValidateEnumIsTheRegistry(t *testing.T) {
+	props := Tools(nil).Tools()[5].Parameters["properties"].(map[string]any)
+	enum := props["form"].(map[string]any)["enum"]
+	raw, _ := json.Marshal(enum)
+	ids, _ := json.Marshal(FormIDs())
+	var a, b []string
+	_ = json.Unmarshal(raw, &a)
+	_ = json.Unmarshal(ids, &b)
+	slices.Sort(a)
+	slices.Sort(b)
+	if !slices.Equal(a, b) {
+		t.Fatalf("enum %v, registry %v", a, b)
 	}
 }

@@ -32,6 +32,16 @@ func noteLabel(kind string) string { return copilotNoteKinds[kind] }
 // (registry names only; anything else gets no binding).
 var cpName = regexp.MustCompile(`^[a-z][a-z_]{0,39}$`)
 
+// registryField is the registry's field name of form cp, when it has one whose
+// name may sit inside an expression.
+func registryField(cp, name string) (copilot.Field, bool) {
+	f, ok := copilot.FormByID(cp)
+	if !ok || !cpName.MatchString(name) {
+		return copilot.Field{}, false
+	}
+	return f.Field(name)
+}
+
 // cpSignals are the panel's initial signals: the form id (a registry id,
 // checked) and empty stacks. The form's values are not here: each bound
 // input creates its own signal from its value attribute.
@@ -52,7 +62,7 @@ func CopilotEnabled(form string) bool {
 // property, on input and change: a number input's default binding would
 // turn an empty field into 0).
 func cpBind(cp, name string) templ.Attributes {
-	if cp == "" || !cpName.MatchString(name) {
+	if fd, ok := registryField(cp, name); !ok || fd.Kind == copilot.Secret {
 		return nil
 	}
 	return templ.Attributes{"data-bind__prop.value__event.input.change": "cp.f." + name}
@@ -60,7 +70,7 @@ func cpBind(cp, name string) templ.Attributes {
 
 // cpHighlight marks the field's label while the copilot points at it.
 func cpHighlight(cp, name string) templ.Attributes {
-	if cp == "" || !cpName.MatchString(name) {
+	if _, ok := registryField(cp, name); !ok {
 		return nil
 	}
 	return templ.Attributes{"data-class:cp-hl": "$cp.hl == '" + name + "'"}
@@ -85,6 +95,7 @@ const (
 	copilotMember   = copilot.FormMember
 	copilotSchedule = copilot.FormSchedule
 	copilotPlex     = copilot.FormPlex
+	copilotTargets  = copilot.FormTargets
 )
 
 // copilotFor is form when the copilot is on, else "" (no bindings).

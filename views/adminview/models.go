@@ -89,6 +89,8 @@ type AdminMember struct {
 	AdminPage
 	ID   string
 	Form views.FormState
+	// Copilot shows the configuration copilot beside the profile form.
+	Copilot bool
 	// HasPIN: the member has a PIN for shared screens; PIN is its form
 	// (errors and the saved note only: a PIN is never shown).
 	HasPIN bool

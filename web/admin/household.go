@@ -28,7 +28,7 @@ type householdPages struct {
 	programs   ProgramControls   // nil: no program controls
 	messages   Messages          // nil: no messages on the member page
 	settings   HouseholdSettings // nil: no time zone and night cards
-	copilot    bool              // the copilot panel beside the new-member form
+	copilot    bool              // the copilot panel beside the new-member and profile forms
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
@@ -187,7 +187,7 @@ func (s *householdPages) memberAdminPage(c echo.Context, form, goal *views.FormS
 	}
 	p := adminview.AdminMember{AdminPage: s.adminPage(c, m.Name, "household"), ID: m.ID,
 		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}},
-		HasPIN: m.HasPIN}
+		HasPIN: m.HasPIN, Copilot: s.copilot}
 	if form != nil {
 		p.Form = *form
 	}
