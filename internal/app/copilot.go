@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"hearth/internal/agent"
 	"hearth/internal/agent/definition"
+	"hearth/internal/apperr"
 	"hearth/internal/buildinfo"
 	"hearth/internal/copilot"
 	"hearth/internal/health"
@@ -158,23 +160,48 @@ func (a *App) AskCopilot(ctx context.Context, f copilot.Form, values map[string]
 		}
 	}
 	if member == "" {
-		box, err := agent.NewToolbox(a.configTools())
-		if err != nil {
-			return copilot.Answer{}, err
-		}
-		out, err := copilot.Respond(ctx, box.Caller(agent.Scope{AgentID: ConfigCopilotID, Now: a.DB.Now()}), msg)
-		if err != nil {
-			return copilot.Answer{}, err
-		}
-		r, err := copilot.Decode(out)
-		return copilot.Answer{Reply: r, Heuristic: true}, err
+		return a.copilotHeuristic(ctx, msg)
 	}
 	res, err := a.Definitions.Invoke(ctx, ConfigCopilotID, definition.Params{Member: member, Message: msg, Trigger: agent.TriggerManual})
-	if err != nil {
+	if err == nil {
+		var r copilot.Reply
+		if r, err = copilot.Decode(res.Output); err == nil {
+			return copilot.Answer{Reply: r, RunID: res.RunID, Heuristic: res.Heuristic}, nil
+		}
+	}
+	if ctx.Err() != nil {
 		return copilot.Answer{RunID: res.RunID}, err
 	}
-	r, err := copilot.Decode(res.Output)
-	return copilot.Answer{Reply: r, RunID: res.RunID, Heuristic: res.Heuristic}, err
+	// The model failed (down, over budget, invalid after retries): the
+	// heuristic answers, and the panel says why (the run keeps the error).
+	a.log.Warn("copilot: the model's run failed; the heuristic answers", "run", res.RunID, "err", err)
+	ans, herr := a.copilotHeuristic(ctx, msg)
+	ans.RunID, ans.Fallback = res.RunID, definitionErrMessage(err)
+	return ans, herr
+}
+
+// copilotHeuristic answers without a model, outside the engine.
+func (a *App) copilotHeuristic(ctx context.Context, msg string) (copilot.Answer, error) {
+	box, err := agent.NewToolbox(a.configTools())
+	if err != nil {
+		return copilot.Answer{}, err
+	}
+	out, err := copilot.Respond(ctx, box.Caller(agent.Scope{AgentID: ConfigCopilotID, Now: a.DB.Now()}), msg)
+	if err != nil {
+		return copilot.Answer{}, err
+	}
+	r, err := copilot.Decode(out)
+	return copilot.Answer{Reply: r, Heuristic: true}, err
+}
+
+// definitionErrMessage is an invoke's error for the admin: an apperr's
+// message, else the error's text.
+func definitionErrMessage(err error) string {
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Code != apperr.Internal {
+		return ae.Message
+	}
+	return err.Error()
 }
 
 // firstAdult is the index of the first adult member, else of the first

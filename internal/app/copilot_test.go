@@ -94,3 +94,25 @@ func TestCopilotHeuristicWithoutMembers(t *testing.T) {
 		t.Fatalf("answer = %+v", ans)
 	}
 }
+
+// TestCopilotModelFailureFallsBack: when the model's run fails (the server
+// answers 500 every time), the heuristic answers the panel and says why;
+// the failed run is kept.
+func TestCopilotModelFailureFallsBack(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Error(500) })
+	run := homeApp(t, app.Config{OpenAIBaseURL: srv.URL(), OpenAIKey: "k", Model: "fake"})
+	f, _ := copilot.FormByID(copilot.FormSchedule)
+	ans, err := run.app.AskCopilot(context.Background(), f, nil, "every day at 7pm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Heuristic || ans.Fallback == "" || ans.RunID == 0 || len(ans.Reply.Commands) == 0 ||
+		ans.Reply.Commands[0].Fields[1].Value != "0 19 * * *" {
+		t.Fatalf("answer = %+v", ans)
+	}
+	r, err := run.app.Agents.Runs().Get(context.Background(), ans.RunID)
+	if err != nil || r.Status != "failed" {
+		t.Fatalf("run = %+v (%v)", r, err)
+	}
+}

@@ -152,4 +152,7 @@ type Answer struct {
 	Reply     Reply
 	Heuristic bool
 	RunID     int64
+	// Fallback says why the heuristic answered although a model is
+	// configured (the model's run failed); "" otherwise.
+	Fallback string
 }

@@ -120,7 +120,11 @@ func (p *copilotPages) ask(c echo.Context) error {
 			Text: "The copilot could not answer: " + definitionErrText(err)}))
 	}
 	st, more := copilot.Apply(sig.CP.State, f, ans.Reply)
-	if ans.Heuristic {
+	switch {
+	case ans.Fallback != "":
+		more = append(more, copilot.Note{Kind: copilot.NoteProblem, Text: "The language model failed (" + ans.Fallback +
+			"); the built-in heuristic answered."})
+	case ans.Heuristic:
 		more = append(more, copilot.Note{Kind: copilot.NoteInfo, Text: "Answered by the built-in heuristic (no language model)."})
 	}
 	return patchCopilot(c, st, true, append(notes, more...))
