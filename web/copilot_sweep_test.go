@@ -46,12 +46,13 @@ func cpSSECheck(t *testing.T, what, body string, events int) map[string]any {
 	return signals
 }
 
-// cpBody is the panel's signals with the payload in the request and in
-// every value, the stacks and a held command.
+// cpBody is a panel's signals with the payload in the request and in
+// every value, the stacks and a held command (and the form named in the
+// state: the URL's wins).
 func cpBody(form, ask string) []byte {
 	hostile := dsPayload + cpForged + "\r\revent: datastar-patch-signals\rdata: signals {pwned: 1}\r\r"
 	vals := map[string]string{"name": hostile, "id": "x", "avatar": dsPayload}
-	b, _ := json.Marshal(map[string]any{"cp": map[string]any{"form": form, "ask": ask, "f": vals,
+	b, _ := json.Marshal(map[string]any{copilot.SignalRoot(form): map[string]any{"form": "garage", "ask": ask, "f": vals,
 		"undo": []any{vals}, "redo": []any{vals}, "confirm": hostile, "hl": dsPayload, "nav": "javascript:" + dsPayload,
 		"pending": []any{map[string]any{"action": "set_field", "field": "name", "value": hostile}}}})
 	return b
@@ -84,13 +85,13 @@ func TestCopilotPanelSweep(t *testing.T) {
 		}}, 5, 5))
 	s := sweepOver(t, withDemo(), withModel(llm.URL(), "fake"))
 
-	rec := s.do(swReq{method: http.MethodPost, path: "/admin/copilot", ctype: "application/json", datastar: true,
+	rec := s.do(swReq{method: http.MethodPost, path: "/admin/copilot/member", ctype: "application/json", datastar: true,
 		body: cpBody("member", "add "+dsPayload+cpForged)})
 	if rec.Code != http.StatusOK {
 		t.Fatalf("ask: %d %s", rec.Code, rec.Body.String())
 	}
 	sig := cpSSECheck(t, "ask", rec.Body.String(), 2)
-	cp, _ := sig["cp"].(map[string]any)
+	cp, _ := sig["cp_member"].(map[string]any)
 	f, _ := cp["f"].(map[string]any)
 	if f["name"] != dsPayload+`<b data-init="@post('/x')">` || f["avatar"] != dsPayload || cp["hl"] != "" || cp["nav"] != "" || cp["confirm"] != strings.TrimSpace(dsPayload+cpForged) || cp["ask"] != "" {
 		t.Fatalf("patched state: %v", cp)
@@ -103,7 +104,7 @@ func TestCopilotPanelSweep(t *testing.T) {
 	}
 
 	for _, action := range []string{"undo", "redo", "confirm", "decline"} {
-		rec := s.do(swReq{method: http.MethodPost, path: "/admin/copilot/" + action, ctype: "application/json", datastar: true,
+		rec := s.do(swReq{method: http.MethodPost, path: "/admin/copilot/member/" + action, ctype: "application/json", datastar: true,
 			body: cpBody("member", "")})
 		if rec.Code != http.StatusOK {
 			t.Fatalf("%s: %d %s", action, rec.Code, rec.Body.String())
@@ -113,19 +114,21 @@ func TestCopilotPanelSweep(t *testing.T) {
 			events = 1 // nothing to report
 		}
 		sig := cpSSECheck(t, action, rec.Body.String(), events)
-		cp, _ := sig["cp"].(map[string]any)
+		cp, _ := sig["cp_member"].(map[string]any)
 		if cp["hl"] != "" || cp["nav"] != "" {
 			t.Fatalf("%s: the browser's highlight or link came back: %v", action, cp)
 		}
 	}
-	rec = s.do(swReq{method: http.MethodPost, path: "/admin/copilot", ctype: "application/json", datastar: true,
-		body: cpBody("garage", "add Ava")})
-	// (Datastar drops non-200 answers: the error handler flashes the refusal.)
-	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "names no known form") || strings.Contains(rec.Body.String(), "signals") {
-		t.Fatalf("unknown form: %d %s", rec.Code, rec.Body.String())
+	// An unknown form, or a body without the form's panel, is refused
+	// (Datastar drops non-200 answers: the error handler flashes it).
+	for path, want := range map[string]string{"/admin/copilot/garage": "no such form", "/admin/copilot/night": "missing or malformed"} {
+		rec = s.do(swReq{method: http.MethodPost, path: path, ctype: "application/json", datastar: true, body: cpBody("member", "add Ava")})
+		if body := rec.Body.String(); rec.Code != http.StatusOK || !strings.Contains(body, want) || strings.Contains(body, "signals") {
+			t.Fatalf("%s: %d %s", path, rec.Code, body)
+		}
 	}
 	page := s.do(swReq{method: http.MethodGet, path: "/admin/household"}).Body.String()
-	if !strings.Contains(page, `id="copilot"`) || !strings.Contains(page, `data-bind__prop.value__event.input.change="cp.f.name"`) {
+	if !strings.Contains(page, `id="copilot-member"`) || !strings.Contains(page, `data-bind__prop.value__event.input.change="cp_member.f.name"`) {
 		t.Fatal("Admin → Household has no copilot panel bound to the new-member form")
 	}
 	dsCheck(t, "GET /admin/household", page)
@@ -137,7 +140,7 @@ func TestCopilotPanelSweep(t *testing.T) {
 // accepts always lands in the form.
 func TestCopilotFormsMatchPages(t *testing.T) {
 	s := sweepOver(t, withDemo())
-	panels := map[string]bool{"member": true, "targets": true, "schedule": true, "plex": true}
+	panels := map[string]bool{"member": true, "targets": true, "night": true, "schedule": true, "plex": true, "homeassistant": true}
 	for _, f := range copilot.Forms() {
 		path := f.Path
 		if f.ID == copilot.FormTargets {
@@ -148,12 +151,12 @@ func TestCopilotFormsMatchPages(t *testing.T) {
 			if !strings.Contains(page, `name="`+fd.Name+`"`) {
 				t.Errorf("%s: %s has no field %s", f.ID, path, fd.Name)
 			}
-			bound := strings.Contains(page, `data-bind__prop.value__event.input.change="cp.f.`+fd.Name+`"`)
+			bound := strings.Contains(page, `data-bind__prop.value__event.input.change="`+copilot.SignalRoot(f.ID)+`.f.`+fd.Name+`"`)
 			if want := panels[f.ID] && fd.Kind != copilot.Secret; bound != want {
 				t.Errorf("%s: %s bound %v, want %v", f.ID, fd.Name, bound, want)
 			}
 		}
-		if panels[f.ID] && !strings.Contains(page, `id="copilot"`) {
+		if panels[f.ID] && !strings.Contains(page, `id="copilot-`+f.ID+`"`) {
 			t.Errorf("%s: no copilot panel on %s", f.ID, path)
 		}
 	}

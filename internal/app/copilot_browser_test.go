@@ -18,19 +18,20 @@ func cpValue(name string) string {
 	return `document.querySelector('#member-new [name=` + name + `]').value`
 }
 
-// openCopilot opens Admin → Household and waits for the copilot panel.
-func openCopilot(t *testing.T, ctx context.Context, base string) {
+// openCopilot opens path and waits for form's copilot panel.
+func openCopilot(t *testing.T, ctx context.Context, base, path, form string) {
 	t.Helper()
-	do(t, ctx, chromedp.Navigate(base+"/admin/household"))
-	until(t, ctx, 10*time.Second, `location.pathname === '/admin/household' && document.readyState === 'complete' && document.getElementById('copilot')`)
+	do(t, ctx, chromedp.Navigate(base+path))
+	until(t, ctx, 10*time.Second, `location.pathname === `+jsString(path)+` && document.readyState === 'complete' && document.getElementById('copilot-`+form+`')`)
 	datastarApplied(t, ctx)
-	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('copilot')).display !== 'none'`)
+	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('copilot-`+form+`')).display !== 'none'`)
 }
 
-func askCopilot(t *testing.T, ctx context.Context, words string) {
+// askCopilot asks form's panel.
+func askCopilot(t *testing.T, ctx context.Context, form, words string) {
 	t.Helper()
-	typeInto(t, ctx, `#cp-input`, words)
-	click(t, ctx, `#cp-send`)
+	typeInto(t, ctx, `#cp-input-`+form, words)
+	click(t, ctx, `#cp-send-`+form)
 }
 
 // TestCopilotMemberFormInBrowser: without a model, "add my daughter Ava, 8,
@@ -43,19 +44,19 @@ func TestCopilotMemberFormInBrowser(t *testing.T) {
 	browser := newBrowser(t, 1280, 900)
 	srv := homeApp(t, app.Config{})
 	ctx := newTab(t, browser, 90*time.Second)
-	openCopilot(t, ctx, srv.url)
+	openCopilot(t, ctx, srv.url, "/admin/household", "member")
 
-	askCopilot(t, ctx, "add my daughter Ava, 8, metric")
+	askCopilot(t, ctx, "member", "add my daughter Ava, 8, metric")
 	until(t, ctx, 10*time.Second, cpValue("name")+` === 'Ava' && `+cpValue("id")+` === 'ava' && `+cpValue("unit")+` === 'kg' && `+
 		cpValue("sex")+` === 'female' && `+cpValue("role")+` === 'child'`)
-	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log').textContent.includes('I filled the new member Ava') &&
+	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log-member').textContent.includes('I filled the new member Ava') &&
 		document.querySelector('#member-new [name=birth_date]').closest('label').classList.contains('cp-hl') &&
-		document.querySelector('#cp-input').value === ''`)
+		document.querySelector('#cp-input-member').value === ''`)
 
-	click(t, ctx, `#cp-undo`)
+	click(t, ctx, `#cp-undo-member`)
 	until(t, ctx, 5*time.Second, cpValue("name")+` === '' && `+cpValue("id")+` === '' && `+cpValue("role")+` === 'adult' && `+cpValue("sex")+` === ''`)
-	click(t, ctx, `#cp-redo`)
-	until(t, ctx, 5*time.Second, cpValue("name")+` === 'Ava' && `+cpValue("role")+` === 'child' && document.querySelector('#cp-redo').disabled`)
+	click(t, ctx, `#cp-redo-member`)
+	until(t, ctx, 5*time.Second, cpValue("name")+` === 'Ava' && `+cpValue("role")+` === 'child' && document.querySelector('#cp-redo-member').disabled`)
 
 	// Nothing is stored until Save.
 	if _, err := srv.app.Household.Member(context.Background(), "ava"); err == nil {
@@ -69,9 +70,9 @@ func TestCopilotMemberFormInBrowser(t *testing.T) {
 	}
 
 	// Her page has the panel on the profile and targets form.
-	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
+	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot-targets')`)
 	datastarApplied(t, ctx)
-	askCopilot(t, ctx, "set calories to 1600 and protein 60")
+	askCopilot(t, ctx, "targets", "set calories to 1600 and protein 60")
 	until(t, ctx, 10*time.Second, `document.querySelector('#member-edit [name=calories]').value === '1600' &&
 		document.querySelector('#member-edit [name=protein_g]').value === '60' && document.querySelector('#member-edit [name=name]').value === 'Ava'`)
 	click(t, ctx, `#member-edit-save`)
@@ -125,22 +126,22 @@ func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
 	)
 	srv := homeApp(t, app.Config{OpenAIBaseURL: llm.URL(), OpenAIKey: "k", Model: "fake"})
 	ctx := newTab(t, browser, 90*time.Second)
-	openCopilot(t, ctx, srv.url)
+	openCopilot(t, ctx, srv.url, "/admin/household", "member")
 
-	askCopilot(t, ctx, "add Ava")
-	until(t, ctx, 15*time.Second, cpValue("name")+` === 'Ava' && getComputedStyle(document.getElementById('cp-confirm')).display !== 'none' &&
-		document.querySelector('#cp-confirm p').textContent === 'Also make her a child?'`)
-	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log').textContent.includes('Refused set_field "nickname": the form has no field "nickname"')`)
+	askCopilot(t, ctx, "member", "add Ava")
+	until(t, ctx, 15*time.Second, cpValue("name")+` === 'Ava' && getComputedStyle(document.getElementById('cp-confirm-member')).display !== 'none' &&
+		document.querySelector('#cp-confirm-member p').textContent === 'Also make her a child?'`)
+	until(t, ctx, 5*time.Second, `document.querySelector('#cp-log-member').textContent.includes('Refused set_field "nickname": the form has no field "nickname"')`)
 	var role string
 	if err := eval(ctx, cpValue("role"), &role); err != nil || role != "adult" {
 		t.Fatalf("the command after request_confirmation ran before the answer: role %q (%v)", role, err)
 	}
-	click(t, ctx, `#cp-yes`)
-	until(t, ctx, 5*time.Second, cpValue("role")+` === 'child' && getComputedStyle(document.getElementById('cp-confirm')).display === 'none'`)
+	click(t, ctx, `#cp-yes-member`)
+	until(t, ctx, 5*time.Second, cpValue("role")+` === 'child' && getComputedStyle(document.getElementById('cp-confirm-member')).display === 'none'`)
 
-	askCopilot(t, ctx, "now do something odd")
-	until(t, ctx, 15*time.Second, `document.querySelector('#cp-log').textContent.includes("window.__pwned='script'") &&
-		getComputedStyle(document.getElementById('cp-confirm')).display !== 'none'`)
+	askCopilot(t, ctx, "member", "now do something odd")
+	until(t, ctx, 15*time.Second, `document.querySelector('#cp-log-member').textContent.includes("window.__pwned='script'") &&
+		getComputedStyle(document.getElementById('cp-confirm-member')).display !== 'none'`)
 	datastarApplied(t, ctx)
 	var state struct {
 		Pwned                 any
@@ -150,12 +151,12 @@ func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
 		Refused               int
 	}
 	if err := eval(ctx, `({Pwned: window.__pwned ?? null, Forged: !!document.getElementById('pwn'),
-		Img: !!document.querySelector('#cp-log img, #cp-log b, #cp-confirm i'), Script: !!document.querySelector('#cp-log script'),
+		Img: !!document.querySelector('#cp-log-member img, #cp-log-member b, #cp-confirm-member i'), Script: !!document.querySelector('#cp-log-member script'),
 		Name: `+cpValue("name")+`, Avatar: `+cpValue("avatar")+`, ID: `+cpValue("id")+`,
-		Nav: document.getElementById('cp-nav').getAttribute('href') ?? '',
-		Confirm: document.querySelector('#cp-confirm p').textContent,
+		Nav: document.getElementById('cp-nav-member').getAttribute('href') ?? '',
+		Confirm: document.querySelector('#cp-confirm-member p').textContent,
 		Highlighted: [...document.querySelectorAll('label.cp-hl')].map(l => l.textContent.trim()).join(','),
-		Refused: document.querySelectorAll('#cp-log .cp-refused').length})`, &state); err != nil {
+		Refused: document.querySelectorAll('#cp-log-member .cp-refused').length})`, &state); err != nil {
 		t.Fatal(err)
 	}
 	if state.Pwned != nil || state.Forged || state.Img || state.Script {
@@ -171,8 +172,8 @@ func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
 		t.Fatalf("confirmation text %q", state.Confirm)
 	}
 	// The admin declines: the held command is dropped, the page is intact.
-	click(t, ctx, `#cp-no`)
-	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('cp-confirm')).display === 'none' && `+cpValue("id")+` === ''`)
+	click(t, ctx, `#cp-no-member`)
+	until(t, ctx, 5*time.Second, `getComputedStyle(document.getElementById('cp-confirm-member')).display === 'none' && `+cpValue("id")+` === ''`)
 	if _, err := srv.app.Household.Member(context.Background(), "hostile"); err == nil {
 		t.Fatal("a member was stored without Save")
 	}
@@ -182,7 +183,8 @@ func TestCopilotConfirmationAndHostileReplyInBrowser(t *testing.T) {
 // on Admin → Schedules fills the new task's type and cron (the form takes
 // cron only) and Save creates it; "connect Plex at …" on Admin →
 // Integrations fills Plex's address and points at the token field, which
-// the copilot never fills.
+// the copilot never fills; on Admin → Household the night-mode panel
+// fills its own form (not the new member's) and Save stores it.
 func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
 	browser := newBrowser(t, 1280, 900)
 	srv := homeApp(t, app.Config{})
@@ -191,10 +193,8 @@ func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
 		return `document.querySelector('#` + form + ` [name=` + name + `]')`
 	}
 
-	do(t, ctx, chromedp.Navigate(srv.url+"/admin/schedules"))
-	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
-	datastarApplied(t, ctx)
-	askCopilot(t, ctx, "weekdays at 6:30")
+	openCopilot(t, ctx, srv.url, "/admin/schedules", "schedule")
+	askCopilot(t, ctx, "schedule", "weekdays at 6:30")
 	until(t, ctx, 10*time.Second, field("new-task", "schedule")+`.value === '30 6 * * 1-5' && `+field("new-task", "type")+`.value === 'recurring' &&
 		`+field("new-task", "description")+`.closest('label').classList.contains('cp-hl')`)
 	typeInto(t, ctx, `#new-task [name=description]`, "Morning check-in")
@@ -213,11 +213,21 @@ func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
 		t.Fatalf("no weekday task among %+v", tasks)
 	}
 
-	do(t, ctx, chromedp.Navigate(srv.url+"/admin/integrations"))
-	until(t, ctx, 10*time.Second, `document.readyState === 'complete' && document.getElementById('copilot')`)
-	datastarApplied(t, ctx)
-	askCopilot(t, ctx, "connect Plex at http://plex.local:32400")
+	openCopilot(t, ctx, srv.url, "/admin/integrations", "plex")
+	askCopilot(t, ctx, "plex", "connect Plex at http://plex.local:32400")
 	until(t, ctx, 10*time.Second, field("plex", "plex_url")+`.value === 'http://plex.local:32400' &&
 		`+field("plex", "plex_token")+`.closest('label').classList.contains('cp-hl') && `+field("plex", "plex_token")+`.value === '' &&
-		document.querySelector('#cp-log').textContent.includes('I never handle tokens')`)
+		document.querySelector('#cp-log-plex').textContent.includes('I never handle tokens')`)
+
+	// Two panels on one page: the night-mode form's beside the new member's.
+	openCopilot(t, ctx, srv.url, "/admin/household", "night")
+	askCopilot(t, ctx, "night", "dim the screens from 10pm to 6:30am")
+	until(t, ctx, 10*time.Second, field("night", "night_mode")+`.value === 'dim' && `+field("night", "night_from")+`.value === '22:00' &&
+		`+field("night", "night_to")+`.value === '06:30' && document.querySelector('#cp-log-member').textContent === ''`)
+	click(t, ctx, `#night button[type=submit]`)
+	until(t, ctx, 10*time.Second, `location.search === '?saved=night' && document.readyState === 'complete'`)
+	hs, err := srv.app.Household.Settings(context.Background())
+	if err != nil || hs.Night.Mode != "dim" || hs.Night.From != "22:00" || hs.Night.To != "06:30" {
+		t.Fatalf("night = %+v (%v)", hs.Night, err)
+	}
 }

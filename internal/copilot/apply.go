@@ -206,7 +206,11 @@ func run(s State, f Form, cmds []Command) (State, []Note) {
 				refuse(c, fmt.Sprintf("there is no form %q", clip(to, 40)))
 				continue
 			}
-			if g.ID != f.ID {
+			switch {
+			case g.ID == f.ID:
+			case g.Path == f.Path: // the same page: its own panel, no reload
+				notes = append(notes, Note{NoteInfo, "That is " + g.Title + ", on this page: ask the copilot beside it."})
+			default:
 				s.Nav, s.NavTitle = g.Path, g.Title
 				notes = append(notes, Note{NoteInfo, "Open " + g.Title + " to go on (your changes here are not saved)."})
 			}

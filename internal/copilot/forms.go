@@ -106,6 +106,7 @@ const (
 	FormPlex          = "plex"
 	FormHomeAssistant = "homeassistant"
 	FormTargets       = "targets"
+	FormNight         = "night"
 )
 
 // memberFields are the new-member form's; the member page's (FormTargets)
@@ -135,6 +136,11 @@ var forms = []Form{
 		Required: []string{"id", "name"}},
 	{ID: FormTargets, Title: "Admin → Household → a member: profile and targets", Path: "/admin/household",
 		Fields: memberFields[1:], Required: []string{"name"}},
+	{ID: FormNight, Title: "Admin → Household: night mode", Path: "/admin/household", Fields: []Field{
+		{Name: "night_mode", Label: "At night the screens", Kind: Select, Options: []string{"off", "dim", "blank"}},
+		{Name: "night_from", Label: "From", Kind: Text, Max: 5, Check: checkHHMM},
+		{Name: "night_to", Label: "Until", Kind: Text, Max: 5, Check: checkHHMM},
+	}, Required: []string{"night_mode"}},
 	{ID: FormSchedule, Title: "Admin → Schedules: new task", Path: "/admin/schedules", Fields: []Field{
 		{Name: "description", Label: "Description", Kind: Text, Max: 2000},
 		{Name: "type", Label: "Type", Kind: Select, Options: []string{"once", "recurring", "interval", "heartbeat"}},
@@ -246,3 +252,7 @@ func (f Form) Check(values map[string]string) map[string]string {
 	}
 	return errs
 }
+
+// SignalRoot is the browser signal that holds form's panel state
+// ("cp_member"): one per form, so one page may hold several panels.
+func SignalRoot(form string) string { return "cp_" + form }

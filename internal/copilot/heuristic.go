@@ -103,6 +103,9 @@ func Heuristic(form, ask string, taken []string) Reply {
 		return connect(form, FormHomeAssistant, "Home Assistant", "ha_url", "ha_token", ask,
 			"Create a long-lived access token in your Home Assistant profile and paste it in the token field yourself: I never handle tokens.")
 	}
+	if nightRe.MatchString(ask) {
+		return night(form, ask)
+	}
 	if cron, ok := NaturalCron(ask); ok && scheduleRe.MatchString(ask) {
 		if form != FormSchedule {
 			return elsewhere(FormSchedule, fmt.Sprintf("%q is the cron %s.", ask, cron))
@@ -290,3 +293,41 @@ var (
 	nextNameRe      = regexp.MustCompile(`^ ([\p{Lu}][\p{L}'-]{0,39})\b`)
 	afterRelationRe = regexp.MustCompile(`(?i)\b(?:daughter|son|wife|husband|partner|child|kid|mother|mom|mum|father|dad|brother|sister|grandma|grandmother|grandpa|grandfather|guest|friend)\s+([a-z][a-z'-]{0,39})\b`)
 )
+
+var (
+	nightRe      = regexp.MustCompile(`(?i)\bnight\s*mode\b|\b(dim|blank|black|dark)\b.*\bscreens?\b|\bscreens?\b.*\b(dim|blank|black|dark)\b`)
+	nightOffRe   = regexp.MustCompile(`(?i)\b(turn|switch)\s+(off|out)\s+night\s*mode\b|\bnight\s*mode\s+off\b|\bno\s+night\s*mode\b|\bdisable\s+night\s*mode\b`)
+	nightBlankRe = regexp.MustCompile(`(?i)\b(blank|black|dark)\b`)
+	nightSpanRe  = regexp.MustCompile(`(?i)\b(?:from|between)\s+(.+?)\s+(?:to|until|till|and)\s+(.+)$`)
+)
+
+// night reads the screens' night schedule: "dim the screens from 10pm to
+// 6:30am", "black screens between 22:00 and 07:00", "night mode off".
+func night(form, ask string) Reply {
+	if form != FormNight {
+		return elsewhere(FormNight, "The screens' night is the night-mode form.")
+	}
+	if nightOffRe.MatchString(ask) {
+		return Reply{Message: "Night mode off: the screens stay as by day. Press Save night mode to keep it.",
+			Commands: []Command{{Action: SetField, Field: "night_mode", Value: "off"}}}
+	}
+	mode := "dim"
+	if nightBlankRe.MatchString(ask) {
+		mode = "blank"
+	}
+	fields := []FieldValue{{"night_mode", Value(mode)}}
+	msg := "Night mode: " + map[string]string{"dim": "the screens dim to a clock", "blank": "the screens go black"}[mode]
+	if m := nightSpanRe.FindStringSubmatch(ask); m != nil {
+		h1, m1, ok1 := clock(m[1] + " ")
+		h2, m2, ok2 := clock(m[2] + " ")
+		if ok1 && ok2 {
+			from, to := fmt.Sprintf("%02d:%02d", h1, m1), fmt.Sprintf("%02d:%02d", h2, m2)
+			fields = append(fields, FieldValue{"night_from", Value(from)}, FieldValue{"night_to", Value(to)})
+			msg += " from " + from + " to " + to
+		}
+	}
+	if len(fields) == 1 {
+		msg += "; say the hours too (\"from 10pm to 6:30am\") or set From and Until yourself"
+	}
+	return Reply{Message: msg + ". Press Save night mode to keep it.", Commands: []Command{{Action: SetFields, Fields: fields}}}
+}

@@ -87,6 +87,10 @@ func TestHeuristic(t *testing.T) {
 		{form: FormSchedule, ask: "weekdays at 6:30", want: map[string]string{"schedule": "30 6 * * 1-5"}, highlight: "description"},
 		{form: FormMember, ask: "every day at 7pm", nav: "/admin/schedules", says: "0 19 * * *"},
 		{form: FormMember, ask: "delete Ava", says: "cannot delete"},
+		{form: FormNight, ask: "dim the screens from 10pm to 6:30am", want: map[string]string{"night_mode": "dim", "night_from": "22:00", "night_to": "06:30"}},
+		{form: FormNight, ask: "black screens between 22:15 and 7", want: map[string]string{"night_mode": "blank", "night_from": "22:15", "night_to": "07:00"}},
+		{form: FormNight, ask: "turn off night mode", want: map[string]string{"night_mode": "off"}},
+		{form: FormMember, ask: "dim the screens at night", says: "on this page"},
 		{form: FormMember, ask: "what's the weather?", says: "I cannot save"},
 		{form: FormMember, ask: "", says: "Tell me what to set up"},
 	} {

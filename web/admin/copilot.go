@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -23,8 +24,8 @@ type Copilot interface {
 	AskCopilot(ctx context.Context, f copilot.Form, values map[string]string, ask string) (copilot.Answer, error)
 }
 
-// copilotPages are the panel's actions. The form's state lives in the
-// browser (the cp signal); each action reads it, checks it (copilot.Clean),
+// copilotPages are the panels' actions (/admin/copilot/<form>[/<action>]).
+// A form's state lives in the browser (its signal, copilot.SignalRoot); each action reads it, checks it (copilot.Clean),
 // and answers with one signal patch of the new state and the panel's
 // notes appended as text. Nothing here writes storage: the form's own
 // Save does.
@@ -33,32 +34,39 @@ type copilotPages struct {
 	copilot Copilot
 }
 
-// copilotSignals are the signals the panel's actions send.
-type copilotSignals struct {
-	CP struct {
-		copilot.State
-		Ask string `json:"ask"`
-	} `json:"cp"`
+// copilotPanel is one panel's signal (copilot.SignalRoot of its form).
+type copilotPanel struct {
+	copilot.State
+	Ask string `json:"ask"`
 }
 
-// readCopilot reads and cleans the panel's state; a refused one is a
-// 400 answered before the stream starts.
-func (p *copilotPages) readCopilot(c echo.Context) (copilotSignals, copilot.Form, error) {
-	var sig copilotSignals
-	if err := datastar.ReadSignals(c.Request(), &sig); err != nil {
-		return sig, copilot.Form{}, echo.NewHTTPError(http.StatusBadRequest, "the copilot's state is not valid JSON")
+// readCopilot reads and cleans the state of the panel of the form in the
+// URL; a refused one is answered before the stream starts.
+func (p *copilotPages) readCopilot(c echo.Context) (copilotPanel, copilot.Form, error) {
+	f, ok := copilot.FormByID(c.Param("form"))
+	if !ok {
+		return copilotPanel{}, f, echo.NewHTTPError(http.StatusNotFound, "the copilot has no such form")
 	}
-	st, f, err := copilot.Clean(sig.CP.State)
+	var all map[string]json.RawMessage
+	if err := datastar.ReadSignals(c.Request(), &all); err != nil {
+		return copilotPanel{}, f, echo.NewHTTPError(http.StatusBadRequest, "the copilot's state is not valid JSON")
+	}
+	var panel copilotPanel
+	if raw, ok := all[copilot.SignalRoot(f.ID)]; !ok || json.Unmarshal(raw, &panel) != nil {
+		return copilotPanel{}, f, echo.NewHTTPError(http.StatusBadRequest, "the copilot panel's state is missing or malformed")
+	}
+	panel.Form = f.ID // the URL names the form, not the browser's state
+	st, _, err := copilot.Clean(panel.State)
 	if err != nil {
-		return sig, f, echo.NewHTTPError(http.StatusBadRequest, "the copilot panel names no known form")
+		return copilotPanel{}, f, echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	sig.CP.State = st
-	return sig, f, nil
+	panel.State = st
+	return panel, f, nil
 }
 
-// patchCopilot sends the new state (the ask box emptied when clear) and
-// appends the notes to the panel's log.
-func patchCopilot(c echo.Context, st copilot.State, clearAsk bool, notes []copilot.Note) error {
+// patchCopilot sends the new state of form's panel (the ask box emptied
+// when clearAsk) and appends the notes to its log.
+func patchCopilot(c echo.Context, f copilot.Form, st copilot.State, clearAsk bool, notes []copilot.Note) error {
 	sse := httpkit.NewSSE(c)
 	cp := map[string]any{"f": st.Values, "undo": nonNil(st.Undo), "redo": nonNil(st.Redo), "pending": nonNilCmds(st.Pending),
 		"confirm": st.Confirm, "hl": st.Highlight, "nav": st.Nav, "navTitle": st.NavTitle}
@@ -67,11 +75,11 @@ func patchCopilot(c echo.Context, st copilot.State, clearAsk bool, notes []copil
 	}
 	// Signals carry the model's values as JSON data only (never markup,
 	// never an expression); notes are element text rendered by templ.
-	if err := sse.MarshalAndPatchSignals(map[string]any{"cp": cp}); err != nil {
+	if err := sse.MarshalAndPatchSignals(map[string]any{copilot.SignalRoot(f.ID): cp}); err != nil {
 		return nil
 	}
 	if len(notes) > 0 {
-		_ = sse.PatchElementTempl(adminview.CopilotNotes(copilotNotes(notes)), datastar.WithSelectorID("cp-log"), datastar.WithModeAppend())
+		_ = sse.PatchElementTempl(adminview.CopilotNotes(copilotNotes(notes)), datastar.WithSelectorID("cp-log-"+f.ID), datastar.WithModeAppend())
 	}
 	return nil
 }
@@ -101,25 +109,25 @@ func nonNilCmds(cs []copilot.Command) []copilot.Command {
 // ask sends the admin's request with the form's values to the copilot and
 // applies its reply.
 func (p *copilotPages) ask(c echo.Context) error {
-	sig, f, err := p.readCopilot(c)
+	panel, f, err := p.readCopilot(c)
 	if err != nil {
 		return err
 	}
-	ask := strings.TrimSpace(sig.CP.Ask)
+	ask := strings.TrimSpace(panel.Ask)
 	if ask == "" {
-		return patchCopilot(c, sig.CP.State, false, nil)
+		return patchCopilot(c, f, panel.State, false, nil)
 	}
 	if utf8.RuneCountInString(ask) > agent.MaxChatMessageLen {
-		return patchCopilot(c, sig.CP.State, false, []copilot.Note{{Kind: copilot.NoteProblem, Text: "That request is too long."}})
+		return patchCopilot(c, f, panel.State, false, []copilot.Note{{Kind: copilot.NoteProblem, Text: "That request is too long."}})
 	}
 	notes := []copilot.Note{{Kind: "admin", Text: ask}}
-	ans, err := p.copilot.AskCopilot(c.Request().Context(), f, sig.CP.Values, ask)
+	ans, err := p.copilot.AskCopilot(c.Request().Context(), f, panel.Values, ask)
 	if err != nil {
 		p.log.Warn("copilot", slog.String("form", f.ID), slog.Any("err", err))
-		return patchCopilot(c, sig.CP.State, false, append(notes, copilot.Note{Kind: copilot.NoteProblem,
+		return patchCopilot(c, f, panel.State, false, append(notes, copilot.Note{Kind: copilot.NoteProblem,
 			Text: "The copilot could not answer: " + definitionErrText(err)}))
 	}
-	st, more := copilot.Apply(sig.CP.State, f, ans.Reply)
+	st, more := copilot.Apply(panel.State, f, ans.Reply)
 	switch {
 	case ans.Fallback != "":
 		more = append(more, copilot.Note{Kind: copilot.NoteProblem, Text: "The language model failed (" + ans.Fallback +
@@ -127,7 +135,7 @@ func (p *copilotPages) ask(c echo.Context) error {
 	case ans.Heuristic:
 		more = append(more, copilot.Note{Kind: copilot.NoteInfo, Text: "Answered by the built-in heuristic (no language model)."})
 	}
-	return patchCopilot(c, st, true, append(notes, more...))
+	return patchCopilot(c, f, st, true, append(notes, more...))
 }
 
 // undo and redo move through the stacks; confirm and decline answer a
@@ -138,23 +146,23 @@ func (p *copilotPages) confirm(c echo.Context) error { return p.answer(c, true) 
 func (p *copilotPages) decline(c echo.Context) error { return p.answer(c, false) }
 
 func (p *copilotPages) step(c echo.Context, move func(copilot.State) (copilot.State, bool), none string) error {
-	sig, _, err := p.readCopilot(c)
+	panel, f, err := p.readCopilot(c)
 	if err != nil {
 		return err
 	}
-	st, ok := move(sig.CP.State)
+	st, ok := move(panel.State)
 	var notes []copilot.Note
 	if !ok {
 		notes = []copilot.Note{{Kind: copilot.NoteInfo, Text: none}}
 	}
-	return patchCopilot(c, st, false, notes)
+	return patchCopilot(c, f, st, false, notes)
 }
 
 func (p *copilotPages) answer(c echo.Context, yes bool) error {
-	sig, f, err := p.readCopilot(c)
+	panel, f, err := p.readCopilot(c)
 	if err != nil {
 		return err
 	}
-	st, notes := copilot.Resume(sig.CP.State, f, yes)
-	return patchCopilot(c, st, false, notes)
+	st, notes := copilot.Resume(panel.State, f, yes)
+	return patchCopilot(c, f, st, false, notes)
 }

@@ -46,11 +46,11 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Copilot != nil { // the configuration copilot's panel (copilot.go)
 		cp := &copilotPages{c, deps.Copilot}
-		g.POST("/copilot", cp.ask)
-		g.POST("/copilot/undo", cp.undo)
-		g.POST("/copilot/redo", cp.redo)
-		g.POST("/copilot/confirm", cp.confirm)
-		g.POST("/copilot/decline", cp.decline)
+		g.POST("/copilot/:form", cp.ask)
+		g.POST("/copilot/:form/undo", cp.undo)
+		g.POST("/copilot/:form/redo", cp.redo)
+		g.POST("/copilot/:form/confirm", cp.confirm)
+		g.POST("/copilot/:form/decline", cp.decline)
 	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
