@@ -140,7 +140,7 @@ func TestCopilotPanelSweep(t *testing.T) {
 // accepts always lands in the form.
 func TestCopilotFormsMatchPages(t *testing.T) {
 	s := sweepOver(t, withDemo())
-	panels := map[string]bool{"member": true, "targets": true, "night": true, "schedule": true, "plex": true, "homeassistant": true}
+	panels := map[string]bool{"member": true, "targets": true, "night": true, "screen": true, "schedule": true, "plex": true, "homeassistant": true}
 	for _, f := range copilot.Forms() {
 		path := f.Path
 		if f.ID == copilot.FormTargets {

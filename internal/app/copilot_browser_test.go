@@ -219,6 +219,10 @@ func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
 		`+field("plex", "plex_token")+`.closest('label').classList.contains('cp-hl') && `+field("plex", "plex_token")+`.value === '' &&
 		document.querySelector('#cp-log-plex').textContent.includes('I never handle tokens')`)
 
+	openCopilot(t, ctx, srv.url, "/admin/screens", "screen")
+	askCopilot(t, ctx, "screen", "enrol the kitchen tablet")
+	until(t, ctx, 10*time.Second, field("enrol-screen", "name")+`.value === 'Kitchen tablet' && `+field("add-script", "name")+`.value === ''`)
+
 	// Two panels on one page: the night-mode form's beside the new member's.
 	openCopilot(t, ctx, srv.url, "/admin/household", "night")
 	askCopilot(t, ctx, "night", "dim the screens from 10pm to 6:30am")

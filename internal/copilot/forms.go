@@ -107,6 +107,7 @@ const (
 	FormHomeAssistant = "homeassistant"
 	FormTargets       = "targets"
 	FormNight         = "night"
+	FormScreen        = "screen"
 )
 
 // memberFields are the new-member form's; the member page's (FormTargets)
@@ -130,7 +131,8 @@ var memberFields = []Field{
 }
 
 // forms is the registry. A form's fields are those of the admin page's
-// form of the same purpose (web/admin); TestFormsMatchPages keeps them in step.
+// form of the same purpose (web/admin); web's TestCopilotFormsMatchPages
+// keeps them in step.
 var forms = []Form{
 	{ID: FormMember, Title: "Admin → Household: add a member", Path: "/admin/household", Fields: memberFields,
 		Required: []string{"id", "name"}},
@@ -141,6 +143,9 @@ var forms = []Form{
 		{Name: "night_from", Label: "From", Kind: Text, Max: 5, Check: checkHHMM},
 		{Name: "night_to", Label: "Until", Kind: Text, Max: 5, Check: checkHHMM},
 	}, Required: []string{"night_mode"}},
+	{ID: FormScreen, Title: "Admin → Screens: enrol a screen", Path: "/admin/screens", Fields: []Field{
+		{Name: "name", Label: "Name", Kind: Text, Max: 80},
+	}, Required: []string{"name"}},
 	{ID: FormSchedule, Title: "Admin → Schedules: new task", Path: "/admin/schedules", Fields: []Field{
 		{Name: "description", Label: "Description", Kind: Text, Max: 2000},
 		{Name: "type", Label: "Type", Kind: Select, Options: []string{"once", "recurring", "interval", "heartbeat"}},

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"hearth/internal/agent"
 )
+
+// maxPromptValue bounds each value Prompt shows the model.
+const maxPromptValue = 500
 
 // Prompt is the user message the copilot gets: the open form, its fields
 // and values (never a secret), and the admin's words last. ParsePrompt
@@ -27,7 +31,11 @@ func Prompt(f Form, values map[string]string, ask string) string {
 		fields = append(fields, d+"]")
 	}
 	fmt.Fprintf(&b, "Fields: %s\n", strings.Join(fields, ", "))
-	raw, _ := json.Marshal(cleanValues(f, values))
+	vals := cleanValues(f, values)
+	for k, v := range vals {
+		vals[k] = clip(v, maxPromptValue) // the browser's values are the admin's; the model needs no novel
+	}
+	raw, _ := json.Marshal(vals)
 	fmt.Fprintf(&b, "Current values: %s\n", raw)
 	fmt.Fprintf(&b, "Request: %s", ask)
 	return b.String()
@@ -105,6 +113,9 @@ func Heuristic(form, ask string, taken []string) Reply {
 	}
 	if nightRe.MatchString(ask) {
 		return night(form, ask)
+	}
+	if enrolRe.MatchString(ask) {
+		return enrolScreen(form, ask)
 	}
 	if cron, ok := NaturalCron(ask); ok && scheduleRe.MatchString(ask) {
 		if form != FormSchedule {
@@ -247,19 +258,10 @@ func freeID(name string, taken []string) string {
 		id = id[:36]
 	}
 	base := id
-	for n := 2; contains(taken, id); n++ {
+	for n := 2; slices.Contains(taken, id); n++ {
 		id = fmt.Sprintf("%s-%d", base, n)
 	}
 	return id
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // memberName reads a name: the capitalised words that are not a
@@ -330,4 +332,38 @@ func night(form, ask string) Reply {
 		msg += "; say the hours too (\"from 10pm to 6:30am\") or set From and Until yourself"
 	}
 	return Reply{Message: msg + ". Press Save night mode to keep it.", Commands: []Command{{Action: SetFields, Fields: fields}}}
+}
+
+var (
+	enrolRe     = regexp.MustCompile(`(?i)\b(enrol|enroll|register|add|set\s+up|connect)\b.*\b(screen|tablet|display|ipad|kiosk)s?\b`)
+	screenForRe = regexp.MustCompile(`(?i)\b(?:for|in|on)\s+(?:the\s+|our\s+|my\s+)?([\p{L}][\p{L}' -]{0,40}?)\s*$`)
+	screenIsRe  = regexp.MustCompile(`(?i)\b(?:enrol|enroll|register|add|set\s+up|connect)\s+(?:a\s+|an\s+|the\s+|our\s+|my\s+|new\s+)*([\p{L}][\p{L}' -]{0,40}?\b(?:screen|tablet|display|ipad|kiosk))\b`)
+)
+
+// enrolScreen names a screen to enrol: "enrol the kitchen tablet" →
+// "Kitchen tablet", "add a screen for the hallway" → "Hallway screen".
+func enrolScreen(form, ask string) Reply {
+	if form != FormScreen {
+		return elsewhere(FormScreen, "Enrolling a screen makes a one-time link for it.")
+	}
+	name := ""
+	if m := screenIsRe.FindStringSubmatch(ask); m != nil {
+		name = m[1]
+		for _, art := range []string{"a ", "an ", "the ", "our ", "my ", "new "} {
+			if len(name) > len(art) && strings.EqualFold(name[:len(art)], art) {
+				name = name[len(art):]
+			}
+		}
+	}
+	if m := screenForRe.FindStringSubmatch(ask); m != nil && strings.EqualFold(strings.Fields(name + " x")[0], "screen") {
+		name = m[1] + " screen"
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.EqualFold(name, "screen") {
+		return Reply{Message: "What should the screen be called? For example: enrol the kitchen tablet.",
+			Commands: []Command{{Action: HighlightField, Field: "name"}}}
+	}
+	name = strings.ToUpper(name[:1]) + name[1:]
+	return Reply{Message: "I named the screen " + name + ". Press the button to make its one-time enrolment link, then open it on that screen.",
+		Commands: []Command{{Action: SetField, Field: "name", Value: Value(name)}}}
 }

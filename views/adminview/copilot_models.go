@@ -129,6 +129,7 @@ const (
 	copilotTargets  = copilot.FormTargets
 	copilotNight    = copilot.FormNight
 	copilotHA       = copilot.FormHomeAssistant
+	copilotScreen   = copilot.FormScreen
 )
 
 // copilotFor is form when the copilot is on, else "" (no bindings).
@@ -152,6 +153,8 @@ func copilotHint(form string) string {
 		return "e.g. connect Plex at http://plex.local:32400"
 	case copilot.FormHomeAssistant:
 		return "e.g. connect Home Assistant at http://homeassistant.local:8123"
+	case copilot.FormScreen:
+		return "e.g. enrol the kitchen tablet"
 	case copilot.FormNight:
 		return "e.g. dim the screens from 10pm to 6:30am"
 	}

@@ -190,7 +190,8 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/evals", ev.liveEvals)
 	}
 	g.GET("/api", (&apiDocPage{core: c, spec: opt.APISpec}).adminAPIDoc)
-	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices, layouts: deps.Layouts, members: deps.Members}
+	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices, layouts: deps.Layouts, members: deps.Members,
+		copilot: deps.Copilot != nil}
 	g.GET("/screens", sp.adminScreens)
 	if deps.Layouts != nil {
 		g.GET("/screens/layouts/:slug", sp.adminLayout)
