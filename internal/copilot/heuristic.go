@@ -99,6 +99,58 @@ var (
 // type), a schedule in plain words; it says what it cannot do. form is the
 // open form ("" none); taken are member ids already in use.
 func Heuristic(form, ask string, taken []string) Reply {
+	return vet(form, heuristic(form, ask, taken))
+}
+
+// vet drops the values the open form would refuse from a heuristic reply
+// ("100 kcal" is not a calories target) and says why, so the heuristic
+// proposes only what the form takes.
+func vet(form string, r Reply) Reply {
+	f, ok := FormByID(form)
+	if !ok {
+		return r
+	}
+	var why []string
+	keep := func(field string, v Value) bool {
+		fd, ok := f.Field(field)
+		if !ok {
+			return true // another form's (navigate answers): Apply reports it
+		}
+		if p := fd.CheckValue(strings.TrimSpace(string(v))); p != "" {
+			why = append(why, fd.Label+" "+p)
+			return false
+		}
+		return true
+	}
+	cmds := r.Commands[:0:0]
+	for _, c := range r.Commands {
+		switch c.Action {
+		case SetField:
+			if !keep(c.Field, c.Value) {
+				continue
+			}
+		case SetFields:
+			var fs []FieldValue
+			for _, fv := range c.Fields {
+				if keep(fv.Field, fv.Value) {
+					fs = append(fs, fv)
+				}
+			}
+			if len(fs) == 0 {
+				continue
+			}
+			c.Fields = fs
+		}
+		cmds = append(cmds, c)
+	}
+	r.Commands = cmds
+	if len(why) > 0 {
+		r.Message = strings.TrimSpace(r.Message + " I left out what the form would refuse: " + strings.Join(why, "; ") + ".")
+	}
+	return r
+}
+
+func heuristic(form, ask string, taken []string) Reply {
 	switch {
 	case strings.TrimSpace(ask) == "":
 		return Reply{Message: "Tell me what to set up, e.g. \"add my daughter Ava, 8, metric\", \"connect Plex at http://plex.local:32400\" or \"every day at 7pm\"."}
