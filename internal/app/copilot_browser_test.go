@@ -234,4 +234,12 @@ func TestCopilotScheduleAndPlexInBrowser(t *testing.T) {
 	if err != nil || hs.Night.Mode != "dim" || hs.Night.From != "22:00" || hs.Night.To != "06:30" {
 		t.Fatalf("night = %+v (%v)", hs.Night, err)
 	}
+	openCopilot(t, ctx, srv.url, "/admin/household", "time_zone")
+	askCopilot(t, ctx, "time_zone", "set the time zone to Europe/Berlin")
+	until(t, ctx, 10*time.Second, field("time-zone", "time_zone")+`.value === 'Europe/Berlin'`)
+	click(t, ctx, `#time-zone button[type=submit]`)
+	until(t, ctx, 10*time.Second, `location.search === '?saved=time-zone' && document.readyState === 'complete'`)
+	if hs, err = srv.app.Household.Settings(context.Background()); err != nil || hs.TimeZone != "Europe/Berlin" {
+		t.Fatalf("time zone = %q (%v)", hs.TimeZone, err)
+	}
 }

@@ -92,6 +92,17 @@ func checkHTTPURL(v string) string {
 	return ""
 }
 
+// zoneRe is the shape of an IANA zone name (Europe/Berlin,
+// America/Argentina/Buenos_Aires, UTC); Save checks the zone exists.
+var zoneRe = regexp.MustCompile(`^(UTC|[A-Z][A-Za-z_-]+(/[A-Z][A-Za-z0-9_+-]+){1,2})$`)
+
+func checkZone(v string) string {
+	if !zoneRe.MatchString(v) {
+		return "must be an IANA time zone like Europe/Berlin"
+	}
+	return ""
+}
+
 func checkHHMM(v string) string {
 	if !hhmmRe.MatchString(v) {
 		return "must be a time like 22:30"
@@ -108,6 +119,7 @@ const (
 	FormTargets       = "targets"
 	FormNight         = "night"
 	FormScreen        = "screen"
+	FormTimeZone      = "time_zone"
 )
 
 // memberFields are the new-member form's; the member page's (FormTargets)
@@ -138,6 +150,9 @@ var forms = []Form{
 		Required: []string{"id", "name"}},
 	{ID: FormTargets, Title: "Admin → Household → a member: profile and targets", Path: "/admin/household",
 		Fields: memberFields[1:], Required: []string{"name"}},
+	{ID: FormTimeZone, Title: "Admin → Household: time zone", Path: "/admin/household", Fields: []Field{
+		{Name: "time_zone", Label: "Household time zone (IANA name)", Kind: Text, Max: 64, Check: checkZone},
+	}},
 	{ID: FormNight, Title: "Admin → Household: night mode", Path: "/admin/household", Fields: []Field{
 		{Name: "night_mode", Label: "At night the screens", Kind: Select, Options: []string{"off", "dim", "blank"}},
 		{Name: "night_from", Label: "From", Kind: Text, Max: 5, Check: checkHHMM},

@@ -163,6 +163,9 @@ func heuristic(form, ask string, taken []string) Reply {
 		return connect(form, FormHomeAssistant, "Home Assistant", "ha_url", "ha_token", ask,
 			"Create a long-lived access token in your Home Assistant profile and paste it in the token field yourself: I never handle tokens.")
 	}
+	if zoneAskRe.MatchString(ask) {
+		return timeZone(form, ask)
+	}
 	if nightRe.MatchString(ask) {
 		return night(form, ask)
 	}
@@ -418,4 +421,23 @@ func enrolScreen(form, ask string) Reply {
 	name = strings.ToUpper(name[:1]) + name[1:]
 	return Reply{Message: "I named the screen " + name + ". Press the button to make its one-time enrolment link, then open it on that screen.",
 		Commands: []Command{{Action: SetField, Field: "name", Value: Value(name)}}}
+}
+
+var (
+	zoneAskRe  = regexp.MustCompile(`(?i)\btime\s*zone\b|\btimezone\b`)
+	zoneNameRe = regexp.MustCompile(`\b(UTC|[A-Z][A-Za-z_-]+(?:/[A-Z][A-Za-z0-9_+-]+){1,2})\b`)
+)
+
+// timeZone reads an IANA zone name: "set the time zone to Europe/Berlin".
+func timeZone(form, ask string) Reply {
+	if form != FormTimeZone {
+		return elsewhere(FormTimeZone, "The household's time zone has its own form.")
+	}
+	z := zoneNameRe.FindString(ask)
+	if z == "" {
+		return Reply{Message: "Which zone? Say its IANA name, e.g. Europe/Berlin or America/New_York (the field suggests names as you type).",
+			Commands: []Command{{Action: HighlightField, Field: "time_zone"}}}
+	}
+	return Reply{Message: "I set the time zone to " + z + ". Press Save time zone: it takes effect when Hearth restarts.",
+		Commands: []Command{{Action: SetField, Field: "time_zone", Value: Value(z)}}}
 }

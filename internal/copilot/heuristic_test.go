@@ -87,6 +87,8 @@ func TestHeuristic(t *testing.T) {
 		{form: FormSchedule, ask: "weekdays at 6:30", want: map[string]string{"schedule": "30 6 * * 1-5"}, highlight: "description"},
 		{form: FormMember, ask: "every day at 7pm", nav: "/admin/schedules", says: "0 19 * * *"},
 		{form: FormMember, ask: "delete Ava", says: "cannot delete"},
+		{form: FormTimeZone, ask: "set the time zone to America/Argentina/Buenos_Aires", want: map[string]string{"time_zone": "America/Argentina/Buenos_Aires"}},
+		{form: FormTimeZone, ask: "change the timezone", highlight: "time_zone", says: "IANA"},
 		{form: FormScreen, ask: "enrol the kitchen tablet", want: map[string]string{"name": "Kitchen tablet"}},
 		{form: FormScreen, ask: "add a screen for the hallway", want: map[string]string{"name": "Hallway screen"}},
 		{form: FormMember, ask: "set up the kitchen tablet", nav: "/admin/screens"},

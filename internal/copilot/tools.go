@@ -116,7 +116,7 @@ type UserArgs struct {
 
 // ValidateArgs are a form's proposed values.
 type ValidateArgs struct {
-	Form   string       `json:"form" desc:"the form's id" enum:"member|targets|night|screen|schedule|plex|homeassistant"`
+	Form   string       `json:"form" desc:"the form's id" enum:"member|targets|time_zone|night|screen|schedule|plex|homeassistant"`
 	Values []FieldValue `json:"values" desc:"the proposed values, one entry per field"`
 }
 

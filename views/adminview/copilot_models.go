@@ -130,6 +130,7 @@ const (
 	copilotNight    = copilot.FormNight
 	copilotHA       = copilot.FormHomeAssistant
 	copilotScreen   = copilot.FormScreen
+	copilotZone     = copilot.FormTimeZone
 )
 
 // copilotFor is form when the copilot is on, else "" (no bindings).
@@ -155,6 +156,8 @@ func copilotHint(form string) string {
 		return "e.g. connect Home Assistant at http://homeassistant.local:8123"
 	case copilot.FormScreen:
 		return "e.g. enrol the kitchen tablet"
+	case copilot.FormTimeZone:
+		return "e.g. set the time zone to Europe/Berlin"
 	case copilot.FormNight:
 		return "e.g. dim the screens from 10pm to 6:30am"
 	}
