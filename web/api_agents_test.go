@@ -26,17 +26,20 @@ func TestAgentsAPIListsAgentsAndAssignments(t *testing.T) {
 	agents, _ := body["agents"].([]any)
 	// The app's coach and Talos, the test's agent, then the seeded home
 	// controller, life-plan coach and media curator (made in admin:
-	// definitions listing a factory).
-	if code != 200 || len(agents) != 6 || agents[0].(map[string]any)["id"] != "health-coach" {
+	// definitions listing a factory), and the config copilot.
+	if code != 200 || len(agents) != 7 || agents[0].(map[string]any)["id"] != "health-coach" {
 		t.Fatalf("GET /api/agents: %d %v", code, body)
 	}
-	if hc := agents[3].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
+	if cc := agents[3].(map[string]any); cc["id"] != "config-copilot" || len(cc["tools"].([]any)) != 6 {
+		t.Fatalf("config copilot = %v", cc)
+	}
+	if hc := agents[4].(map[string]any); hc["id"] != "home-controller" || fmt.Sprint(hc["tools"]) != "[home_list_entities home_get_state home_call_service]" {
 		t.Fatalf("home controller = %v", hc)
 	}
-	if lc := agents[4].(map[string]any); lc["id"] != "lifeplan-coach" || len(lc["tools"].([]any)) != 12 {
+	if lc := agents[5].(map[string]any); lc["id"] != "lifeplan-coach" || len(lc["tools"].([]any)) != 12 {
 		t.Fatalf("life-plan coach = %v", lc)
 	}
-	if mc := agents[5].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
+	if mc := agents[6].(map[string]any); mc["id"] != "media-curator" || len(mc["tools"].([]any)) != 7 {
 		t.Fatalf("media curator = %v", mc)
 	}
 	if tl := agents[1].(map[string]any); tl["id"] != "talos" || len(tl["tools"].([]any)) != 6 {

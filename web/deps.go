@@ -103,6 +103,8 @@ type AdminDeps struct {
 	// Policies are the kiosk assistant's policy and decisions (Admin →
 	// Policies, /api/policies/talos; *talos.Store); nil: neither.
 	Policies Policies
+	// Copilot answers the configuration copilot's panel (the app); nil: none.
+	Copilot admin.Copilot
 	// UploadDir holds an uploaded import file while it is read (default: the
 	// system temporary directory). The file is removed afterwards.
 	UploadDir string

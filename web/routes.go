@@ -122,6 +122,9 @@ func (s *Server) adminDeps() admin.Deps {
 	if d.Admin.Policies != nil {
 		deps.Policies = d.Admin.Policies
 	}
+	if d.Admin.Copilot != nil {
+		deps.Copilot = d.Admin.Copilot
+	}
 	if d.Settings != nil {
 		deps.Settings = d.Settings
 	}

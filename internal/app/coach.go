@@ -31,7 +31,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 	// among them) and the outside systems' (Home Assistant, Plex) and the
 	// whole life plan; the coach itself never gets the latter.
 	box, err := agent.NewToolbox(append(coachTools, homeassistant.Tools(a.homeAssistant), curator.Tools(a.curatorConnect, a.Catalog),
-		lifeplan.Tools(a.LifePlan))...)
+		lifeplan.Tools(a.LifePlan),
+		a.configTools())...) // the config copilot's read-only tools (copilot.go)
 	if err != nil {
 		return fmt.Errorf("app: tool factories: %w", err)
 	}
@@ -57,7 +58,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 	if _, err := coach.UpgradeSeed(ctx, repo, daily); err != nil {
 		return err
 	}
-	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed()} {
+	for _, seed := range []definition.Definition{homeControllerSeed(), mediaCuratorSeed(), lifePlanCoachSeed(),
+		configCopilotSeed()} {
 		if _, err := definition.EnsureSeeded(ctx, repo, seed); err != nil {
 			return fmt.Errorf("app: seed the %s definition: %w", seed.AgentID, err)
 		}
@@ -77,7 +79,8 @@ func (a *App) registerAgents(ctx context.Context) error {
 		Members:    a.memberData,
 		Heuristics: map[string]definition.Heuristic{coach.AgentID: own}, Heuristic: others,
 		ToolHeuristics: map[string]definition.ToolHeuristic{HomeControllerID: homeControllerReply, MediaCuratorID: mediaCuratorReply,
-			LifePlanCoachID: lifePlanCoachReply},
+			LifePlanCoachID: lifePlanCoachReply,
+			ConfigCopilotID: configCopilotReply},
 		Vars: map[string]definition.VarsFunc{coach.AgentID: vars}})
 	if err != nil {
 		return err

@@ -22,7 +22,8 @@ func (a *App) webDeps() web.Deps {
 			UploadDir: filepath.Join(a.dataDir(), "imports"), MaxImportBytes: a.cfg.ImportMaxBytes,
 			Backups: a.Backups, MemberData: memberData{db: a.DB, dataDir: a.dataDir(), hub: a.Hub, log: a.log}, Model: a.Model,
 			Evals: a.Evals, Workflows: a.Workflows, Plex: plexAdmin{a}, Sensors: a.Sensors, Integrations: integrationsAdmin{a}, Curator: a.Proposals,
-			Policies: a.Policies},
+			Policies: a.Policies,
+			Copilot:  a}, // the configuration copilot's panel (copilot.go)
 
 		Dashboards:  a.Dashboards,
 		Catalog:     a.Catalog,

@@ -15,6 +15,8 @@ type AdminIntegrations struct {
 // never on it: only whether one is saved (TokenState).
 type HomeAssistantCard struct {
 	CSRF string
+	// Copilot binds the URL and token fields to the copilot panel.
+	Copilot bool
 	// Form holds ha_url (what is saved, in force or typed) and the
 	// errors of ha_url and ha_token.
 	Form views.FormState
@@ -44,6 +46,8 @@ func tokenPlaceholder(state string) string {
 // whether one is saved (TokenState).
 type PlexCard struct {
 	CSRF string
+	// Copilot binds the URL and token fields to the copilot panel.
+	Copilot bool
 	// Form holds plex_url and plex_section (in force or typed) and the
 	// errors of plex_url, plex_token and plex_section.
 	Form views.FormState

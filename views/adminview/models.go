@@ -59,6 +59,8 @@ type AdminHousehold struct {
 	Settings *HouseholdSettings
 	// LifePlan links each member's life plan page.
 	LifePlan bool
+	// Copilot shows the configuration copilot beside the new-member form.
+	Copilot bool
 }
 
 // HouseholdSettings are the household's time zone (form field time_zone)
@@ -89,6 +91,8 @@ type AdminMember struct {
 	AdminPage
 	ID   string
 	Form views.FormState
+	// Copilot shows the configuration copilot beside the profile form.
+	Copilot bool
 	// HasPIN: the member has a PIN for shared screens; PIN is its form
 	// (errors and the saved note only: a PIN is never shown).
 	HasPIN bool
@@ -294,6 +298,8 @@ type AdminSchedules struct {
 	Members []views.Option
 	// Refused are the coach's latest refused scheduling requests.
 	Refused []RefusedRequest
+	// Copilot shows the configuration copilot beside the new-task form.
+	Copilot bool
 }
 
 // RefusedRequest is a task the coach asked for and was refused (the

@@ -77,6 +77,8 @@ type DeviceSection struct {
 	Forms    DeviceForms
 	// New is the device just added, with its link or token: shown once.
 	New *NewDevice
+	// Copilot shows the configuration copilot beside the enrol-a-screen form.
+	Copilot bool
 }
 
 // DeviceForms are the add-a-screen and add-a-script forms (values, errors).

@@ -689,20 +689,30 @@ func deviceSectionView(csrf string, d DeviceSection, layouts *LayoutSection) tem
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "</section><section class=\"card\"><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"enrol-screen\"><h2>Enrol a screen</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 65, "</section>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if d.Copilot {
+			templ_7745c5c3_Err = CopilotPanel(copilotScreen).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, "<section class=\"card\"><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"enrol-screen\"><h2>Enrol a screen</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var32 string
 		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs(csrf)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 183, Col: 49}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 186, Col: 49}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, "\"> <input type=\"hidden\" name=\"kind\" value=\"screen\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "\"> <input type=\"hidden\" name=\"kind\" value=\"screen\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -710,24 +720,24 @@ func deviceSectionView(csrf string, d DeviceSection, layouts *LayoutSection) tem
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = adminField(d.Forms.Screen, "name", "Name (e.g. Kitchen tablet)", "text").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = cpField(d.Forms.Screen, copilotFor(d.Copilot, copilotScreen), "name", "Name (e.g. Kitchen tablet)", "text").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "<p class=\"muted small wide\">Hearth makes a link for this screen, shown once as a QR code: it works once, for 15 minutes, and leaves the screen a device token in a cookie. Revoke it here when the screen is lost or replaced.</p><button type=\"submit\">Make an enrolment link</button></form></section><section class=\"card\"><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"add-script\"><h2>Add a script</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "<p class=\"muted small wide\">Hearth makes a link for this screen, shown once as a QR code: it works once, for 15 minutes, and leaves the screen a device token in a cookie. Revoke it here when the screen is lost or replaced.</p><button type=\"submit\">Make an enrolment link</button></form></section><section class=\"card\"><form class=\"form-grid\" method=\"post\" action=\"/admin/screens\" id=\"add-script\"><h2>Add a script</h2><input type=\"hidden\" name=\"_csrf\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
 		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(csrf)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 194, Col: 49}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/adminview/screens.templ`, Line: 197, Col: 49}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "\"> <input type=\"hidden\" name=\"kind\" value=\"script\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "\"> <input type=\"hidden\" name=\"kind\" value=\"script\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -739,7 +749,7 @@ func deviceSectionView(csrf string, d DeviceSection, layouts *LayoutSection) tem
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "<p class=\"muted small wide\">A script of the household API gets a token, shown once, to send as <code>Authorization: Bearer</code>.</p><button type=\"submit\">Make a token</button></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 70, "<p class=\"muted small wide\">A script of the household API gets a token, shown once, to send as <code>Authorization: Bearer</code>.</p><button type=\"submit\">Make a token</button></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -60,6 +60,9 @@ type Deps struct {
 	// LifePlan is a member's life plan in admin (Admin → Household →
 	// Life plan); nil: not shown.
 	LifePlan LifePlan
+	// Copilot answers the configuration copilot's panel on the admin
+	// forms; nil: no panel.
+	Copilot Copilot
 }
 
 // Options are the per-server values of the admin area.

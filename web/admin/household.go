@@ -29,6 +29,7 @@ type householdPages struct {
 	messages   Messages          // nil: no messages on the member page
 	settings   HouseholdSettings // nil: no time zone and night cards
 	lifePlan   bool              // link each member's life plan page
+	copilot    bool              // the copilot panel beside the new-member and profile forms
 }
 
 var memberFormFields = []string{"id", "name", "avatar", "color", "unit", "goal_weight", "calories", "protein_g", "carbs_g",
@@ -103,7 +104,8 @@ func (s *householdPages) householdPage(c echo.Context, newForm views.FormState) 
 	if err != nil {
 		return adminview.AdminHousehold{}, err
 	}
-	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm, LifePlan: s.lifePlan}
+	p := adminview.AdminHousehold{AdminPage: s.adminPage(c, "Household", "household"), New: newForm, LifePlan: s.lifePlan,
+		Copilot: s.copilot}
 	for _, m := range ms {
 		row := adminview.AdminMemberRow{ID: m.ID, Name: m.Name, Color: m.Color, Avatar: m.Avatar, Unit: string(m.Unit)}
 		if r := m.Role.OrAdult(); r != health.RoleAdult { // adults are the usual case: only the others get a badge
@@ -187,7 +189,7 @@ func (s *householdPages) memberAdminPage(c echo.Context, form, goal *views.FormS
 	}
 	p := adminview.AdminMember{AdminPage: s.adminPage(c, m.Name, "household"), ID: m.ID,
 		Form: views.FormState{Values: memberForm(m)}, Goal: views.FormState{Values: map[string]string{"kind": "weight"}},
-		HasPIN: m.HasPIN, LifePlan: s.lifePlan}
+		HasPIN: m.HasPIN, LifePlan: s.lifePlan, Copilot: s.copilot}
 	if form != nil {
 		p.Form = *form
 	}

@@ -62,6 +62,7 @@ type HomeAssistantCheck struct {
 type integrationPages struct {
 	*core
 	integrations Integrations
+	copilot      bool // the copilot panels beside the Home Assistant and Plex cards
 }
 
 // card fills the Home Assistant card from what is in force; typed (a
@@ -72,7 +73,7 @@ func (s *integrationPages) card(c echo.Context, typed *views.FormState, result a
 		return adminview.HomeAssistantCard{}, err
 	}
 	h := adminview.HomeAssistantCard{CSRF: httpkit.CSRFToken(c), URLEnv: st.URLFromEnv, TokenEnv: st.TokenFromEnv,
-		TokenState: st.TokenState, TokenSaved: st.TokenSaved, Problem: st.Problem, Result: result,
+		TokenState: st.TokenState, TokenSaved: st.TokenSaved, Problem: st.Problem, Result: result, Copilot: s.copilot,
 		Form: views.FormState{Values: map[string]string{"ha_url": st.URL}}}
 	if typed != nil && !st.URLFromEnv {
 		h.Form = *typed

@@ -51,7 +51,7 @@ func (s *integrationPages) plexCard(c echo.Context, typed *views.FormState, resu
 		return adminview.PlexCard{}, err
 	}
 	p := adminview.PlexCard{CSRF: httpkit.CSRFToken(c), URLEnv: st.URLFromEnv, TokenEnv: st.TokenFromEnv, SectionEnv: st.SectionFromEnv,
-		TokenState: st.TokenState, TokenSaved: st.TokenSaved, Problem: st.Problem, Result: result,
+		TokenState: st.TokenState, TokenSaved: st.TokenSaved, Problem: st.Problem, Result: result, Copilot: s.copilot,
 		Sections: sectionOptions(st.Sections),
 		Form:     views.FormState{Values: map[string]string{"plex_url": st.URL, "plex_section": st.Section}}}
 	if typed != nil {

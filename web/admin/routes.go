@@ -44,9 +44,18 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	} else {
 		g.GET("", c.pageAdmin)
 	}
+	if deps.Copilot != nil { // the configuration copilot's panel (copilot.go)
+		cp := &copilotPages{c, deps.Copilot}
+		g.POST("/copilot/:form", cp.ask)
+		g.POST("/copilot/:form/undo", cp.undo)
+		g.POST("/copilot/:form/redo", cp.redo)
+		g.POST("/copilot/:form/confirm", cp.confirm)
+		g.POST("/copilot/:form/decline", cp.decline)
+	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
-			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings, lifePlan: deps.LifePlan != nil}
+			programs: deps.Programs, messages: deps.Messages, settings: deps.Settings, lifePlan: deps.LifePlan != nil,
+			copilot: deps.Copilot != nil}
 		g.GET("/household", h.adminHousehold)
 		g.POST("/household", h.adminMemberCreate)
 		if deps.Settings != nil {
@@ -79,7 +88,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Schedule != nil {
 		sp := &schedulePages{core: c, schedule: deps.Schedule, agents: deps.Agents, workflows: deps.Workflows,
-			hasBackups: deps.Backups != nil}
+			hasBackups: deps.Backups != nil, copilot: deps.Copilot != nil}
 		todos := &todoPages{core: c, schedule: deps.Schedule, agents: deps.Agents}
 		g.GET("/schedules", sp.adminSchedules)
 		g.POST("/schedules", sp.adminScheduleCreate)
@@ -152,7 +161,7 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/model", m.liveModel)
 	}
 	if deps.Integrations != nil {
-		in := &integrationPages{core: c, integrations: deps.Integrations}
+		in := &integrationPages{core: c, integrations: deps.Integrations, copilot: deps.Copilot != nil}
 		g.GET("/integrations", in.adminIntegrations)
 		// The posts carry a token: no request-id replay, whose record
 		// would keep the page in the database (saving twice changes
@@ -189,7 +198,8 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 		g.GET("/live/evals", ev.liveEvals)
 	}
 	g.GET("/api", (&apiDocPage{core: c, spec: opt.APISpec}).adminAPIDoc)
-	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices, layouts: deps.Layouts, members: deps.Members}
+	sp := &screenPage{core: c, screenURL: opt.ScreenURL, devices: deps.Devices, layouts: deps.Layouts, members: deps.Members,
+		copilot: deps.Copilot != nil}
 	g.GET("/screens", sp.adminScreens)
 	if deps.Layouts != nil {
 		g.GET("/screens/layouts/:slug", sp.adminLayout)

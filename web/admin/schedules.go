@@ -24,6 +24,7 @@ type schedulePages struct {
 	agents     Agents    // nil: no agent choices
 	workflows  Workflows // nil: no workflow tasks
 	hasBackups bool      // the system agent offers backups
+	copilot    bool      // the copilot panel beside the new-task form
 }
 
 // ledgerRows is how many ledger rows the task page shows; refusedRows how
@@ -43,7 +44,8 @@ func (s *schedulePages) schedulesPage(c echo.Context, form views.FormState, noti
 	if err != nil {
 		return adminview.AdminSchedules{}, err
 	}
-	p := adminview.AdminSchedules{AdminPage: s.adminPage(c, "Schedules", "schedules"), Notice: notice, Tasks: s.taskRows(tasks), Form: form}
+	p := adminview.AdminSchedules{AdminPage: s.adminPage(c, "Schedules", "schedules"), Notice: notice, Tasks: s.taskRows(tasks), Form: form,
+		Copilot: s.copilot}
 	p.Stream = "/admin/live/schedules"
 	if s.agents != nil {
 		p.Agents = agentViews(s.agents)

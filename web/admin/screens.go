@@ -45,6 +45,7 @@ type screenPage struct {
 	devices   Devices
 	layouts   Layouts // nil: no layouts section
 	members   Members // the preview's member
+	copilot   bool    // the copilot panel beside the enrol-a-screen form
 }
 
 var screenNotices = map[string]string{
@@ -95,7 +96,7 @@ func (s *screenPage) screensPage(c echo.Context, forms adminview.DeviceForms, no
 	if err != nil {
 		return v, err
 	}
-	v.Devices = &adminview.DeviceSection{Required: on, Forms: forms, New: created}
+	v.Devices = &adminview.DeviceSection{Required: on, Forms: forms, New: created, Copilot: s.copilot}
 	var assigned map[int64]string
 	if s.layouts != nil {
 		if assigned, err = s.layouts.Assignments(ctx); err != nil {
