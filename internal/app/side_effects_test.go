@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +61,23 @@ func agentTasks(t *testing.T, a *App, member string) []schedule.Task {
 	return tasks
 }
 
+// offerInDailyRun adds tools to the coach's definition, as an admin
+// would on Admin → Agents: the seed offers the daily run's model only its
+// memory and notes (coach.DailyToolIDs).
+func offerInDailyRun(t *testing.T, a *App, tools ...string) {
+	t.Helper()
+	ctx := context.Background()
+	cur, err := a.Definitions.Active(ctx, coach.AgentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cur.Definition
+	d.ToolIDs = append(slices.Clone(d.ToolIDs), tools...)
+	if _, err := a.Definitions.Save(ctx, d, "admin", "offer "+strings.Join(tools, ", ")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func memoryValue(t *testing.T, a *App, member, key string) (string, bool) {
 	t.Helper()
 	es, err := a.Agents.Memory().Entries(context.Background(), coach.AgentID, member)
@@ -80,6 +99,7 @@ func memoryValue(t *testing.T, a *App, member, key string) (string, bool) {
 // member's 20-task allowance with duplicates.)
 func TestFellBackRunAppliesNoModelWrites(t *testing.T) {
 	a, srv := modelApp(t)
+	offerInDailyRun(t, a, "schedule_action")
 	when := time.Now().Add(3 * time.Hour).UTC().Format(time.RFC3339)
 	srv.Otherwise(func(llmtest.Request) llmtest.Reply { return llmtest.Text("not a dashboard", 10, 5) })
 	srv.Push(
@@ -113,6 +133,7 @@ func TestFellBackRunAppliesNoModelWrites(t *testing.T) {
 // in two attempts makes one task, armed in gocron.
 func TestAcceptedRunAppliesStagedWritesOnce(t *testing.T) {
 	a, srv := modelApp(t)
+	offerInDailyRun(t, a, "schedule_action")
 	when := time.Now().Add(3 * time.Hour).UTC().Format(time.RFC3339)
 	follow := map[string]any{"description": "Ask how the knee feels", "type": "once", "schedule": when, "prompt": "Ask about the knee"}
 	srv.Push(
