@@ -6,10 +6,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"hearth/internal/apperr"
+	"hearth/internal/health"
 	"hearth/internal/lifeplan"
 	"hearth/views"
 	"hearth/views/adminview"
@@ -62,7 +64,7 @@ func (s *lifePlanPages) page(c echo.Context, goal int64, note, problem string) (
 			return p, err
 		}
 		for _, t := range h {
-			at := t.At.In(s.opt.Location).Format("2 Jan 15:04")
+			at := health.ShortDayText(t.At, time.Now(), s.opt.Location) + " " + t.At.In(s.opt.Location).Format("15:04")
 			if t.From == "" {
 				p.History[g.ID] = append(p.History[g.ID], fmt.Sprintf("%s: %s (%s, %s)", t.To, t.Reason, t.By, at))
 			} else {
