@@ -78,6 +78,19 @@ func (e *eraseEnv) one(q string, args ...any) int64 {
 	return n.Int64
 }
 
+// lifeGoal is Maya's life-plan goal named name, added as a dream the
+// first time.
+func (e *eraseEnv) lifeGoal(name string) int64 {
+	if id := e.one(`SELECT coalesce(max(id), 0) FROM lifeplan_goals WHERE member_id = 'maya' AND name = ?`, name); id > 0 {
+		return id
+	}
+	g, err := e.s.app.LifePlan.AddGoal(context.Background(), "maya", lifeplan.GoalInput{Name: name}, "member")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return g.ID
+}
+
 // lastBelief is Maya's newest belief.
 func (e *eraseEnv) lastBelief() int64 {
 	return e.one(`SELECT max(id) FROM lifeplan_beliefs WHERE member_id = 'maya'`)
@@ -271,6 +284,16 @@ func eraseCases() []eraseCase {
 			return formReq(fmt.Sprintf("/admin/household/maya/goals/%d", e.one(`SELECT max(id) FROM goals WHERE member_id = 'maya'`)), "status", "achieved")(e)
 		}, owner: "maya"},
 		{route: "POST /admin/household/:member/program", req: formReq("/admin/household/maya/program", "op", "resume"), owner: "maya"},
+		{route: "POST /admin/household/:member/lifeplan/goals/:goal", req: func(e *eraseEnv) swReq {
+			return formReq(fmt.Sprintf("/admin/household/maya/lifeplan/goals/%d", e.lifeGoal(mk+" hike")), "to", "considered", "reason", mk+" weighed it")(e)
+		}, owner: "maya"},
+		{route: "POST /admin/household/:member/lifeplan/goals/:goal/link", req: func(e *eraseEnv) swReq {
+			return formReq(fmt.Sprintf("/admin/household/maya/lifeplan/goals/%d/link", e.lifeGoal(mk+" hike")), "fitness_goal",
+				fmt.Sprint(e.one(`SELECT max(id) FROM goals WHERE member_id = 'maya'`)))(e)
+		}, owner: "maya"},
+		{route: "POST /admin/household/:member/lifeplan/fitness/:fitness/unlink", req: func(e *eraseEnv) swReq {
+			return formReq(fmt.Sprintf("/admin/household/maya/lifeplan/fitness/%d/unlink", e.one(`SELECT max(fitness_goal_id) FROM lifeplan_fitness_links WHERE member_id = 'maya'`)))(e)
+		}, owner: "maya"},
 		{route: "POST /admin/schedules", req: formReq("/admin/schedules", "description", "Remind "+mk, "type", "recurring", "schedule", "0 20 * * *",
 			"agent", "health-coach", "member", "maya", "prompt", "Remind "+mk+" to stretch"), owner: "maya"},
 		{route: "POST /admin/schedules/:id", req: func(e *eraseEnv) swReq {

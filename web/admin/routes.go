@@ -46,11 +46,14 @@ func Routes(e *echo.Echo, deps Deps, opt Options, mw httpkit.Middleware) {
 	}
 	if deps.Copilot != nil { // the configuration copilot's panel (copilot.go)
 		cp := &copilotPages{c, deps.Copilot}
-		g.POST("/copilot/:form", cp.ask)
-		g.POST("/copilot/:form/undo", cp.undo)
-		g.POST("/copilot/:form/redo", cp.redo)
-		g.POST("/copilot/:form/confirm", cp.confirm)
-		g.POST("/copilot/:form/decline", cp.decline)
+		// No request-id replay: an answer is a function of the form state
+		// the browser sends and stores nothing, and a record of it would
+		// keep the form's values (a member's name, targets) in the
+		// database, owned by nobody an erase could find.
+		for path, h := range map[string]echo.HandlerFunc{"": cp.ask, "/undo": cp.undo, "/redo": cp.redo, "/confirm": cp.confirm,
+			"/decline": cp.decline} {
+			e.POST("/admin/copilot/:form"+path, h, mw.AdminChain()...)
+		}
 	}
 	if deps.Household != nil {
 		h := &householdPages{core: c, household: deps.Household, memberData: deps.MemberData,
