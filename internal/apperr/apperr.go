@@ -5,6 +5,9 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // Code classifies an error for callers; the zero value is Internal.
@@ -53,6 +56,24 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Sentence is e as one line for a page that shows it above a form: an
+// Invalid error's field messages ("reason is required; to must be …", by
+// field name), else the message, capitalised and ending with a period.
+func (e *Error) Sentence() string {
+	msg := e.Message
+	if e.Code == Invalid && len(e.Fields) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(e.Fields)) {
+			parts = append(parts, k+" "+e.Fields[k])
+		}
+		msg = strings.Join(parts, "; ")
+	}
+	if msg == "" {
+		return msg
+	}
+	return strings.ToUpper(msg[:1]) + strings.TrimSuffix(msg[1:], ".") + "."
+}
 
 // New returns an error of the given code with a user-safe message.
 func New(code Code, format string, args ...any) *Error {

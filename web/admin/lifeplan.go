@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -138,15 +137,7 @@ func (s *lifePlanPages) done(c echo.Context, goal int64, what string, err error)
 	if ae == nil || (ae.Code != apperr.Conflict && ae.Code != apperr.Invalid && !(ae.Code == apperr.NotFound && what != "move")) {
 		return err
 	}
-	msg := ae.Message
-	if ae.Code == apperr.Invalid && len(ae.Fields) > 0 {
-		var parts []string
-		for k, v := range ae.Fields {
-			parts = append(parts, k+" "+v)
-		}
-		msg = strings.Join(parts, "; ")
-	}
-	p, perr := s.page(c, goal, "", strings.ToUpper(msg[:1])+msg[1:]+".")
+	p, perr := s.page(c, goal, "", ae.Sentence())
 	if perr != nil {
 		return perr
 	}

@@ -141,14 +141,8 @@ func refusal(ae *apperr.Error) string {
 	switch {
 	case ae.Fields["reason"] != "":
 		return "Say why: the reason " + ae.Fields["reason"] + "."
-	case ae.Code == apperr.Invalid && len(ae.Fields) > 0:
-		var parts []string
-		for k, v := range ae.Fields {
-			parts = append(parts, k+" "+v)
-		}
-		return capitalize(strings.Join(parts, "; ")) + "."
 	}
-	return capitalize(ae.Message) + "."
+	return ae.Sentence()
 }
 
 // taps fill the life-plan sheet's tap prompts from the plan's state (no
